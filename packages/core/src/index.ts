@@ -1,0 +1,37 @@
+export * from "./errors/index.js";
+export { type AssayEnv, readEnv, redactUrl } from "./env.js";
+export { jobIdOf, type Pool, type ResultKey, type ScoreJob, type ScoreRow, scoreRowOf } from "./job.js";
+export {
+  DEFAULT_RULE,
+  type RoutingRule,
+  RoutingRuleSchema,
+  type RunSpec,
+  type RunSpecInput,
+  RunSpecSchema,
+  SAMPLE_RULE,
+} from "./run-spec.js";
+export {
+  type DatasetLine,
+  DatasetLineSchema,
+  type Sample,
+  samplesFromLine,
+  type Target,
+  TargetSchema,
+  type TargetType,
+  targetType,
+} from "./sample.js";
+export {
+  type Score,
+  type ScoredScore,
+  ScoreSchema,
+  scored,
+  type UnscoredReason,
+  type UnscoredScore,
+  UNSCORED_REASONS,
+  unscored,
+} from "./score.js";
+export type { ScoreContext, Scorer, ScorerDefinition } from "./scorer.js";
+export { type ScorerRef, type ScorerRefInput, ScorerRefSchema, scorerKey } from "./scorer-ref.js";
+export { type GeneratorUsage, GeneratorUsageSchema } from "./usage.js";
+export { firstIssue, formatPath } from "./zod-issues.js";
+export type { ExportRow, InputErrorSummary, RunSummary, ScorerRuleSummary } from "./summary.js";

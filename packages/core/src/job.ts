@@ -1,0 +1,61 @@
+import { createHash } from "node:crypto";
+import type { Sample } from "./sample.js";
+import type { Score } from "./score.js";
+import type { ScorerRef } from "./scorer-ref.js";
+
+export type Pool = "cpu" | "gpu";
+
+/** The unique key of one result row: a score is stored at most once per key. */
+export interface ResultKey {
+  runId: string;
+  sampleId: string;
+  scorer: string;
+  criterion: string;
+  repetition: number;
+}
+
+/** One unit of work: score one sample with one scorer. Plain data, safe to serialize. */
+export interface ScoreJob {
+  runId: string;
+  pool: Pool;
+  /** Name of the routing rule that chose this scorer (or "sample" / "default"). */
+  rule: string;
+  scorer: ScorerRef;
+  sample: Sample;
+}
+
+/** A score as stored: the key, how it was routed, and the outcome. */
+export interface ScoreRow extends ResultKey {
+  rule: string;
+  status: Score["status"];
+  value: number | null;
+  reason: string | null;
+  detail: Record<string, unknown> | null;
+}
+
+/**
+ * Deterministic id of the job that produces `key`, so that enqueuing the same run twice
+ * adds nothing. Hashed because queue ids have length and character limits.
+ */
+export function jobIdOf(key: ResultKey): string {
+  const parts = [key.runId, key.sampleId, key.scorer, key.criterion, String(key.repetition)];
+  return createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 40);
+}
+
+export function scoreRowOf(key: ResultKey, rule: string, score: Score): ScoreRow {
+  return {
+    ...key,
+    rule,
+    status: score.status,
+    value: score.status === "scored" ? score.value : null,
+    reason: score.status === "unscored" ? score.reason : null,
+    detail: scoreDetail(score),
+  };
+}
+
+function scoreDetail(score: Score): Record<string, unknown> | null {
+  if (score.status === "unscored" && score.message !== undefined) {
+    return { ...score.detail, message: score.message };
+  }
+  return score.detail ?? null;
+}

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { ScorerRefSchema } from "./scorer-ref.js";
+
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/**
+ * A rule matches when every entry of `when` matches: the key is a sample field path
+ * (`target_type`, `task_id`, `id`, `has_label`, `metadata.<key>`), the value is the
+ * expected value or a list of accepted values.
+ */
+export const RoutingRuleSchema = z.strictObject({
+  name: z.string().min(1),
+  when: z.record(z.string(), z.union([scalar, z.array(scalar).min(1)])),
+  scorers: z.array(ScorerRefSchema).min(1),
+});
+export type RoutingRule = z.infer<typeof RoutingRuleSchema>;
+
+export const RunSpecSchema = z.strictObject({
+  /** Shown in reports and used to group nightly runs. */
+  name: z.string().min(1).optional(),
+  /** Checked in order; the first rule that matches routes the sample. */
+  rules: z.array(RoutingRuleSchema).default([]),
+  /** Scorers for samples that match no rule. Without it such samples are input errors. */
+  default: z.strictObject({ scorers: z.array(ScorerRefSchema).min(1) }).optional(),
+});
+export type RunSpec = z.infer<typeof RunSpecSchema>;
+export type RunSpecInput = z.input<typeof RunSpecSchema>;
+
+/** Rule name recorded for samples that carry their own `scorers`. */
+export const SAMPLE_RULE = "sample";
+/** Rule name recorded for samples routed by the spec's `default`. */
+export const DEFAULT_RULE = "default";

@@ -1,0 +1,122 @@
+import { z } from "zod";
+import { ScorerRefSchema, type ScorerRef } from "./scorer-ref.js";
+import { GeneratorUsageSchema, type GeneratorUsage } from "./usage.js";
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+/**
+ * What an answer is checked against. Its JSON type is what routing rules see as
+ * `target_type`: string | number | boolean | list | object.
+ */
+export const TargetSchema = z.union([
+  scalar,
+  z.array(scalar),
+  z.record(z.string(), z.unknown()),
+]);
+export type Target = z.infer<typeof TargetSchema>;
+export type TargetType = "string" | "number" | "boolean" | "list" | "object" | "none";
+
+export function targetType(target: Target | undefined): TargetType {
+  if (target === undefined) return "none";
+  if (Array.isArray(target)) return "list";
+  switch (typeof target) {
+    case "string":
+      return "string";
+    case "number":
+      return "number";
+    case "boolean":
+      return "boolean";
+    default:
+      return "object";
+  }
+}
+
+const CandidateSchema = z.strictObject({
+  answer: z.string(),
+  label: z.boolean().optional(),
+  generator: GeneratorUsageSchema.optional(),
+  steps: z.array(z.string()).optional(),
+});
+
+/** One line of a dataset file (JSONL). Field names are snake_case, as users write them. */
+export const DatasetLineSchema = z
+  .strictObject({
+    id: z.union([z.string().min(1), z.int()]).transform(String),
+    task_id: z.union([z.string().min(1), z.int()]).transform(String).optional(),
+    question: z.string(),
+    answer: z.string().optional(),
+    candidates: z.array(CandidateSchema).min(1).optional(),
+    target: TargetSchema.optional(),
+    label: z.boolean().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    scorers: z.array(ScorerRefSchema).min(1).optional(),
+    generator: GeneratorUsageSchema.optional(),
+    steps: z.array(z.string()).optional(),
+  })
+  .superRefine((line, ctx) => {
+    const hasAnswer = line.answer !== undefined;
+    const hasCandidates = line.candidates !== undefined;
+    if (hasAnswer === hasCandidates) {
+      ctx.addIssue({
+        code: "custom",
+        path: [hasAnswer ? "candidates" : "answer"],
+        message: hasAnswer
+          ? "give either `answer` or `candidates`, not both"
+          : "missing `answer` (a string) or `candidates` (a list of {answer})",
+      });
+    }
+  });
+export type DatasetLine = z.output<typeof DatasetLineSchema>;
+
+/**
+ * One answer to score. A dataset line with `candidates` becomes one sample per candidate
+ * (id `<line id>#<index>`), all sharing the task id.
+ */
+export interface Sample {
+  id: string;
+  taskId: string;
+  candidateIndex: number;
+  question: string;
+  answer: string;
+  target?: Target;
+  label?: boolean;
+  metadata: Record<string, unknown>;
+  scorers?: ScorerRef[];
+  generator?: GeneratorUsage;
+  steps?: string[];
+  /** 1-based line of the dataset file the sample came from. */
+  line: number;
+}
+
+export function samplesFromLine(line: DatasetLine, lineNumber: number): Sample[] {
+  const base = {
+    taskId: line.task_id ?? line.id,
+    question: line.question,
+    metadata: line.metadata ?? {},
+    line: lineNumber,
+    ...(line.target !== undefined && { target: line.target }),
+    ...(line.scorers !== undefined && { scorers: line.scorers }),
+  };
+  if (line.candidates === undefined) {
+    return [
+      {
+        ...base,
+        id: line.id,
+        candidateIndex: 0,
+        answer: line.answer ?? "",
+        ...(line.label !== undefined && { label: line.label }),
+        ...(line.generator !== undefined && { generator: line.generator }),
+        ...(line.steps !== undefined && { steps: line.steps }),
+      },
+    ];
+  }
+  return line.candidates.map((candidate, index) => ({
+    ...base,
+    id: `${line.id}#${index}`,
+    candidateIndex: index,
+    answer: candidate.answer,
+    ...(candidate.label !== undefined && { label: candidate.label }),
+    ...(candidate.generator !== undefined && { generator: candidate.generator }),
+    ...(candidate.steps !== undefined && { steps: candidate.steps }),
+  }));
+}

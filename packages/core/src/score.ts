@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+/**
+ * Why a sample got no score. Unscored is never silently 0 and never silently "incorrect":
+ * reports count each reason separately.
+ */
+export const UNSCORED_REASONS = [
+  "unparseable", // the answer (or the verdict) could not be parsed
+  "invalid_target", // the sample's target does not fit the scorer
+  "overflow", // the answer alone does not fit the verifier's window
+  "no_score_mass", // the verifier put zero probability on every score token
+  "timeout", // a bounded computation (e.g. a regex) ran out of budget
+  "error", // the scorer threw; the message says why
+] as const;
+export type UnscoredReason = (typeof UNSCORED_REASONS)[number];
+
+export const ScoreSchema = z.discriminatedUnion("status", [
+  z.object({
+    status: z.literal("scored"),
+    value: z.number().min(0).max(1),
+    detail: z.record(z.string(), z.unknown()).optional(),
+  }),
+  z.object({
+    status: z.literal("unscored"),
+    reason: z.enum(UNSCORED_REASONS),
+    message: z.string().optional(),
+    detail: z.record(z.string(), z.unknown()).optional(),
+  }),
+]);
+export type Score = z.infer<typeof ScoreSchema>;
+export type ScoredScore = Extract<Score, { status: "scored" }>;
+export type UnscoredScore = Extract<Score, { status: "unscored" }>;
+
+export function scored(value: number, detail?: Record<string, unknown>): ScoredScore {
+  if (!Number.isFinite(value) || value < 0 || value > 1) {
+    throw new RangeError(`Expected a score value in [0, 1], got ${value}`);
+  }
+  return detail === undefined ? { status: "scored", value } : { status: "scored", value, detail };
+}
+
+export function unscored(
+  reason: UnscoredReason,
+  message?: string,
+  detail?: Record<string, unknown>,
+): UnscoredScore {
+  const score: UnscoredScore = { status: "unscored", reason };
+  if (message !== undefined) score.message = message;
+  if (detail !== undefined) score.detail = detail;
+  return score;
+}

@@ -1,0 +1,25 @@
+import type { z } from "zod";
+import type { Pool } from "./job.js";
+import type { Sample } from "./sample.js";
+import type { Score } from "./score.js";
+
+export interface ScoreContext {
+  /** Aborted when the worker shuts down or the job's time budget runs out. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The one shape of every scorer, deterministic or model-based. A scorer never throws for
+ * a bad answer: it returns `unscored` with a reason.
+ */
+export type Scorer = (sample: Sample, context: ScoreContext) => Promise<Score>;
+
+/** How to build a scorer from `{ name, args }`. `args` is validated when the spec loads. */
+export interface ScorerDefinition<Args = unknown> {
+  name: string;
+  pool: Pool;
+  /** One line for `--help` and the README's scorer reference. */
+  description: string;
+  args: z.ZodType<Args, unknown>;
+  create(args: Args): Scorer;
+}

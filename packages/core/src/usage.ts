@@ -1,0 +1,12 @@
+import { z } from "zod";
+
+const tokenCount = z.int().nonnegative();
+
+/** Tokens a generator spent producing an answer, as recorded in the dataset. */
+export const GeneratorUsageSchema = z.strictObject({
+  model: z.string().min(1),
+  input_tokens: tokenCount,
+  output_tokens: tokenCount,
+  cached_input_tokens: tokenCount.optional(),
+});
+export type GeneratorUsage = z.infer<typeof GeneratorUsageSchema>;
