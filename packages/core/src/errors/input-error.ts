@@ -18,12 +18,17 @@ export class InputError extends AssayError {
   readonly reason: string;
 
   constructor(details: InputErrorDetails) {
-    const where = details.line > 0 ? `${details.file}:${details.line}` : details.file;
-    const field = details.field === "" ? "" : ` field \`${details.field}\`:`;
-    super(`${where}:${field} ${details.message}`);
+    super(describeInputError(details));
     this.file = details.file;
     this.line = details.line;
     this.field = details.field;
     this.reason = details.message;
   }
+}
+
+/** `file:line: field \`a.b\`: message`, the one way an input error is shown. */
+export function describeInputError(details: InputErrorDetails): string {
+  const where = details.line > 0 ? `${details.file}:${details.line}` : details.file;
+  const field = details.field === "" ? "" : ` field \`${details.field}\`:`;
+  return `${where}:${field} ${details.message}`;
 }

@@ -1,0 +1,96 @@
+import { describeInputError } from "@assay/core";
+import { checkDataset, runLocal } from "@assay/pipeline";
+import { renderSummaryJson, renderSummaryTable } from "@assay/report";
+import { defaultRegistry } from "@assay/scorers";
+import type { Command } from "commander";
+import { CliExit, ExitCode } from "../exit-codes.js";
+import { positiveInt } from "../options.js";
+import { createProgressView } from "../progress.js";
+import { defaultRunId, parseRunId } from "../run-id.js";
+import { specFor } from "../spec-option.js";
+import { DB_OPTION_HELP, describeStore, openStoreFor, storeTarget } from "../store-option.js";
+
+interface RunFlags {
+  spec?: string;
+  runId?: string;
+  concurrency: number;
+  strict?: boolean;
+  json?: boolean;
+  db?: string;
+  maxLineBytes: number;
+  quiet?: boolean;
+}
+
+export function registerRun(program: Command): void {
+  program
+    .command("run")
+    .description("score a dataset in this process (embedded store unless --db/DATABASE_URL)")
+    .argument("<dataset>", "JSONL file, one sample per line")
+    .option("--spec <file>", "run spec (JSON or YAML): routing rules and scorers")
+    .option("--run-id <id>", "run id; reuse one to resume a run (default: <dataset>-<time>)", parseRunId)
+    .option("--concurrency <n>", "jobs in flight at once", positiveInt("--concurrency"), 1000)
+    .option("--strict", "refuse the whole dataset if any line is invalid, before scoring")
+    .option("--json", "print the summary as JSON on stdout")
+    .option("--db <target>", DB_OPTION_HELP)
+    .option("--max-line-bytes <n>", "longest accepted line", positiveInt("--max-line-bytes"), 1 << 20)
+    .option("-q, --quiet", "no progress output")
+    .action(async (dataset: string, flags: RunFlags) => {
+      process.exitCode = await runCommand(dataset, flags);
+    });
+}
+
+async function runCommand(dataset: string, flags: RunFlags): Promise<number> {
+  const registry = defaultRegistry();
+  const spec = await specFor(flags.spec, registry);
+  if (flags.strict === true) await refuseInvalidDataset(dataset, flags, registry, spec);
+
+  const runId = flags.runId ?? defaultRunId(dataset);
+  const store = await openStoreFor(flags.db);
+  const log = flags.quiet === true || flags.json === true ? () => {} : (line: string) => process.stderr.write(`${line}\n`);
+  try {
+    const { created } = await store.startRun({
+      id: runId,
+      dataset,
+      spec,
+      transport: "local",
+      ...(spec.name !== undefined && { name: spec.name }),
+    });
+    log(`${created ? "Run" : "Resuming run"} ${runId} (${describeStore(storeTarget(flags.db))}); resume with --run-id ${runId}`);
+    const view = createProgressView({ quiet: flags.quiet === true });
+    const outcome = await runLocal({
+      store,
+      registry,
+      dataset,
+      spec,
+      runId,
+      concurrency: flags.concurrency,
+      maxLineBytes: flags.maxLineBytes,
+      onProgress: (progress) => view.update(progress),
+    }).finally(() => view.stop());
+
+    if (outcome.produced.skipped > 0) {
+      log(`Skipped ${outcome.produced.skipped} results already stored by an earlier attempt.`);
+    }
+    process.stdout.write(`${flags.json === true ? renderSummaryJson(outcome.summary) : renderSummaryTable(outcome.summary)}\n`);
+    return outcome.produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;
+  } finally {
+    await store.close();
+  }
+}
+
+async function refuseInvalidDataset(
+  dataset: string,
+  flags: RunFlags,
+  registry: ReturnType<typeof defaultRegistry>,
+  spec: Awaited<ReturnType<typeof specFor>>,
+): Promise<void> {
+  const check = await checkDataset(dataset, spec, registry, { maxLineBytes: flags.maxLineBytes });
+  if (check.errorCount === 0) return;
+  const lines = check.errors.map((error) => `  ${describeInputError(error)}`);
+  const more = check.errorCount - check.errors.length;
+  if (more > 0) lines.push(`  ... and ${more} more`);
+  throw new CliExit(
+    ExitCode.refused,
+    `--strict: refused ${dataset}: ${check.errorCount} invalid lines, nothing was scored\n${lines.join("\n")}`,
+  );
+}

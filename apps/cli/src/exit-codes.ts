@@ -1,0 +1,26 @@
+/** Process exit codes, documented in README.md. */
+export const ExitCode = {
+  ok: 0,
+  /** Unexpected failure: a bug or a storage error mid-run. */
+  failure: 1,
+  /** Bad command-line usage. */
+  usage: 2,
+  /** The dataset, spec or model was refused (missing, empty, invalid, --strict errors). */
+  refused: 3,
+  /** The run completed but some lines were input errors (stored in input_errors). */
+  inputErrors: 4,
+  /** A service (Postgres, Redis) is unreachable or misconfigured. */
+  unavailable: 5,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Thrown by commands to end with a given exit code after printing `message`. */
+export class CliExit extends Error {
+  override name = "CliExit";
+  constructor(
+    readonly code: ExitCode,
+    message = "",
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,3 @@
+export { CliExit, ExitCode } from "./exit-codes.js";
+export { createProgram } from "./program.js";
+export { runCli } from "./run-cli.js";

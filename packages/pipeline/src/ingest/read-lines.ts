@@ -1,0 +1,71 @@
+import { createReadStream } from "node:fs";
+
+/** One line of a text file, or why it could not be read. */
+export type RawLine =
+  | { number: number; text: string }
+  | { number: number; problem: "too_long" | "invalid_utf8"; bytes: number };
+
+export interface ReadLinesOptions {
+  /** Lines longer than this many bytes are reported, not buffered. */
+  maxLineBytes: number;
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * Streams a file line by line. Written by hand rather than with `node:readline` because
+ * readline buffers a line of any length and silently replaces invalid UTF-8; a nightly
+ * dataset needs both reported with their line number.
+ */
+export async function* readLines(
+  path: string,
+  options: ReadLinesOptions,
+): AsyncGenerator<RawLine> {
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+  let parts: Buffer[] = [];
+  let bytes = 0;
+  let oversize = false;
+  let number = 0;
+
+  const finishLine = (): RawLine => {
+    number += 1;
+    const line = oversize
+      ? ({ number, problem: "too_long", bytes } as const)
+      : decodeLine(decoder, Buffer.concat(parts, bytes), number);
+    parts = [];
+    bytes = 0;
+    oversize = false;
+    return line;
+  };
+
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    const buffer = chunk as Buffer;
+    let start = 0;
+    while (start <= buffer.length) {
+      const end = buffer.indexOf(NEWLINE, start);
+      const segment = buffer.subarray(start, end === -1 ? buffer.length : end);
+      bytes += segment.length;
+      if (bytes > options.maxLineBytes) {
+        oversize = true;
+        parts = [];
+      } else if (segment.length > 0) {
+        parts.push(segment);
+      }
+      if (end === -1) break;
+      yield finishLine();
+      start = end + 1;
+    }
+  }
+  if (bytes > 0) yield finishLine();
+}
+
+function decodeLine(decoder: TextDecoder, buffer: Buffer, number: number): RawLine {
+  const withoutCr = buffer.at(-1) === 0x0d ? buffer.subarray(0, -1) : buffer;
+  try {
+    // A byte-order mark is only legal at the very start of the file.
+    const text = decoder.decode(withoutCr);
+    return { number, text: number === 1 ? text.replace(/^\uFEFF/, "") : text };
+  } catch {
+    return { number, problem: "invalid_utf8", bytes: buffer.length };
+  }
+}

@@ -1,0 +1,59 @@
+import { InputError, type InputErrorSummary, type RunSpec } from "@assay/core";
+import type { ScorerRegistry } from "@assay/scorers";
+import { type ReadDatasetOptions, readDataset } from "../ingest/read-dataset.js";
+import { createRouter } from "../routing/router.js";
+import { planSample } from "./plan.js";
+
+export interface DatasetCheck {
+  lines: number;
+  samples: number;
+  errorCount: number;
+  /** The first errors, in line order. */
+  errors: InputErrorSummary[];
+}
+
+const NOTHING_STORED: ReadonlySet<string> = new Set();
+
+/**
+ * Reads the whole dataset and reports every line that would become an input error,
+ * storing nothing. `--strict` runs it first and refuses the dataset on any error.
+ */
+export async function checkDataset(
+  file: string,
+  spec: RunSpec,
+  registry: ScorerRegistry,
+  options: ReadDatasetOptions & { maxErrors?: number } = {},
+): Promise<DatasetCheck> {
+  const maxErrors = options.maxErrors ?? 20;
+  const route = createRouter(spec);
+  const check: DatasetCheck = { lines: 0, samples: 0, errorCount: 0, errors: [] };
+  const record = (error: InputError): void => {
+    check.errorCount += 1;
+    if (check.errors.length < maxErrors) {
+      check.errors.push({ file: error.file, line: error.line, field: error.field, message: error.reason });
+    }
+  };
+
+  for await (const event of readDataset(file, options)) {
+    check.lines += 1;
+    if (event.kind === "error") {
+      record(event.error);
+      continue;
+    }
+    for (const sample of event.samples) {
+      const target = route(sample);
+      if (target === undefined) {
+        record(new InputError({ file, line: sample.line, field: "", message: "no routing rule matches" }));
+        continue;
+      }
+      try {
+        planSample("check", sample, target, NOTHING_STORED, registry, file);
+        check.samples += 1;
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        record(error);
+      }
+    }
+  }
+  return check;
+}

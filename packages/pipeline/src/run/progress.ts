@@ -1,0 +1,13 @@
+/** Counters reported while a dataset is produced. */
+export interface ProduceProgress {
+  /** Non-blank lines read. */
+  lines: number;
+  /** Valid samples stored (a line with candidates gives several). */
+  samples: number;
+  /** Result rows the run needs, stored or not. */
+  planned: number;
+  enqueued: number;
+  /** Results already stored by an earlier attempt of the same run. */
+  skipped: number;
+  inputErrors: number;
+}

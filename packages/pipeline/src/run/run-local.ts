@@ -1,0 +1,83 @@
+import type { RunSpec, RunSummary } from "@assay/core";
+import { LocalTransport } from "@assay/queue";
+import type { ScorerRegistry } from "@assay/scorers";
+import type { Store } from "@assay/store";
+import { type ProduceResult, produce } from "./produce.js";
+import type { ProduceProgress } from "./progress.js";
+import { createScoreHandler } from "./score-handler.js";
+
+export interface RunLocalOptions {
+  store: Store;
+  registry: ScorerRegistry;
+  dataset: string;
+  spec: RunSpec;
+  runId: string;
+  /** Jobs in flight at once. Default 1000. */
+  concurrency?: number;
+  maxLineBytes?: number;
+  onProgress?: (progress: RunProgress) => void;
+}
+
+export interface RunProgress extends ProduceProgress {
+  /** Results stored in this invocation. */
+  stored: number;
+}
+
+export interface RunOutcome {
+  produced: ProduceResult;
+  stored: number;
+  summary: RunSummary;
+  /** True when every planned result row exists. */
+  complete: boolean;
+}
+
+/**
+ * `assay run`: produce, score and store in one process with the in-process transport.
+ * Rerunning with the same run id scores only what is missing.
+ */
+export async function runLocal(options: RunLocalOptions): Promise<RunOutcome> {
+  const { store, registry, runId } = options;
+  const concurrency = options.concurrency ?? 1000;
+  const transport = new LocalTransport({ highWaterMark: Math.max(4096, concurrency * 2) });
+  const writer = store.createScoreWriter({ maxBatch: 1000, maxDelayMs: 20 });
+  let stored = 0;
+  let latest: ProduceProgress | undefined;
+  const report = (): void => {
+    if (latest !== undefined) options.onProgress?.({ ...latest, stored });
+  };
+  const handler = createScoreHandler({
+    registry,
+    writer,
+    onStored: () => {
+      stored += 1;
+    },
+  });
+  transport.consume("cpu", handler, { concurrency });
+  transport.consume("gpu", handler, { concurrency });
+  const ticker = setInterval(report, 250);
+
+  try {
+    const produced = await produce({
+      store,
+      transport,
+      registry,
+      dataset: options.dataset,
+      spec: options.spec,
+      runId,
+      ...(options.maxLineBytes !== undefined && { maxLineBytes: options.maxLineBytes }),
+      onProgress: (progress) => {
+        latest = progress;
+      },
+    });
+    latest = produced;
+    await transport.drain();
+    await writer.close();
+    report();
+    const complete = (await store.countResults(runId)) >= produced.planned;
+    if (complete) await store.finishRun(runId);
+    return { produced, stored, summary: await store.runSummary(runId), complete };
+  } finally {
+    clearInterval(ticker);
+    await transport.close();
+  }
+}

@@ -1,0 +1,66 @@
+import { readFile } from "node:fs/promises";
+import { extname } from "node:path";
+import { firstIssue, type RunSpec, RunSpecSchema, SpecError } from "@assay/core";
+import type { ScorerRegistry } from "@assay/scorers";
+import { parse as parseYaml } from "yaml";
+import { assertRoutableField } from "../routing/sample-field.js";
+
+/** Reads a run spec (JSON or YAML) and checks every rule and scorer before any scoring. */
+export async function loadSpec(file: string, registry: ScorerRegistry): Promise<RunSpec> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch {
+    throw new SpecError(file, "file", "cannot read the spec file; check the path");
+  }
+  return parseSpec(text, file, registry);
+}
+
+export function parseSpec(text: string, file: string, registry: ScorerRegistry): RunSpec {
+  const raw = parseDocument(text, file);
+  const result = RunSpecSchema.safeParse(raw);
+  if (!result.success) {
+    const { field, message } = firstIssue(result.error);
+    throw new SpecError(file, describeField(raw, field), message);
+  }
+  return validateSpec(result.data, file, registry);
+}
+
+/** Checks a parsed spec: routable fields, known scorers and their args. */
+export function validateSpec(spec: RunSpec, file: string, registry: ScorerRegistry): RunSpec {
+  for (const rule of spec.rules) {
+    for (const path of Object.keys(rule.when)) {
+      assertRoutableField(path, file, `rule "${rule.name}" when`);
+    }
+  }
+  const names = new Set<string>();
+  for (const rule of spec.rules) {
+    if (names.has(rule.name)) {
+      throw new SpecError(file, `rule "${rule.name}"`, "rule names must be unique");
+    }
+    names.add(rule.name);
+  }
+  registry.validateSpec(spec, file);
+  return spec;
+}
+
+function parseDocument(text: string, file: string): unknown {
+  const isJson = extname(file).toLowerCase() === ".json";
+  try {
+    return isJson ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new SpecError(file, "file", `not valid ${isJson ? "JSON" : "YAML"}: ${detail}`);
+  }
+}
+
+// "rules[2].scorers[0].name" reads better as `rule "mcq" scorers[0].name`.
+function describeField(raw: unknown, field: string): string {
+  const match = /^rules\[(\d+)\](.*)$/.exec(field);
+  if (match === null) return field === "" ? "spec" : field;
+  const rules = (raw as { rules?: Array<{ name?: unknown }> } | null)?.rules;
+  const name = rules?.[Number(match[1])]?.name;
+  const rest = (match[2] ?? "").replace(/^\./, "");
+  const label = typeof name === "string" ? `rule "${name}"` : `rules[${match[1]}]`;
+  return rest === "" ? label : `${label} ${rest}`;
+}

@@ -1,0 +1,2 @@
+export { LocalTransport, type LocalTransportOptions } from "./local-transport.js";
+export type { ConsumeOptions, Consumer, JobHandler, Transport } from "./transport.js";

@@ -1,0 +1,146 @@
+import type { Pool, ScoreJob } from "@assay/core";
+import type { ConsumeOptions, Consumer, JobHandler, Transport } from "./transport.js";
+
+export interface LocalTransportOptions {
+  /** Queued jobs per pool above which `enqueue` waits. Default 4096. */
+  highWaterMark?: number;
+}
+
+interface PoolState {
+  queue: ScoreJob[];
+  head: number;
+  inFlight: number;
+  consumer?: { handler: JobHandler; concurrency: number; stopping: boolean };
+}
+
+/**
+ * In-process transport for the embedded default. Jobs live in memory only: a crash loses
+ * the queue, and rerunning the same run id re-plans whatever is not stored yet.
+ * The first handler error stops the run: `drain()` rejects with it.
+ */
+export class LocalTransport implements Transport {
+  readonly kind = "local" as const;
+  readonly #highWaterMark: number;
+  readonly #pools = new Map<Pool, PoolState>();
+  readonly #abort = new AbortController();
+  #waiters: Array<() => void> = [];
+  #failure: unknown;
+
+  constructor(options: LocalTransportOptions = {}) {
+    this.#highWaterMark = options.highWaterMark ?? 4096;
+  }
+
+  async enqueue(jobs: readonly ScoreJob[]): Promise<void> {
+    for (const job of jobs) {
+      this.#throwIfFailed();
+      const state = this.#pool(job.pool);
+      if (state.consumer === undefined) {
+        throw new Error(`No consumer for the ${job.pool} pool: start one before enqueuing`);
+      }
+      state.queue.push(job);
+      this.#pump(job.pool);
+      while (this.#queued(state) >= this.#highWaterMark && this.#failure === undefined) {
+        await this.#nextChange();
+      }
+    }
+  }
+
+  consume(pool: Pool, handler: JobHandler, options: ConsumeOptions): Consumer {
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+      throw new RangeError(
+        `Expected \`concurrency\` to be an integer from 1 and up, got ${options.concurrency}`,
+      );
+    }
+    const state = this.#pool(pool);
+    state.consumer = { handler, concurrency: options.concurrency, stopping: false };
+    this.#pump(pool);
+    return {
+      stop: async () => {
+        if (state.consumer !== undefined) state.consumer.stopping = true;
+        while (state.inFlight > 0) await this.#nextChange();
+      },
+    };
+  }
+
+  /** Resolves when every enqueued job has been handled; rejects on the first failure. */
+  async drain(): Promise<void> {
+    while (this.#failure === undefined && !this.#isIdle()) await this.#nextChange();
+    this.#throwIfFailed();
+  }
+
+  async close(): Promise<void> {
+    this.#abort.abort();
+  }
+
+  #pump(pool: Pool): void {
+    const state = this.#pool(pool);
+    const consumer = state.consumer;
+    if (consumer === undefined) return;
+    while (
+      !consumer.stopping &&
+      this.#failure === undefined &&
+      state.inFlight < consumer.concurrency &&
+      this.#queued(state) > 0
+    ) {
+      const job = state.queue[state.head] as ScoreJob;
+      state.head += 1;
+      this.#compact(state);
+      state.inFlight += 1;
+      consumer.handler(job, this.#abort.signal).then(
+        () => this.#settle(pool),
+        (error: unknown) => {
+          this.#failure ??= error;
+          this.#settle(pool);
+        },
+      );
+    }
+  }
+
+  #settle(pool: Pool): void {
+    this.#pool(pool).inFlight -= 1;
+    this.#pump(pool);
+    this.#notify();
+  }
+
+  #queued(state: PoolState): number {
+    return state.queue.length - state.head;
+  }
+
+  // Drop handed-out jobs now and then so a long run's queue array stays small.
+  #compact(state: PoolState): void {
+    if (state.head > 1024 && state.head * 2 > state.queue.length) {
+      state.queue = state.queue.slice(state.head);
+      state.head = 0;
+    }
+  }
+
+  #isIdle(): boolean {
+    for (const state of this.#pools.values()) {
+      if (state.inFlight > 0 || this.#queued(state) > 0) return false;
+    }
+    return true;
+  }
+
+  #pool(pool: Pool): PoolState {
+    let state = this.#pools.get(pool);
+    if (state === undefined) {
+      state = { queue: [], head: 0, inFlight: 0 };
+      this.#pools.set(pool, state);
+    }
+    return state;
+  }
+
+  #nextChange(): Promise<void> {
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  #notify(): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  #throwIfFailed(): void {
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+}

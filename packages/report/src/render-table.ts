@@ -1,0 +1,62 @@
+import { describeInputError, type RunSummary } from "@assay/core";
+import Table from "cli-table3";
+import { routingSplit, totalsByScorer } from "./aggregate.js";
+
+const PLAIN = { head: [], border: [] };
+
+/** The run summary as plain-text tables for a terminal. */
+export function renderSummaryTable(summary: RunSummary): string {
+  const lines = [header(summary), "", scorerTable(summary), "", routingTable(summary)];
+  if (summary.inputErrors > 0) lines.push("", inputErrorLines(summary));
+  return lines.join("\n");
+}
+
+function header(summary: RunSummary): string {
+  const state = summary.finishedAt === null ? "unfinished" : `finished ${summary.finishedAt}`;
+  const planned = summary.planned === null ? "?" : String(summary.planned);
+  return [
+    `Run ${summary.runId}${summary.name === null ? "" : ` (${summary.name})`}: ${state}`,
+    `dataset ${summary.dataset ?? "-"}; ${summary.samples} samples; ${summary.results}/${planned} results; ${summary.inputErrors} input errors`,
+  ].join("\n");
+}
+
+function scorerTable(summary: RunSummary): string {
+  const table = new Table({
+    head: ["scorer", "results", "scored", "mean", "unscored"],
+    colAligns: ["left", "right", "right", "right", "left"],
+    style: PLAIN,
+  });
+  for (const row of totalsByScorer(summary)) {
+    table.push([row.scorer, row.results, row.scored, formatMean(row.mean), formatReasons(row.unscored)]);
+  }
+  return `Scores by scorer\n${table.toString()}`;
+}
+
+function routingTable(summary: RunSummary): string {
+  const table = new Table({
+    head: ["rule", "scorer", "samples", "mean"],
+    colAligns: ["left", "left", "right", "right"],
+    style: PLAIN,
+  });
+  for (const group of routingSplit(summary)) {
+    table.push([group.rule, group.scorer, group.results, formatMean(group.mean)]);
+  }
+  return `Routing: which rule sent samples to which scorer\n${table.toString()}`;
+}
+
+function inputErrorLines(summary: RunSummary): string {
+  const shown = summary.inputErrorExamples.map((error) => `  ${describeInputError(error)}`);
+  const more = summary.inputErrors - shown.length;
+  if (more > 0) shown.push(`  ... and ${more} more (see \`assay export\` or the input_errors table)`);
+  return [`Input errors (${summary.inputErrors} lines not scored)`, ...shown].join("\n");
+}
+
+export function formatMean(mean: number | null): string {
+  return mean === null ? "-" : mean.toFixed(4);
+}
+
+function formatReasons(reasons: Record<string, number>): string {
+  const entries = Object.entries(reasons).filter(([, count]) => count > 0);
+  if (entries.length === 0) return "0";
+  return entries.map(([reason, count]) => `${reason}: ${count}`).join(", ");
+}

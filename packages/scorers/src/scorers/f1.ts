@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { defineScorer } from "../define-scorer.js";
+import { squadTokens } from "../text/normalize.js";
+import { bestOverTargets, type TargetResult, textTargets } from "../text/targets.js";
+
+export const f1 = defineScorer({
+  name: "f1",
+  pool: "cpu",
+  description: "SQuAD v1.1 token F1 after normalization; best over a list of targets",
+  args: z.strictObject({}),
+  create() {
+    return async (sample) => {
+      const targets = textTargets(sample.target);
+      if (!Array.isArray(targets)) return targets;
+      const answerTokens = squadTokens(sample.answer);
+      return bestOverTargets(targets, (target) => tokenF1(answerTokens, squadTokens(target)));
+    };
+  },
+});
+
+/**
+ * evaluate-v1.1.py `f1_score`: overlap of the token multisets. With no common token the
+ * score is 0, which includes an empty answer and a target that normalizes to nothing
+ * (e.g. "The."); the official script has no special case for them, and neither do we.
+ */
+export function tokenF1(answer: readonly string[], target: readonly string[]): TargetResult {
+  const common = commonCount(answer, target);
+  if (common === 0) return { value: 0, detail: { precision: 0, recall: 0 } };
+  const precision = common / answer.length;
+  const recall = common / target.length;
+  return { value: (2 * precision * recall) / (precision + recall), detail: { precision, recall } };
+}
+
+/** Size of the multiset intersection (Python's `Counter(a) & Counter(b)`). */
+function commonCount(a: readonly string[], b: readonly string[]): number {
+  const remaining = new Map<string, number>();
+  for (const token of b) remaining.set(token, (remaining.get(token) ?? 0) + 1);
+  let common = 0;
+  for (const token of a) {
+    const left = remaining.get(token) ?? 0;
+    if (left > 0) {
+      remaining.set(token, left - 1);
+      common++;
+    }
+  }
+  return common;
+}

@@ -1,0 +1,49 @@
+/** Python's `string.punctuation`, the ASCII set the official SQuAD script removes. */
+const SQUAD_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
+
+// Python's `\b(a|an|the)\b` treats any Unicode letter or digit as a word character; JS's
+// `\b` is ASCII-only, so "éthe" would lose its "the". Lookarounds keep Python's meaning.
+const SQUAD_ARTICLES = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
+
+const EDGE_CHARACTER = /[\p{P}\s]/u;
+
+/**
+ * SQuAD v1.1 `normalize_answer`: lowercase, remove punctuation, remove the articles
+ * a/an/the as whole words, collapse whitespace. Same order as evaluate-v1.1.py.
+ */
+export function normalizeSquad(text: string): string {
+  const withoutPunctuation = text.toLowerCase().replace(SQUAD_PUNCTUATION, "");
+  return collapseWhitespace(withoutPunctuation.replace(SQUAD_ARTICLES, " "));
+}
+
+/** The tokens SQuAD's F1 counts: the normalized text split on whitespace. */
+export function squadTokens(text: string): string[] {
+  const normalized = normalizeSquad(text);
+  return normalized === "" ? [] : normalized.split(" ");
+}
+
+/**
+ * Light normalization for comparing an extracted answer with a target: trims punctuation
+ * and whitespace at both ends ("Paris." equals "Paris"), collapses inner whitespace and
+ * optionally folds case. Unlike SQuAD it keeps articles, so a captured "A" stays a letter.
+ */
+export function normalizeLoose(text: string, ignoreCase: boolean): string {
+  const collapsed = collapseWhitespace(trimPunctuation(text));
+  return ignoreCase ? collapsed.toLowerCase() : collapsed;
+}
+
+/**
+ * Removes Unicode punctuation and whitespace at both ends. A loop, not a regex: an anchored
+ * `[...]+$` rescans every run of punctuation from each start, quadratic on long answers.
+ */
+export function trimPunctuation(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && EDGE_CHARACTER.test(text.charAt(start))) start++;
+  while (end > start && EDGE_CHARACTER.test(text.charAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
+function collapseWhitespace(text: string): string {
+  return text.split(/\s+/).filter(Boolean).join(" ");
+}

@@ -1,0 +1,149 @@
+export interface BatchedWriterOptions {
+  /** Rows per flush; a full batch flushes at once. Default 1000. */
+  maxBatch?: number;
+  /** Longest a buffered row waits for its batch to fill, in ms. Default 20. */
+  maxDelayMs?: number;
+}
+
+export interface BatchedWriterStats {
+  /** Rows whose flush succeeded. */
+  rows: number;
+  flushes: number;
+  failedFlushes: number;
+  lastFlushMs: number;
+  /** Rows buffered or being flushed now. */
+  pending: number;
+}
+
+interface Entry<T> {
+  item: T;
+  addedAt: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Collects items from many concurrent producers and writes them in batches, one flush at
+ * a time. `add()` resolves only once the item's batch is stored, so a queue job can ack
+ * after it; producers that run too far ahead wait (backpressure) instead of growing the
+ * buffer without bound.
+ */
+export class BatchedWriter<T> {
+  readonly #write: (items: T[]) => Promise<unknown>;
+  readonly #maxBatch: number;
+  readonly #maxDelayMs: number;
+  readonly #buffer: Entry<T>[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #inFlight: Promise<unknown> | undefined;
+  #inFlightCount = 0;
+  #spaceWaiters: (() => void)[] = [];
+  #closed = false;
+  readonly #stats = { rows: 0, flushes: 0, failedFlushes: 0, lastFlushMs: 0 };
+
+  constructor(write: (items: T[]) => Promise<unknown>, options: BatchedWriterOptions = {}) {
+    this.#write = write;
+    this.#maxBatch = positiveInteger("maxBatch", options.maxBatch ?? 1000);
+    this.#maxDelayMs = nonNegative("maxDelayMs", options.maxDelayMs ?? 20);
+  }
+
+  get stats(): BatchedWriterStats {
+    return { ...this.#stats, pending: this.#pending() };
+  }
+
+  /** Resolves once the item is stored; rejects with the error of its failed batch. */
+  async add(item: T): Promise<void> {
+    while (this.#isFull()) await new Promise<void>((wake) => this.#spaceWaiters.push(wake));
+    if (this.#closed) throw new Error("BatchedWriter: add() after close()");
+    const stored = new Promise<void>((resolve, reject) => {
+      this.#buffer.push({ item, addedAt: Date.now(), resolve, reject });
+    });
+    this.#schedule();
+    return stored;
+  }
+
+  /** Writes everything added so far; rejects if any of those batches failed. */
+  async flush(): Promise<void> {
+    let failure: unknown;
+    while (this.#inFlight !== undefined || this.#buffer.length > 0) {
+      if (this.#inFlight === undefined) this.#startFlush();
+      const error = await this.#inFlight;
+      if (error !== undefined) failure = error;
+    }
+    if (failure !== undefined) throw failure;
+  }
+
+  /** Flushes, then refuses further rows. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.flush();
+    clearTimeout(this.#timer);
+  }
+
+  #pending(): number {
+    return this.#buffer.length + this.#inFlightCount;
+  }
+
+  #isFull(): boolean {
+    return !this.#closed && this.#pending() > 4 * this.#maxBatch;
+  }
+
+  /** Flushes now if a batch is due, else makes sure a timer will. */
+  #schedule(): void {
+    const oldest = this.#buffer[0];
+    if (this.#inFlight !== undefined || oldest === undefined) return;
+    const waited = Date.now() - oldest.addedAt;
+    if (this.#buffer.length >= this.#maxBatch || waited >= this.#maxDelayMs) {
+      this.#startFlush();
+    } else if (this.#timer === undefined) {
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        this.#schedule();
+      }, this.#maxDelayMs - waited);
+    }
+  }
+
+  /** Starts one flush; its promise resolves to the error (or undefined), never rejects. */
+  #startFlush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const batch = this.#buffer.splice(0, this.#maxBatch);
+    this.#inFlightCount = batch.length;
+    this.#inFlight = this.#writeBatch(batch).finally(() => {
+      this.#inFlight = undefined;
+      this.#inFlightCount = 0;
+      for (const wake of this.#spaceWaiters.splice(0)) wake();
+      this.#schedule();
+    });
+  }
+
+  async #writeBatch(batch: Entry<T>[]): Promise<unknown> {
+    const started = performance.now();
+    try {
+      await this.#write(batch.map((entry) => entry.item));
+      this.#stats.rows += batch.length;
+      for (const entry of batch) entry.resolve();
+      return undefined;
+    } catch (error) {
+      this.#stats.failedFlushes += 1;
+      for (const entry of batch) entry.reject(error);
+      return error ?? new Error("BatchedWriter: flush failed");
+    } finally {
+      this.#stats.flushes += 1;
+      this.#stats.lastFlushMs = performance.now() - started;
+    }
+  }
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new TypeError(`Expected \`${name}\` to be an integer from 1 and up, got \`${value}\``);
+  }
+  return value;
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) {
+    throw new TypeError(`Expected \`${name}\` to be a number from 0 and up, got \`${value}\``);
+  }
+  return value;
+}

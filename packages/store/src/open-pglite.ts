@@ -1,0 +1,57 @@
+import { mkdir } from "node:fs/promises";
+import { resolve } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { ConfigError } from "@assay/core";
+import { drizzle } from "drizzle-orm/pglite";
+import { migrate } from "drizzle-orm/pglite/migrator";
+import { describeError } from "./describe-error.js";
+import { assertMigrated } from "./migration-check.js";
+import { migrationsFolder, migrationsSchemaOf } from "./migrations.js";
+import { SqlStore } from "./sql-store.js";
+import { pgliteRunner } from "./sql-runner.js";
+
+export interface PgliteOptions {
+  dataDir: string;
+  schema: string | undefined;
+  migrate: boolean;
+}
+
+export async function openPglite(options: PgliteOptions): Promise<SqlStore> {
+  const { schema } = options;
+  const client = await createClient(options.dataDir);
+  if (schema !== undefined) {
+    // PGlite is a single session, so one SET covers every later query.
+    await client.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
+  }
+  const db = drizzle(client);
+  const migrationsSchema = migrationsSchemaOf(schema);
+  const runner = pgliteRunner(client);
+  const store = new SqlStore(
+    {
+      driver: { kind: "pglite", client, schema },
+      runner,
+      db,
+      applyMigrations: () => migrate(db, { migrationsFolder: migrationsFolder(), migrationsSchema }),
+      assertMigrated: () =>
+        assertMigrated(runner, migrationsSchema, `in ${options.dataDir}`),
+      close: () => client.close(),
+    },
+    false,
+  );
+  if (options.migrate) await store.migrate();
+  return store;
+}
+
+async function createClient(dataDir: string): Promise<PGlite> {
+  const inMemory = dataDir.startsWith("memory://");
+  const location = inMemory ? dataDir : resolve(dataDir);
+  try {
+    if (!inMemory) await mkdir(location, { recursive: true });
+    return await PGlite.create(location);
+  } catch (error) {
+    throw new ConfigError(
+      `Cannot open the embedded store in ${location}: ${describeError(error)}. ` +
+        "Check that the folder is writable and not used by another Assay process.",
+    );
+  }
+}

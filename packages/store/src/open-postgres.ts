@@ -1,0 +1,85 @@
+import { ConfigError, redactUrl } from "@assay/core";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import { describeError } from "./describe-error.js";
+import { assertMigrated } from "./migration-check.js";
+import { migrationsFolder, migrationsSchemaOf } from "./migrations.js";
+import { SqlStore } from "./sql-store.js";
+import { pgRunner } from "./sql-runner.js";
+
+/** Serializes concurrent `assay migrate` runs (several workers starting at once). */
+const MIGRATION_LOCK = 7_305_012_024;
+
+export interface PostgresOptions {
+  databaseUrl: string;
+  schema: string | undefined;
+  migrate: boolean;
+  poolSize: number;
+}
+
+export async function openPostgres(options: PostgresOptions): Promise<SqlStore> {
+  const { databaseUrl, schema } = options;
+  const where = `at ${redactUrl(databaseUrl)}`;
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.poolSize,
+    connectionTimeoutMillis: 10_000,
+    // Set at connection start, so every pooled connection sees the same tables.
+    ...(schema !== undefined && { options: `-c search_path=${schema}` }),
+  });
+  // An idle connection the server dropped must not crash the process; the pool replaces
+  // it and the next query reports any real outage.
+  pool.on("error", () => {});
+  await checkConnection(pool, databaseUrl, where);
+  if (schema !== undefined) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+
+  const migrationsSchema = migrationsSchemaOf(schema);
+  const runner = pgRunner(pool);
+  const store = new SqlStore(
+    {
+      driver: { kind: "postgres", pool, schema },
+      runner,
+      db: drizzle(pool),
+      applyMigrations: () => applyMigrations(pool, migrationsSchema),
+      assertMigrated: () => assertMigrated(runner, migrationsSchema, where),
+      close: () => pool.end(),
+    },
+    false,
+  );
+  if (options.migrate) await store.migrate();
+  return store;
+}
+
+async function checkConnection(pool: pg.Pool, databaseUrl: string, where: string): Promise<void> {
+  try {
+    await pool.query("SELECT 1");
+  } catch (error) {
+    await pool.end().catch(() => {});
+    const reason = redactPassword(describeError(error), databaseUrl);
+    throw new ConfigError(
+      `Cannot connect to Postgres ${where}: ${reason}. Check DATABASE_URL and that the server is running.`,
+    );
+  }
+}
+
+/** A driver message should never echo the password, but make sure. */
+function redactPassword(message: string, databaseUrl: string): string {
+  const password = URL.canParse(databaseUrl) ? new URL(databaseUrl).password : "";
+  return password === "" ? message : message.replaceAll(decodeURIComponent(password), "***");
+}
+
+async function applyMigrations(pool: pg.Pool, migrationsSchema: string): Promise<void> {
+  // The advisory lock is held by one session, so the migrator must use that same client.
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    try {
+      await migrate(drizzle(client), { migrationsFolder: migrationsFolder(), migrationsSchema });
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}

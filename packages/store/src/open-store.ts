@@ -1,0 +1,47 @@
+import { ConfigError } from "@assay/core";
+import { openPglite } from "./open-pglite.js";
+import { openPostgres } from "./open-postgres.js";
+import type { Store } from "./store.js";
+
+export interface OpenStoreOptions {
+  /** Postgres server URL. When absent, the embedded PGlite store is used. */
+  databaseUrl?: string;
+  /** Folder of the embedded store (PGlite only); created if missing. Default ".assay". */
+  dataDir?: string;
+  /**
+   * Schema holding every table (its `search_path`), created if missing. Default: the
+   * server's search_path. Tests pass a random one to stay apart.
+   */
+  schema?: string;
+  /** Apply pending migrations on open. Default: true for PGlite, false for Postgres. */
+  migrate?: boolean;
+  /** Most connections to Postgres at once. Default 10. */
+  poolSize?: number;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
+  const schema = checkSchemaName(options.schema);
+  if (options.databaseUrl !== undefined) {
+    return openPostgres({
+      databaseUrl: options.databaseUrl,
+      schema,
+      migrate: options.migrate ?? false,
+      poolSize: options.poolSize ?? 10,
+    });
+  }
+  return openPglite({
+    dataDir: options.dataDir ?? ".assay",
+    schema,
+    migrate: options.migrate ?? true,
+  });
+}
+
+/** The name goes into SQL and a connection option unquoted, so only plain names pass. */
+function checkSchemaName(schema: string | undefined): string | undefined {
+  if (schema === undefined || SCHEMA_NAME.test(schema)) return schema;
+  throw new ConfigError(
+    `Expected \`schema\` to be a lowercase Postgres name (letters, digits, _), got \`${schema}\``,
+  );
+}

@@ -1,0 +1,39 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { runs } from "../schema.js";
+import type { RunRecord, StartRunInput } from "../store.js";
+
+export type AnyPgDatabase = PgDatabase<PgQueryResultHKT>;
+
+export async function startRun(db: AnyPgDatabase, input: StartRunInput): Promise<{ created: boolean }> {
+  const inserted = await db
+    .insert(runs)
+    .values({
+      id: input.id,
+      name: input.name ?? null,
+      dataset: input.dataset ?? null,
+      spec: input.spec,
+      transport: input.transport,
+    })
+    .onConflictDoNothing()
+    .returning({ id: runs.id });
+  return { created: inserted.length > 0 };
+}
+
+export async function getRun(db: AnyPgDatabase, id: string): Promise<RunRecord | null> {
+  const found = await db.select().from(runs).where(eq(runs.id, id)).limit(1);
+  return found[0] ?? null;
+}
+
+export async function setPlanned(db: AnyPgDatabase, runId: string, planned: number): Promise<void> {
+  await db.update(runs).set({ plannedResults: planned }).where(eq(runs.id, runId));
+}
+
+export async function finishRun(db: AnyPgDatabase, runId: string): Promise<boolean> {
+  const updated = await db
+    .update(runs)
+    .set({ finishedAt: sql`now()` })
+    .where(and(eq(runs.id, runId), isNull(runs.finishedAt)))
+    .returning({ id: runs.id });
+  return updated.length > 0;
+}

@@ -1,0 +1,96 @@
+import type { InputErrorSummary, RunSummary, ScorerRuleSummary } from "@assay/core";
+import type { SqlRunner } from "../sql-runner.js";
+
+const EXAMPLE_ERRORS = 10;
+
+interface GroupRow {
+  scorer: string;
+  rule: string;
+  status: string;
+  reason: string | null;
+  n: number;
+  total: number | null;
+}
+
+interface RunRow {
+  name: string | null;
+  dataset: string | null;
+  started_at: Date | string;
+  finished_at: Date | string | null;
+  planned: number | null;
+  samples: number;
+  input_errors: number;
+}
+
+export async function runSummary(runner: SqlRunner, runId: string): Promise<RunSummary | null> {
+  const run = await runCounts(runner, runId);
+  if (run === null) return null;
+  const groups = await scoreGroups(runner, runId);
+  const { rows: examples } = await runner.query<InputErrorSummary>(
+    `SELECT file, line, field, message FROM input_errors
+     WHERE run_id = $1 ORDER BY line, file LIMIT ${EXAMPLE_ERRORS}`,
+    [runId],
+  );
+  return {
+    runId,
+    name: run.name,
+    dataset: run.dataset,
+    startedAt: isoString(run.started_at),
+    finishedAt: run.finished_at === null ? null : isoString(run.finished_at),
+    planned: run.planned,
+    samples: run.samples,
+    results: groups.reduce((sum, group) => sum + group.results, 0),
+    groups,
+    inputErrors: run.input_errors,
+    inputErrorExamples: examples,
+  };
+}
+
+async function runCounts(runner: SqlRunner, runId: string): Promise<RunRow | null> {
+  const { rows } = await runner.query<RunRow>(
+    `SELECT name, dataset, created_at AS started_at, finished_at,
+            planned_results::float8 AS planned,
+            (SELECT count(*)::int FROM samples WHERE run_id = runs.id) AS samples,
+            (SELECT count(*)::int FROM input_errors WHERE run_id = runs.id) AS input_errors
+     FROM runs WHERE id = $1`,
+    [runId],
+  );
+  return rows[0] ?? null;
+}
+
+/** One scan of the run's scores, grouped finely in SQL and folded per (scorer, rule) here. */
+async function scoreGroups(runner: SqlRunner, runId: string): Promise<ScorerRuleSummary[]> {
+  const { rows } = await runner.query<GroupRow>(
+    `SELECT scorer, rule, status, reason, count(*)::int AS n, sum(value) AS total
+     FROM scores WHERE run_id = $1
+     GROUP BY scorer, rule, status, reason
+     ORDER BY scorer, rule`,
+    [runId],
+  );
+  const groups = new Map<string, ScorerRuleSummary & { total: number }>();
+  for (const row of rows) {
+    const key = `${row.scorer}\u0000${row.rule}`;
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = { scorer: row.scorer, rule: row.rule, results: 0, scored: 0, mean: null, unscored: {}, total: 0 };
+      groups.set(key, group);
+    }
+    group.results += row.n;
+    if (row.status === "scored") {
+      group.scored += row.n;
+      group.total += row.total ?? 0;
+    } else {
+      const reason = row.reason ?? "unknown";
+      group.unscored[reason] = (group.unscored[reason] ?? 0) + row.n;
+    }
+  }
+  return [...groups.values()].map(({ total, ...group }) => ({
+    ...group,
+    mean: group.scored > 0 ? total / group.scored : null,
+  }));
+}
+
+/** node-postgres returns timestamptz as Date; keep the conversion in one place. */
+function isoString(value: Date | string): string {
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}

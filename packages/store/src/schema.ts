@@ -1,0 +1,121 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+} from "drizzle-orm/pg-core";
+
+// No pgSchema(): tables live in whatever schema `search_path` names, so each test can use
+// its own throwaway schema on one shared server.
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+
+export const runs = pgTable("runs", {
+  id: text("id").primaryKey(),
+  name: text("name"),
+  dataset: text("dataset"),
+  spec: jsonb("spec").notNull(),
+  transport: text("transport").notNull(),
+  createdAt: createdAt(),
+  finishedAt: timestamp("finished_at", { withTimezone: true }),
+  plannedResults: bigint("planned_results", { mode: "number" }),
+});
+
+export const samples = pgTable(
+  "samples",
+  {
+    runId: text("run_id").notNull(),
+    sampleId: text("sample_id").notNull(),
+    taskId: text("task_id").notNull(),
+    candidateIndex: integer("candidate_index").notNull(),
+    label: boolean("label"),
+    line: integer("line").notNull(),
+    metadata: jsonb("metadata").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.sampleId] }), index("samples_run_task_idx").on(t.runId, t.taskId)],
+);
+
+/** One row per result; the primary key is the exactly-once key of DESIGN.md §6. */
+export const scores = pgTable(
+  "scores",
+  {
+    runId: text("run_id").notNull(),
+    sampleId: text("sample_id").notNull(),
+    scorer: text("scorer").notNull(),
+    criterion: text("criterion").notNull().default(""),
+    repetition: integer("repetition").notNull().default(0),
+    rule: text("rule").notNull(),
+    status: text("status", { enum: ["scored", "unscored"] }).notNull(),
+    value: doublePrecision("value"),
+    reason: text("reason"),
+    detail: jsonb("detail"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.sampleId, t.scorer, t.criterion, t.repetition] }),
+    check("scores_status_check", sql`${t.status} in ('scored', 'unscored')`),
+  ],
+);
+
+export const inputErrors = pgTable(
+  "input_errors",
+  {
+    runId: text("run_id").notNull(),
+    file: text("file").notNull(),
+    line: integer("line").notNull(),
+    field: text("field").notNull(),
+    message: text("message").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [unique("input_errors_run_file_line_key").on(t.runId, t.file, t.line)],
+);
+
+/** What the verifier cut to fit the window; same key as the score it belongs to. */
+export const truncations = pgTable(
+  "truncations",
+  {
+    runId: text("run_id").notNull(),
+    sampleId: text("sample_id").notNull(),
+    scorer: text("scorer").notNull(),
+    criterion: text("criterion").notNull().default(""),
+    repetition: integer("repetition").notNull().default(0),
+    originalTokens: integer("original_tokens").notNull(),
+    keptTokens: integer("kept_tokens").notNull(),
+    droppedTokens: integer("dropped_tokens").notNull(),
+    slot: text("slot").notNull(),
+    policy: text("policy").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.sampleId, t.scorer, t.criterion, t.repetition] })],
+);
+
+/** Token and compute usage for cost reports; `scorer` is '' for the generator's row. */
+export const usage = pgTable(
+  "usage",
+  {
+    runId: text("run_id").notNull(),
+    sampleId: text("sample_id").notNull(),
+    role: text("role", { enum: ["generator", "verifier"] }).notNull(),
+    model: text("model").notNull(),
+    inputTokens: integer("input_tokens").notNull(),
+    cachedInputTokens: integer("cached_input_tokens").notNull(),
+    outputTokens: integer("output_tokens").notNull(),
+    computeMs: doublePrecision("compute_ms"),
+    device: text("device"),
+    scorer: text("scorer").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.sampleId, t.role, t.scorer] }),
+    check("usage_role_check", sql`${t.role} in ('generator', 'verifier')`),
+  ],
+);

@@ -1,0 +1,116 @@
+import type { ExportRow, InputErrorSummary, RunSummary, Sample, ScoreRow } from "@assay/core";
+import { BatchedWriter, type BatchedWriterOptions } from "./batched-writer.js";
+import { exportScores } from "./queries/export.js";
+import * as runs from "./queries/runs.js";
+import type { AnyPgDatabase } from "./queries/runs.js";
+import { insertInputErrors, insertSamples } from "./queries/samples.js";
+import { countResults, storedResultKeys, writeScores } from "./queries/scores.js";
+import { runSummary } from "./queries/summary.js";
+import type { StoreKind, SqlRunner } from "./sql-runner.js";
+import type { RunRecord, ScoreWriter, StartRunInput, Store } from "./store.js";
+import type { StoreDriver } from "./store-driver.js";
+
+/** What differs between drivers; everything else is shared SQL. */
+export interface StoreParts {
+  driver: StoreDriver;
+  runner: SqlRunner;
+  db: AnyPgDatabase;
+  applyMigrations(): Promise<void>;
+  /** Throws a ConfigError naming `assay migrate` when migrations are missing. */
+  assertMigrated(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class SqlStore implements Store {
+  readonly #parts: StoreParts;
+  /** Memoized migration check, so only the first operation pays for it. */
+  #ready: Promise<void> | undefined;
+
+  constructor(parts: StoreParts, migrated: boolean) {
+    this.#parts = parts;
+    if (migrated) this.#ready = Promise.resolve();
+  }
+
+  get kind(): StoreKind {
+    return this.#parts.driver.kind;
+  }
+
+  get driver(): StoreDriver {
+    return this.#parts.driver;
+  }
+
+  async migrate(): Promise<void> {
+    await this.#parts.applyMigrations();
+    this.#ready = Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    return this.#parts.close();
+  }
+
+  async startRun(input: StartRunInput): Promise<{ created: boolean }> {
+    return runs.startRun(await this.#db(), input);
+  }
+
+  async getRun(id: string): Promise<RunRecord | null> {
+    return runs.getRun(await this.#db(), id);
+  }
+
+  async setPlanned(runId: string, plannedResults: number): Promise<void> {
+    await runs.setPlanned(await this.#db(), runId, plannedResults);
+  }
+
+  async finishRun(runId: string): Promise<boolean> {
+    return runs.finishRun(await this.#db(), runId);
+  }
+
+  async insertSamples(runId: string, samples: readonly Sample[]): Promise<number> {
+    return insertSamples(await this.#runner(), runId, samples);
+  }
+
+  async insertInputErrors(runId: string, errors: readonly InputErrorSummary[]): Promise<number> {
+    return insertInputErrors(await this.#runner(), runId, errors);
+  }
+
+  async storedResultKeys(runId: string, sampleIds: readonly string[]): Promise<Set<string>> {
+    return storedResultKeys(await this.#runner(), runId, sampleIds);
+  }
+
+  async writeScores(rows: readonly ScoreRow[]): Promise<number> {
+    return writeScores(await this.#runner(), rows);
+  }
+
+  createScoreWriter(options?: BatchedWriterOptions): ScoreWriter {
+    return new BatchedWriter<ScoreRow>((rows) => this.writeScores(rows), options);
+  }
+
+  async countResults(runId: string): Promise<number> {
+    return countResults(await this.#runner(), runId);
+  }
+
+  async runSummary(runId: string): Promise<RunSummary | null> {
+    return runSummary(await this.#runner(), runId);
+  }
+
+  async *exportScores(runId: string): AsyncGenerator<ExportRow> {
+    yield* exportScores(await this.#runner(), runId);
+  }
+
+  async #runner(): Promise<SqlRunner> {
+    await this.#whenReady();
+    return this.#parts.runner;
+  }
+
+  async #db(): Promise<AnyPgDatabase> {
+    await this.#whenReady();
+    return this.#parts.db;
+  }
+
+  #whenReady(): Promise<void> {
+    this.#ready ??= this.#parts.assertMigrated().catch((error: unknown) => {
+      this.#ready = undefined; // check again next time: someone may run `assay migrate`
+      throw error;
+    });
+    return this.#ready;
+  }
+}

@@ -1,0 +1,55 @@
+import type { ExportRow, InputErrorSummary, RunSummary, Sample, ScoreRow } from "@assay/core";
+import type { BatchedWriter, BatchedWriterOptions } from "./batched-writer.js";
+import type { runs } from "./schema.js";
+import type { StoreDriver } from "./store-driver.js";
+import type { StoreKind } from "./sql-runner.js";
+
+export type RunRecord = typeof runs.$inferSelect;
+
+export interface StartRunInput {
+  id: string;
+  name?: string | null;
+  dataset?: string | null;
+  /** The resolved run spec, stored as JSON so a report can show what was asked for. */
+  spec: unknown;
+  transport: string;
+}
+
+export type ScoreWriter = BatchedWriter<ScoreRow>;
+
+/** Everything Assay reads from and writes to its database, for either driver. */
+export interface Store {
+  readonly kind: StoreKind;
+  /** The underlying client, for benchmarks and tools; application code uses the methods. */
+  readonly driver: StoreDriver;
+
+  /** Applies pending migrations (what `assay migrate` runs). */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+
+  /** Creates the run unless it exists; an existing run is kept as it is (resume). */
+  startRun(input: StartRunInput): Promise<{ created: boolean }>;
+  getRun(id: string): Promise<RunRecord | null>;
+  setPlanned(runId: string, plannedResults: number): Promise<void>;
+  /** Sets `finished_at` the first time only; true when this call set it. */
+  finishRun(runId: string): Promise<boolean>;
+
+  /** Returns how many were new; samples already stored are kept. */
+  insertSamples(runId: string, samples: readonly Sample[]): Promise<number>;
+  insertInputErrors(runId: string, errors: readonly InputErrorSummary[]): Promise<number>;
+
+  /**
+   * Keys already stored for these samples, as `resultKeyString` values, so that a resumed
+   * run plans only the missing work. Meant for chunks of about 1,000 sample ids.
+   */
+  storedResultKeys(runId: string, sampleIds: readonly string[]): Promise<Set<string>>;
+  /** One idempotent statement; returns the number of rows actually inserted. */
+  writeScores(rows: readonly ScoreRow[]): Promise<number>;
+  createScoreWriter(options?: BatchedWriterOptions): ScoreWriter;
+  countResults(runId: string): Promise<number>;
+
+  /** Null when no run has this id. */
+  runSummary(runId: string): Promise<RunSummary | null>;
+  /** Every score of the run ordered by (sample, scorer, criterion, repetition), paged. */
+  exportScores(runId: string): AsyncIterable<ExportRow>;
+}

@@ -1,0 +1,118 @@
+import onnxProto from "onnx-proto";
+
+const { onnx } = onnxProto;
+
+type Attribute = number | number[] | string | Float32Array;
+
+/** A tiny helper to write an ONNX graph node by node; names are generated. */
+export class GraphBuilder {
+  readonly #nodes: InstanceType<typeof onnx.NodeProto>[] = [];
+  readonly #initializers: InstanceType<typeof onnx.TensorProto>[] = [];
+  #counter = 0;
+
+  fresh(prefix: string): string {
+    this.#counter += 1;
+    return `${prefix}_${this.#counter}`;
+  }
+
+  /** Adds a node with one output and returns the output's name. */
+  op(opType: string, inputs: string[], attributes: Record<string, Attribute> = {}, output?: string) {
+    const name = output ?? this.fresh(opType.toLowerCase());
+    this.#nodes.push(
+      onnx.NodeProto.create({
+        opType,
+        input: inputs,
+        output: [name],
+        name: this.fresh(`node_${opType}`),
+        attribute: Object.entries(attributes).map(([key, value]) => attributeOf(key, value)),
+      }),
+    );
+    return name;
+  }
+
+  floats(name: string, dims: number[], values: Float32Array): string {
+    this.#initializers.push(
+      onnx.TensorProto.create({
+        name,
+        dims,
+        dataType: onnx.TensorProto.DataType.FLOAT,
+        rawData: new Uint8Array(values.buffer, values.byteOffset, values.byteLength),
+      }),
+    );
+    return name;
+  }
+
+  ints(name: string, dims: number[], values: number[]): string {
+    const data = BigInt64Array.from(values.map((v) => BigInt(v)));
+    this.#initializers.push(
+      onnx.TensorProto.create({
+        name,
+        dims,
+        dataType: onnx.TensorProto.DataType.INT64,
+        rawData: new Uint8Array(data.buffer),
+      }),
+    );
+    return name;
+  }
+
+  scalar(value: number): string {
+    return this.floats(this.fresh("const"), [], Float32Array.of(value));
+  }
+
+  encode(io: { inputs: TensorSpec[]; outputs: TensorSpec[]; name: string }): Uint8Array {
+    const graph = onnx.GraphProto.create({
+      name: io.name,
+      node: this.#nodes,
+      initializer: this.#initializers,
+      input: io.inputs.map(valueInfo),
+      output: io.outputs.map(valueInfo),
+    });
+    const model = onnx.ModelProto.create({
+      irVersion: 8,
+      producerName: "assay-tiny",
+      opsetImport: [{ domain: "", version: 17 }],
+      graph,
+    });
+    return onnx.ModelProto.encode(model).finish();
+  }
+}
+
+export interface TensorSpec {
+  name: string;
+  type: "float" | "int64";
+  dims: (number | string)[];
+}
+
+function valueInfo(spec: TensorSpec) {
+  return onnx.ValueInfoProto.create({
+    name: spec.name,
+    type: {
+      tensorType: {
+        elemType:
+          spec.type === "float" ? onnx.TensorProto.DataType.FLOAT : onnx.TensorProto.DataType.INT64,
+        shape: {
+          dim: spec.dims.map((d) => (typeof d === "number" ? { dimValue: d } : { dimParam: d })),
+        },
+      },
+    },
+  });
+}
+
+function attributeOf(name: string, value: Attribute) {
+  const { AttributeType } = onnx.AttributeProto;
+  if (typeof value === "string") {
+    return { name, type: AttributeType.STRING, s: new TextEncoder().encode(value) };
+  }
+  if (value instanceof Float32Array) {
+    const t = onnx.TensorProto.create({
+      dims: [value.length],
+      dataType: onnx.TensorProto.DataType.FLOAT,
+      rawData: new Uint8Array(value.buffer, value.byteOffset, value.byteLength),
+    });
+    return { name, type: AttributeType.TENSOR, t };
+  }
+  if (Array.isArray(value)) return { name, type: AttributeType.INTS, ints: value };
+  return Number.isInteger(value)
+    ? { name, type: AttributeType.INT, i: value }
+    : { name, type: AttributeType.FLOAT, f: value };
+}

@@ -1,0 +1,114 @@
+import { GraphBuilder } from "./onnx-builder.js";
+import { normalArray, seededNormal } from "./random.js";
+
+export interface TinyGraphSpec {
+  kind: "decoder" | "encoder";
+  layers: number;
+  hidden: number;
+  heads: number;
+  /** Rows of the position table: the longest input the model accepts. */
+  maxPositions: number;
+  /** Logits cover token ids [0, logitsVocab): the full Qwen3 vocabulary would make the file huge. */
+  logitsVocab: number;
+  /** Token ids whose logit gets −1e9, so a scale made of them has zero mass. */
+  maskedLogitIds: number[];
+  seed: number;
+}
+
+/** Two coprime moduli whose product exceeds any Qwen3 id: distinct ids never share both rows. */
+const HASH_MODULI = [509, 499] as const;
+
+/**
+ * A pre-norm transformer written directly as an ONNX graph. Token embeddings are hashed
+ * (id mod 509, id mod 499) so a 151k vocabulary costs a few KB. The attention mask adds −1e9
+ * to padded keys (and, for the decoder, to future keys), so padding never changes the
+ * results of real positions.
+ */
+export function buildTinyGraph(spec: TinyGraphSpec): Uint8Array {
+  const g = new GraphBuilder();
+  const next = seededNormal(spec.seed);
+  const H = spec.hidden;
+  const headDim = H / spec.heads;
+  const weight = (name: string, rows: number, cols: number) =>
+    g.floats(name, [rows, cols], normalArray(next, rows * cols, 1 / Math.sqrt(rows)));
+
+  let x = embed(g, next, spec);
+  const additiveMask = attentionMask(g, spec.kind);
+  const ones = g.floats("ln_ones", [H], new Float32Array(H).fill(1));
+  const zeros = g.floats("ln_zeros", [H], new Float32Array(H));
+  const norm = (input: string) => g.op("LayerNormalization", [input, ones, zeros], { axis: -1, epsilon: 1e-5 });
+  const headsShape = g.ints("heads_shape", [4], [0, 0, spec.heads, headDim]);
+  const mergeShape = g.ints("merge_shape", [3], [0, 0, H]);
+  const scale = g.scalar(1 / Math.sqrt(headDim));
+
+  for (let layer = 0; layer < spec.layers; layer++) {
+    const h = norm(x);
+    const split = (w: string, perm: number[]) =>
+      g.op("Transpose", [g.op("Reshape", [g.op("MatMul", [h, w]), headsShape])], { perm });
+    const q = split(weight(`l${layer}_q`, H, H), [0, 2, 1, 3]);
+    const kT = split(weight(`l${layer}_k`, H, H), [0, 2, 3, 1]);
+    const v = split(weight(`l${layer}_v`, H, H), [0, 2, 1, 3]);
+    const scores = g.op("Add", [g.op("Mul", [g.op("MatMul", [q, kT]), scale]), additiveMask]);
+    const attended = g.op("MatMul", [g.op("Softmax", [scores], { axis: -1 }), v]);
+    const merged = g.op("Reshape", [g.op("Transpose", [attended], { perm: [0, 2, 1, 3] }), mergeShape]);
+    x = g.op("Add", [x, g.op("MatMul", [merged, weight(`l${layer}_o`, H, H)])]);
+    const up = g.op("MatMul", [norm(x), weight(`l${layer}_up`, H, 2 * H)]);
+    const silu = g.op("Mul", [up, g.op("Sigmoid", [up])]);
+    x = g.op("Add", [x, g.op("MatMul", [silu, weight(`l${layer}_down`, 2 * H, H)])]);
+  }
+  const last = g.op("LayerNormalization", [x, ones, zeros], { axis: -1, epsilon: 1e-5 }, "last_hidden_state");
+  const outputs = [{ name: "last_hidden_state", type: "float" as const, dims: ["batch", "sequence", H] }];
+  if (spec.kind === "decoder") {
+    const bias = new Float32Array(spec.logitsVocab);
+    for (const id of spec.maskedLogitIds) bias[id] = -1e9;
+    const projected = g.op("MatMul", [last, weight("lm_head", H, spec.logitsVocab)]);
+    g.op("Add", [projected, g.floats("lm_bias", [spec.logitsVocab], bias)], {}, "logits");
+    outputs.unshift({ name: "logits", type: "float", dims: ["batch", "sequence", spec.logitsVocab] });
+  }
+  const ids = ["input_ids", "attention_mask", "position_ids"].map((name) => ({
+    name,
+    type: "int64" as const,
+    dims: ["batch", "sequence"],
+  }));
+  return g.encode({ name: `assay-tiny-${spec.kind}`, inputs: ids, outputs });
+}
+
+function embed(g: GraphBuilder, next: () => number, spec: TinyGraphSpec): string {
+  const H = spec.hidden;
+  const rows = HASH_MODULI.map((modulus, i) => {
+    const table = g.floats(`embed_${i}`, [modulus, H], normalArray(next, modulus * H, 1));
+    const index = g.op("Mod", ["input_ids", g.ints(`modulus_${i}`, [], [modulus])]);
+    return g.op("Gather", [table, index], { axis: 0 });
+  });
+  const positions = g.floats("positions", [spec.maxPositions, H], sinusoids(spec.maxPositions, H));
+  const position = g.op("Gather", [positions, "position_ids"], { axis: 0 });
+  return g.op("Add", [g.op("Add", rows), position]);
+}
+
+/** [B,1,T,T] (decoder) or [B,1,1,T] (encoder): 0 where a key may be read, −1e9 elsewhere. */
+function attentionMask(g: GraphBuilder, kind: TinyGraphSpec["kind"]): string {
+  const keys = g.op("Unsqueeze", [g.op("Cast", ["attention_mask"], { to: 1 }), g.ints("axes_12", [2], [1, 2])]);
+  let allowed = keys;
+  if (kind === "decoder") {
+    const length = g.op("Slice", [
+      g.op("Shape", ["input_ids"]),
+      g.ints("one_start", [1], [1]),
+      g.ints("one_end", [1], [2]),
+    ]);
+    const square = g.op("Concat", [length, length], { axis: 0 });
+    const ones = g.op("ConstantOfShape", [square], { value: Float32Array.of(1) });
+    allowed = g.op("Mul", [g.op("Trilu", [ones], { upper: 0 }), keys]);
+  }
+  return g.op("Mul", [g.op("Sub", [allowed, g.scalar(1)]), g.scalar(1e9)]);
+}
+
+function sinusoids(rows: number, width: number): Float32Array {
+  const out = new Float32Array(rows * width);
+  for (let pos = 0; pos < rows; pos++) {
+    for (let i = 0; i < width; i++) {
+      const rate = 1 / 10000 ** ((2 * Math.floor(i / 2)) / width);
+      out[pos * width + i] = i % 2 === 0 ? Math.sin(pos * rate) : Math.cos(pos * rate);
+    }
+  }
+  return out;
+}
