@@ -3,6 +3,8 @@ import Table from "cli-table3";
 import { routingSplit, totalsByScorer } from "./aggregate.js";
 
 const PLAIN = { head: [], border: [] };
+// Borders around the table and under the header only: long tables stay easy to scan.
+const COMPACT = { mid: "", "left-mid": "", "mid-mid": "", "right-mid": "" };
 
 /** The run summary as plain-text tables for a terminal. */
 export function renderSummaryTable(summary: RunSummary): string {
@@ -25,6 +27,7 @@ function scorerTable(summary: RunSummary): string {
     head: ["scorer", "results", "scored", "mean", "unscored"],
     colAligns: ["left", "right", "right", "right", "left"],
     style: PLAIN,
+    chars: COMPACT,
   });
   for (const row of totalsByScorer(summary)) {
     table.push([row.scorer, row.results, row.scored, formatMean(row.mean), formatReasons(row.unscored)]);
@@ -37,6 +40,7 @@ function routingTable(summary: RunSummary): string {
     head: ["rule", "scorer", "samples", "mean"],
     colAligns: ["left", "left", "right", "right"],
     style: PLAIN,
+    chars: COMPACT,
   });
   for (const group of routingSplit(summary)) {
     table.push([group.rule, group.scorer, group.results, formatMean(group.mean)]);

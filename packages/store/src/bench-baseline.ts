@@ -12,7 +12,10 @@ const COPY_SCORES =
 const ROWS_PER_CHUNK = 10_000;
 
 /** Loads `rows` with COPY (PGlite: COPY from a blob); returns the rows loaded. */
-export async function rawBulkInsertScores(store: Store, rows: readonly ScoreRow[]): Promise<number> {
+export async function rawBulkInsertScores(
+  store: Store,
+  rows: readonly ScoreRow[],
+): Promise<number> {
   const driver = store.driver;
   if (driver.kind === "pglite") {
     const blob = new Blob([...copyText(rows)]);

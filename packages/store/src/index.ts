@@ -1,4 +1,8 @@
-export { BatchedWriter, type BatchedWriterOptions, type BatchedWriterStats } from "./batched-writer.js";
+export {
+  BatchedWriter,
+  type BatchedWriterOptions,
+  type BatchedWriterStats,
+} from "./batched-writer.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
 export { resultKeyString } from "./result-key.js";
 export * as schema from "./schema.js";

@@ -14,7 +14,9 @@ export function migrationsFolder(): string {
     if (existsSync(join(dir, JOURNAL))) return join(dir, "migrations");
     const parent = dirname(dir);
     if (parent === dir) {
-      throw new Error(`Cannot find ${JOURNAL} in any folder above ${fileURLToPath(import.meta.url)}`);
+      throw new Error(
+        `Cannot find ${JOURNAL} in any folder above ${fileURLToPath(import.meta.url)}`,
+      );
     }
     dir = parent;
   }

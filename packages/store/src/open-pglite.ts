@@ -1,14 +1,14 @@
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { ConfigError } from "@assay/core";
+import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { describeError } from "./describe-error.js";
 import { assertMigrated } from "./migration-check.js";
 import { migrationsFolder, migrationsSchemaOf } from "./migrations.js";
-import { SqlStore } from "./sql-store.js";
 import { pgliteRunner } from "./sql-runner.js";
+import { SqlStore } from "./sql-store.js";
 
 export interface PgliteOptions {
   dataDir: string;
@@ -31,9 +31,9 @@ export async function openPglite(options: PgliteOptions): Promise<SqlStore> {
       driver: { kind: "pglite", client, schema },
       runner,
       db,
-      applyMigrations: () => migrate(db, { migrationsFolder: migrationsFolder(), migrationsSchema }),
-      assertMigrated: () =>
-        assertMigrated(runner, migrationsSchema, `in ${options.dataDir}`),
+      applyMigrations: () =>
+        migrate(db, { migrationsFolder: migrationsFolder(), migrationsSchema }),
+      assertMigrated: () => assertMigrated(runner, migrationsSchema, `in ${options.dataDir}`),
       close: () => client.close(),
     },
     false,

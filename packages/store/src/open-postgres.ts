@@ -5,8 +5,8 @@ import pg from "pg";
 import { describeError } from "./describe-error.js";
 import { assertMigrated } from "./migration-check.js";
 import { migrationsFolder, migrationsSchemaOf } from "./migrations.js";
-import { SqlStore } from "./sql-store.js";
 import { pgRunner } from "./sql-runner.js";
+import { SqlStore } from "./sql-store.js";
 
 /** Serializes concurrent `assay migrate` runs (several workers starting at once). */
 const MIGRATION_LOCK = 7_305_012_024;

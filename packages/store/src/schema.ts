@@ -41,7 +41,10 @@ export const samples = pgTable(
     line: integer("line").notNull(),
     metadata: jsonb("metadata").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.sampleId] }), index("samples_run_task_idx").on(t.runId, t.taskId)],
+  (t) => [
+    primaryKey({ columns: [t.runId, t.sampleId] }),
+    index("samples_run_task_idx").on(t.runId, t.taskId),
+  ],
 );
 
 /** One row per result; the primary key is the exactly-once key of DESIGN.md §6. */

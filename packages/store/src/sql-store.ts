@@ -1,12 +1,12 @@
 import type { ExportRow, InputErrorSummary, RunSummary, Sample, ScoreRow } from "@assay/core";
 import { BatchedWriter, type BatchedWriterOptions } from "./batched-writer.js";
 import { exportScores } from "./queries/export.js";
-import * as runs from "./queries/runs.js";
 import type { AnyPgDatabase } from "./queries/runs.js";
+import * as runs from "./queries/runs.js";
 import { insertInputErrors, insertSamples } from "./queries/samples.js";
 import { countResults, storedResultKeys, writeScores } from "./queries/scores.js";
 import { runSummary } from "./queries/summary.js";
-import type { StoreKind, SqlRunner } from "./sql-runner.js";
+import type { SqlRunner, StoreKind } from "./sql-runner.js";
 import type { RunRecord, ScoreWriter, StartRunInput, Store } from "./store.js";
 import type { StoreDriver } from "./store-driver.js";
 
@@ -52,7 +52,7 @@ export class SqlStore implements Store {
     return runs.startRun(await this.#db(), input);
   }
 
-  async getRun(id: string): Promise<RunRecord | null> {
+  async getRun(id: string): Promise<RunRecord | undefined> {
     return runs.getRun(await this.#db(), id);
   }
 
@@ -88,7 +88,7 @@ export class SqlStore implements Store {
     return countResults(await this.#runner(), runId);
   }
 
-  async runSummary(runId: string): Promise<RunSummary | null> {
+  async runSummary(runId: string): Promise<RunSummary> {
     return runSummary(await this.#runner(), runId);
   }
 

@@ -1,8 +1,8 @@
 import type { ExportRow, InputErrorSummary, RunSummary, Sample, ScoreRow } from "@assay/core";
 import type { BatchedWriter, BatchedWriterOptions } from "./batched-writer.js";
 import type { runs } from "./schema.js";
-import type { StoreDriver } from "./store-driver.js";
 import type { StoreKind } from "./sql-runner.js";
+import type { StoreDriver } from "./store-driver.js";
 
 export type RunRecord = typeof runs.$inferSelect;
 
@@ -29,7 +29,7 @@ export interface Store {
 
   /** Creates the run unless it exists; an existing run is kept as it is (resume). */
   startRun(input: StartRunInput): Promise<{ created: boolean }>;
-  getRun(id: string): Promise<RunRecord | null>;
+  getRun(id: string): Promise<RunRecord | undefined>;
   setPlanned(runId: string, plannedResults: number): Promise<void>;
   /** Sets `finished_at` the first time only; true when this call set it. */
   finishRun(runId: string): Promise<boolean>;
@@ -48,8 +48,8 @@ export interface Store {
   createScoreWriter(options?: BatchedWriterOptions): ScoreWriter;
   countResults(runId: string): Promise<number>;
 
-  /** Null when no run has this id. */
-  runSummary(runId: string): Promise<RunSummary | null>;
+  /** Throws a ConfigError when no run has this id. */
+  runSummary(runId: string): Promise<RunSummary>;
   /** Every score of the run ordered by (sample, scorer, criterion, repetition), paged. */
   exportScores(runId: string): AsyncIterable<ExportRow>;
 }

@@ -1,4 +1,5 @@
 import { createReadStream } from "node:fs";
+import { TextDecoder } from "node:util";
 
 /** One line of a text file, or why it could not be read. */
 export type RawLine =

@@ -25,7 +25,8 @@ const WORD = /^\s*(\S+)/;
 export const answer = defineScorer({
   name: "answer",
   pool: "cpu",
-  description: "Extracts a LETTER, WORD or LINE after the last marker and compares it to the target",
+  description:
+    "Extracts a LETTER, WORD or LINE after the last marker and compares it to the target",
   args: AnswerArgs,
   create(args) {
     const marker = new RegExp(escapeRegex(args.marker), args.ignore_case ? "gi" : "g");

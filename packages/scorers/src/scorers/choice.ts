@@ -52,7 +52,10 @@ function optionsOf(value: unknown, field: string): string[] | UnscoredScore {
 }
 
 /** The target as option indexes: a letter, a 0-based index, an option's text, or a list. */
-function expectedOptions(target: Target | undefined, options: string[]): Set<number> | UnscoredScore {
+function expectedOptions(
+  target: Target | undefined,
+  options: string[],
+): Set<number> | UnscoredScore {
   if (target === undefined) return unscored("invalid_target", "this scorer needs a `target`");
   const list = Array.isArray(target) ? target : [target];
   const indexes = new Set<number>();

@@ -7,19 +7,31 @@ export type JsonExtract = "whole" | "fenced" | "first_object";
 
 export type ExtractedJson = { ok: true; value: unknown } | { ok: false; message: string };
 
-const FENCED_BLOCK = /```(?:json)?[ \t]*\r?\n([\s\S]*?)```/i;
+const FENCE_OPENING = /```(?:json)?[ \t]*\r?\n/i;
 
 export function extractJson(answer: string, mode: JsonExtract): ExtractedJson {
   switch (mode) {
     case "whole":
       return parseJson(answer, "the answer");
     case "fenced": {
-      const block = FENCED_BLOCK.exec(answer)?.[1];
-      return block === undefined ? parseJson(answer, "the answer") : parseJson(block, "the fenced block");
+      const block = fencedBlock(answer);
+      return block === undefined
+        ? parseJson(answer, "the answer")
+        : parseJson(block, "the fenced block");
     }
     case "first_object":
       return firstObject(answer);
   }
+}
+
+// indexOf rather than a lazy regex: `/```\n([\s\S]*?)```/` rescans to the end from every
+// unclosed fence, quadratic on an answer full of them.
+function fencedBlock(answer: string): string | undefined {
+  const opening = FENCE_OPENING.exec(answer);
+  if (opening === null) return undefined;
+  const start = opening.index + opening[0].length;
+  const end = answer.indexOf("```", start);
+  return end === -1 ? undefined : answer.slice(start, end);
 }
 
 function parseJson(text: string, what: string): ExtractedJson {

@@ -3,7 +3,9 @@ import { RE2 } from "re2-wasm";
 /** Flags a user may pass; "u" is always added because re2-wasm only runs in unicode mode. */
 const ALLOWED_FLAGS = new Set(["i", "m", "s", "u"]);
 
-export type CompiledRegex = { ok: true; regex: RE2; groups: number } | { ok: false; message: string };
+export type CompiledRegex =
+  | { ok: true; regex: RE2; groups: number }
+  | { ok: false; message: string };
 
 /**
  * Compiles a user-supplied regex with RE2, whose matching time is linear in the input, so

@@ -5,7 +5,10 @@ import type { RunRecord, StartRunInput } from "../store.js";
 
 export type AnyPgDatabase = PgDatabase<PgQueryResultHKT>;
 
-export async function startRun(db: AnyPgDatabase, input: StartRunInput): Promise<{ created: boolean }> {
+export async function startRun(
+  db: AnyPgDatabase,
+  input: StartRunInput,
+): Promise<{ created: boolean }> {
   const inserted = await db
     .insert(runs)
     .values({
@@ -20,9 +23,9 @@ export async function startRun(db: AnyPgDatabase, input: StartRunInput): Promise
   return { created: inserted.length > 0 };
 }
 
-export async function getRun(db: AnyPgDatabase, id: string): Promise<RunRecord | null> {
+export async function getRun(db: AnyPgDatabase, id: string): Promise<RunRecord | undefined> {
   const found = await db.select().from(runs).where(eq(runs.id, id)).limit(1);
-  return found[0] ?? null;
+  return found[0];
 }
 
 export async function setPlanned(db: AnyPgDatabase, runId: string, planned: number): Promise<void> {

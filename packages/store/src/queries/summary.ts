@@ -1,4 +1,9 @@
-import type { InputErrorSummary, RunSummary, ScorerRuleSummary } from "@assay/core";
+import {
+  ConfigError,
+  type InputErrorSummary,
+  type RunSummary,
+  type ScorerRuleSummary,
+} from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
 
 const EXAMPLE_ERRORS = 10;
@@ -22,9 +27,11 @@ interface RunRow {
   input_errors: number;
 }
 
-export async function runSummary(runner: SqlRunner, runId: string): Promise<RunSummary | null> {
+export async function runSummary(runner: SqlRunner, runId: string): Promise<RunSummary> {
   const run = await runCounts(runner, runId);
-  if (run === null) return null;
+  if (run === null) {
+    throw new ConfigError(`No run "${runId}" in this store. Check the id and the store (--db).`);
+  }
   const groups = await scoreGroups(runner, runId);
   const { rows: examples } = await runner.query<InputErrorSummary>(
     `SELECT file, line, field, message FROM input_errors
@@ -72,7 +79,15 @@ async function scoreGroups(runner: SqlRunner, runId: string): Promise<ScorerRule
     const key = `${row.scorer}\u0000${row.rule}`;
     let group = groups.get(key);
     if (group === undefined) {
-      group = { scorer: row.scorer, rule: row.rule, results: 0, scored: 0, mean: null, unscored: {}, total: 0 };
+      group = {
+        scorer: row.scorer,
+        rule: row.rule,
+        results: 0,
+        scored: 0,
+        mean: null,
+        unscored: {},
+        total: 0,
+      };
       groups.set(key, group);
     }
     group.results += row.n;

@@ -1,0 +1,26 @@
+import { DEFAULT_PREFIX } from "@assay/queue";
+import { type Command, Option } from "commander";
+import { DB_OPTION_HELP } from "../store-option.js";
+
+/** Flags every distributed command (produce, worker, status) shares. */
+export interface DistributedFlags {
+  db?: string;
+  dbSchema?: string;
+  redis?: string;
+  queuePrefix: string;
+  allowEviction?: boolean;
+}
+
+export function addDistributedOptions(command: Command): Command {
+  return command
+    .option("--db <url>", DB_OPTION_HELP.replace("or folder of the embedded store ", "(Postgres only here) "))
+    .option("--db-schema <name>", "Postgres schema holding Assay's tables (default: the server's search_path)")
+    .option("--redis <url>", "Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379)")
+    .option("--queue-prefix <prefix>", "key prefix of Assay's queues in Redis", DEFAULT_PREFIX)
+    .addOption(
+      new Option(
+        "--allow-eviction",
+        "run even though Redis may evict keys (maxmemory-policy is not noeviction): jobs can be lost",
+      ),
+    );
+}

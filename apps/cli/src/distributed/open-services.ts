@@ -1,0 +1,49 @@
+import { ConfigError, readEnv } from "@assay/core";
+import { BullmqTransport, type BullmqTransportOptions, checkEvictionPolicy } from "@assay/queue";
+import { openStore, type Store } from "@assay/store";
+import { storeTarget } from "../store-option.js";
+import type { DistributedFlags } from "./distributed-options.js";
+
+/**
+ * The Postgres store of a distributed run. Every process of the run must see the same
+ * database, so the embedded store (one process, one folder) is refused.
+ */
+export async function openSharedStore(flags: Pick<DistributedFlags, "db" | "dbSchema">): Promise<Store> {
+  const target = storeTarget(flags.db);
+  if (target.databaseUrl === undefined) {
+    throw new ConfigError(
+      "Distributed mode needs a Postgres server shared by the producer and every worker: " +
+        "pass --db postgres://user:password@host:5432/db or set DATABASE_URL.",
+    );
+  }
+  return openStore({ databaseUrl: target.databaseUrl, ...(flags.dbSchema !== undefined && { schema: flags.dbSchema }) });
+}
+
+/**
+ * Connects to Redis and checks that it will not evict jobs. With `--allow-eviction` a
+ * non-noeviction policy only warns, loudly, on stderr.
+ */
+export async function openQueues(
+  flags: DistributedFlags,
+  tuning: Omit<BullmqTransportOptions, "redisUrl" | "prefix"> = {},
+): Promise<BullmqTransport> {
+  const transport = await BullmqTransport.connect({
+    redisUrl: flags.redis ?? readEnv().REDIS_URL,
+    prefix: flags.queuePrefix,
+    ...tuning,
+  });
+  try {
+    const check = await checkEvictionPolicy(transport.redis, { allowEviction: flags.allowEviction === true });
+    if (check.unsafe) {
+      process.stderr.write(
+        `\n*** WARNING: Redis maxmemory-policy is "${check.policy}", not "noeviction". ***\n` +
+          "*** Under memory pressure Redis may delete queued jobs and samples will be lost. ***\n" +
+          "*** Running anyway because of --allow-eviction. ***\n\n",
+      );
+    }
+    return transport;
+  } catch (error) {
+    await transport.close();
+    throw error;
+  }
+}

@@ -1,0 +1,50 @@
+import type { QueueCounts } from "@assay/queue";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+/** What a worker reports to Prometheus. One registry per worker, not prom-client's global. */
+export class WorkerMetrics {
+  readonly registry = new Registry();
+  readonly processed = new Counter({
+    name: "assay_jobs_processed_total",
+    help: "Score jobs whose result was stored, by pool and scorer",
+    labelNames: ["pool", "scorer"] as const,
+    registers: [this.registry],
+  });
+  readonly failed = new Counter({
+    name: "assay_jobs_failed_total",
+    help: "Score jobs that failed (retried unless unrecoverable), by pool, scorer and kind",
+    labelNames: ["pool", "scorer", "kind"] as const,
+    registers: [this.registry],
+  });
+  readonly batchSize = new Histogram({
+    name: "assay_writer_batch_size",
+    help: "Score rows per writer flush",
+    buckets: [1, 10, 50, 100, 250, 500, 1000, 2000],
+    registers: [this.registry],
+  });
+  readonly flushSeconds = new Histogram({
+    name: "assay_writer_flush_seconds",
+    help: "Time to store one batch of score rows",
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  /** `counts` is read on each scrape, so the gauge shows the queue as it is now. */
+  constructor(counts: () => Promise<QueueCounts[]>) {
+    collectDefaultMetrics({ register: this.registry, prefix: "assay_worker_" });
+    new Gauge({
+      name: "assay_queue_depth",
+      help: "Jobs in each queue by state",
+      labelNames: ["queue", "state"] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const queue of await counts().catch(() => [])) {
+          for (const state of ["waiting", "active", "delayed", "failed"] as const) {
+            this.set({ queue: queue.queue, state }, queue[state]);
+          }
+        }
+      },
+    });
+  }
+}

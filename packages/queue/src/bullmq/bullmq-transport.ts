@@ -1,0 +1,148 @@
+import type { Pool, ScoreJob } from "@assay/core";
+import { Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import type { ConsumeOptions, Consumer, JobHandler, Transport } from "../transport.js";
+import { startConsumer } from "./consumer.js";
+import { jobOptionsOf } from "./job-options.js";
+import { type BullmqTransportOptions, type ResolvedOptions, resolveOptions } from "./options.js";
+import { queueNameFor, queueNameOf } from "./queue-names.js";
+import { connectRedis } from "./redis-connection.js";
+
+export interface BullmqConsumeOptions extends ConsumeOptions {
+  /** GPU pool only: the model whose queue to take jobs from (one model per process). */
+  model?: string;
+}
+
+/** Jobs of one queue, as `assay status` shows them. */
+export interface QueueCounts {
+  queue: string;
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+}
+
+/**
+ * Distributed transport: one BullMQ queue per pool (per model for the GPU pool) in Redis.
+ * Job ids are `jobIdOf(result key)`, so enqueuing a job that is still queued adds nothing;
+ * work already stored is left out by the producer before it gets here.
+ */
+export class BullmqTransport implements Transport {
+  readonly kind = "bullmq" as const;
+  /** The transport's own connection, also for checks such as the eviction policy. */
+  readonly redis: Redis;
+  readonly #options: ResolvedOptions;
+  readonly #queues = new Map<string, Queue<ScoreJob>>();
+  readonly #consumers = new Set<Consumer>();
+
+  private constructor(redis: Redis, options: ResolvedOptions) {
+    this.redis = redis;
+    this.#options = options;
+  }
+
+  /** Connects to Redis; a ConfigError names the URL when it is unreachable. */
+  static async connect(options: BullmqTransportOptions): Promise<BullmqTransport> {
+    return new BullmqTransport(await connectRedis(options.redisUrl), resolveOptions(options));
+  }
+
+  get prefix(): string {
+    return this.#options.prefix;
+  }
+
+  async enqueue(jobs: readonly ScoreJob[]): Promise<void> {
+    for (const [name, group] of groupByQueue(jobs)) {
+      const queue = this.#queue(name);
+      for (let start = 0; start < group.length; start += this.#options.addChunkSize) {
+        await this.#waitForRoom(queue);
+        const chunk = group.slice(start, start + this.#options.addChunkSize);
+        await queue.addBulk(chunk.map((job) => ({ name: "score", data: job, opts: jobOptionsOf(job, this.#options) })));
+      }
+    }
+  }
+
+  consume(pool: Pool, handler: JobHandler, options: BullmqConsumeOptions): Consumer {
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+      throw new RangeError(`Expected \`concurrency\` to be an integer from 1 and up, got ${options.concurrency}`);
+    }
+    const name = queueNameFor(pool, options.model);
+    const consumer = startConsumer(name, handler, options.concurrency, this.redis, this.#options);
+    this.#consumers.add(consumer);
+    return {
+      stop: async () => {
+        await consumer.stop();
+        this.#consumers.delete(consumer);
+      },
+    };
+  }
+
+  /** Waiting, active, delayed (retrying) and failed jobs of every queue under the prefix. */
+  async queueCounts(): Promise<QueueCounts[]> {
+    const counts: QueueCounts[] = [];
+    for (const name of await this.#queueNames()) {
+      const c = await this.#queue(name).getJobCounts("wait", "prioritized", "active", "delayed", "failed");
+      counts.push({
+        queue: name,
+        waiting: (c.wait ?? 0) + (c.prioritized ?? 0),
+        active: c.active ?? 0,
+        delayed: c.delayed ?? 0,
+        failed: c.failed ?? 0,
+      });
+    }
+    return counts;
+  }
+
+  /** Stops every consumer (letting in-flight jobs finish), then disconnects. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#consumers].map((consumer) => consumer.stop()));
+    await Promise.all([...this.#queues.values()].map((queue) => queue.close()));
+    this.#queues.clear();
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  // Backpressure: a producer far ahead of the workers would fill Redis memory, and with
+  // `noeviction` a full Redis refuses writes, so wait for the workers instead.
+  async #waitForRoom(queue: Queue<ScoreJob>): Promise<void> {
+    while ((await queue.count()) >= this.#options.highWaterMark) {
+      await new Promise((resolve) => setTimeout(resolve, this.#options.backpressurePollMs));
+    }
+  }
+
+  #queue(name: string): Queue<ScoreJob> {
+    let queue = this.#queues.get(name);
+    if (queue === undefined) {
+      queue = new Queue<ScoreJob>(name, {
+        connection: this.redis,
+        prefix: this.#options.prefix,
+        // The events stream is only for listeners we do not use; keep it short.
+        streams: { events: { maxLen: 1000 } },
+      });
+      queue.on("error", (error) => this.#options.onError?.(error));
+      this.#queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  /** Queues are created on first use (GPU ones per model), so find them by their meta key. */
+  async #queueNames(): Promise<string[]> {
+    const names = new Set<string>();
+    const pattern = `${this.#options.prefix}:*:meta`;
+    let cursor = "0";
+    do {
+      const [next, keys] = await this.redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
+      cursor = next;
+      for (const key of keys) names.add(key.slice(this.#options.prefix.length + 1, -":meta".length));
+    } while (cursor !== "0");
+    return [...names].sort();
+  }
+}
+
+function groupByQueue(jobs: readonly ScoreJob[]): Map<string, ScoreJob[]> {
+  const groups = new Map<string, ScoreJob[]>();
+  for (const job of jobs) {
+    const name = queueNameOf(job);
+    const group = groups.get(name);
+    if (group === undefined) groups.set(name, [job]);
+    else group.push(job);
+  }
+  return groups;
+}

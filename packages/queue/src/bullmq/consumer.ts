@@ -1,0 +1,49 @@
+import { UnrecoverableJobError, type ScoreJob } from "@assay/core";
+import { type Job, UnrecoverableError, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Consumer, JobHandler } from "../transport.js";
+import type { ResolvedOptions } from "./options.js";
+
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * A BullMQ worker on one queue running `handler`. The job is acknowledged when the
+ * handler resolves, i.e. once its result is stored. `UnrecoverableJobError` becomes
+ * BullMQ's `UnrecoverableError` so the job fails at once instead of being retried.
+ */
+export function startConsumer(
+  queueName: string,
+  handler: JobHandler,
+  concurrency: number,
+  connection: Redis,
+  options: ResolvedOptions,
+): Consumer {
+  const processor = async (job: Job<ScoreJob>, _token?: string, signal?: AbortSignal): Promise<void> => {
+    try {
+      await handler(job.data, signal ?? NEVER_ABORTED);
+    } catch (error) {
+      if (error instanceof UnrecoverableJobError) throw new UnrecoverableError(error.message);
+      throw error;
+    }
+  };
+  const worker = new Worker<ScoreJob, void>(queueName, processor, {
+    connection,
+    prefix: options.prefix,
+    concurrency,
+    lockDuration: options.lockDurationMs,
+    stalledInterval: options.stalledIntervalMs,
+    maxStalledCount: options.maxStalledCount,
+    removeOnComplete: { count: options.keepCompleted },
+    removeOnFail: { count: options.keepFailed },
+  });
+  // An unhandled "error" event would crash the process; connection errors are retried.
+  worker.on("error", (error) => options.onError?.(error));
+  let stopping: Promise<void> | undefined;
+  return {
+    // close() without force stops fetching and waits for the jobs in flight to finish.
+    stop: () => {
+      stopping ??= worker.close();
+      return stopping;
+    },
+  };
+}

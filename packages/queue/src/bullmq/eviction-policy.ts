@@ -1,0 +1,37 @@
+import { ConfigError } from "@assay/core";
+import type { Redis } from "ioredis";
+
+export interface EvictionCheck {
+  policy: string;
+  /** True when the policy may evict queue keys (only allowed with `allowEviction`). */
+  unsafe: boolean;
+}
+
+/**
+ * Reads `maxmemory-policy`. Any policy but `noeviction` lets Redis silently delete jobs
+ * under memory pressure, which loses samples; refuse unless the caller explicitly allows it.
+ * A server that forbids CONFIG (some managed offerings) is reported as "unknown".
+ */
+export async function checkEvictionPolicy(
+  redis: Redis,
+  options: { allowEviction?: boolean } = {},
+): Promise<EvictionCheck> {
+  const policy = await readPolicy(redis);
+  if (policy === "noeviction") return { policy, unsafe: false };
+  if (options.allowEviction === true) return { policy, unsafe: true };
+  throw new ConfigError(
+    `Redis maxmemory-policy is "${policy}", expected "noeviction": with eviction Redis may ` +
+      "delete queued jobs and lose samples. Set `maxmemory-policy noeviction` (see infra/redis.conf), " +
+      "or pass --allow-eviction to run anyway.",
+  );
+}
+
+async function readPolicy(redis: Redis): Promise<string> {
+  try {
+    const reply = (await redis.config("GET", "maxmemory-policy")) as unknown;
+    const value = Array.isArray(reply) ? reply[1] : undefined;
+    return typeof value === "string" ? value : "unknown";
+  } catch {
+    return "unknown";
+  }
+}

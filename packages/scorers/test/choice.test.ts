@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { score, valueOf } from "./helpers.js";
+
+const choices = ["Paris", "London", "Rome", "Berlin"];
+const meta = { choices };
+
+describe("choice", () => {
+  it.each([
+    ["B"],
+    ["(B)"],
+    ["b."],
+    ["B) London"],
+    ["Answer: B"],
+    ["The answer is (B)."],
+    ["London"],
+    ["**B**"],
+    ["Let me think. A) Paris is in France...\nSo the answer is B"],
+  ])("reads %j as option B", async (answer) => {
+    expect(await valueOf("choice", {}, answer, "B", meta)).toBe(1);
+  });
+
+  it("scores a different option 0 and records both letters", async () => {
+    expect(await score("choice", {}, "C", "B", meta)).toEqual({
+      status: "scored",
+      value: 0,
+      detail: { chosen: "C", expected: ["B"] },
+    });
+  });
+
+  it("accepts the target as a letter, a 0-based index, option text, or a list", async () => {
+    expect(await valueOf("choice", {}, "B", 1, meta)).toBe(1);
+    expect(await valueOf("choice", {}, "B", "london", meta)).toBe(1);
+    expect(await valueOf("choice", {}, "C", ["B", "C"], meta)).toBe(1);
+  });
+
+  it("scores a clear letter outside the options as wrong", async () => {
+    expect(await score("choice", {}, "E", "B", meta)).toMatchObject({
+      value: 0,
+      detail: { chosen: "E" },
+    });
+  });
+
+  it("leaves ambiguous answers unscored", async () => {
+    // The letter says B, the text says option A.
+    expect(await score("choice", {}, "B) Paris", "B", meta)).toMatchObject({
+      reason: "unparseable",
+      message: "the answer could mean B or A",
+    });
+    expect(await score("choice", {}, "A and B", "B", meta)).toMatchObject({
+      reason: "unparseable",
+    });
+    expect(await score("choice", {}, "I am not sure", "B", meta)).toMatchObject({
+      reason: "unparseable",
+    });
+  });
+
+  it("flags missing options and unusable targets", async () => {
+    expect(await score("choice", {}, "B", "B")).toMatchObject({
+      reason: "invalid_target",
+      message: "metadata.choices must be a non-empty list of options",
+    });
+    expect(await score("choice", {}, "B", "F", meta)).toMatchObject({ reason: "invalid_target" });
+    expect(await score("choice", {}, "B", 4, meta)).toMatchObject({ reason: "invalid_target" });
+  });
+
+  it("reads options from another metadata field", async () => {
+    expect(
+      await valueOf("choice", { choices_field: "options" }, "A", "A", { options: ["yes", "no"] }),
+    ).toBe(1);
+  });
+});

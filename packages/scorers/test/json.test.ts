@@ -1,0 +1,78 @@
+import { SpecError } from "@assay/core";
+import { describe, expect, it } from "vitest";
+import { defaultRegistry } from "../src/index.js";
+import { score, valueOf } from "./helpers.js";
+
+const person = {
+  type: "object",
+  properties: { name: { type: "string" }, age: { type: "integer", minimum: 0 } },
+  required: ["name", "age"],
+};
+
+describe("json", () => {
+  it("scores 1 for any JSON when no schema is given", async () => {
+    expect(await valueOf("json", {}, ' {"a": [1, 2]} ')).toBe(1);
+    expect(await valueOf("json", {}, "42")).toBe(1);
+  });
+
+  it("leaves non-JSON unscored as unparseable, not 0", async () => {
+    expect(await score("json", {}, "{'a': 1}")).toMatchObject({
+      status: "unscored",
+      reason: "unparseable",
+    });
+  });
+
+  it("reads a fenced block by default, and only the whole answer with extract=whole", async () => {
+    const answer = 'Here you go:\n```json\n{"name": "Ada", "age": 36}\n```\nAnything else?';
+    expect(await valueOf("json", { schema: person }, answer)).toBe(1);
+    expect(await score("json", { extract: "whole" }, answer)).toMatchObject({
+      reason: "unparseable",
+    });
+  });
+
+  it("extract=first_object finds the first balanced object that parses", async () => {
+    const answer = 'Use {braces} like this: {"name": "Ada}", "age": 36} and done.';
+    expect(await valueOf("json", { schema: person, extract: "first_object" }, answer)).toBe(1);
+    expect(await score("json", { extract: "first_object" }, "no object {here")).toMatchObject({
+      reason: "unparseable",
+    });
+  });
+
+  it("scores 0 when the JSON fails the schema and lists every error with its path", async () => {
+    const result = await score("json", { schema: person }, '{"name": 7, "age": -1}');
+    expect(result).toEqual({
+      status: "scored",
+      value: 0,
+      detail: { errors: ["/name: must be string", "/age: must be >= 0"] },
+    });
+  });
+
+  it("can take the schema from the sample's target", async () => {
+    const args = { schema_from_target: true };
+    expect(await valueOf("json", args, '{"name": "Ada", "age": 36}', person)).toBe(1);
+    expect(await valueOf("json", args, '{"name": "Ada"}', person)).toBe(0);
+    expect(await score("json", args, "{}", { type: "nonsense" })).toMatchObject({
+      reason: "invalid_target",
+    });
+    expect(await score("json", args, "{}", "a string")).toMatchObject({ reason: "invalid_target" });
+  });
+
+  it("lets different schemas share an $id", async () => {
+    const args = { schema_from_target: true };
+    expect(await valueOf("json", args, '"x"', { $id: "same", type: "string" })).toBe(1);
+    expect(await valueOf("json", args, '"x"', { $id: "same", type: "number" })).toBe(0);
+  });
+
+  it("rejects an invalid schema in args when the spec loads", () => {
+    const validate = () =>
+      defaultRegistry().validate(
+        { name: "json", args: { schema: { type: 5 } } },
+        "default scorer #1 (json)",
+        "spec.yaml",
+      );
+    expect(validate).toThrow(SpecError);
+    expect(validate).toThrow(
+      /spec\.yaml: default scorer #1 \(json\): .*`args\.schema`: invalid JSON Schema/,
+    );
+  });
+});

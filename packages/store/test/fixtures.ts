@@ -1,0 +1,50 @@
+import type { InputErrorSummary, Sample, ScoreRow } from "@assay/core";
+
+export function sample(id: string, overrides: Partial<Sample> = {}): Sample {
+  return {
+    id,
+    taskId: id.split("#")[0] ?? id,
+    candidateIndex: 0,
+    question: "q",
+    answer: "a",
+    metadata: {},
+    line: 1,
+    ...overrides,
+  };
+}
+
+export function scored(runId: string, sampleId: string, scorer: string, value: number, rule = "default"): ScoreRow {
+  return {
+    runId,
+    sampleId,
+    scorer,
+    criterion: "",
+    repetition: 0,
+    rule,
+    status: "scored",
+    value,
+    reason: null,
+    detail: null,
+  };
+}
+
+export function unscored(runId: string, sampleId: string, scorer: string, reason: string, rule = "default"): ScoreRow {
+  return {
+    ...scored(runId, sampleId, scorer, 0, rule),
+    status: "unscored",
+    value: null,
+    reason,
+    detail: { message: `why: ${reason}` },
+  };
+}
+
+export function inputError(line: number): InputErrorSummary {
+  return { file: "data.jsonl", line, field: "answer", message: `bad line ${line}` };
+}
+
+let counter = 0;
+/** A run id no other test in this file uses, so tests can share one store. */
+export function freshRunId(): string {
+  counter += 1;
+  return `run-${counter}-${Math.random().toString(36).slice(2, 8)}`;
+}

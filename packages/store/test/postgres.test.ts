@@ -1,0 +1,46 @@
+import { randomUUID } from "node:crypto";
+import { ConfigError } from "@assay/core";
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { openStore } from "../src/open-store.js";
+import { registerStoreSuite } from "./store-suite.js";
+
+const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const schemas: string[] = [];
+
+/** Each store gets its own schema, dropped afterwards, so test files never meet. */
+function freshSchema(): string {
+  const schema = `assay_test_${randomUUID().replaceAll("-", "")}`;
+  schemas.push(schema);
+  return schema;
+}
+
+async function dropSchemas(): Promise<void> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    for (const schema of schemas.splice(0)) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+registerStoreSuite("postgres", {
+  open: ({ migrate }) => openStore({ databaseUrl: DATABASE_URL, schema: freshSchema(), migrate }),
+  cleanup: dropSchemas,
+});
+
+describe("postgres connection", () => {
+  it("names the server, without its password, when it cannot connect", async () => {
+    const url = "postgres://assay:s3cret-pw@127.0.0.1:1/assay";
+    const attempt = openStore({ databaseUrl: url });
+    await expect(attempt).rejects.toBeInstanceOf(ConfigError);
+    const message = await attempt.catch((error: Error) => error.message);
+    expect(message).toContain("postgres://assay:***@127.0.0.1:1/assay");
+    expect(message).not.toContain("s3cret-pw");
+  });
+
+  it("refuses a schema name it would have to quote", async () => {
+    await expect(openStore({ databaseUrl: DATABASE_URL, schema: 'x"; drop' })).rejects.toBeInstanceOf(ConfigError);
+  });
+});

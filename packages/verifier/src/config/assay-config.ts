@@ -1,0 +1,86 @@
+import { z } from "zod";
+
+/** Slot names with a fixed meaning; any other slot reads `sample.metadata[<slot>]`. */
+export const RESERVED_SLOTS = ["question", "answer", "criterion"] as const;
+
+export const TextPieceSchema = z.strictObject({
+  /** Literal template text; always kept. */
+  text: z.string(),
+});
+
+export const SlotPieceSchema = z.strictObject({
+  /** `question`, `answer`, `criterion`, or a metadata key. */
+  slot: z.string().min(1),
+  /** Text written before the value when the piece is present (dropped with it). */
+  prefix: z.string().default(""),
+  /** Text written after the value when the piece is present (dropped with it). */
+  suffix: z.string().default(""),
+  /** A required piece must fit or the call is refused. Default false. */
+  required: z.boolean().default(false),
+  /** Optional pieces get the budget in decreasing priority; a whole piece that does not fit is dropped. */
+  priority: z.number().default(0),
+});
+
+export const TemplateSchema = z
+  .array(z.union([TextPieceSchema, SlotPieceSchema]))
+  .min(1)
+  .superRefine((pieces, ctx) => {
+    const count = (name: string) => pieces.filter((p) => "slot" in p && p.slot === name).length;
+    if (count("answer") !== 1) {
+      ctx.addIssue({ code: "custom", message: `needs exactly one {"slot": "answer"} piece, got ${count("answer")}` });
+    }
+    for (const name of ["question", "criterion"]) {
+      if (count(name) > 1) ctx.addIssue({ code: "custom", message: `has ${count(name)} "${name}" slots; at most one` });
+    }
+  });
+
+export const ProbeHeadSchema = z.strictObject({
+  type: z.literal("probe"),
+  /** The probe vector (length = hidden size), or a path (relative to the folder) of a JSON array. */
+  probe: z.union([z.array(z.number()).min(1), z.string().min(1)]),
+  bias: z.number().default(0),
+  /** Apply a sigmoid to `hidden · probe + bias`. Default true; without it the value must lie in [0, 1]. */
+  sigmoid: z.boolean().default(true),
+  /** Output read by the head. Default `last_hidden_state`. */
+  output: z.string().min(1).default("last_hidden_state"),
+});
+
+export const DistributionHeadSchema = z.strictObject({
+  type: z.literal("distribution"),
+  /** The G score levels, worst first; each must be ONE token. */
+  scale: z.array(z.string().min(1)).min(2),
+  /** A total scale probability at or below this leaves the sample unscored. Default 0. */
+  min_mass: z.number().min(0).max(1).default(0),
+  /** Output read by the head. Default `logits`. */
+  output: z.string().min(1).default("logits"),
+});
+
+export const HeadSchema = z.discriminatedUnion("type", [ProbeHeadSchema, DistributionHeadSchema]);
+
+export const CriterionSchema = z.strictObject({ name: z.string().min(1), text: z.string() });
+
+export const AssayConfigSchema = z.strictObject({
+  /** Longest input, special tokens included. */
+  max_length: z.int().positive(),
+  /** Tokens held back when the question is cut (re-tokenization can shift counts). Default 8. */
+  margin: z.int().min(0).default(8),
+  /** Overrides tokenizer_config.json `padding_side`. */
+  padding_side: z.enum(["left", "right"]).optional(),
+  template: TemplateSchema,
+  /** More prompt variants; variant 0 is `template`. Repetitions K use the first K. */
+  variants: z.array(TemplateSchema).optional(),
+  /** Criteria C, each a separate prompt through the `criterion` slot. */
+  criteria: z.array(CriterionSchema).min(1).optional(),
+  head: HeadSchema,
+});
+
+export type TextPiece = z.output<typeof TextPieceSchema>;
+export type SlotPiece = z.output<typeof SlotPieceSchema>;
+export type TemplatePiece = TextPiece | SlotPiece;
+export type Template = TemplatePiece[];
+export type ProbeHeadConfig = z.output<typeof ProbeHeadSchema>;
+export type DistributionHeadConfig = z.output<typeof DistributionHeadSchema>;
+export type HeadConfig = z.output<typeof HeadSchema>;
+export type Criterion = z.output<typeof CriterionSchema>;
+export type AssayConfig = z.output<typeof AssayConfigSchema>;
+export type AssayConfigInput = z.input<typeof AssayConfigSchema>;

@@ -1,0 +1,32 @@
+export { Batcher, type BatcherOptions, type BatchedResult, type BatchRecord, type BatchStats } from "./batch/batcher.js";
+export { type BatchLimits, nextBatchSize, paddingEfficiency, planBatches } from "./batch/plan-batches.js";
+export { TurnQueue } from "./batch/turn-queue.js";
+export { type CheckModelOptions, type CheckRow, checkModel } from "./check/check-model.js";
+export {
+  type AssayConfig,
+  type AssayConfigInput,
+  AssayConfigSchema,
+  type Criterion,
+  type HeadConfig,
+  type Template,
+  type TemplatePiece,
+} from "./config/assay-config.js";
+export { ModelFolderError } from "./errors/model-folder-error.js";
+export { VerifierArgsError } from "./errors/verifier-args-error.js";
+export { type FitOptions, type FitResult, fitPrompt } from "./fit/fit.js";
+export type { OverflowPolicy, TruncationRecord } from "./fit/truncation-record.js";
+export { type DistributionValue, distributionValue } from "./heads/distribution.js";
+export { type ProbeHead, type ProbeValue, probeValue } from "./heads/probe.js";
+export { type ScaleCheck, scaleTokenIds } from "./heads/scale.js";
+export { type LoadModelOptions, loadModel } from "./model/load-model.js";
+export { MODEL_FILES, type ResolveOptions, resolveModelDir } from "./model/resolve-source.js";
+export { loadTokenizer, type VerifierTokenizer } from "./model/tokenizer.js";
+export { VerifierModel } from "./model/verifier-model.js";
+export { createVerifierScorer } from "./scorer/create-verifier-scorer.js";
+export { type VerifierArgs, type VerifierArgsInput, VerifierArgsSchema } from "./scorer/verifier-args.js";
+export { defineVerifierScorer, type VerifierScorerOptions, verifierScorer } from "./scorer/verifier-definition.js";
+export type { CriterionResult, VariantResult, VerifierDetail, VerifierUsage } from "./scorer/verifier-detail.js";
+export { createSession, type ExecutionDevice, parseDevice, type SessionOptions } from "./session/create-session.js";
+export { ModelRunner } from "./session/model-runner.js";
+export { type PromptPiece, plainText, resolvePrompt } from "./template/resolve-prompt.js";
+export { makeTinyModel, type TinyModelOptions } from "./tiny/make-tiny-model.js";

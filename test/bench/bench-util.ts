@@ -1,0 +1,58 @@
+import { spawn } from "node:child_process";
+
+/** Median of a non-empty list. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+export async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await work();
+  return { ms: performance.now() - start, value };
+}
+
+export interface MeasuredProcess {
+  exitCode: number;
+  wallMs: number;
+  /** Peak resident set size of the process, from GNU time. */
+  peakRssMb: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command under /usr/bin/time to get its wall time and peak RSS. */
+export function measureProcess(command: string, args: string[]): Promise<MeasuredProcess> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn("/usr/bin/time", ["-f", "__rss_kb=%M", command, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const rss = /__rss_kb=(\d+)/.exec(stderr);
+      resolve({
+        exitCode: code ?? -1,
+        wallMs: performance.now() - start,
+        peakRssMb: rss === null ? Number.NaN : Number(rss[1]) / 1024,
+        stdout,
+        stderr: stderr.replace(/__rss_kb=\d+\n?/, ""),
+      });
+    });
+  });
+}
+
+export function fmt(value: number, digits = 0): string {
+  return value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}

@@ -1,0 +1,155 @@
+/**
+ * `npm run bench:local`: 100,000 generated samples through `assay run` on the embedded
+ * store and on Postgres, against a raw COPY of the same number of score rows into the same
+ * store, in the same run. Targets: end-to-end ≥ 0.5 × raw insert rate; peak RSS ≤ 300 MB.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import type { ScoreRow } from "@assay/core";
+import { openStore, type OpenStoreOptions } from "@assay/store";
+import { rawBulkInsertScores } from "@assay/store/bench-baseline";
+import pg from "pg";
+import { fmt, measureProcess, median, timed } from "./bench-util.js";
+
+const { values: flags } = parseArgs({
+  options: {
+    samples: { type: "string", default: "100000" },
+    reps: { type: "string", default: "3" },
+    postgres: { type: "string", default: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test" },
+  },
+});
+const samples = Number(flags.samples);
+const reps = Number(flags.reps);
+const cli = "apps/cli/dist/main.js";
+if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first`);
+
+const work = mkdtempSync(join(tmpdir(), "assay-bench-local-"));
+const dataset = join(work, "bench.jsonl");
+const spec = join(work, "bench.spec.yaml");
+writeDataset(dataset, samples);
+writeFileSync(
+  spec,
+  `name: bench-local
+rules:
+  - { name: mcq, when: { metadata.kind: mcq }, scorers: [{ name: choice }] }
+  - { name: num, when: { metadata.kind: num }, scorers: [{ name: numeric }] }
+  - { name: short, when: { metadata.kind: short }, scorers: [{ name: exact }] }
+  - { name: long, when: { metadata.kind: long }, scorers: [{ name: f1 }] }
+`,
+);
+
+interface Row {
+  store: string;
+  e2eRate: number;
+  rawRate: number;
+  peakRss: number;
+}
+
+const results: Row[] = [];
+try {
+  results.push(await benchStore("pglite", { dataDir: join(work, "pglite") }, ["--db", join(work, "pglite")]));
+  const url = await freshDatabase(flags.postgres, "assay_bench_local");
+  const migrated = await measureProcess("node", [cli, "migrate", "--db", url]);
+  if (migrated.exitCode !== 0) throw new Error(`assay migrate failed:\n${migrated.stderr}`);
+  results.push(await benchStore("postgres", { databaseUrl: url }, ["--db", url]));
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+console.log(`\nbench:local — ${fmt(samples)} samples, 1 deterministic score each, median of ${reps} runs`);
+console.log("store     assay run samples/s   raw COPY rows/s   ratio (target ≥ 0.5)   peak RSS MB (target ≤ 300)");
+for (const row of results) {
+  console.log(
+    `${row.store.padEnd(9)} ${fmt(row.e2eRate).padStart(19)} ${fmt(row.rawRate).padStart(17)} ${fmt(row.e2eRate / row.rawRate, 2).padStart(22)} ${fmt(row.peakRss).padStart(28)}`,
+  );
+}
+
+async function benchStore(name: string, target: OpenStoreOptions, dbArgs: string[]): Promise<Row> {
+  const e2eRates: number[] = [];
+  const rss: number[] = [];
+  const rawRates: number[] = [];
+  for (let rep = 0; rep < reps; rep += 1) {
+    const run = await measureProcess("node", [cli, "run", dataset, "--spec", spec, "--run-id", `e2e-${rep}`, "--quiet", "--json", ...dbArgs]);
+    if (run.exitCode !== 0) throw new Error(`assay run failed (${run.exitCode}):\n${run.stderr}`);
+    const summary = JSON.parse(run.stdout) as { results: number };
+    if (summary.results !== samples) throw new Error(`expected ${samples} results, got ${summary.results}`);
+    e2eRates.push(samples / (run.wallMs / 1000));
+    rss.push(run.peakRssMb);
+    rawRates.push(await rawInsertRate(target, `raw-${rep}`));
+    console.log(`${name} rep ${rep + 1}: assay run ${fmt(run.wallMs)} ms, peak RSS ${fmt(run.peakRssMb)} MB, raw ${fmt(rawRates.at(-1) ?? 0)} rows/s`);
+  }
+  return { store: name, e2eRate: median(e2eRates), rawRate: median(rawRates), peakRss: Math.max(...rss) };
+}
+
+async function rawInsertRate(target: OpenStoreOptions, runId: string): Promise<number> {
+  const store = await openStore(target);
+  try {
+    const rows: ScoreRow[] = Array.from({ length: samples }, (_, i) => ({
+      runId,
+      sampleId: `s${i}`,
+      scorer: "exact",
+      criterion: "",
+      repetition: 0,
+      rule: "short",
+      status: "scored",
+      value: i % 2,
+      reason: null,
+      detail: null,
+    }));
+    const { ms } = await timed(() => rawBulkInsertScores(store, rows));
+    return samples / (ms / 1000);
+  } finally {
+    await store.close();
+  }
+}
+
+async function freshDatabase(serverUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+function writeDataset(path: string, count: number): void {
+  const lines: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const kind = ["mcq", "num", "short", "long"][i % 4] as string;
+    lines.push(JSON.stringify(sampleLine(i, kind)));
+  }
+  writeFileSync(path, `${lines.join("\n")}\n`);
+}
+
+function sampleLine(i: number, kind: string): Record<string, unknown> {
+  const id = `s${i}`;
+  switch (kind) {
+    case "mcq":
+      return {
+        id,
+        question: `Which option is correct for item ${i}?`,
+        answer: `After some thought, the answer is (${"ABCD"[i % 4]}).`,
+        target: "ABCD"[(i >> 2) % 4],
+        metadata: { kind, choices: ["red", "green", "blue", "yellow"] },
+      };
+    case "num":
+      return { id, question: `What is ${i} + ${i}?`, answer: `The total is ${(2 * i).toLocaleString("en-US")} units.`, target: 2 * i, metadata: { kind } };
+    case "short":
+      return { id, question: `Who wrote book ${i}?`, answer: i % 3 === 0 ? "The Author" : "author", target: ["author", "an author"], metadata: { kind } };
+    default:
+      return {
+        id,
+        question: `Summarize passage ${i}.`,
+        answer: "The quick brown fox jumps over the lazy dog near the river bank at dawn.",
+        target: ["a quick fox jumped over a lazy dog by the river"],
+        metadata: { kind },
+      };
+  }
+}

@@ -1,0 +1,51 @@
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import pg from "pg";
+
+// The services every distributed test talks to (CI starts them: .ci/services.sh).
+export const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+export const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** A queue prefix no other test uses, so tests never see each other's jobs. */
+export function freshPrefix(): string {
+  return `assay-test-${randomUUID().slice(0, 8)}`;
+}
+
+/** A Postgres schema of its own for one test file; drop it with `dropSchema`. */
+export function freshSchema(): string {
+  return `assay_test_${randomUUID().replaceAll("-", "")}`;
+}
+
+/** Deletes every key under `prefix` (what BullMQ's obliterate does for one queue). */
+export async function deletePrefix(prefix: string, url = REDIS_URL): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export async function dropSchema(schema: string, url = DATABASE_URL): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Polls `check` until it returns true, failing after `timeoutMs`. */
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
