@@ -54,5 +54,8 @@ export function measureProcess(command: string, args: string[]): Promise<Measure
 }
 
 export function fmt(value: number, digits = 0): string {
-  return value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  return value.toLocaleString("en-US", {
+    maximumFractionDigits: digits,
+    minimumFractionDigits: digits,
+  });
 }

@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { ScoreRow } from "@assay/core";
-import { openStore, type OpenStoreOptions } from "@assay/store";
+import { readEnv, type ScoreRow } from "@assay/core";
+import { type OpenStoreOptions, openStore } from "@assay/store";
 import { rawBulkInsertScores } from "@assay/store/bench-baseline";
 import pg from "pg";
 import { fmt, measureProcess, median, timed } from "./bench-util.js";
@@ -17,7 +17,10 @@ const { values: flags } = parseArgs({
   options: {
     samples: { type: "string", default: "100000" },
     reps: { type: "string", default: "3" },
-    postgres: { type: "string", default: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test" },
+    postgres: {
+      type: "string",
+      default: readEnv().DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+    },
   },
 });
 const samples = Number(flags.samples);
@@ -49,7 +52,9 @@ interface Row {
 
 const results: Row[] = [];
 try {
-  results.push(await benchStore("pglite", { dataDir: join(work, "pglite") }, ["--db", join(work, "pglite")]));
+  results.push(
+    await benchStore("pglite", { dataDir: join(work, "pglite") }, ["--db", join(work, "pglite")]),
+  );
   const url = await freshDatabase(flags.postgres, "assay_bench_local");
   const migrated = await measureProcess("node", [cli, "migrate", "--db", url]);
   if (migrated.exitCode !== 0) throw new Error(`assay migrate failed:\n${migrated.stderr}`);
@@ -58,8 +63,12 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-console.log(`\nbench:local — ${fmt(samples)} samples, 1 deterministic score each, median of ${reps} runs`);
-console.log("store     assay run samples/s   raw COPY rows/s   ratio (target ≥ 0.5)   peak RSS MB (target ≤ 300)");
+console.log(
+  `\nbench:local — ${fmt(samples)} samples, 1 deterministic score each, median of ${reps} runs`,
+);
+console.log(
+  "store     assay run samples/s   raw COPY rows/s   ratio (target ≥ 0.5)   peak RSS MB (target ≤ 300)",
+);
 for (const row of results) {
   console.log(
     `${row.store.padEnd(9)} ${fmt(row.e2eRate).padStart(19)} ${fmt(row.rawRate).padStart(17)} ${fmt(row.e2eRate / row.rawRate, 2).padStart(22)} ${fmt(row.peakRss).padStart(28)}`,
@@ -71,16 +80,35 @@ async function benchStore(name: string, target: OpenStoreOptions, dbArgs: string
   const rss: number[] = [];
   const rawRates: number[] = [];
   for (let rep = 0; rep < reps; rep += 1) {
-    const run = await measureProcess("node", [cli, "run", dataset, "--spec", spec, "--run-id", `e2e-${rep}`, "--quiet", "--json", ...dbArgs]);
+    const run = await measureProcess("node", [
+      cli,
+      "run",
+      dataset,
+      "--spec",
+      spec,
+      "--run-id",
+      `e2e-${rep}`,
+      "--quiet",
+      "--json",
+      ...dbArgs,
+    ]);
     if (run.exitCode !== 0) throw new Error(`assay run failed (${run.exitCode}):\n${run.stderr}`);
     const summary = JSON.parse(run.stdout) as { results: number };
-    if (summary.results !== samples) throw new Error(`expected ${samples} results, got ${summary.results}`);
+    if (summary.results !== samples)
+      throw new Error(`expected ${samples} results, got ${summary.results}`);
     e2eRates.push(samples / (run.wallMs / 1000));
     rss.push(run.peakRssMb);
     rawRates.push(await rawInsertRate(target, `raw-${rep}`));
-    console.log(`${name} rep ${rep + 1}: assay run ${fmt(run.wallMs)} ms, peak RSS ${fmt(run.peakRssMb)} MB, raw ${fmt(rawRates.at(-1) ?? 0)} rows/s`);
+    console.log(
+      `${name} rep ${rep + 1}: assay run ${fmt(run.wallMs)} ms, peak RSS ${fmt(run.peakRssMb)} MB, raw ${fmt(rawRates.at(-1) ?? 0)} rows/s`,
+    );
   }
-  return { store: name, e2eRate: median(e2eRates), rawRate: median(rawRates), peakRss: Math.max(...rss) };
+  return {
+    store: name,
+    e2eRate: median(e2eRates),
+    rawRate: median(rawRates),
+    peakRss: Math.max(...rss),
+  };
 }
 
 async function rawInsertRate(target: OpenStoreOptions, runId: string): Promise<number> {
@@ -140,9 +168,21 @@ function sampleLine(i: number, kind: string): Record<string, unknown> {
         metadata: { kind, choices: ["red", "green", "blue", "yellow"] },
       };
     case "num":
-      return { id, question: `What is ${i} + ${i}?`, answer: `The total is ${(2 * i).toLocaleString("en-US")} units.`, target: 2 * i, metadata: { kind } };
+      return {
+        id,
+        question: `What is ${i} + ${i}?`,
+        answer: `The total is ${(2 * i).toLocaleString("en-US")} units.`,
+        target: 2 * i,
+        metadata: { kind },
+      };
     case "short":
-      return { id, question: `Who wrote book ${i}?`, answer: i % 3 === 0 ? "The Author" : "author", target: ["author", "an author"], metadata: { kind } };
+      return {
+        id,
+        question: `Who wrote book ${i}?`,
+        answer: i % 3 === 0 ? "The Author" : "author",
+        target: ["author", "an author"],
+        metadata: { kind },
+      };
     default:
       return {
         id,

@@ -1,18 +1,26 @@
 import { Command } from "commander";
 import { registerExport } from "./commands/export.js";
 import { registerMigrate } from "./commands/migrate.js";
+import { registerProduce } from "./commands/produce.js";
 import { registerReport } from "./commands/report.js";
 import { registerRun } from "./commands/run.js";
+import { registerStatus } from "./commands/status.js";
+import { registerWorker } from "./commands/worker.js";
 
 export function createProgram(): Command {
   const program = new Command()
     .name("assay")
-    .description("Score LLM outputs at scale: deterministic checks and ONNX verifiers, results in Postgres.")
+    .description(
+      "Score LLM outputs at scale: deterministic checks and ONNX verifiers, results in Postgres.",
+    )
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
   registerRun(program);
   registerReport(program);
   registerExport(program);
   registerMigrate(program);
+  registerProduce(program);
+  registerWorker(program);
+  registerStatus(program);
   return program;
 }

@@ -19,7 +19,8 @@ function barView(): ProgressView {
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,
-      format: "scoring |{bar}| {value}/{total} results | {lines} lines | {errors} input errors | {rate}/s",
+      format:
+        "scoring |{bar}| {value}/{total} results | {lines} lines | {errors} input errors | {rate}/s",
       hideCursor: true,
     },
     cliProgress.Presets.shades_classic,

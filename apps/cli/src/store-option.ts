@@ -21,7 +21,10 @@ export function describeStore(target: StoreTarget): string {
   return target.databaseUrl !== undefined ? "postgres" : `embedded store in ${target.dataDir}/`;
 }
 
-export async function openStoreFor(db: string | undefined, options: { migrate?: boolean } = {}): Promise<Store> {
+export async function openStoreFor(
+  db: string | undefined,
+  options: { migrate?: boolean } = {},
+): Promise<Store> {
   return openStore({ ...storeTarget(db), ...options });
 }
 

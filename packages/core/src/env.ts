@@ -4,7 +4,9 @@ const EnvSchema = z.object({
   /** Postgres server; when unset the embedded PGlite store is used. */
   DATABASE_URL: z.string().min(1).optional(),
   REDIS_URL: z.string().min(1).default("redis://127.0.0.1:6379"),
-  ASSAY_LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+  ASSAY_LOG_LEVEL: z
+    .enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"])
+    .default("info"),
   /** Folder of the embedded store. */
   ASSAY_DATA_DIR: z.string().min(1).default(".assay"),
 });

@@ -1,6 +1,13 @@
-export * from "./errors/index.js";
 export { type AssayEnv, readEnv, redactUrl } from "./env.js";
-export { jobIdOf, type Pool, type ResultKey, type ScoreJob, type ScoreRow, scoreRowOf } from "./job.js";
+export * from "./errors/index.js";
+export {
+  jobIdOf,
+  type Pool,
+  type ResultKey,
+  type ScoreJob,
+  type ScoreRow,
+  scoreRowOf,
+} from "./job.js";
 export {
   DEFAULT_RULE,
   type RoutingRule,
@@ -25,13 +32,13 @@ export {
   type ScoredScore,
   ScoreSchema,
   scored,
+  UNSCORED_REASONS,
   type UnscoredReason,
   type UnscoredScore,
-  UNSCORED_REASONS,
   unscored,
 } from "./score.js";
 export type { ScoreContext, Scorer, ScorerDefinition } from "./scorer.js";
 export { type ScorerRef, type ScorerRefInput, ScorerRefSchema, scorerKey } from "./scorer-ref.js";
+export type { ExportRow, InputErrorSummary, RunSummary, ScorerRuleSummary } from "./summary.js";
 export { type GeneratorUsage, GeneratorUsageSchema } from "./usage.js";
 export { firstIssue, formatPath } from "./zod-issues.js";
-export type { ExportRow, InputErrorSummary, RunSummary, ScorerRuleSummary } from "./summary.js";

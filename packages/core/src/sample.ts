@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ScorerRefSchema, type ScorerRef } from "./scorer-ref.js";
-import { GeneratorUsageSchema, type GeneratorUsage } from "./usage.js";
+import { type ScorerRef, ScorerRefSchema } from "./scorer-ref.js";
+import { type GeneratorUsage, GeneratorUsageSchema } from "./usage.js";
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
@@ -8,11 +8,7 @@ const scalar = z.union([z.string(), z.number(), z.boolean()]);
  * What an answer is checked against. Its JSON type is what routing rules see as
  * `target_type`: string | number | boolean | list | object.
  */
-export const TargetSchema = z.union([
-  scalar,
-  z.array(scalar),
-  z.record(z.string(), z.unknown()),
-]);
+export const TargetSchema = z.union([scalar, z.array(scalar), z.record(z.string(), z.unknown())]);
 export type Target = z.infer<typeof TargetSchema>;
 export type TargetType = "string" | "number" | "boolean" | "list" | "object" | "none";
 
@@ -42,7 +38,10 @@ const CandidateSchema = z.strictObject({
 export const DatasetLineSchema = z
   .strictObject({
     id: z.union([z.string().min(1), z.int()]).transform(String),
-    task_id: z.union([z.string().min(1), z.int()]).transform(String).optional(),
+    task_id: z
+      .union([z.string().min(1), z.int()])
+      .transform(String)
+      .optional(),
     question: z.string(),
     answer: z.string().optional(),
     candidates: z.array(CandidateSchema).min(1).optional(),

@@ -1,12 +1,17 @@
-export { DEFAULT_MAX_LINE_BYTES, type DatasetEvent, readDataset } from "./ingest/read-dataset.js";
+export { type DatasetEvent, DEFAULT_MAX_LINE_BYTES, readDataset } from "./ingest/read-dataset.js";
 export { type RawLine, readLines } from "./ingest/read-lines.js";
 export { createLogger, type Logger } from "./logger.js";
 export { createRouter, type Route } from "./routing/router.js";
-export { type DatasetCheck, checkDataset } from "./run/check-dataset.js";
+export { checkDataset, type DatasetCheck } from "./run/check-dataset.js";
 export { type PlannedSample, planSample, resultKeyString } from "./run/plan.js";
 export { type ProduceOptions, type ProduceResult, produce } from "./run/produce.js";
 export type { ProduceProgress } from "./run/progress.js";
-export { type RunLocalOptions, type RunOutcome, type RunProgress, runLocal } from "./run/run-local.js";
+export {
+  type RunLocalOptions,
+  type RunOutcome,
+  type RunProgress,
+  runLocal,
+} from "./run/run-local.js";
 export { createScoreHandler, type ScoreHandlerOptions } from "./run/score-handler.js";
 export { DEFAULT_SPEC } from "./spec/default-spec.js";
 export { loadSpec, parseSpec, validateSpec } from "./spec/load-spec.js";

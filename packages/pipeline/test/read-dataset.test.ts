@@ -1,4 +1,4 @@
-import { InputError } from "@assay/core";
+import type { InputError } from "@assay/core";
 import { describe, expect, it } from "vitest";
 import { type DatasetEvent, readDataset } from "../src/index.js";
 import { jsonl, tempFiles } from "./temp-files.js";
@@ -20,7 +20,10 @@ const good = (id: string) => ({ id, question: "q?", answer: "a", target: "a" });
 
 describe("readDataset", () => {
   it("reads valid lines into samples with their line numbers, skipping blank lines", async () => {
-    const path = files.write("ok.jsonl", `${JSON.stringify(good("a"))}\n\n${JSON.stringify(good("b"))}\n`);
+    const path = files.write(
+      "ok.jsonl",
+      `${JSON.stringify(good("a"))}\n\n${JSON.stringify(good("b"))}\n`,
+    );
     const events = await collect(path);
     expect(events.map((e) => (e.kind === "samples" ? [e.line, e.samples[0]?.id] : null))).toEqual([
       [1, "a"],
@@ -29,16 +32,26 @@ describe("readDataset", () => {
   });
 
   it("expands candidates into one sample per candidate sharing the task id", async () => {
-    const line = { id: "t1", question: "q", candidates: [{ answer: "x", label: true }, { answer: "y" }] };
+    const line = {
+      id: "t1",
+      question: "q",
+      candidates: [{ answer: "x", label: true }, { answer: "y" }],
+    };
     const [event] = await collect(files.write("cand.jsonl", jsonl([line])));
-    expect(event?.kind === "samples" && event.samples.map((s) => [s.id, s.taskId, s.candidateIndex, s.label])).toEqual([
+    expect(
+      event?.kind === "samples" &&
+        event.samples.map((s) => [s.id, s.taskId, s.candidateIndex, s.label]),
+    ).toEqual([
       ["t1#0", "t1", 0, true],
       ["t1#1", "t1", 1, undefined],
     ]);
   });
 
   it("reports malformed JSON with file and line, and keeps the other lines", async () => {
-    const path = files.write("malformed.jsonl", jsonl([good("a"), '{"id": "b", "question": ', good("c")]));
+    const path = files.write(
+      "malformed.jsonl",
+      jsonl([good("a"), '{"id": "b", "question": ', good("c")]),
+    );
     const events = await collect(path);
     const [error] = errorsOf(events);
     expect(error?.message).toMatch(/malformed\.jsonl:2: malformed JSON/);
@@ -109,7 +122,9 @@ describe("readDataset", () => {
   });
 
   it("refuses an empty file", async () => {
-    await expect(collect(files.write("empty.jsonl", "\n\n"))).rejects.toThrow(/empty\.jsonl: the dataset is empty/);
+    await expect(collect(files.write("empty.jsonl", "\n\n"))).rejects.toThrow(
+      /empty\.jsonl: the dataset is empty/,
+    );
   });
 
   it("refuses a missing file", async () => {

@@ -12,7 +12,16 @@ const spec = RunSpecSchema.parse({
 });
 
 function sample(overrides: Partial<Sample>): Sample {
-  return { id: "s", taskId: "s", candidateIndex: 0, question: "q", answer: "a", metadata: {}, line: 1, ...overrides };
+  return {
+    id: "s",
+    taskId: "s",
+    candidateIndex: 0,
+    question: "q",
+    answer: "a",
+    metadata: {},
+    line: 1,
+    ...overrides,
+  };
 }
 
 describe("createRouter", () => {

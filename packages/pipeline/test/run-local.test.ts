@@ -18,11 +18,28 @@ const spec = RunSpecSchema.parse({
 });
 
 const lines = [
-  { id: "m1", question: "Pick", answer: "The answer is (B).", target: "B", metadata: { kind: "mcq", choices: ["x", "y", "z"] } },
-  { id: "m2", question: "Pick", answer: "I cannot decide", target: "A", metadata: { kind: "mcq", choices: ["x", "y", "z"] } },
+  {
+    id: "m1",
+    question: "Pick",
+    answer: "The answer is (B).",
+    target: "B",
+    metadata: { kind: "mcq", choices: ["x", "y", "z"] },
+  },
+  {
+    id: "m2",
+    question: "Pick",
+    answer: "I cannot decide",
+    target: "A",
+    metadata: { kind: "mcq", choices: ["x", "y", "z"] },
+  },
   { id: "n1", question: "2+2?", answer: "It is 4.", target: 4 },
   { id: "t1", question: "Capital of France?", answer: "The Paris", target: ["Paris"] },
-  { id: "t2", question: "Largest ocean?", answer: "Atlantic", target: ["Pacific", "the Pacific Ocean"] },
+  {
+    id: "t2",
+    question: "Largest ocean?",
+    answer: "Atlantic",
+    target: ["Pacific", "the Pacific Ocean"],
+  },
   '{"id": "broken", ',
   { id: "x1", question: "q", answer: 5 },
 ];
@@ -47,13 +64,25 @@ describe.each([
 
   it("scores every routed sample, stores input errors, and summarizes by scorer and rule", async () => {
     const outcome = await runLocal({ store, registry, dataset, spec, runId: "r1" });
-    expect(outcome.produced).toMatchObject({ samples: 5, planned: 7, enqueued: 7, skipped: 0, inputErrors: 2 });
+    expect(outcome.produced).toMatchObject({
+      samples: 5,
+      planned: 7,
+      enqueued: 7,
+      skipped: 0,
+      inputErrors: 2,
+    });
     expect(outcome.complete).toBe(true);
     const summary = outcome.summary;
     expect(summary.results).toBe(7);
     expect(summary.finishedAt).not.toBeNull();
-    const group = (rule: string, scorer: string) => summary.groups.find((g) => g.rule === rule && g.scorer === scorer);
-    expect(group("mcq", "choice")).toMatchObject({ results: 2, scored: 1, mean: 1, unscored: { unparseable: 1 } });
+    const group = (rule: string, scorer: string) =>
+      summary.groups.find((g) => g.rule === rule && g.scorer === scorer);
+    expect(group("mcq", "choice")).toMatchObject({
+      results: 2,
+      scored: 1,
+      mean: 1,
+      unscored: { unparseable: 1 },
+    });
     expect(group("numbers", "numeric")).toMatchObject({ results: 1, mean: 1 });
     expect(group("default", "exact")).toMatchObject({ results: 2, scored: 2, mean: 0.5 });
     expect(summary.inputErrors).toBe(2);
@@ -65,7 +94,10 @@ describe.each([
 
   it("resumes: a rerun scores only the missing results and skips the stored ones", async () => {
     // Lose two stored results, as a crash between scoring and storing would.
-    await rawQuery(store, "DELETE FROM scores WHERE run_id = 'r1' AND sample_id IN ('t1', 'n1') AND scorer IN ('exact', 'numeric')");
+    await rawQuery(
+      store,
+      "DELETE FROM scores WHERE run_id = 'r1' AND sample_id IN ('t1', 'n1') AND scorer IN ('exact', 'numeric')",
+    );
     const outcome = await runLocal({ store, registry, dataset, spec, runId: "r1" });
     expect(outcome.produced).toMatchObject({ planned: 7, enqueued: 2, skipped: 5 });
     expect(outcome.stored).toBe(2);
@@ -84,7 +116,15 @@ describe.each([
       "t2/exact",
       "t2/f1",
     ]);
-    expect(rows[0]).toMatchObject({ run_id: "r1", task_id: "m1", status: "scored", value: 1, rule: "mcq", criterion: "", repetition: 0 });
+    expect(rows[0]).toMatchObject({
+      run_id: "r1",
+      task_id: "m1",
+      status: "scored",
+      value: 1,
+      rule: "mcq",
+      criterion: "",
+      repetition: 0,
+    });
     expect(rows[1]).toMatchObject({ status: "unscored", value: null, reason: "unparseable" });
   });
 });

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { openStore, type Store } from "@assay/store";
 import pg from "pg";
 
-export const TEST_DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+export const TEST_DATABASE_URL =
+  process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 export interface StoreTarget {
   name: "pglite" | "postgres";

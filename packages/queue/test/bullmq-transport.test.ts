@@ -1,6 +1,11 @@
 import { type ScoreJob, UnrecoverableJobError } from "@assay/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { deletePrefix, freshPrefix, REDIS_URL, waitFor } from "../../../test/distributed/support/services.js";
+import {
+  deletePrefix,
+  freshPrefix,
+  REDIS_URL,
+  waitFor,
+} from "../../../test/distributed/support/services.js";
 import { BullmqTransport, type BullmqTransportOptions } from "../src/index.js";
 import { scoreJob } from "./score-job.js";
 
@@ -8,7 +13,12 @@ const open: Array<{ transport: BullmqTransport; prefix: string }> = [];
 
 async function transport(options: Partial<BullmqTransportOptions> = {}): Promise<BullmqTransport> {
   const prefix = freshPrefix();
-  const created = await BullmqTransport.connect({ redisUrl: REDIS_URL, prefix, backoffMs: 10, ...options });
+  const created = await BullmqTransport.connect({
+    redisUrl: REDIS_URL,
+    prefix,
+    backoffMs: 10,
+    ...options,
+  });
   open.push({ transport: created, prefix });
   return created;
 }
@@ -54,8 +64,14 @@ describe("BullmqTransport", () => {
   it("hands every job to the handler of its pool", async () => {
     const t = await transport();
     const seen: string[] = [];
-    const consumer = t.consume("gpu", async (job) => void seen.push(job.sample.id), { concurrency: 4, model: "m1" });
-    await t.enqueue([scoreJob("x", { pool: "gpu", model: "m1" }), scoreJob("y", { pool: "gpu", model: "m2" })]);
+    const consumer = t.consume("gpu", async (job) => void seen.push(job.sample.id), {
+      concurrency: 4,
+      model: "m1",
+    });
+    await t.enqueue([
+      scoreJob("x", { pool: "gpu", model: "m1" }),
+      scoreJob("y", { pool: "gpu", model: "m2" }),
+    ]);
     await waitFor(async () => seen.length === 1, 10_000, "the m1 job");
     await consumer.stop();
     expect(seen).toEqual(["x"]);

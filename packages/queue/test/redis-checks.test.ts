@@ -23,7 +23,10 @@ describe("Redis checks", () => {
         unsafe: true,
       });
       await redis.config("SET", "maxmemory-policy", "noeviction");
-      await expect(checkEvictionPolicy(redis)).resolves.toEqual({ policy: "noeviction", unsafe: false });
+      await expect(checkEvictionPolicy(redis)).resolves.toEqual({
+        policy: "noeviction",
+        unsafe: false,
+      });
     } finally {
       redis.disconnect();
     }

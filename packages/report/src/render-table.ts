@@ -30,7 +30,13 @@ function scorerTable(summary: RunSummary): string {
     chars: COMPACT,
   });
   for (const row of totalsByScorer(summary)) {
-    table.push([row.scorer, row.results, row.scored, formatMean(row.mean), formatReasons(row.unscored)]);
+    table.push([
+      row.scorer,
+      row.results,
+      row.scored,
+      formatMean(row.mean),
+      formatReasons(row.unscored),
+    ]);
   }
   return `Scores by scorer\n${table.toString()}`;
 }
@@ -51,7 +57,8 @@ function routingTable(summary: RunSummary): string {
 function inputErrorLines(summary: RunSummary): string {
   const shown = summary.inputErrorExamples.map((error) => `  ${describeInputError(error)}`);
   const more = summary.inputErrors - shown.length;
-  if (more > 0) shown.push(`  ... and ${more} more (see \`assay export\` or the input_errors table)`);
+  if (more > 0)
+    shown.push(`  ... and ${more} more (see \`assay export\` or the input_errors table)`);
   return [`Input errors (${summary.inputErrors} lines not scored)`, ...shown].join("\n");
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { score, valueOf } from "./helpers.js";
+import { score, scoreValue } from "./helpers.js";
 
 const choices = ["Paris", "London", "Rome", "Berlin"];
 const meta = { choices };
@@ -16,7 +16,7 @@ describe("choice", () => {
     ["**B**"],
     ["Let me think. A) Paris is in France...\nSo the answer is B"],
   ])("reads %j as option B", async (answer) => {
-    expect(await valueOf("choice", {}, answer, "B", meta)).toBe(1);
+    expect(await scoreValue("choice", {}, answer, "B", meta)).toBe(1);
   });
 
   it("scores a different option 0 and records both letters", async () => {
@@ -28,9 +28,9 @@ describe("choice", () => {
   });
 
   it("accepts the target as a letter, a 0-based index, option text, or a list", async () => {
-    expect(await valueOf("choice", {}, "B", 1, meta)).toBe(1);
-    expect(await valueOf("choice", {}, "B", "london", meta)).toBe(1);
-    expect(await valueOf("choice", {}, "C", ["B", "C"], meta)).toBe(1);
+    expect(await scoreValue("choice", {}, "B", 1, meta)).toBe(1);
+    expect(await scoreValue("choice", {}, "B", "london", meta)).toBe(1);
+    expect(await scoreValue("choice", {}, "C", ["B", "C"], meta)).toBe(1);
   });
 
   it("scores a clear letter outside the options as wrong", async () => {
@@ -65,7 +65,9 @@ describe("choice", () => {
 
   it("reads options from another metadata field", async () => {
     expect(
-      await valueOf("choice", { choices_field: "options" }, "A", "A", { options: ["yes", "no"] }),
+      await scoreValue("choice", { choices_field: "options" }, "A", "A", {
+        options: ["yes", "no"],
+      }),
     ).toBe(1);
   });
 });

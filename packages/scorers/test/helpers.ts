@@ -30,7 +30,7 @@ export function score(
 }
 
 /** The value of a scored result; fails the test with the reason when it was unscored. */
-export async function valueOf(...call: Parameters<typeof score>): Promise<number> {
+export async function scoreValue(...call: Parameters<typeof score>): Promise<number> {
   const result = await score(...call);
   if (result.status !== "scored")
     throw new Error(`unscored: ${result.reason} ${result.message ?? ""}`);

@@ -1,7 +1,7 @@
 import { SpecError } from "@assay/core";
 import { describe, expect, it } from "vitest";
 import { defaultRegistry } from "../src/index.js";
-import { score, valueOf } from "./helpers.js";
+import { score, scoreValue } from "./helpers.js";
 
 const person = {
   type: "object",
@@ -11,8 +11,8 @@ const person = {
 
 describe("json", () => {
   it("scores 1 for any JSON when no schema is given", async () => {
-    expect(await valueOf("json", {}, ' {"a": [1, 2]} ')).toBe(1);
-    expect(await valueOf("json", {}, "42")).toBe(1);
+    expect(await scoreValue("json", {}, ' {"a": [1, 2]} ')).toBe(1);
+    expect(await scoreValue("json", {}, "42")).toBe(1);
   });
 
   it("leaves non-JSON unscored as unparseable, not 0", async () => {
@@ -24,7 +24,7 @@ describe("json", () => {
 
   it("reads a fenced block by default, and only the whole answer with extract=whole", async () => {
     const answer = 'Here you go:\n```json\n{"name": "Ada", "age": 36}\n```\nAnything else?';
-    expect(await valueOf("json", { schema: person }, answer)).toBe(1);
+    expect(await scoreValue("json", { schema: person }, answer)).toBe(1);
     expect(await score("json", { extract: "whole" }, answer)).toMatchObject({
       reason: "unparseable",
     });
@@ -32,7 +32,7 @@ describe("json", () => {
 
   it("extract=first_object finds the first balanced object that parses", async () => {
     const answer = 'Use {braces} like this: {"name": "Ada}", "age": 36} and done.';
-    expect(await valueOf("json", { schema: person, extract: "first_object" }, answer)).toBe(1);
+    expect(await scoreValue("json", { schema: person, extract: "first_object" }, answer)).toBe(1);
     expect(await score("json", { extract: "first_object" }, "no object {here")).toMatchObject({
       reason: "unparseable",
     });
@@ -49,8 +49,8 @@ describe("json", () => {
 
   it("can take the schema from the sample's target", async () => {
     const args = { schema_from_target: true };
-    expect(await valueOf("json", args, '{"name": "Ada", "age": 36}', person)).toBe(1);
-    expect(await valueOf("json", args, '{"name": "Ada"}', person)).toBe(0);
+    expect(await scoreValue("json", args, '{"name": "Ada", "age": 36}', person)).toBe(1);
+    expect(await scoreValue("json", args, '{"name": "Ada"}', person)).toBe(0);
     expect(await score("json", args, "{}", { type: "nonsense" })).toMatchObject({
       reason: "invalid_target",
     });
@@ -59,8 +59,8 @@ describe("json", () => {
 
   it("lets different schemas share an $id", async () => {
     const args = { schema_from_target: true };
-    expect(await valueOf("json", args, '"x"', { $id: "same", type: "string" })).toBe(1);
-    expect(await valueOf("json", args, '"x"', { $id: "same", type: "number" })).toBe(0);
+    expect(await scoreValue("json", args, '"x"', { $id: "same", type: "string" })).toBe(1);
+    expect(await scoreValue("json", args, '"x"', { $id: "same", type: "number" })).toBe(0);
   });
 
   it("rejects an invalid schema in args when the spec loads", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { score, valueOf } from "./helpers.js";
+import { score, scoreValue } from "./helpers.js";
 
 describe("numeric", () => {
   it.each([
@@ -24,25 +24,25 @@ describe("numeric", () => {
   });
 
   it("accepts a numeric string target", async () => {
-    expect(await valueOf("numeric", {}, "1200", "$1,200.00")).toBe(1);
+    expect(await scoreValue("numeric", {}, "1200", "$1,200.00")).toBe(1);
     expect(await score("numeric", {}, "1200", "lots")).toMatchObject({ reason: "invalid_target" });
   });
 
   it("applies absolute and relative tolerance", async () => {
-    expect(await valueOf("numeric", {}, "3.14", 3.14159)).toBe(0);
-    expect(await valueOf("numeric", { tolerance: 0.01 }, "3.14", 3.14159)).toBe(1);
-    expect(await valueOf("numeric", { relative_tolerance: 0.05 }, "104", 100)).toBe(1);
-    expect(await valueOf("numeric", { relative_tolerance: 0.05 }, "106", 100)).toBe(0);
+    expect(await scoreValue("numeric", {}, "1.23", 1.2345)).toBe(0);
+    expect(await scoreValue("numeric", { tolerance: 0.01 }, "1.23", 1.2345)).toBe(1);
+    expect(await scoreValue("numeric", { relative_tolerance: 0.05 }, "104", 100)).toBe(1);
+    expect(await scoreValue("numeric", { relative_tolerance: 0.05 }, "106", 100)).toBe(0);
   });
 
   it("reads European style when the separator is '.'", async () => {
-    expect(await valueOf("numeric", { thousands_separator: "." }, "1.234,5 €", 1234.5)).toBe(1);
+    expect(await scoreValue("numeric", { thousands_separator: "." }, "1.234,5 €", 1234.5)).toBe(1);
   });
 
   it("with units, skips numbers carrying another unit", async () => {
     const args = { units: ["km"] };
-    expect(await valueOf("numeric", args, "12 km in 3 days", 12)).toBe(1);
-    expect(await valueOf("numeric", args, "It is 12.", 12)).toBe(1);
+    expect(await scoreValue("numeric", args, "12 km in 3 days", 12)).toBe(1);
+    expect(await scoreValue("numeric", args, "It is 12.", 12)).toBe(1);
     expect(await score("numeric", args, "12 miles", 12)).toMatchObject({ reason: "unparseable" });
   });
 

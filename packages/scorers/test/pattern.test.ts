@@ -1,7 +1,7 @@
 import { SpecError } from "@assay/core";
 import { describe, expect, it } from "vitest";
 import { defaultRegistry } from "../src/index.js";
-import { score, valueOf } from "./helpers.js";
+import { score, scoreValue } from "./helpers.js";
 
 function argsError(args: Record<string, unknown>): string {
   try {
@@ -16,7 +16,7 @@ function argsError(args: Record<string, unknown>): string {
 describe("pattern", () => {
   it("compares group 1 with the target when the regex has a group", async () => {
     const args = { regex: "answer is (\\w+)" };
-    expect(await valueOf("pattern", args, "so the answer is Paris.", "paris")).toBe(1);
+    expect(await scoreValue("pattern", args, "so the answer is Paris.", "paris")).toBe(1);
     expect(await score("pattern", args, "the answer is Rome", "Paris")).toMatchObject({
       value: 0,
       detail: { captured: "Rome" },
@@ -24,18 +24,18 @@ describe("pattern", () => {
   });
 
   it("compares the whole match when the regex has no group", async () => {
-    expect(await valueOf("pattern", { regex: "\\d+" }, "about 42 apples", "42")).toBe(1);
+    expect(await scoreValue("pattern", { regex: "\\d+" }, "about 42 apples", "42")).toBe(1);
   });
 
   it("uses the requested group", async () => {
     const args = { regex: "(\\w+)-(\\w+)", group: 2 };
-    expect(await valueOf("pattern", args, "pair: left-right", "right")).toBe(1);
+    expect(await scoreValue("pattern", args, "pair: left-right", "right")).toBe(1);
   });
 
   it("honours flags", async () => {
-    expect(await valueOf("pattern", { regex: "ANSWER: (\\w)", flags: "i" }, "answer: b", "B")).toBe(
-      1,
-    );
+    expect(
+      await scoreValue("pattern", { regex: "ANSWER: (\\w)", flags: "i" }, "answer: b", "B"),
+    ).toBe(1);
     expect(await score("pattern", { regex: "ANSWER: (\\w)" }, "answer: b", "B")).toMatchObject({
       reason: "unparseable",
     });
@@ -43,8 +43,8 @@ describe("pattern", () => {
 
   it("in compare=match mode scores whether the regex matches, target or not", async () => {
     const args = { regex: "^\\d{4}-\\d{2}-\\d{2}$", compare: "match" };
-    expect(await valueOf("pattern", args, "2024-01-31")).toBe(1);
-    expect(await valueOf("pattern", args, "31/01/2024")).toBe(0);
+    expect(await scoreValue("pattern", args, "2024-01-31")).toBe(1);
+    expect(await scoreValue("pattern", args, "31/01/2024")).toBe(0);
   });
 
   it("leaves an answer the regex cannot read unscored, not 0", async () => {

@@ -1,22 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { score, valueOf } from "./helpers.js";
+import { score, scoreValue } from "./helpers.js";
 
 describe("match", () => {
   it("looks at the end by default, ignoring case and edge punctuation", async () => {
-    expect(await valueOf("match", {}, "The capital is paris.", "Paris")).toBe(1);
-    expect(await valueOf("match", {}, "Paris is the capital", "Paris")).toBe(0);
+    expect(await scoreValue("match", {}, "The capital is paris.", "Paris")).toBe(1);
+    expect(await scoreValue("match", {}, "Paris is the capital", "Paris")).toBe(0);
   });
 
   it("supports begin, any and exact", async () => {
-    expect(await valueOf("match", { location: "begin" }, "Paris is the capital", "paris")).toBe(1);
-    expect(await valueOf("match", { location: "any" }, "I think Paris, yes", "Paris")).toBe(1);
-    expect(await valueOf("match", { location: "exact" }, "Paris", "paris")).toBe(1);
-    expect(await valueOf("match", { location: "exact" }, "Paris, France", "Paris")).toBe(0);
+    expect(await scoreValue("match", { location: "begin" }, "Paris is the capital", "paris")).toBe(
+      1,
+    );
+    expect(await scoreValue("match", { location: "any" }, "I think Paris, yes", "Paris")).toBe(1);
+    expect(await scoreValue("match", { location: "exact" }, "Paris", "paris")).toBe(1);
+    expect(await scoreValue("match", { location: "exact" }, "Paris, France", "Paris")).toBe(0);
   });
 
   it("can be case- and punctuation-sensitive", async () => {
-    expect(await valueOf("match", { ignore_case: false }, "it is paris", "Paris")).toBe(0);
-    expect(await valueOf("match", { ignore_punctuation: false }, "It is Paris.", "Paris")).toBe(0);
+    expect(await scoreValue("match", { ignore_case: false }, "it is paris", "Paris")).toBe(0);
+    expect(await scoreValue("match", { ignore_punctuation: false }, "It is Paris.", "Paris")).toBe(
+      0,
+    );
   });
 
   it("takes the best over a list of targets and records which one matched", async () => {
@@ -25,8 +29,8 @@ describe("match", () => {
   });
 
   it("compares numbers and booleans as text", async () => {
-    expect(await valueOf("match", {}, "The answer is 42", 42)).toBe(1);
-    expect(await valueOf("match", {}, "that is true", true)).toBe(1);
+    expect(await scoreValue("match", {}, "The answer is 42", 42)).toBe(1);
+    expect(await scoreValue("match", {}, "that is true", true)).toBe(1);
   });
 
   it("refuses a missing, empty or object target instead of matching everything", async () => {
@@ -45,26 +49,26 @@ describe("match", () => {
 
 describe("includes", () => {
   it("finds the target anywhere, case-insensitively by default", async () => {
-    expect(await valueOf("includes", {}, "I believe PARIS is right", "paris")).toBe(1);
-    expect(await valueOf("includes", {}, "London", "paris")).toBe(0);
-    expect(await valueOf("includes", { ignore_case: false }, "PARIS", "paris")).toBe(0);
+    expect(await scoreValue("includes", {}, "I believe PARIS is right", "paris")).toBe(1);
+    expect(await scoreValue("includes", {}, "London", "paris")).toBe(0);
+    expect(await scoreValue("includes", { ignore_case: false }, "PARIS", "paris")).toBe(0);
   });
 });
 
 describe("exact (SQuAD v1.1)", () => {
   it("matches the official example: articles and case do not matter", async () => {
-    expect(await valueOf("exact", {}, "The Denver Broncos", "Denver Broncos")).toBe(1);
-    expect(await valueOf("exact", {}, "denver broncos.", "Denver Broncos")).toBe(1);
-    expect(await valueOf("exact", {}, "Denver Broncos won", "Denver Broncos")).toBe(0);
+    expect(await scoreValue("exact", {}, "The Denver Broncos", "Denver Broncos")).toBe(1);
+    expect(await scoreValue("exact", {}, "denver broncos.", "Denver Broncos")).toBe(1);
+    expect(await scoreValue("exact", {}, "Denver Broncos won", "Denver Broncos")).toBe(0);
   });
 
   it("takes the max over ground truths", async () => {
-    expect(await valueOf("exact", {}, "Broncos", ["Denver Broncos", "the Broncos"])).toBe(1);
+    expect(await scoreValue("exact", {}, "Broncos", ["Denver Broncos", "the Broncos"])).toBe(1);
   });
 
   it("gives 1 when answer and target both normalize to nothing (official semantics)", async () => {
-    expect(await valueOf("exact", {}, "", "The.")).toBe(1);
-    expect(await valueOf("exact", {}, "", "Denver")).toBe(0);
+    expect(await scoreValue("exact", {}, "", "The.")).toBe(1);
+    expect(await scoreValue("exact", {}, "", "Denver")).toBe(0);
   });
 });
 
@@ -81,7 +85,7 @@ describe("f1 (SQuAD v1.1)", () => {
 
   it("ignores articles and punctuation when counting tokens", async () => {
     // answer tokens cat sat on mat; target cat on mat: p = 3/4, r = 1, F1 = 6/7
-    expect(await valueOf("f1", {}, "The cat sat on the mat.", "a cat on a mat")).toBeCloseTo(
+    expect(await scoreValue("f1", {}, "The cat sat on the mat.", "a cat on a mat")).toBeCloseTo(
       6 / 7,
       10,
     );
@@ -89,9 +93,9 @@ describe("f1 (SQuAD v1.1)", () => {
 
   it("counts repeated tokens as a multiset", async () => {
     // answer cat cat; target cat: common 1, p = 1/2, r = 1, F1 = 2/3
-    expect(await valueOf("f1", {}, "cat cat", "cat")).toBeCloseTo(2 / 3, 10);
+    expect(await scoreValue("f1", {}, "cat cat", "cat")).toBeCloseTo(2 / 3, 10);
     // answer cat; target cat cat dog: common 1, p = 1, r = 1/3, F1 = 0.5
-    expect(await valueOf("f1", {}, "cat", "cat cat dog")).toBeCloseTo(0.5, 10);
+    expect(await scoreValue("f1", {}, "cat", "cat cat dog")).toBeCloseTo(0.5, 10);
   });
 
   it("takes the max over ground truths and reports that target", async () => {
@@ -107,8 +111,8 @@ describe("f1 (SQuAD v1.1)", () => {
   });
 
   it("gives 0 with no common token, also when both sides normalize to nothing", async () => {
-    expect(await valueOf("f1", {}, "London", "Paris")).toBe(0);
-    expect(await valueOf("f1", {}, "", "Paris")).toBe(0);
-    expect(await valueOf("f1", {}, "the", "The.")).toBe(0);
+    expect(await scoreValue("f1", {}, "London", "Paris")).toBe(0);
+    expect(await scoreValue("f1", {}, "", "Paris")).toBe(0);
+    expect(await scoreValue("f1", {}, "the", "The.")).toBe(0);
   });
 });

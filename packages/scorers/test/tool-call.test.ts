@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { score, valueOf } from "./helpers.js";
+import { score, scoreValue } from "./helpers.js";
 
 const target = { name: "get_weather", arguments: { city: "Paris", units: { temp: "C" } } };
 
@@ -9,7 +9,7 @@ describe("tool_call", () => {
       name: "get_weather",
       arguments: { units: { temp: "C" }, city: "Paris", days: 3 },
     });
-    expect(await valueOf("tool_call", {}, answer, target)).toBe(1);
+    expect(await scoreValue("tool_call", {}, answer, target)).toBe(1);
   });
 
   it("accepts OpenAI-style calls with string arguments, lists, and fenced JSON", async () => {
@@ -17,12 +17,14 @@ describe("tool_call", () => {
       type: "function",
       function: { name: "get_weather", arguments: JSON.stringify(target.arguments) },
     };
-    expect(await valueOf("tool_call", {}, JSON.stringify([call, { name: "other" }]), target)).toBe(
+    expect(
+      await scoreValue("tool_call", {}, JSON.stringify([call, { name: "other" }]), target),
+    ).toBe(1);
+    expect(await scoreValue("tool_call", {}, JSON.stringify({ tool_calls: [call] }), target)).toBe(
       1,
     );
-    expect(await valueOf("tool_call", {}, JSON.stringify({ tool_calls: [call] }), target)).toBe(1);
     expect(
-      await valueOf(
+      await scoreValue(
         "tool_call",
         {},
         `Calling:\n\`\`\`json\n${JSON.stringify(call)}\n\`\`\``,

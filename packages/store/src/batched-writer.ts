@@ -52,12 +52,20 @@ export class BatchedWriter<T> {
 
   /** Resolves once the item is stored; rejects with the error of its failed batch. */
   async add(item: T): Promise<void> {
-    while (this.#isFull()) await new Promise<void>((wake) => this.#spaceWaiters.push(wake));
-    if (this.#closed) throw new Error("BatchedWriter: add() after close()");
+    // Waiters queue up in order; each one woken passes the turn on while there is room,
+    // so a flush wakes only as many producers as it made room for.
+    if (this.#isFull() || this.#spaceWaiters.length > 0) {
+      await new Promise<void>((wake) => this.#spaceWaiters.push(wake));
+    }
+    if (this.#closed) {
+      this.#wakeNextWaiter();
+      throw new Error("BatchedWriter: add() after close()");
+    }
     const stored = new Promise<void>((resolve, reject) => {
       this.#buffer.push({ item, addedAt: Date.now(), resolve, reject });
     });
     this.#schedule();
+    this.#wakeNextWaiter();
     return stored;
   }
 
@@ -75,6 +83,7 @@ export class BatchedWriter<T> {
   /** Flushes, then refuses further rows. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#wakeNextWaiter(); // waiting producers get their rejection now
     await this.flush();
     clearTimeout(this.#timer);
   }
@@ -85,6 +94,10 @@ export class BatchedWriter<T> {
 
   #isFull(): boolean {
     return !this.#closed && this.#pending() > 4 * this.#maxBatch;
+  }
+
+  #wakeNextWaiter(): void {
+    if (!this.#isFull()) this.#spaceWaiters.shift()?.();
   }
 
   /** Flushes now if a batch is due, else makes sure a timer will. */
@@ -111,8 +124,8 @@ export class BatchedWriter<T> {
     this.#inFlight = this.#writeBatch(batch).finally(() => {
       this.#inFlight = undefined;
       this.#inFlightCount = 0;
-      for (const wake of this.#spaceWaiters.splice(0)) wake();
       this.#schedule();
+      this.#wakeNextWaiter();
     });
   }
 

@@ -2,8 +2,8 @@ import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ExportRow } from "@assay/core";
-import { stringify } from "csv-stringify";
 import { type Command, Option } from "commander";
+import { stringify } from "csv-stringify";
 import { requireRun } from "../require-run.js";
 import { DB_OPTION_HELP, openStoreFor } from "../store-option.js";
 

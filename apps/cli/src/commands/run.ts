@@ -27,12 +27,21 @@ export function registerRun(program: Command): void {
     .description("score a dataset in this process (embedded store unless --db/DATABASE_URL)")
     .argument("<dataset>", "JSONL file, one sample per line")
     .option("--spec <file>", "run spec (JSON or YAML): routing rules and scorers")
-    .option("--run-id <id>", "run id; reuse one to resume a run (default: <dataset>-<time>)", parseRunId)
+    .option(
+      "--run-id <id>",
+      "run id; reuse one to resume a run (default: <dataset>-<time>)",
+      parseRunId,
+    )
     .option("--concurrency <n>", "jobs in flight at once", positiveInt("--concurrency"), 1000)
     .option("--strict", "refuse the whole dataset if any line is invalid, before scoring")
     .option("--json", "print the summary as JSON on stdout")
     .option("--db <target>", DB_OPTION_HELP)
-    .option("--max-line-bytes <n>", "longest accepted line", positiveInt("--max-line-bytes"), 1 << 20)
+    .option(
+      "--max-line-bytes <n>",
+      "longest accepted line",
+      positiveInt("--max-line-bytes"),
+      1 << 20,
+    )
     .option("-q, --quiet", "no progress output")
     .action(async (dataset: string, flags: RunFlags) => {
       process.exitCode = await runCommand(dataset, flags);
@@ -46,7 +55,7 @@ async function runCommand(dataset: string, flags: RunFlags): Promise<number> {
 
   const runId = flags.runId ?? defaultRunId(dataset);
   const store = await openStoreFor(flags.db);
-  const log = flags.quiet === true || flags.json === true ? () => {} : (line: string) => process.stderr.write(`${line}\n`);
+  const log = flags.quiet === true ? () => {} : (line: string) => process.stderr.write(`${line}\n`);
   try {
     const { created } = await store.startRun({
       id: runId,
@@ -55,7 +64,9 @@ async function runCommand(dataset: string, flags: RunFlags): Promise<number> {
       transport: "local",
       ...(spec.name !== undefined && { name: spec.name }),
     });
-    log(`${created ? "Run" : "Resuming run"} ${runId} (${describeStore(storeTarget(flags.db))}); resume with --run-id ${runId}`);
+    log(
+      `${created ? "Run" : "Resuming run"} ${runId} (${describeStore(storeTarget(flags.db))}); resume with --run-id ${runId}`,
+    );
     const view = createProgressView({ quiet: flags.quiet === true });
     const outcome = await runLocal({
       store,
@@ -71,7 +82,9 @@ async function runCommand(dataset: string, flags: RunFlags): Promise<number> {
     if (outcome.produced.skipped > 0) {
       log(`Skipped ${outcome.produced.skipped} results already stored by an earlier attempt.`);
     }
-    process.stdout.write(`${flags.json === true ? renderSummaryJson(outcome.summary) : renderSummaryTable(outcome.summary)}\n`);
+    process.stdout.write(
+      `${flags.json === true ? renderSummaryJson(outcome.summary) : renderSummaryTable(outcome.summary)}\n`,
+    );
     return outcome.produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;
   } finally {
     await store.close();

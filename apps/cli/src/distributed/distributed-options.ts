@@ -13,8 +13,14 @@ export interface DistributedFlags {
 
 export function addDistributedOptions(command: Command): Command {
   return command
-    .option("--db <url>", DB_OPTION_HELP.replace("or folder of the embedded store ", "(Postgres only here) "))
-    .option("--db-schema <name>", "Postgres schema holding Assay's tables (default: the server's search_path)")
+    .option(
+      "--db <url>",
+      DB_OPTION_HELP.replace("or folder of the embedded store ", "(Postgres only here) "),
+    )
+    .option(
+      "--db-schema <name>",
+      "Postgres schema holding Assay's tables (default: the server's search_path)",
+    )
     .option("--redis <url>", "Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379)")
     .option("--queue-prefix <prefix>", "key prefix of Assay's queues in Redis", DEFAULT_PREFIX)
     .addOption(

@@ -1,12 +1,21 @@
 import type { ScoreRow } from "@assay/core";
-import { BatchedWriter, type BatchedWriterOptions, type ScoreWriter, type Store } from "@assay/store";
+import {
+  BatchedWriter,
+  type BatchedWriterOptions,
+  type ScoreWriter,
+  type Store,
+} from "@assay/store";
 import type { WorkerMetrics } from "./worker-metrics.js";
 
 /**
  * The store's batched idempotent writer (what `store.createScoreWriter` builds), with each
  * flush timed and its size recorded. A job's `add()` resolves only after its batch is stored.
  */
-export function meteredScoreWriter(store: Store, metrics: WorkerMetrics, options: BatchedWriterOptions): ScoreWriter {
+export function meteredScoreWriter(
+  store: Store,
+  metrics: WorkerMetrics,
+  options: BatchedWriterOptions,
+): ScoreWriter {
   return new BatchedWriter<ScoreRow>(async (rows) => {
     const stopTimer = metrics.flushSeconds.startTimer();
     try {

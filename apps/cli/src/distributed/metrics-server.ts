@@ -3,7 +3,10 @@ import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
 
 /** Serves `GET /metrics` for Prometheus. Port 0 picks a free port (tests). */
-export async function startMetricsServer(registry: Registry, port: number): Promise<{ port: number; close(): Promise<void> }> {
+export async function startMetricsServer(
+  registry: Registry,
+  port: number,
+): Promise<{ port: number; close(): Promise<void> }> {
   const server: Server = createServer((request, response) => {
     if (request.url !== "/metrics") {
       response.writeHead(404).end("try /metrics\n");

@@ -8,7 +8,9 @@ import type { DistributedFlags } from "./distributed-options.js";
  * The Postgres store of a distributed run. Every process of the run must see the same
  * database, so the embedded store (one process, one folder) is refused.
  */
-export async function openSharedStore(flags: Pick<DistributedFlags, "db" | "dbSchema">): Promise<Store> {
+export async function openSharedStore(
+  flags: Pick<DistributedFlags, "db" | "dbSchema">,
+): Promise<Store> {
   const target = storeTarget(flags.db);
   if (target.databaseUrl === undefined) {
     throw new ConfigError(
@@ -16,7 +18,10 @@ export async function openSharedStore(flags: Pick<DistributedFlags, "db" | "dbSc
         "pass --db postgres://user:password@host:5432/db or set DATABASE_URL.",
     );
   }
-  return openStore({ databaseUrl: target.databaseUrl, ...(flags.dbSchema !== undefined && { schema: flags.dbSchema }) });
+  return openStore({
+    databaseUrl: target.databaseUrl,
+    ...(flags.dbSchema !== undefined && { schema: flags.dbSchema }),
+  });
 }
 
 /**
@@ -33,7 +38,9 @@ export async function openQueues(
     ...tuning,
   });
   try {
-    const check = await checkEvictionPolicy(transport.redis, { allowEviction: flags.allowEviction === true });
+    const check = await checkEvictionPolicy(transport.redis, {
+      allowEviction: flags.allowEviction === true,
+    });
     if (check.unsafe) {
       process.stderr.write(
         `\n*** WARNING: Redis maxmemory-policy is "${check.policy}", not "noeviction". ***\n` +

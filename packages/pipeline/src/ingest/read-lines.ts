@@ -18,10 +18,7 @@ const NEWLINE = 0x0a;
  * readline buffers a line of any length and silently replaces invalid UTF-8; a nightly
  * dataset needs both reported with their line number.
  */
-export async function* readLines(
-  path: string,
-  options: ReadLinesOptions,
-): AsyncGenerator<RawLine> {
+export async function* readLines(path: string, options: ReadLinesOptions): AsyncGenerator<RawLine> {
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   let parts: Buffer[] = [];
   let bytes = 0;

@@ -30,7 +30,12 @@ export async function checkDataset(
   const record = (error: InputError): void => {
     check.errorCount += 1;
     if (check.errors.length < maxErrors) {
-      check.errors.push({ file: error.file, line: error.line, field: error.field, message: error.reason });
+      check.errors.push({
+        file: error.file,
+        line: error.line,
+        field: error.field,
+        message: error.reason,
+      });
     }
   };
 
@@ -43,7 +48,14 @@ export async function checkDataset(
     for (const sample of event.samples) {
       const target = route(sample);
       if (target === undefined) {
-        record(new InputError({ file, line: sample.line, field: "", message: "no routing rule matches" }));
+        record(
+          new InputError({
+            file,
+            line: sample.line,
+            field: "",
+            message: "no routing rule matches",
+          }),
+        );
         continue;
       }
       try {

@@ -34,7 +34,14 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
   const { store, transport, registry, dataset, spec, runId } = options;
   const chunkSize = options.chunkSize ?? 500;
   const route = createRouter(spec);
-  const progress: ProduceProgress = { lines: 0, samples: 0, planned: 0, enqueued: 0, skipped: 0, inputErrors: 0 };
+  const progress: ProduceProgress = {
+    lines: 0,
+    samples: 0,
+    planned: 0,
+    enqueued: 0,
+    skipped: 0,
+    inputErrors: 0,
+  };
   const errorExamples: InputErrorSummary[] = [];
   let chunk: Sample[] = [];
   let errors: InputErrorSummary[] = [];
@@ -54,7 +61,10 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     chunk = [];
     const jobs = [];
     const accepted: Sample[] = [];
-    const stored = await store.storedResultKeys(runId, samples.map((sample) => sample.id));
+    const stored = await store.storedResultKeys(
+      runId,
+      samples.map((sample) => sample.id),
+    );
     for (const sample of samples) {
       const planned = planRouted(sample);
       if (planned === undefined) continue;
@@ -87,7 +97,8 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     }
   };
 
-  const readOptions = options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes };
+  const readOptions =
+    options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes };
   for await (const event of readDataset(dataset, readOptions)) {
     progress.lines += 1;
     if (event.kind === "error") recordError(event.error);
@@ -104,6 +115,7 @@ function unrouted(file: string, sample: Sample): InputError {
     file,
     line: sample.line,
     field: "",
-    message: "no routing rule matches this sample and the spec has no `default`; add a rule or a default",
+    message:
+      "no routing rule matches this sample and the spec has no `default`; add a rule or a default",
   });
 }

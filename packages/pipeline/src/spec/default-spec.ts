@@ -7,8 +7,16 @@ import type { RunSpec } from "@assay/core";
 export const DEFAULT_SPEC: RunSpec = {
   name: "default",
   rules: [
-    { name: "numeric-target", when: { target_type: "number" }, scorers: [{ name: "numeric", args: {} }] },
-    { name: "object-target", when: { target_type: "object" }, scorers: [{ name: "tool_call", args: {} }] },
+    {
+      name: "numeric-target",
+      when: { target_type: "number" },
+      scorers: [{ name: "numeric", args: {} }],
+    },
+    {
+      name: "object-target",
+      when: { target_type: "object" },
+      scorers: [{ name: "tool_call", args: {} }],
+    },
     {
       name: "text-target",
       when: { target_type: ["string", "list"] },

@@ -55,14 +55,22 @@ export class BullmqTransport implements Transport {
       for (let start = 0; start < group.length; start += this.#options.addChunkSize) {
         await this.#waitForRoom(queue);
         const chunk = group.slice(start, start + this.#options.addChunkSize);
-        await queue.addBulk(chunk.map((job) => ({ name: "score", data: job, opts: jobOptionsOf(job, this.#options) })));
+        await queue.addBulk(
+          chunk.map((job) => ({
+            name: "score",
+            data: job,
+            opts: jobOptionsOf(job, this.#options),
+          })),
+        );
       }
     }
   }
 
   consume(pool: Pool, handler: JobHandler, options: BullmqConsumeOptions): Consumer {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
-      throw new RangeError(`Expected \`concurrency\` to be an integer from 1 and up, got ${options.concurrency}`);
+      throw new RangeError(
+        `Expected \`concurrency\` to be an integer from 1 and up, got ${options.concurrency}`,
+      );
     }
     const name = queueNameFor(pool, options.model);
     const consumer = startConsumer(name, handler, options.concurrency, this.redis, this.#options);
@@ -79,7 +87,13 @@ export class BullmqTransport implements Transport {
   async queueCounts(): Promise<QueueCounts[]> {
     const counts: QueueCounts[] = [];
     for (const name of await this.#queueNames()) {
-      const c = await this.#queue(name).getJobCounts("wait", "prioritized", "active", "delayed", "failed");
+      const c = await this.#queue(name).getJobCounts(
+        "wait",
+        "prioritized",
+        "active",
+        "delayed",
+        "failed",
+      );
       counts.push({
         queue: name,
         waiting: (c.wait ?? 0) + (c.prioritized ?? 0),
@@ -130,7 +144,8 @@ export class BullmqTransport implements Transport {
     do {
       const [next, keys] = await this.redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
       cursor = next;
-      for (const key of keys) names.add(key.slice(this.#options.prefix.length + 1, -":meta".length));
+      for (const key of keys)
+        names.add(key.slice(this.#options.prefix.length + 1, -":meta".length));
     } while (cursor !== "0");
     return [...names].sort();
   }

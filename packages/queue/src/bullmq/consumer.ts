@@ -1,4 +1,4 @@
-import { UnrecoverableJobError, type ScoreJob } from "@assay/core";
+import { type ScoreJob, UnrecoverableJobError } from "@assay/core";
 import { type Job, UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Consumer, JobHandler } from "../transport.js";
@@ -18,7 +18,11 @@ export function startConsumer(
   connection: Redis,
   options: ResolvedOptions,
 ): Consumer {
-  const processor = async (job: Job<ScoreJob>, _token?: string, signal?: AbortSignal): Promise<void> => {
+  const processor = async (
+    job: Job<ScoreJob>,
+    _token?: string,
+    signal?: AbortSignal,
+  ): Promise<void> => {
     try {
       await handler(job.data, signal ?? NEVER_ABORTED);
     } catch (error) {

@@ -1,4 +1,8 @@
-export { type BullmqConsumeOptions, BullmqTransport, type QueueCounts } from "./bullmq-transport.js";
+export {
+  type BullmqConsumeOptions,
+  BullmqTransport,
+  type QueueCounts,
+} from "./bullmq-transport.js";
 export { checkEvictionPolicy, type EvictionCheck } from "./eviction-policy.js";
 export { jobOptionsOf, resultKeyOfJob } from "./job-options.js";
 export type { BullmqTransportOptions } from "./options.js";

@@ -4,7 +4,13 @@ import type { ResolvedOptions } from "./options.js";
 
 /** The result key of a score job; the handler stores its row under the same key. */
 export function resultKeyOfJob(job: ScoreJob) {
-  return { runId: job.runId, sampleId: job.sample.id, scorer: scorerKey(job.scorer), criterion: "", repetition: 0 };
+  return {
+    runId: job.runId,
+    sampleId: job.sample.id,
+    scorer: scorerKey(job.scorer),
+    criterion: "",
+    repetition: 0,
+  };
 }
 
 /**

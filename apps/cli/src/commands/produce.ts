@@ -1,0 +1,103 @@
+import { produce } from "@assay/pipeline";
+import { renderSummaryJson, renderSummaryTable } from "@assay/report";
+import { defaultRegistry } from "@assay/scorers";
+import type { Command } from "commander";
+import {
+  addDistributedOptions,
+  type DistributedFlags,
+} from "../distributed/distributed-options.js";
+import { openQueues, openSharedStore } from "../distributed/open-services.js";
+import { waitForRun } from "../distributed/wait-for-run.js";
+import { ExitCode } from "../exit-codes.js";
+import { positiveInt } from "../options.js";
+import { createProgressView } from "../progress.js";
+import { defaultRunId, parseRunId } from "../run-id.js";
+import { specFor } from "../spec-option.js";
+
+interface ProduceFlags extends DistributedFlags {
+  spec?: string;
+  runId?: string;
+  wait?: boolean;
+  json?: boolean;
+  maxLineBytes: number;
+  quiet?: boolean;
+}
+
+export function registerProduce(program: Command): void {
+  const command = program
+    .command("produce")
+    .description(
+      "register a run in Postgres and enqueue its score jobs in Redis for `assay worker`",
+    )
+    .argument("<dataset>", "JSONL file, one sample per line")
+    .option("--spec <file>", "run spec (JSON or YAML): routing rules and scorers")
+    .option(
+      "--run-id <id>",
+      "run id; reuse one to resume: stored results are not enqueued again",
+      parseRunId,
+    )
+    .option("--wait", "show progress until every result is stored, then print the summary")
+    .option("--json", "with --wait: print the summary as JSON on stdout")
+    .option(
+      "--max-line-bytes <n>",
+      "longest accepted line",
+      positiveInt("--max-line-bytes"),
+      1 << 20,
+    )
+    .option("-q, --quiet", "no progress output");
+  addDistributedOptions(command).action(async (dataset: string, flags: ProduceFlags) => {
+    process.exitCode = await produceCommand(dataset, flags);
+  });
+}
+
+async function produceCommand(dataset: string, flags: ProduceFlags): Promise<number> {
+  const registry = defaultRegistry();
+  const spec = await specFor(flags.spec, registry);
+  const runId = flags.runId ?? defaultRunId(dataset);
+  const quiet = flags.quiet === true || flags.json === true;
+  const log = quiet ? () => {} : (line: string) => process.stderr.write(`${line}\n`);
+  const store = await openSharedStore(flags);
+  try {
+    const transport = await openQueues(flags);
+    try {
+      const { created } = await store.startRun({
+        id: runId,
+        dataset,
+        spec,
+        transport: "bullmq",
+        ...(spec.name !== undefined && { name: spec.name }),
+      });
+      log(`${created ? "Producing run" : "Resuming run"} ${runId}; resume with --run-id ${runId}`);
+      const produced = await produce({
+        store,
+        transport,
+        registry,
+        dataset,
+        spec,
+        runId,
+        maxLineBytes: flags.maxLineBytes,
+      });
+      log(
+        `Enqueued ${produced.enqueued} jobs for ${produced.samples} samples (${produced.planned} results planned, ` +
+          `${produced.skipped} already stored, ${produced.inputErrors} input errors).`,
+      );
+      if (flags.wait === true) {
+        const view = createProgressView({ quiet: flags.quiet === true });
+        await waitForRun(store, runId, produced.planned, {
+          onTick: (done) => view.update({ ...produced, stored: done - produced.skipped }),
+        }).finally(() => view.stop());
+        const summary = await store.runSummary(runId);
+        process.stdout.write(
+          `${flags.json === true ? renderSummaryJson(summary) : renderSummaryTable(summary)}\n`,
+        );
+      } else {
+        log(`Follow it with: assay status ${runId}`);
+      }
+      return produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;
+    } finally {
+      await transport.close();
+    }
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,98 @@
+import { type Pool, readEnv } from "@assay/core";
+import { createLogger } from "@assay/pipeline";
+import { defaultRegistry } from "@assay/scorers";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import {
+  addDistributedOptions,
+  type DistributedFlags,
+} from "../distributed/distributed-options.js";
+import { openQueues, openSharedStore } from "../distributed/open-services.js";
+import { runWorker } from "../distributed/run-worker.js";
+import { shutdownSignal } from "../distributed/shutdown-signal.js";
+import { positiveInt } from "../options.js";
+
+interface WorkerFlags extends DistributedFlags {
+  pool: Pool;
+  model?: string;
+  concurrency?: number;
+  metricsPort?: number;
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+}
+
+/** Jobs in flight per process when --concurrency is not given. */
+const DEFAULT_CONCURRENCY: Record<Pool, number> = { cpu: 200, gpu: 32 };
+
+export function registerWorker(program: Command): void {
+  const command = program
+    .command("worker")
+    .description("take score jobs from Redis and store results in Postgres until SIGTERM/SIGINT")
+    .addOption(
+      new Option("--pool <pool>", "which pool's queue to serve")
+        .choices(["cpu", "gpu"])
+        .makeOptionMandatory(),
+    )
+    .option("--model <name>", "GPU pool: the model (scorer args.model) whose queue to serve")
+    .option(
+      "--concurrency <n>",
+      "jobs in flight at once (default: cpu 200, gpu 32)",
+      positiveInt("--concurrency"),
+    )
+    .option("--metrics-port <port>", "serve Prometheus metrics on this port", port)
+    .option(
+      "--lock-duration-ms <ms>",
+      "how long a job stays claimed by a silent worker",
+      positiveInt("--lock-duration-ms"),
+    )
+    .option(
+      "--stalled-interval-ms <ms>",
+      "how often to look for jobs of dead workers",
+      positiveInt("--stalled-interval-ms"),
+    );
+  addDistributedOptions(command).action(async (flags: WorkerFlags) => {
+    const log = createLogger(readEnv().ASSAY_LOG_LEVEL, `assay-worker-${flags.pool}`);
+    // Listen first: a SIGTERM that arrives while connecting must still drain, not kill.
+    const shutdown = shutdownSignal((name) => log.info({ signal: name }, "shutdown requested"));
+    try {
+      const store = await openSharedStore(flags);
+      try {
+        const transport = await openQueues(flags, {
+          ...(flags.lockDurationMs !== undefined && { lockDurationMs: flags.lockDurationMs }),
+          ...(flags.stalledIntervalMs !== undefined && {
+            stalledIntervalMs: flags.stalledIntervalMs,
+          }),
+          onError: (error) => log.warn({ err: error }, "queue connection error (retrying)"),
+        });
+        try {
+          await runWorker({
+            pool: flags.pool,
+            ...(flags.model !== undefined && { model: flags.model }),
+            concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY[flags.pool],
+            store,
+            transport,
+            registry: defaultRegistry(),
+            log,
+            ...(flags.metricsPort !== undefined && { metricsPort: flags.metricsPort }),
+            signal: shutdown.signal,
+          });
+        } finally {
+          await transport.close();
+        }
+      } finally {
+        await store.close();
+      }
+    } finally {
+      shutdown.dispose();
+    }
+  });
+}
+
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) {
+    throw new InvalidArgumentError(
+      `Expected --metrics-port to be a port from 0 to 65535, got "${value}".`,
+    );
+  }
+  return parsed;
+}

@@ -1,0 +1,96 @@
+import type { BullmqTransport, QueueCounts } from "@assay/queue";
+import type { Store } from "@assay/store";
+
+export interface RunStatus {
+  runId: string;
+  /** Result rows the run needs; null while the producer is still planning. */
+  planned: number | null;
+  /** Result rows stored (scored or unscored). */
+  done: number;
+  unscored: number;
+  /** Unscored because the scorer itself failed (reason "error"). */
+  errors: number;
+  inputErrors: number;
+  finished: boolean;
+  finishedAt: string | null;
+  /** Jobs of every queue under the prefix; queues are shared by all runs. */
+  queues: QueueCounts[];
+  /** Results stored per second, measured over `sampleMs`. */
+  perSecond: number;
+  /** Seconds left at that rate; null when unknown (nothing planned or nothing moving). */
+  etaSeconds: number | null;
+}
+
+/**
+ * Where a run stands. A run is finished when every planned result row exists; the first
+ * look that sees that sets `finished_at` (once: the store ignores later calls).
+ */
+export async function readRunStatus(
+  store: Store,
+  transport: BullmqTransport,
+  runId: string,
+  sampleMs = 1000,
+): Promise<RunStatus> {
+  const before = await store.countResults(runId);
+  const started = performance.now();
+  if (sampleMs > 0) await new Promise((resolve) => setTimeout(resolve, sampleMs));
+  const summary = await store.runSummary(runId);
+  const perSecond =
+    sampleMs > 0 ? ((summary.results - before) * 1000) / (performance.now() - started) : 0;
+
+  const complete = summary.planned !== null && summary.results >= summary.planned;
+  if (complete && summary.finishedAt === null) await store.finishRun(runId);
+  const finishedAt = complete ? ((await store.getRun(runId))?.finishedAt ?? null) : null;
+  const left = summary.planned === null ? null : Math.max(0, summary.planned - summary.results);
+  const unscoredBy = (reason?: string): number =>
+    summary.groups.reduce(
+      (sum, group) =>
+        sum +
+        Object.entries(group.unscored).reduce(
+          (n, [r, count]) => n + (reason === undefined || r === reason ? count : 0),
+          0,
+        ),
+      0,
+    );
+  return {
+    runId,
+    planned: summary.planned,
+    done: summary.results,
+    unscored: unscoredBy(),
+    errors: unscoredBy("error"),
+    inputErrors: summary.inputErrors,
+    finished: complete,
+    finishedAt: finishedAt === null ? null : new Date(finishedAt).toISOString(),
+    queues: await transport.queueCounts(),
+    perSecond,
+    etaSeconds: left === null ? null : left === 0 ? 0 : perSecond > 0 ? left / perSecond : null,
+  };
+}
+
+export function renderRunStatus(status: RunStatus): string {
+  const planned = status.planned === null ? "(still planning)" : String(status.planned);
+  const pct = status.planned ? ` (${((100 * status.done) / status.planned).toFixed(1)}%)` : "";
+  const lines = [
+    `run        ${status.runId}: ${status.finished ? `finished at ${status.finishedAt}` : "in progress"}`,
+    `planned    ${planned}`,
+    `done       ${status.done}${pct}`,
+    `unscored   ${status.unscored} (scorer errors: ${status.errors})`,
+    `input errs ${status.inputErrors}`,
+    `throughput ${Math.round(status.perSecond)} results/s`,
+    `eta        ${status.etaSeconds === null ? "unknown" : formatSeconds(status.etaSeconds)}`,
+    "queues (shared by all runs)  waiting   active  delayed   failed",
+    ...status.queues.map(
+      (q) =>
+        `  ${q.queue.padEnd(26)} ${[q.waiting, q.active, q.delayed, q.failed].map((n) => String(n).padStart(8)).join(" ")}`,
+    ),
+  ];
+  if (status.queues.length === 0) lines.push("  (no queues yet)");
+  return lines.join("\n");
+}
+
+function formatSeconds(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+}

@@ -1,0 +1,84 @@
+import { once } from "node:events";
+import { type Pool, scorerKey, UnrecoverableJobError } from "@assay/core";
+import { createScoreHandler, type Logger } from "@assay/pipeline";
+import type { BullmqTransport, JobHandler } from "@assay/queue";
+import type { ScorerRegistry } from "@assay/scorers";
+import type { Store } from "@assay/store";
+import { meteredScoreWriter } from "./metered-writer.js";
+import { startMetricsServer } from "./metrics-server.js";
+import { WorkerMetrics } from "./worker-metrics.js";
+
+export interface RunWorkerOptions {
+  pool: Pool;
+  /** GPU pool: the model whose queue this process serves. */
+  model?: string;
+  concurrency: number;
+  store: Store;
+  transport: BullmqTransport;
+  registry: ScorerRegistry;
+  log: Logger;
+  /** Serve Prometheus metrics on this port; 0 picks a free one. */
+  metricsPort?: number;
+  /** Aborted on SIGTERM/SIGINT: stop taking jobs, finish in-flight ones, flush, return. */
+  signal: AbortSignal;
+}
+
+/**
+ * One worker process: takes jobs of one pool (one model for GPU), scores them with the same
+ * handler as `assay run`, and stores rows through a batched writer. A job is acknowledged
+ * only after its row is stored, so a killed worker loses nothing: its unacknowledged jobs
+ * go back to the queue (stalled-job recovery) and the idempotent writer absorbs repeats.
+ */
+export async function runWorker(options: RunWorkerOptions): Promise<void> {
+  const { pool, store, transport, log } = options;
+  const metrics = new WorkerMetrics(() => transport.queueCounts());
+  const server =
+    options.metricsPort === undefined
+      ? undefined
+      : await startMetricsServer(metrics.registry, options.metricsPort);
+  if (server !== undefined) log.info({ port: server.port }, "metrics on /metrics");
+
+  // A batch larger than the jobs in flight could never fill; it would always wait the deadline.
+  const writer = meteredScoreWriter(store, metrics, {
+    maxBatch: Math.min(1000, options.concurrency),
+    maxDelayMs: 20,
+  });
+  const handler = countedHandler(
+    createScoreHandler({ registry: options.registry, writer }),
+    pool,
+    metrics,
+    log,
+  );
+  const consumer = transport.consume(pool, handler, {
+    concurrency: options.concurrency,
+    ...(options.model !== undefined && { model: options.model }),
+  });
+  log.info({ pool, model: options.model, concurrency: options.concurrency }, "worker started");
+
+  if (!options.signal.aborted) await once(options.signal, "abort");
+  log.info("stopping: finishing in-flight jobs");
+  await consumer.stop();
+  await writer.close();
+  await server?.close();
+  log.info({ stored: writer.stats.rows }, "worker stopped");
+}
+
+function countedHandler(
+  handler: JobHandler,
+  pool: Pool,
+  metrics: WorkerMetrics,
+  log: Logger,
+): JobHandler {
+  return async (job, signal) => {
+    const scorer = scorerKey(job.scorer);
+    try {
+      await handler(job, signal);
+      metrics.processed.inc({ pool, scorer });
+    } catch (error) {
+      const kind = error instanceof UnrecoverableJobError ? "unrecoverable" : "transient";
+      metrics.failed.inc({ pool, scorer, kind });
+      log.warn({ err: error, scorer, sample: job.sample.id, kind }, "job failed");
+      throw error;
+    }
+  };
+}

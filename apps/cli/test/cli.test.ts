@@ -1,0 +1,167 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runAssay } from "./run-assay.js";
+
+const work = mkdtempSync(join(tmpdir(), "assay-cli-"));
+const db = join(work, "store");
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const EXAMPLE = ["examples/mixed.jsonl", "--spec", "examples/mixed.spec.yaml"];
+
+function write(name: string, content: string): string {
+  const path = join(work, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+describe("assay CLI", () => {
+  it("lists its commands in --help", async () => {
+    const { code, stdout } = await runAssay(["--help"]);
+    expect(code).toBe(0);
+    for (const command of ["run", "report", "export", "migrate"]) expect(stdout).toContain(command);
+  });
+
+  it("exits 2 with a clear message on a bad option value", async () => {
+    const { code, stderr } = await runAssay(["run", "x.jsonl", "--concurrency", "0"]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--concurrency to be an integer from 1 and up, got "0"/);
+  });
+
+  it("scores the example dataset, then reports and exports the same run from the store", async () => {
+    const run = await runAssay(["run", ...EXAMPLE, "--run-id", "ex", "--db", db, "--json"]);
+    expect(run.code, run.stderr).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    expect(summary.results).toBe(summary.planned);
+    expect(summary.inputErrors).toBe(0);
+    expect(summary.finishedAt).not.toBeNull();
+    const rules = new Set(summary.groups.map((g: { rule: string }) => g.rule));
+    expect([...rules].sort()).toEqual([
+      "invoice-json",
+      "multiple-choice",
+      "numeric-answer",
+      "short-answer",
+      "tool-call",
+    ]);
+
+    const report = await runAssay(["report", "ex", "--db", db, "--json"]);
+    expect(report.code).toBe(0);
+    expect(JSON.parse(report.stdout).groups).toEqual(summary.groups);
+
+    const table = await runAssay(["report", "ex", "--db", db]);
+    expect(table.stdout).toMatch(/Routing: which rule sent samples to which scorer/);
+    expect(table.stdout).toMatch(/multiple-choice\s+│\s+choice/);
+
+    const csvPath = join(work, "ex.csv");
+    const csv = await runAssay(["export", "ex", "--db", db, "--format", "csv", "--out", csvPath]);
+    expect(csv.code, csv.stderr).toBe(0);
+    const csvLines = readFileSync(csvPath, "utf8").trim().split("\n");
+    expect(csvLines[0]).toBe(
+      "run_id,sample_id,task_id,scorer,criterion,repetition,status,value,reason,rule",
+    );
+    expect(csvLines).toHaveLength(summary.results + 1);
+
+    const jsonl = await runAssay(["export", "ex", "--db", db]);
+    const rows = jsonl.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(rows).toHaveLength(summary.results);
+    expect(
+      rows
+        .filter((r: { status: string }) => r.status === "unscored")
+        .every((r: { reason: string | null }) => r.reason !== null),
+    ).toBe(true);
+  });
+
+  it("resumes a run: the second attempt skips what is stored", async () => {
+    const lines = Array.from({ length: 30 }, (_, i) =>
+      JSON.stringify({ id: `q${i}`, question: "q", answer: `a${i}`, target: [`a${i}`] }),
+    );
+    const first = write("resume.jsonl", `${lines.slice(0, 20).join("\n")}\n`);
+    expect((await runAssay(["run", first, "--run-id", "resume", "--db", db])).code).toBe(0);
+    write("resume.jsonl", `${lines.join("\n")}\n`);
+    const second = await runAssay(["run", first, "--run-id", "resume", "--db", db, "--json"]);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toMatch(/Resuming run resume/);
+    expect(second.stderr).toMatch(/Skipped 40 results already stored/);
+    expect(JSON.parse(second.stdout).results).toBe(60);
+  });
+
+  it("stores bad lines as input errors, scores the rest, and exits 4", async () => {
+    const { code, stdout } = await runAssay([
+      "run",
+      "examples/bad-lines.jsonl",
+      "--run-id",
+      "bad",
+      "--db",
+      db,
+    ]);
+    expect(code).toBe(4);
+    expect(stdout).toMatch(/examples\/bad-lines\.jsonl:2: malformed JSON/);
+    expect(stdout).toMatch(/examples\/bad-lines\.jsonl:4: field `answer`: .*expected string/);
+  });
+
+  it("--strict refuses an invalid dataset before storing anything", async () => {
+    const run = await runAssay([
+      "run",
+      "examples/bad-lines.jsonl",
+      "--strict",
+      "--run-id",
+      "strict",
+      "--db",
+      db,
+    ]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(
+      /--strict: refused .*bad-lines\.jsonl: \d+ invalid lines, nothing was scored/,
+    );
+    const report = await runAssay(["report", "strict", "--db", db]);
+    expect(report.code).toBe(3);
+    expect(report.stderr).toMatch(/No run "strict"/);
+  });
+
+  it("refuses a spec with an unknown scorer, naming the rule and the known scorers", async () => {
+    const spec = write(
+      "bad.spec.yaml",
+      "rules:\n  - name: mine\n    when: { target_type: string }\n    scorers: [{ name: bleu }]\n",
+    );
+    const { code, stderr } = await runAssay([
+      "run",
+      "examples/mixed.jsonl",
+      "--spec",
+      spec,
+      "--db",
+      db,
+    ]);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/rule "mine"/);
+    expect(stderr).toMatch(/bleu/);
+    expect(stderr).toMatch(/f1/);
+  });
+
+  it("refuses bad scorer arguments, naming the field", async () => {
+    const spec = write(
+      "args.spec.yaml",
+      "rules:\n  - name: nums\n    when: { target_type: number }\n    scorers: [{ name: numeric, args: { tolerance: -1 } }]\n",
+    );
+    const { code, stderr } = await runAssay([
+      "run",
+      "examples/mixed.jsonl",
+      "--spec",
+      spec,
+      "--db",
+      db,
+    ]);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/rule "nums"/);
+    expect(stderr).toMatch(/tolerance/);
+  });
+
+  it("refuses a missing dataset", async () => {
+    const { code, stderr } = await runAssay(["run", join(work, "nope.jsonl"), "--db", db]);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/nope\.jsonl: file not found/);
+  });
+});

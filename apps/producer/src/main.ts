@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// Deployable producer: `assay produce` with the same arguments, e.g.
+//   node apps/producer/dist/main.js data.jsonl --spec spec.yaml --run-id nightly-1 --wait
+import { runCli } from "@assay/cli";
+
+process.exitCode = await runCli(["produce", ...process.argv.slice(2)]);

@@ -1,0 +1,16 @@
+import { fillerText } from "../src/check/filler.js";
+import { createVerifierScorer, loadModel } from "../src/index.js";
+import { sample, tinyModel } from "./fixtures.js";
+const m = await loadModel(await tinyModel(), { threads: 2 });
+const q = fillerText(m.tokenizer, 4000);
+const s = createVerifierScorer(m, { model: m.name });
+await s(sample(q, "warm"), {});
+let t = performance.now();
+const r = await Promise.all(Array.from({ length: 16 }, (_, i) => s(sample(q, `answer ${i}`), {})));
+console.log("16 samples ms", performance.now() - t, m.stats());
+t = performance.now();
+for (let i = 0; i < 5; i++) await m.runner.run([Array(2040).fill(100)], "last_hidden_state");
+console.log("single 2040 row ms", (performance.now() - t) / 5);
+t = performance.now();
+await m.runner.run(Array.from({length:8},()=>Array(2040).fill(100)), "last_hidden_state");
+console.log("8x2040 ms", (performance.now() - t));
