@@ -1,3 +1,11 @@
+export {
+  type ModelPrice,
+  ModelPriceSchema,
+  type PriceTable,
+  type PriceTableInput,
+  PriceTableSchema,
+} from "./cost/price-table.js";
+export { costOfUsage, perUnit, type UsageCost, type UsageRole, type UsageTotals } from "./cost/usage-cost.js";
 export { type AssayEnv, readEnv, redactUrl } from "./env.js";
 export * from "./errors/index.js";
 export {
@@ -37,6 +45,29 @@ export {
   type UnscoredScore,
   unscored,
 } from "./score.js";
+export { type Rate, rateOf } from "./report/rate.js";
+export type {
+  AccuracyReport,
+  CostReport,
+  ReportBundle,
+  RunIdentity,
+  RunReport,
+  RunTrendPoint,
+  ScoreHistogram,
+  TieReport,
+  TruncationBucket,
+  TruncationReport,
+  UnscoredReason,
+  UnscoredReport,
+} from "./report/run-report.js";
+export {
+  createSanitizer,
+  DEFAULT_DELIMITERS,
+  DEFAULT_REPLACEMENT,
+  type SanitizeOptions,
+  type Sanitizer,
+  sanitizeUntrusted,
+} from "./sanitize-untrusted.js";
 export type { ScoreContext, Scorer, ScorerDefinition } from "./scorer.js";
 export { type ScorerRef, type ScorerRefInput, ScorerRefSchema, scorerKey } from "./scorer-ref.js";
 export type { ExportRow, InputErrorSummary, RunSummary, ScorerRuleSummary } from "./summary.js";

@@ -57,6 +57,26 @@ describe("json", () => {
     expect(await score("json", args, "{}", "a string")).toMatchObject({ reason: "invalid_target" });
   });
 
+  it("runs schema patterns on RE2, so a backtracking pattern cannot hang the worker", async () => {
+    const schema = { type: "string", pattern: "^(a+)+$" };
+    const answer = JSON.stringify(`${"a".repeat(30_000)}b`);
+    const started = performance.now();
+    expect(await score("json", { schema }, answer)).toMatchObject({
+      value: 0,
+      detail: { errors: ['/: must match pattern "^(a+)+$"'] },
+    });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(await scoreValue("json", { schema }, '"aaa"')).toBe(1);
+  });
+
+  it("refuses a schema pattern RE2 cannot run", async () => {
+    const schema = { type: "string", pattern: "^(?!x)" };
+    expect(await score("json", { schema_from_target: true }, '"a"', schema)).toMatchObject({
+      reason: "invalid_target",
+      message: expect.stringContaining("lookahead and lookbehind are not supported"),
+    });
+  });
+
   it("lets different schemas share an $id", async () => {
     const args = { schema_from_target: true };
     expect(await scoreValue("json", args, '"x"', { $id: "same", type: "string" })).toBe(1);

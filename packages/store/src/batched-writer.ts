@@ -1,3 +1,5 @@
+import { Fifo } from "./fifo.js";
+
 export interface BatchedWriterOptions {
   /** Rows per flush; a full batch flushes at once. Default 1000. */
   maxBatch?: number;
@@ -36,7 +38,7 @@ export class BatchedWriter<T> {
   #timer: NodeJS.Timeout | undefined;
   #inFlight: Promise<unknown> | undefined;
   #inFlightCount = 0;
-  #spaceWaiters: (() => void)[] = [];
+  readonly #spaceWaiters = new Fifo<() => void>();
   #closed = false;
   readonly #stats = { rows: 0, flushes: 0, failedFlushes: 0, lastFlushMs: 0 };
 
@@ -54,7 +56,7 @@ export class BatchedWriter<T> {
   async add(item: T): Promise<void> {
     // Waiters queue up in order; each one woken passes the turn on while there is room,
     // so a flush wakes only as many producers as it made room for.
-    if (this.#isFull() || this.#spaceWaiters.length > 0) {
+    if (this.#isFull() || this.#spaceWaiters.size > 0) {
       await new Promise<void>((wake) => this.#spaceWaiters.push(wake));
     }
     if (this.#closed) {

@@ -19,16 +19,24 @@ import {
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
-export const runs = pgTable("runs", {
-  id: text("id").primaryKey(),
-  name: text("name"),
-  dataset: text("dataset"),
-  spec: jsonb("spec").notNull(),
-  transport: text("transport").notNull(),
-  createdAt: createdAt(),
-  finishedAt: timestamp("finished_at", { withTimezone: true }),
-  plannedResults: bigint("planned_results", { mode: "number" }),
-});
+export const runs = pgTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    name: text("name"),
+    dataset: text("dataset"),
+    spec: jsonb("spec").notNull(),
+    transport: text("transport").notNull(),
+    createdAt: createdAt(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    plannedResults: bigint("planned_results", { mode: "number" }),
+  },
+  // Report trends: "the last N runs" and "the last N runs named X", newest first.
+  (t) => [
+    index("runs_created_idx").on(t.createdAt),
+    index("runs_name_created_idx").on(t.name, t.createdAt),
+  ],
+);
 
 export const samples = pgTable(
   "samples",
@@ -121,4 +129,30 @@ export const usage = pgTable(
     primaryKey({ columns: [t.runId, t.sampleId, t.role, t.scorer] }),
     check("usage_role_check", sql`${t.role} in ('generator', 'verifier')`),
   ],
+);
+
+/**
+ * One row per task: the candidate selection picked (best-of-N or pivot tournament), the
+ * evidence it used (`detail`: scores, pairwise probabilities, ranking) and the correctness
+ * flags behind pass@1, selected and oracle accuracy. Rewritten when selection reruns.
+ */
+export const selections = pgTable(
+  "selections",
+  {
+    runId: text("run_id").notNull(),
+    taskId: text("task_id").notNull(),
+    method: text("method").notNull(),
+    candidates: integer("candidates").notNull(),
+    selectedIndex: integer("selected_index"),
+    selectedSampleId: text("selected_sample_id"),
+    tie: boolean("tie").notNull(),
+    discreteTie: boolean("discrete_tie"),
+    tieBreak: text("tie_break"),
+    selectedCorrect: boolean("selected_correct"),
+    firstCorrect: boolean("first_correct"),
+    anyCorrect: boolean("any_correct"),
+    detail: jsonb("detail").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.taskId] })],
 );

@@ -13,7 +13,13 @@ export function sample(id: string, overrides: Partial<Sample> = {}): Sample {
   };
 }
 
-export function scored(runId: string, sampleId: string, scorer: string, value: number, rule = "default"): ScoreRow {
+export function scored(
+  runId: string,
+  sampleId: string,
+  scorer: string,
+  value: number,
+  rule = "default",
+): ScoreRow {
   return {
     runId,
     sampleId,
@@ -28,7 +34,13 @@ export function scored(runId: string, sampleId: string, scorer: string, value: n
   };
 }
 
-export function unscored(runId: string, sampleId: string, scorer: string, reason: string, rule = "default"): ScoreRow {
+export function unscored(
+  runId: string,
+  sampleId: string,
+  scorer: string,
+  reason: string,
+  rule = "default",
+): ScoreRow {
   return {
     ...scored(runId, sampleId, scorer, 0, rule),
     status: "unscored",

@@ -19,7 +19,8 @@ async function dropSchemas(): Promise<void> {
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
   try {
-    for (const schema of schemas.splice(0)) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    for (const schema of schemas.splice(0))
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   } finally {
     await client.end();
   }
@@ -41,6 +42,8 @@ describe("postgres connection", () => {
   });
 
   it("refuses a schema name it would have to quote", async () => {
-    await expect(openStore({ databaseUrl: DATABASE_URL, schema: 'x"; drop' })).rejects.toBeInstanceOf(ConfigError);
+    await expect(
+      openStore({ databaseUrl: DATABASE_URL, schema: 'x"; drop' }),
+    ).rejects.toBeInstanceOf(ConfigError);
   });
 });

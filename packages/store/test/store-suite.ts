@@ -44,7 +44,9 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
         await expect(attempt).rejects.toBeInstanceOf(ConfigError);
         await expect(bare.countResults("r")).rejects.toThrow(/run `assay migrate`/);
         await bare.migrate();
-        expect(await bare.startRun({ id: "r", spec: {}, transport: "local" })).toEqual({ created: true });
+        expect(await bare.startRun({ id: "r", spec: {}, transport: "local" })).toEqual({
+          created: true,
+        });
       } finally {
         await bare.close();
       }
@@ -52,12 +54,29 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
 
     it("keeps an existing run when started again", async () => {
       const id = freshRunId();
-      const first = await store.startRun({ id, name: "first", dataset: "a.jsonl", spec: { n: 1 }, transport: "local" });
-      const second = await store.startRun({ id, name: "second", spec: { n: 2 }, transport: "bullmq" });
+      const first = await store.startRun({
+        id,
+        name: "first",
+        dataset: "a.jsonl",
+        spec: { n: 1 },
+        transport: "local",
+      });
+      const second = await store.startRun({
+        id,
+        name: "second",
+        spec: { n: 2 },
+        transport: "bullmq",
+      });
       expect(first).toEqual({ created: true });
       expect(second).toEqual({ created: false });
       const run = await store.getRun(id);
-      expect(run).toMatchObject({ id, name: "first", dataset: "a.jsonl", spec: { n: 1 }, transport: "local" });
+      expect(run).toMatchObject({
+        id,
+        name: "first",
+        dataset: "a.jsonl",
+        spec: { n: 1 },
+        transport: "local",
+      });
       expect(run?.createdAt).toBeInstanceOf(Date);
       expect(await store.getRun("no-such-run")).toBeUndefined();
     });
@@ -75,18 +94,34 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
 
     it("stores each result once however often it is written", async () => {
       const id = await startRun();
-      const rows = [scored(id, "s1", "exact", 1), scored(id, "s2", "exact", 0), unscored(id, "s3", "exact", "no_target")];
+      const rows = [
+        scored(id, "s1", "exact", 1),
+        scored(id, "s2", "exact", 0),
+        unscored(id, "s3", "exact", "no_target"),
+      ];
       expect(await store.writeScores(rows)).toBe(3);
       expect(await store.writeScores(rows)).toBe(0);
-      expect(await store.writeScores([...rows, scored(id, "s4", "exact", 1), scored(id, "s4", "exact", 0)])).toBe(1);
+      expect(
+        await store.writeScores([
+          ...rows,
+          scored(id, "s4", "exact", 1),
+          scored(id, "s4", "exact", 0),
+        ]),
+      ).toBe(1);
       expect(await store.countResults(id)).toBe(4);
       expect(await store.writeScores([])).toBe(0);
     });
 
     it("keeps text, nulls and JSON detail intact", async () => {
       const id = await startRun();
-      const tricky = { ...unscored(id, 'id "with", {braces}\\ and\ttab', "judge", "parse_error"), criterion: "a,b" };
-      await store.writeScores([tricky, { ...scored(id, "s", "exact", 0.25), detail: { nested: [1, "x"] } }]);
+      const tricky = {
+        ...unscored(id, 'id "with", {braces}\\ and\ttab', "judge", "parse_error"),
+        criterion: "a,b",
+      };
+      await store.writeScores([
+        tricky,
+        { ...scored(id, "s", "exact", 0.25), detail: { nested: [1, "x"] } },
+      ]);
       const exported = await collect(store.exportScores(id));
       expect(exported.map((row) => row.sample_id).sort()).toEqual([tricky.sampleId, "s"].sort());
       const keys = await store.storedResultKeys(id, [tricky.sampleId]);
@@ -107,7 +142,10 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
     it("flushes a full batch without waiting for the timer", async () => {
       const id = await startRun();
       const writer = store.createScoreWriter({ maxBatch: 2, maxDelayMs: 60_000 });
-      const added = Promise.all([writer.add(scored(id, "a", "exact", 1)), writer.add(scored(id, "b", "exact", 1))]);
+      const added = Promise.all([
+        writer.add(scored(id, "a", "exact", 1)),
+        writer.add(scored(id, "b", "exact", 1)),
+      ]);
       await expect(withTimeout(added, 5_000)).resolves.toBeDefined();
       await writer.close();
     });
@@ -147,7 +185,10 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
 
     it("stores samples and input errors once", async () => {
       const id = await startRun();
-      const samples = [sample("t1#0", { candidateIndex: 0, label: true }), sample("t1#1", { candidateIndex: 1 })];
+      const samples = [
+        sample("t1#0", { candidateIndex: 0, label: true }),
+        sample("t1#1", { candidateIndex: 1 }),
+      ];
       expect(await store.insertSamples(id, samples)).toBe(2);
       expect(await store.insertSamples(id, samples)).toBe(0);
       expect(await store.insertInputErrors(id, [inputError(3), inputError(7)])).toBe(2);
@@ -158,7 +199,10 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
       const id = await startRun();
       await store.setPlanned(id, 6);
       await store.insertSamples(id, [sample("s1"), sample("s2"), sample("s3")]);
-      await store.insertInputErrors(id, Array.from({ length: 12 }, (_, i) => inputError(12 - i)));
+      await store.insertInputErrors(
+        id,
+        Array.from({ length: 12 }, (_, i) => inputError(12 - i)),
+      );
       await store.writeScores([
         scored(id, "s1", "exact", 1),
         scored(id, "s2", "exact", 0),
@@ -168,12 +212,35 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
         unscored(id, "s3", "judge", "parse_error", "hard"),
       ]);
       const summary = await store.runSummary(id);
-      expect(summary).toMatchObject({ runId: id, planned: 6, samples: 3, results: 6, inputErrors: 12, finishedAt: null });
+      expect(summary).toMatchObject({
+        runId: id,
+        planned: 6,
+        samples: 3,
+        results: 6,
+        inputErrors: 12,
+        finishedAt: null,
+      });
       expect(summary.groups).toEqual([
-        { scorer: "exact", rule: "default", results: 3, scored: 2, mean: 0.5, unscored: { no_target: 1 } },
-        { scorer: "judge", rule: "hard", results: 3, scored: 1, mean: 0.5, unscored: { parse_error: 2 } },
+        {
+          scorer: "exact",
+          rule: "default",
+          results: 3,
+          scored: 2,
+          mean: 0.5,
+          unscored: { no_target: 1 },
+        },
+        {
+          scorer: "judge",
+          rule: "hard",
+          results: 3,
+          scored: 1,
+          mean: 0.5,
+          unscored: { parse_error: 2 },
+        },
       ]);
-      expect(summary.inputErrorExamples.map((e) => e.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(summary.inputErrorExamples.map((e) => e.line)).toEqual([
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+      ]);
       expect(summary.inputErrorExamples[0]).toEqual(inputError(1));
       expect(Number.isNaN(Date.parse(summary.startedAt))).toBe(false);
       await expect(store.runSummary("no-such-run")).rejects.toThrow(/No run "no-such-run"/);

@@ -1,6 +1,5 @@
 export { Batcher, type BatcherOptions, type BatchedResult, type BatchRecord, type BatchStats } from "./batch/batcher.js";
 export { type BatchLimits, nextBatchSize, paddingEfficiency, planBatches } from "./batch/plan-batches.js";
-export { TurnQueue } from "./batch/turn-queue.js";
 export { type CheckModelOptions, type CheckRow, checkModel } from "./check/check-model.js";
 export {
   type AssayConfig,

@@ -1,16 +1,18 @@
 import { fillerText } from "../src/check/filler.js";
-import { createVerifierScorer, loadModel } from "../src/index.js";
-import { sample, tinyModel } from "./fixtures.js";
-const m = await loadModel(await tinyModel(), { threads: 2 });
-const q = fillerText(m.tokenizer, 4000);
-const s = createVerifierScorer(m, { model: m.name });
-await s(sample(q, "warm"), {});
-let t = performance.now();
-const r = await Promise.all(Array.from({ length: 16 }, (_, i) => s(sample(q, `answer ${i}`), {})));
-console.log("16 samples ms", performance.now() - t, m.stats());
-t = performance.now();
-for (let i = 0; i < 5; i++) await m.runner.run([Array(2040).fill(100)], "last_hidden_state");
-console.log("single 2040 row ms", (performance.now() - t) / 5);
-t = performance.now();
-await m.runner.run(Array.from({length:8},()=>Array(2040).fill(100)), "last_hidden_state");
-console.log("8x2040 ms", (performance.now() - t));
+import { fitPrompt, loadTokenizer, resolvePrompt } from "../src/index.js";
+import { readAssayConfig } from "../src/model/read-assay-config.js";
+import { tinyModel } from "./fixtures.js";
+const dir = await tinyModel();
+const tok = await loadTokenizer(dir);
+const cfg = await readAssayConfig(dir);
+const q = fillerText(tok, 8000);
+for (let i = 0; i < 6; i++) {
+  const p = resolvePrompt(cfg.template, { question: q, answer: `answer ${i}`, metadata: {} }, "");
+  if (!p.ok) throw 1;
+  let t = performance.now();
+  const r = fitPrompt(tok, p.pieces, { maxLength: 2048, margin: 8, policy: "error" });
+  const fitMs = performance.now() - t;
+  t = performance.now(); tok.encode(q, false); const encQ = performance.now() - t;
+  t = performance.now(); tok.encode(q.slice(0, 9000), false); const enc2k = performance.now() - t;
+  console.log(i, "fit", fitMs.toFixed(1), "encode 8k", encQ.toFixed(1), "encode ~2k", enc2k.toFixed(1), r.ok && r.ids.length);
+}

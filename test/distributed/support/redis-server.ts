@@ -21,7 +21,17 @@ export async function startRedis(extraArgs: string[] = []): Promise<OwnRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "assay-redis-"));
   const url = `redis://127.0.0.1:${port}`;
-  const args = ["--bind", "127.0.0.1", "--port", String(port), "--dir", dir, "--save", "", ...extraArgs];
+  const args = [
+    "--bind",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--dir",
+    dir,
+    "--save",
+    "",
+    ...extraArgs,
+  ];
   let child = await launch(args, url);
   const kill = async (): Promise<void> => {
     const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -46,7 +56,11 @@ async function launch(args: string[], url: string): Promise<ChildProcess> {
   const child = spawn("redis-server", args, { stdio: "ignore" });
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const probe = new Redis(url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     probe.on("error", () => {});
     try {
       await probe.connect();
@@ -67,7 +81,9 @@ function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject()));
+      server.close(() =>
+        typeof address === "object" && address !== null ? resolve(address.port) : reject(),
+      );
     });
   });
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { readEnv } from "@assay/core";
 import { Redis } from "ioredis";
 import pg from "pg";
 
 // The services every distributed test talks to (CI starts them: .ci/services.sh).
-export const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-export const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const env = readEnv();
+export const REDIS_URL = env.REDIS_URL;
+export const DATABASE_URL = env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 /** A queue prefix no other test uses, so tests never see each other's jobs. */
 export function freshPrefix(): string {
@@ -42,10 +44,15 @@ export async function dropSchema(schema: string, url = DATABASE_URL): Promise<vo
 }
 
 /** Polls `check` until it returns true, failing after `timeoutMs`. */
-export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+export async function waitFor(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -19,7 +19,11 @@ export function meteredScoreWriter(
   return new BatchedWriter<ScoreRow>(async (rows) => {
     const stopTimer = metrics.flushSeconds.startTimer();
     try {
-      return await store.writeScores(rows);
+      const inserted = await store.writeScores(rows);
+      // Duplicates are jobs run twice (a killed worker, a lost ack); the upsert absorbs them.
+      metrics.rowsWritten.inc({ outcome: "inserted" }, inserted);
+      metrics.rowsWritten.inc({ outcome: "duplicate" }, rows.length - inserted);
+      return inserted;
     } finally {
       stopTimer();
       metrics.batchSize.observe(rows.length);

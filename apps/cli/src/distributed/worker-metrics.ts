@@ -16,6 +16,12 @@ export class WorkerMetrics {
     labelNames: ["pool", "scorer", "kind"] as const,
     registers: [this.registry],
   });
+  readonly rowsWritten = new Counter({
+    name: "assay_writer_rows_total",
+    help: "Score rows flushed: inserted, or duplicate (already stored by an earlier execution of the job)",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
   readonly batchSize = new Histogram({
     name: "assay_writer_batch_size",
     help: "Score rows per writer flush",

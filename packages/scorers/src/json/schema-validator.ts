@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv, type ErrorObject, type RegExpEngine, type ValidateFunction } from "ajv";
+import { compileSafeRegex } from "../text/safe-regex.js";
 
 export type CompiledSchema =
   | { ok: true; validate: ValidateFunction }

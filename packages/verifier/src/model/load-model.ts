@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { BatcherOptions } from "../batch/batcher.js";
 import { ModelFolderError } from "../errors/model-folder-error.js";
+import { FitThread } from "../fit/fit-thread.js";
 import { createSession, type SessionOptions } from "../session/create-session.js";
 import { checkInputs, checkOutput } from "../session/model-io.js";
 import { ModelRunner } from "../session/model-runner.js";
@@ -26,7 +27,7 @@ export async function loadModel(source: string, options: LoadModelOptions = {}):
   const declaredHidden = await readHiddenSize(dir);
   const tokenizer = await loadTokenizer(dir);
   const onnxFile = join(dir, "onnx", "model.onnx");
-  const session = await createSession(onnxFile, options);
+  const [session, fitThread] = await Promise.all([createSession(onnxFile, options), FitThread.start(dir)]);
   try {
     const io = checkInputs(session, onnxFile);
     const hiddenOutput = config.head.type === "probe" ? config.head.output : null;
@@ -39,9 +40,9 @@ export async function loadModel(source: string, options: LoadModelOptions = {}):
     const head = await checkHead(dir, config, tokenizer, hiddenSize, logitsWidth);
     const paddingSide = config.padding_side ?? tokenizer.paddingSide;
     const runner = new ModelRunner(session, io, paddingSide, tokenizer.padId);
-    return new VerifierModel(source, dir, options.device ?? "cpu", config, tokenizer, runner, hiddenSize, head.probe, head.scaleIds, options.batch ?? {});
+    return new VerifierModel(source, dir, options.device ?? "cpu", config, tokenizer, runner, hiddenSize, head.probe, head.scaleIds, options.batch ?? {}, fitThread);
   } catch (error) {
-    await session.release();
+    await Promise.all([session.release(), fitThread.close()]);
     throw error;
   }
 }

@@ -1,14 +1,14 @@
-import type { InferenceSession } from "onnxruntime-node";
 import { type BatchedResult, Batcher, type BatcherOptions, type BatchStats } from "../batch/batcher.js";
-import { TurnQueue } from "../batch/turn-queue.js";
 import type { AssayConfig } from "../config/assay-config.js";
+import type { FitOptions, FitResult } from "../fit/fit.js";
+import type { FitThread } from "../fit/fit-thread.js";
 import type { ModelRunner } from "../session/model-runner.js";
+import type { SessionInfo } from "../session/worker-session.js";
+import type { PromptPiece } from "../template/resolve-prompt.js";
 import type { VerifierTokenizer } from "./tokenizer.js";
 
 /** A loaded verifier: load once per process, then build scorers from it. */
 export class VerifierModel {
-  /** Serializes tokenization/fit, one job per event-loop turn. */
-  readonly fitQueue = new TurnQueue();
   readonly #batchers = new Map<string, Batcher<Float32Array>>();
 
   constructor(
@@ -26,9 +26,16 @@ export class VerifierModel {
     /** Token ids of an assay.json distribution head's scale. */
     readonly scaleIds: number[] | null,
     readonly batchOptions: BatcherOptions,
+    readonly fitThread: FitThread,
   ) {}
 
-  get session(): InferenceSession {
+  /** Fits a prompt in the tokenization thread (same result as fitPrompt with this tokenizer). */
+  fit(pieces: PromptPiece[], options: FitOptions): Promise<FitResult> {
+    return this.fitThread.fit(pieces, options);
+  }
+
+  /** Graph inputs and outputs (the session itself lives in the inference thread). */
+  get session(): SessionInfo {
     return this.runner.session;
   }
 
@@ -64,6 +71,6 @@ export class VerifierModel {
   }
 
   async close(): Promise<void> {
-    await this.runner.session.release();
+    await Promise.all([this.runner.session.release(), this.fitThread.close()]);
   }
 }

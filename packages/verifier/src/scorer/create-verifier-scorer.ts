@@ -1,5 +1,4 @@
 import { type Sample, type Score, type ScoreContext, type Scorer, scored, unscored } from "@assay/core";
-import { fitPrompt } from "../fit/fit.js";
 import { distributionValue } from "../heads/distribution.js";
 import { probeValue } from "../heads/probe.js";
 import type { VerifierModel } from "../model/verifier-model.js";
@@ -23,7 +22,7 @@ export function createVerifierScorer(model: VerifierModel, input: VerifierArgsIn
     const detail = emptyDetail(model, head, prompts.length);
     const fitted: FittedPrompt[] = [];
     for (const spec of prompts) {
-      const result = await model.fitQueue.run(() => fitOne(model, args, spec, sample));
+      const result = await fitOne(model, args, spec, sample);
       if (result.kind === "missing") return unscored("invalid_target", result.message, detail);
       detail.truncations.push({ ...result.record, criterion: spec.criterion.name, variant: spec.variant });
       if (result.kind === "refused") return unscored("overflow", result.message, finish(detail));
@@ -46,10 +45,10 @@ type FitOutcome =
   | { kind: "refused"; message: string; record: VerifierDetail["truncations"][number] }
   | { kind: "fit"; ids: number[]; record: VerifierDetail["truncations"][number] };
 
-function fitOne(model: VerifierModel, args: VerifierArgs, spec: PromptSpec, sample: Sample): FitOutcome {
+async function fitOne(model: VerifierModel, args: VerifierArgs, spec: PromptSpec, sample: Sample): Promise<FitOutcome> {
   const prompt = resolvePrompt(spec.template, sample, spec.criterion.text);
   if (!prompt.ok) return { kind: "missing", message: prompt.message };
-  const fit = fitPrompt(model.tokenizer, prompt.pieces, {
+  const fit = await model.fit(prompt.pieces, {
     maxLength: model.config.max_length,
     margin: model.config.margin,
     policy: args.overflow,

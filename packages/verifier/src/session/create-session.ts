@@ -1,5 +1,6 @@
-import * as ort from "onnxruntime-node";
+import type { InferenceSession } from "onnxruntime-node";
 import { ModelFolderError } from "../errors/model-folder-error.js";
+import { WorkerSession } from "./worker-session.js";
 
 export interface SessionOptions {
   /** `cpu` (default) or `cuda:<id>`. */
@@ -19,20 +20,22 @@ export function parseDevice(device = "cpu"): ExecutionDevice {
   return { provider: "cuda", deviceId: Number(match[1] ?? 0) };
 }
 
-export async function createSession(
-  modelPath: string,
-  options: SessionOptions = {},
-): Promise<ort.InferenceSession> {
+/** onnxruntime session options for a device and thread count. */
+export function sessionOptionsFor(options: SessionOptions = {}): InferenceSession.SessionOptions {
   const device = parseDevice(options.device);
-  const sessionOptions: ort.InferenceSession.SessionOptions = {
-    executionProviders:
-      device.provider === "cpu" ? ["cpu"] : [{ name: "cuda", deviceId: device.deviceId }],
+  return {
+    executionProviders: device.provider === "cpu" ? ["cpu"] : [{ name: "cuda", deviceId: device.deviceId }],
     graphOptimizationLevel: "all",
     interOpNumThreads: 1,
     ...(options.threads !== undefined && { intraOpNumThreads: options.threads }),
   };
+}
+
+/** Opens `modelPath` in an inference thread (see worker-source.ts for why). */
+export async function createSession(modelPath: string, options: SessionOptions = {}): Promise<WorkerSession> {
+  const device = parseDevice(options.device);
   try {
-    return await ort.InferenceSession.create(modelPath, sessionOptions);
+    return await WorkerSession.create(modelPath, sessionOptionsFor(options));
   } catch (error) {
     const message = (error as Error).message;
     const hint =

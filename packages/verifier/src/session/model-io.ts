@@ -1,4 +1,4 @@
-import type { InferenceSession } from "onnxruntime-node";
+import type { SessionInfo } from "./worker-session.js";
 import { ModelFolderError } from "../errors/model-folder-error.js";
 
 /** The graph inputs the verifier feeds, found at load. */
@@ -9,7 +9,7 @@ export interface ModelIo {
 
 const KNOWN_INPUTS = new Set(["input_ids", "attention_mask", "position_ids", "token_type_ids"]);
 
-export function checkInputs(session: InferenceSession, file: string): ModelIo {
+export function checkInputs(session: SessionInfo, file: string): ModelIo {
   for (const required of ["input_ids", "attention_mask"]) {
     if (!session.inputNames.includes(required)) {
       throw new ModelFolderError(file, `the graph has no \`${required}\` input (inputs: ${session.inputNames.join(", ")})`);
@@ -32,10 +32,9 @@ export function checkInputs(session: InferenceSession, file: string): ModelIo {
  * Checks that `name` is a float32 output shaped [batch, sequence, width] and returns its
  * width when the graph states it (null when symbolic).
  */
-export function checkOutput(session: InferenceSession, file: string, name: string): number | null {
-  const index = session.outputNames.indexOf(name);
-  const meta = session.outputMetadata[index];
-  if (index < 0 || meta === undefined) {
+export function checkOutput(session: SessionInfo, file: string, name: string): number | null {
+  const meta = session.outputMetadata.find((m) => m.name === name);
+  if (meta === undefined) {
     throw new ModelFolderError(file, `the graph has no \`${name}\` output (outputs: ${session.outputNames.join(", ")})`);
   }
   if (!meta.isTensor) throw new ModelFolderError(file, `output \`${name}\` is not a tensor`);

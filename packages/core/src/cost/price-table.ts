@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+const price = z.number().nonnegative();
+
+/**
+ * What one model costs. Token prices are per million tokens; `gpu_hour` is charged on the
+ * measured compute time (usage `compute_ms`). Both kinds may be given; they add up.
+ */
+export const ModelPriceSchema = z
+  .strictObject({
+    input_per_million: price.optional(),
+    /** Default: the input price (no cache discount). */
+    cached_input_per_million: price.optional(),
+    output_per_million: price.optional(),
+    gpu_hour: price.optional(),
+  })
+  .refine((p) => p.input_per_million !== undefined || p.output_per_million !== undefined || p.gpu_hour !== undefined, {
+    message: "give token prices (input_per_million, output_per_million) or `gpu_hour`",
+  });
+export type ModelPrice = z.infer<typeof ModelPriceSchema>;
+
+/**
+ * A price table, as written in a file (`--prices prices.yaml`):
+ *
+ * ```yaml
+ * currency: USD
+ * models:
+ *   deepseek-v4-flash: { input_per_million: 0.14, cached_input_per_million: 0.028, output_per_million: 0.28 }
+ *   qwen3-verifier-0.6b: { gpu_hour: 2.5 }
+ * ```
+ */
+export const PriceTableSchema = z.strictObject({
+  /** Shown next to every amount. Default "USD". */
+  currency: z.string().min(1).default("USD"),
+  models: z.record(z.string().min(1), ModelPriceSchema),
+});
+export type PriceTable = z.infer<typeof PriceTableSchema>;
+export type PriceTableInput = z.input<typeof PriceTableSchema>;

@@ -1,0 +1,77 @@
+import type { ModelPrice, PriceTable } from "./price-table.js";
+
+export type UsageRole = "generator" | "verifier";
+
+/** Usage summed over the rows of one role and model (what the report query returns). */
+export interface UsageTotals {
+  role: UsageRole;
+  model: string;
+  /** Uncached input tokens (cached ones are counted apart, never twice). */
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  /** Summed compute time; null when no row measured it. */
+  computeMs: number | null;
+  rows: number;
+}
+
+export interface UsageCost {
+  /** Null when some usage could not be priced: a wrong 0 would flatter the run. */
+  generation: number | null;
+  verification: number | null;
+  total: number | null;
+  currency: string;
+  /** Why an amount is null, one line per cause, for the report and the log. */
+  warnings: string[];
+}
+
+const MILLION = 1_000_000;
+const MS_PER_HOUR = 3_600_000;
+
+/**
+ * Prices usage rows. A role with no usage at all, an unknown model or a GPU-hour price
+ * without measured compute leaves that role's cost null with a warning, never 0.
+ */
+export function costOfUsage(totals: readonly UsageTotals[], table: PriceTable): UsageCost {
+  const warnings: string[] = [];
+  const roleCost = (role: UsageRole): number | null => {
+    const rows = totals.filter((t) => t.role === role);
+    if (rows.length === 0) {
+      warnings.push(`no ${role} usage recorded: ${role} cost unknown`);
+      return null;
+    }
+    let sum: number | null = 0;
+    for (const row of rows) {
+      const cost = costOfRow(row, table.models[row.model], warnings);
+      sum = sum === null || cost === null ? null : sum + cost;
+    }
+    return sum;
+  };
+  const generation = roleCost("generator");
+  const verification = roleCost("verifier");
+  const total = generation === null || verification === null ? null : generation + verification;
+  return { generation, verification, total, currency: table.currency, warnings };
+}
+
+function costOfRow(row: UsageTotals, price: ModelPrice | undefined, warnings: string[]): number | null {
+  if (price === undefined) {
+    warnings.push(`model \`${row.model}\` (${row.role}) is not in the price table: its cost is unknown`);
+    return null;
+  }
+  const tokenCost =
+    (row.inputTokens * (price.input_per_million ?? 0) +
+      row.cachedInputTokens * (price.cached_input_per_million ?? price.input_per_million ?? 0) +
+      row.outputTokens * (price.output_per_million ?? 0)) /
+    MILLION;
+  if (price.gpu_hour === undefined) return tokenCost;
+  if (row.computeMs === null) {
+    warnings.push(`model \`${row.model}\` (${row.role}) is priced per GPU-hour but no compute time was measured`);
+    return null;
+  }
+  return tokenCost + (row.computeMs / MS_PER_HOUR) * price.gpu_hour;
+}
+
+/** Amount divided by a count, null when either is unknown or the count is 0. */
+export function perUnit(amount: number | null, count: number): number | null {
+  return amount === null || count === 0 ? null : amount / count;
+}

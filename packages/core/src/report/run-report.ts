@@ -1,0 +1,101 @@
+import type { UsageCost } from "../cost/usage-cost.js";
+import type { Rate } from "./rate.js";
+
+export interface RunIdentity {
+  runId: string;
+  name: string | null;
+  dataset: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+/** pass@1 vs verifier-selected vs oracle, over tasks whose correctness is known. */
+export interface AccuracyReport {
+  tasks: number;
+  /** Tasks with a stored selection; 0 until selection ran. */
+  selectedTasks: number;
+  /** Selection method(s) stored for the run. */
+  methods: string[];
+  pass1: Rate;
+  selected: Rate;
+  oracle: Rate;
+}
+
+export interface TieReport {
+  /** Continuous score: the top two selected candidates were exactly equal. */
+  continuous: Rate;
+  /** A discrete judge (argmax level) would have tied at the top; over tasks with distributions. */
+  discrete: Rate;
+}
+
+export interface CostReport extends UsageCost {
+  /** Tasks whose selected candidate is correct. */
+  solvedTasks: number;
+  samples: number;
+  perSolvedTask: { generation: number | null; verification: number | null; total: number | null };
+  perSample: number | null;
+}
+
+export interface TruncationBucket {
+  /** Input tokens before fitting, [fromTokens, toTokens). */
+  fromTokens: number;
+  toTokens: number;
+  truncation: Rate;
+}
+
+export interface TruncationReport {
+  /** Verifier work units (sample × verifier scorer) that had to be fitted. */
+  overall: Rate;
+  byInputLength: TruncationBucket[];
+}
+
+export interface UnscoredReason {
+  reason: string;
+  count: number;
+}
+
+export interface UnscoredReport {
+  results: number;
+  unscored: Rate;
+  byReason: UnscoredReason[];
+}
+
+export interface ScoreHistogram {
+  scorer: string;
+  /** Bin i covers [i/bins, (i+1)/bins); 1.0 falls in the last bin. */
+  counts: number[];
+  scored: number;
+}
+
+/** Everything `assay report` shows for one run. */
+export interface RunReport {
+  run: RunIdentity;
+  samples: number;
+  tasks: number;
+  accuracy: AccuracyReport;
+  ties: TieReport;
+  /** Null when no price table was given. */
+  cost: CostReport | null;
+  truncation: TruncationReport;
+  unscored: UnscoredReport;
+  histograms: ScoreHistogram[];
+}
+
+/** One run's headline numbers, for trends across runs. */
+export interface RunTrendPoint {
+  run: RunIdentity;
+  pass1: number | null;
+  selected: number | null;
+  oracle: number | null;
+  tieRate: number | null;
+  truncationRate: number | null;
+  unscoredRate: number | null;
+  costPerSolvedTask: number | null;
+}
+
+/** The report as `assay report` builds it: the run, an optional comparison, the trend. */
+export interface ReportBundle {
+  report: RunReport;
+  compare: RunReport | null;
+  trend: RunTrendPoint[];
+}

@@ -1,0 +1,9 @@
+// Entry point named in the design: judge templates import the sanitizer from here.
+export {
+  createSanitizer,
+  DEFAULT_DELIMITERS,
+  DEFAULT_REPLACEMENT,
+  type SanitizeOptions,
+  type Sanitizer,
+  sanitizeUntrusted,
+} from "./untrusted/sanitize-untrusted.js";

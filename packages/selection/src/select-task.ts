@@ -1,0 +1,101 @@
+import { type Candidate, isScored } from "./candidate.js";
+import { bestOfN } from "./best-of-n.js";
+import { type Comparison, preferenceProbability } from "./preference.js";
+import { pivotTournament } from "./pivot-tournament.js";
+import { isTopTied, rankByValue, TIE_BREAK, type TieBreak } from "./tie-break.js";
+
+export type SelectionMethod = "best_of_n" | "pivot_tournament";
+
+export interface SelectOptions {
+  /** Default "best_of_n". */
+  method?: SelectionMethod;
+  /** Pivots of the tournament. Default 3. */
+  k?: number;
+  /** Bradley–Terry scale β in σ(β(R_A − R_B)). Default 1. */
+  scale?: number;
+}
+
+/** Everything selection decided for one task, and the evidence it used. */
+export interface TaskSelection {
+  taskId: string;
+  method: SelectionMethod;
+  candidates: number;
+  /** Null when the verifier scored no candidate: nothing to select from. */
+  selectedIndex: number | null;
+  selectedSampleId: string | null;
+  /** Verifier score by candidate index (null: unscored, left out of the ranking). */
+  scores: Record<number, number | null>;
+  /** Pairwise P(a beats b) the method used; empty for best-of-N. */
+  comparisons: Comparison[];
+  /** Candidate indices, best first (scored candidates only). */
+  ranking: number[];
+  /** The top was an exact tie on the method's own value (score or strength). */
+  tie: boolean;
+  /** The top would have tied for a discrete judge (argmax level); null without distributions. */
+  discreteTie: boolean | null;
+  /** How a tie was broken; null when there was none. */
+  tieBreak: TieBreak | null;
+  selectedCorrect: boolean | null;
+  /** pass@1: the first candidate (lowest index) is correct. */
+  firstCorrect: boolean | null;
+  /** Oracle: some candidate is correct (null when none is known correct and some unknown). */
+  anyCorrect: boolean | null;
+}
+
+export function selectTask(
+  taskId: string,
+  candidates: readonly Candidate[],
+  options: SelectOptions = {},
+): TaskSelection {
+  const method = options.method ?? "best_of_n";
+  const scoredCandidates = candidates.filter(isScored);
+  const byIndex = new Map(candidates.map((c) => [c.index, c]));
+  const outcome =
+    method === "best_of_n"
+      ? { ...bestOfN(scoredCandidates), comparisons: [] }
+      : pivotTournament(
+          scoredCandidates.map((c) => c.index),
+          (a, b) => preferenceProbability(scoreOf(byIndex, a), scoreOf(byIndex, b), options.scale),
+          options.k === undefined ? {} : { k: options.k },
+        );
+  const selected = outcome.ranking[0] === undefined ? undefined : byIndex.get(outcome.ranking[0]);
+  return {
+    taskId,
+    method,
+    candidates: candidates.length,
+    selectedIndex: selected?.index ?? null,
+    selectedSampleId: selected?.sampleId ?? null,
+    scores: Object.fromEntries(candidates.map((c) => [c.index, c.score])),
+    comparisons: outcome.comparisons,
+    ranking: outcome.ranking,
+    tie: outcome.tie,
+    discreteTie: discreteTieOf(scoredCandidates),
+    tieBreak: outcome.tie ? TIE_BREAK : null,
+    selectedCorrect: selected?.correct ?? null,
+    firstCorrect: firstOf(candidates)?.correct ?? null,
+    anyCorrect: anyCorrect(candidates),
+  };
+}
+
+function scoreOf(byIndex: Map<number, Candidate>, index: number): number {
+  return byIndex.get(index)?.score ?? 0;
+}
+
+function firstOf(candidates: readonly Candidate[]): Candidate | undefined {
+  return candidates.reduce<Candidate | undefined>(
+    (first, c) => (first === undefined || c.index < first.index ? c : first),
+    undefined,
+  );
+}
+
+function anyCorrect(candidates: readonly Candidate[]): boolean | null {
+  if (candidates.some((c) => c.correct === true)) return true;
+  if (candidates.length > 0 && candidates.every((c) => c.correct === false)) return false;
+  return null;
+}
+
+function discreteTieOf(candidates: readonly Candidate[]): boolean | null {
+  const entries = candidates.map((c) => ({ index: c.index, value: c.discreteScore ?? null }));
+  if (entries.length === 0 || entries.some((e) => e.value === null)) return null;
+  return isTopTied(rankByValue(entries as { index: number; value: number }[]));
+}

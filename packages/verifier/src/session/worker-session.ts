@@ -1,0 +1,102 @@
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import type { InferenceSession } from "onnxruntime-node";
+import { WORKER_SOURCE } from "./worker-source.js";
+
+/** Graph inputs/outputs as reported by the session (plain data, copied from the worker). */
+export interface SessionInfo {
+  inputNames: readonly string[];
+  outputNames: readonly string[];
+  outputMetadata: readonly { name: string; isTensor: boolean; type?: string; shape: readonly (number | string)[] }[];
+}
+
+export interface Int64Feed {
+  data: BigInt64Array;
+  dims: number[];
+}
+
+interface ResultMessage {
+  type: "result";
+  id: number;
+  width?: number;
+  data?: Float32Array;
+  error?: string;
+}
+
+/** An onnxruntime session living in a worker thread, so inference never blocks the event loop. */
+export class WorkerSession implements SessionInfo {
+  readonly #worker: Worker;
+  readonly #calls = new Map<number, { resolve: (rows: Float32Array[]) => void; reject: (e: Error) => void }>();
+  #nextId = 0;
+
+  private constructor(
+    worker: Worker,
+    readonly inputNames: readonly string[],
+    readonly outputNames: readonly string[],
+    readonly outputMetadata: SessionInfo["outputMetadata"],
+  ) {
+    this.#worker = worker;
+    worker.on("message", (message: ResultMessage | { type: string }) => {
+      if (message.type === "result") this.#settle(message as ResultMessage);
+    });
+    worker.on("error", (error) => this.#failAll(error));
+    worker.on("exit", (code) => this.#failAll(new Error(`inference thread exited with code ${code}`)));
+    worker.unref();
+  }
+
+  static async create(modelPath: string, sessionOptions: InferenceSession.SessionOptions): Promise<WorkerSession> {
+    const ortPath = createRequire(import.meta.url).resolve("onnxruntime-node");
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ortPath, modelPath, sessionOptions } });
+    const ready = await new Promise<{ inputNames: string[]; outputNames: string[]; outputMetadata: SessionInfo["outputMetadata"] }>(
+      (resolve, reject) => {
+        worker.once("message", (message: { type: string; message?: string }) => {
+          if (message.type === "ready") resolve(message as never);
+          else reject(new Error(message.message ?? "the inference thread failed to start"));
+        });
+        worker.once("error", reject);
+      },
+    ).catch(async (error: unknown) => {
+      await worker.terminate();
+      throw error;
+    });
+    return new WorkerSession(worker, ready.inputNames, ready.outputNames, ready.outputMetadata);
+  }
+
+  /** One forward pass; returns `output` at `positions[r]` of each row r. */
+  run(feeds: Record<string, Int64Feed>, output: string, positions: number[]): Promise<Float32Array[]> {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#calls.set(id, { resolve, reject });
+      this.#worker.ref();
+      const transfer = Object.values(feeds).map((feed) => feed.data.buffer as ArrayBuffer);
+      this.#worker.postMessage({ type: "run", id, feeds, output, positions }, transfer);
+    });
+  }
+
+  async release(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.#worker.once("message", () => resolve());
+      this.#worker.postMessage({ type: "release" });
+    });
+    await this.#worker.terminate();
+  }
+
+  #settle(message: ResultMessage): void {
+    const call = this.#calls.get(message.id);
+    this.#calls.delete(message.id);
+    if (this.#calls.size === 0) this.#worker.unref();
+    if (call === undefined) return;
+    if (message.error !== undefined || message.data === undefined || message.width === undefined) {
+      call.reject(new Error(`onnxruntime: ${message.error ?? "no output"}`));
+      return;
+    }
+    const { data, width } = message;
+    const rows = Array.from({ length: data.length / width }, (_, r) => data.subarray(r * width, (r + 1) * width));
+    call.resolve(rows);
+  }
+
+  #failAll(error: Error): void {
+    for (const call of this.#calls.values()) call.reject(error);
+    this.#calls.clear();
+  }
+}

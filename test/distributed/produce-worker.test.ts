@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runCli } from "@assay/cli";
+import { DEFAULT_SPEC, produce } from "@assay/pipeline";
+import { BullmqTransport } from "@assay/queue";
+import { defaultRegistry } from "@assay/scorers";
+import { openStore, type Store } from "@assay/store";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeTextDataset } from "./support/dataset.js";
+import {
+  DATABASE_URL,
+  deletePrefix,
+  dropSchema,
+  freshPrefix,
+  freshSchema,
+  REDIS_URL,
+  waitFor,
+} from "./support/services.js";
+import { startCpuWorker, type WorkerProcess } from "./support/worker-process.js";
+
+describe("assay produce + assay worker", () => {
+  const schema = freshSchema();
+  const prefix = freshPrefix();
+  const dir = mkdtempSync(join(tmpdir(), "assay-e2e-"));
+  const dataset = join(dir, "data.jsonl");
+  const common = ["--db", DATABASE_URL, "--db-schema", schema, "--redis", REDIS_URL, "--queue-prefix", prefix];
+  let store: Store;
+  let worker: WorkerProcess | undefined;
+
+  beforeAll(async () => {
+    store = await openStore({ databaseUrl: DATABASE_URL, schema, migrate: true });
+    writeTextDataset(dataset, 500);
+  });
+  afterAll(async () => {
+    worker?.child.kill("SIGKILL");
+    await store.close();
+    await dropSchema(schema);
+    await deletePrefix(prefix);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("scores every planned result, serves metrics, and finishes the run once", async () => {
+    worker = await startCpuWorker({
+      redisUrl: REDIS_URL,
+      databaseUrl: DATABASE_URL,
+      schema,
+      prefix,
+      extraArgs: ["--concurrency", "50", "--metrics-port", "0"],
+    });
+    const code = await runCli(["produce", dataset, ...common, "--run-id", "e2e", "--wait", "--quiet"]);
+    expect(code).toBe(0);
+    expect(await store.countResults("e2e")).toBe(1000);
+    const run = await store.getRun("e2e");
+    expect(run?.plannedResults).toBe(1000);
+    expect(run?.finishedAt).not.toBeNull();
+
+    const port = /"port":(\d+)/.exec(worker.logs())?.[1];
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(metrics).toMatch(/assay_jobs_processed_total\{pool="cpu",scorer="exact"\} 500/);
+    expect(metrics).toMatch(/assay_writer_batch_size_count \d+/);
+    expect(metrics).toContain('assay_queue_depth{queue="cpu",state="waiting"} 0');
+  });
+
+  it("enqueues nothing when the same run is produced again", async () => {
+    const transport = await BullmqTransport.connect({ redisUrl: REDIS_URL, prefix });
+    try {
+      const again = await produce({
+        store,
+        transport,
+        registry: defaultRegistry(),
+        dataset,
+        spec: DEFAULT_SPEC,
+        runId: "e2e",
+      });
+      expect(again).toMatchObject({ planned: 1000, enqueued: 0, skipped: 1000 });
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it("drains on SIGTERM: in-flight jobs finish, nothing is left active, exit code 0", async () => {
+    const running = worker as WorkerProcess;
+    const produced = runCli(["produce", dataset, ...common, "--run-id", "drain", "--quiet"]);
+    await waitFor(async () => (await store.countResults("drain")) > 50, 30_000, "the worker to get going");
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+    expect(running.logs()).toContain('"msg":"worker stopped"');
+    worker = undefined;
+
+    // Nothing the worker took was dropped: every job is either stored or back in the queue.
+    expect(await produced).toBe(0);
+    const transport = await BullmqTransport.connect({ redisUrl: REDIS_URL, prefix });
+    try {
+      const [cpu] = await transport.queueCounts();
+      expect(cpu?.active).toBe(0);
+      expect(cpu?.failed).toBe(0);
+      expect((await store.countResults("drain")) + (cpu?.waiting ?? 0)).toBe(1000);
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it("status reports planned, done and the queues", async () => {
+    let out = "";
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string) => {
+      out += chunk;
+      return true;
+    }) as typeof process.stdout.write;
+    try {
+      expect(await runCli(["status", "e2e", ...common, "--json"])).toBe(0);
+    } finally {
+      process.stdout.write = write;
+    }
+    const status = JSON.parse(out);
+    expect(status).toMatchObject({ runId: "e2e", planned: 1000, done: 1000, finished: true, etaSeconds: 0 });
+    expect(status.queues[0]).toMatchObject({ queue: "cpu", active: 0 });
+  });
+
+  it("refuses the embedded store: every process must share one Postgres", async () => {
+    const code = await runCli(["produce", dataset, "--db", dir, "--redis", REDIS_URL, "--queue-prefix", prefix]);
+    expect(code).toBe(5);
+  });
+});
