@@ -1,12 +1,20 @@
 import { fileURLToPath } from "node:url";
-import { runWorker } from "../../apps/cli/src/distributed/run-worker.js";
 import { createLogger, loadSpec, produce, runLocal } from "@assay/pipeline";
 import { BullmqTransport } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runWorker } from "../../apps/cli/src/distributed/run-worker.js";
 import { scoreRowsOf } from "./support/score-rows.js";
-import { DATABASE_URL, deletePrefix, dropSchema, freshPrefix, freshSchema, REDIS_URL, waitFor } from "./support/services.js";
+import {
+  DATABASE_URL,
+  deletePrefix,
+  dropSchema,
+  freshPrefix,
+  freshSchema,
+  REDIS_URL,
+  waitFor,
+} from "./support/services.js";
 
 const dataset = fileURLToPath(new URL("../../examples/mixed.jsonl", import.meta.url));
 const specFile = fileURLToPath(new URL("../../examples/mixed.spec.yaml", import.meta.url));
@@ -17,8 +25,16 @@ describe("local and distributed transports", () => {
   const stores: Partial<Record<keyof typeof schemas, Store>> = {};
 
   beforeAll(async () => {
-    stores.local = await openStore({ databaseUrl: DATABASE_URL, schema: schemas.local, migrate: true });
-    stores.distributed = await openStore({ databaseUrl: DATABASE_URL, schema: schemas.distributed, migrate: true });
+    stores.local = await openStore({
+      databaseUrl: DATABASE_URL,
+      schema: schemas.local,
+      migrate: true,
+    });
+    stores.distributed = await openStore({
+      databaseUrl: DATABASE_URL,
+      schema: schemas.distributed,
+      migrate: true,
+    });
   });
   afterAll(async () => {
     for (const store of Object.values(stores)) await store?.close();
@@ -49,8 +65,19 @@ describe("local and distributed transports", () => {
       signal: stop.signal,
     });
     try {
-      const produced = await produce({ store: distributed, transport, registry, dataset, spec, runId: "same" });
-      await waitFor(async () => (await distributed.countResults("same")) === produced.planned, 30_000, "all results");
+      const produced = await produce({
+        store: distributed,
+        transport,
+        registry,
+        dataset,
+        spec,
+        runId: "same",
+      });
+      await waitFor(
+        async () => (await distributed.countResults("same")) === produced.planned,
+        30_000,
+        "all results",
+      );
     } finally {
       stop.abort();
       await worker;

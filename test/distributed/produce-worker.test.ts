@@ -24,7 +24,16 @@ describe("assay produce + assay worker", () => {
   const prefix = freshPrefix();
   const dir = mkdtempSync(join(tmpdir(), "assay-e2e-"));
   const dataset = join(dir, "data.jsonl");
-  const common = ["--db", DATABASE_URL, "--db-schema", schema, "--redis", REDIS_URL, "--queue-prefix", prefix];
+  const common = [
+    "--db",
+    DATABASE_URL,
+    "--db-schema",
+    schema,
+    "--redis",
+    REDIS_URL,
+    "--queue-prefix",
+    prefix,
+  ];
   let store: Store;
   let worker: WorkerProcess | undefined;
 
@@ -48,7 +57,15 @@ describe("assay produce + assay worker", () => {
       prefix,
       extraArgs: ["--concurrency", "50", "--metrics-port", "0"],
     });
-    const code = await runCli(["produce", dataset, ...common, "--run-id", "e2e", "--wait", "--quiet"]);
+    const code = await runCli([
+      "produce",
+      dataset,
+      ...common,
+      "--run-id",
+      "e2e",
+      "--wait",
+      "--quiet",
+    ]);
     expect(code).toBe(0);
     expect(await store.countResults("e2e")).toBe(1000);
     const run = await store.getRun("e2e");
@@ -82,7 +99,11 @@ describe("assay produce + assay worker", () => {
   it("drains on SIGTERM: in-flight jobs finish, nothing is left active, exit code 0", async () => {
     const running = worker as WorkerProcess;
     const produced = runCli(["produce", dataset, ...common, "--run-id", "drain", "--quiet"]);
-    await waitFor(async () => (await store.countResults("drain")) > 50, 30_000, "the worker to get going");
+    await waitFor(
+      async () => (await store.countResults("drain")) > 50,
+      30_000,
+      "the worker to get going",
+    );
     running.child.kill("SIGTERM");
     expect(await running.exited).toBe(0);
     expect(running.logs()).toContain('"msg":"worker stopped"');
@@ -114,12 +135,27 @@ describe("assay produce + assay worker", () => {
       process.stdout.write = write;
     }
     const status = JSON.parse(out);
-    expect(status).toMatchObject({ runId: "e2e", planned: 1000, done: 1000, finished: true, etaSeconds: 0 });
+    expect(status).toMatchObject({
+      runId: "e2e",
+      planned: 1000,
+      done: 1000,
+      finished: true,
+      etaSeconds: 0,
+    });
     expect(status.queues[0]).toMatchObject({ queue: "cpu", active: 0 });
   });
 
   it("refuses the embedded store: every process must share one Postgres", async () => {
-    const code = await runCli(["produce", dataset, "--db", dir, "--redis", REDIS_URL, "--queue-prefix", prefix]);
+    const code = await runCli([
+      "produce",
+      dataset,
+      "--db",
+      dir,
+      "--redis",
+      REDIS_URL,
+      "--queue-prefix",
+      prefix,
+    ]);
     expect(code).toBe(5);
   });
 });

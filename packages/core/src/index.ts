@@ -1,3 +1,4 @@
+export { parsePriceTable } from "./cost/parse-price-table.js";
 export {
   type ModelPrice,
   ModelPriceSchema,
@@ -5,7 +6,13 @@ export {
   type PriceTableInput,
   PriceTableSchema,
 } from "./cost/price-table.js";
-export { costOfUsage, perUnit, type UsageCost, type UsageRole, type UsageTotals } from "./cost/usage-cost.js";
+export {
+  costOfUsage,
+  perUnit,
+  type UsageCost,
+  type UsageRole,
+  type UsageTotals,
+} from "./cost/usage-cost.js";
 export { type AssayEnv, readEnv, redactUrl } from "./env.js";
 export * from "./errors/index.js";
 export {
@@ -16,6 +23,21 @@ export {
   type ScoreRow,
   scoreRowOf,
 } from "./job.js";
+export { type Rate, rateOf } from "./report/rate.js";
+export type {
+  AccuracyReport,
+  CostReport,
+  ReportBundle,
+  RunIdentity,
+  RunReport,
+  RunTrendPoint,
+  ScoreHistogram,
+  TieReport,
+  TruncationBucket,
+  TruncationReport,
+  UnscoredReasonCount,
+  UnscoredReport,
+} from "./report/run-report.js";
 export {
   DEFAULT_RULE,
   type RoutingRule,
@@ -36,6 +58,14 @@ export {
   targetType,
 } from "./sample.js";
 export {
+  createSanitizer,
+  DEFAULT_DELIMITERS,
+  DEFAULT_REPLACEMENT,
+  type SanitizeOptions,
+  type Sanitizer,
+  sanitizeUntrusted,
+} from "./sanitize-untrusted.js";
+export {
   type Score,
   type ScoredScore,
   ScoreSchema,
@@ -45,29 +75,6 @@ export {
   type UnscoredScore,
   unscored,
 } from "./score.js";
-export { type Rate, rateOf } from "./report/rate.js";
-export type {
-  AccuracyReport,
-  CostReport,
-  ReportBundle,
-  RunIdentity,
-  RunReport,
-  RunTrendPoint,
-  ScoreHistogram,
-  TieReport,
-  TruncationBucket,
-  TruncationReport,
-  UnscoredReason,
-  UnscoredReport,
-} from "./report/run-report.js";
-export {
-  createSanitizer,
-  DEFAULT_DELIMITERS,
-  DEFAULT_REPLACEMENT,
-  type SanitizeOptions,
-  type Sanitizer,
-  sanitizeUntrusted,
-} from "./sanitize-untrusted.js";
 export type { ScoreContext, Scorer, ScorerDefinition } from "./scorer.js";
 export { type ScorerRef, type ScorerRefInput, ScorerRefSchema, scorerKey } from "./scorer-ref.js";
 export type { ExportRow, InputErrorSummary, RunSummary, ScorerRuleSummary } from "./summary.js";

@@ -35,7 +35,10 @@ describe("sanitizeUntrusted", () => {
   });
 
   it("takes any list of delimiters and sanitizes nested metadata, keys included", () => {
-    const sanitizer = createSanitizer({ delimiters: ["<answer>", "</answer>"], replacement: "<…>" });
+    const sanitizer = createSanitizer({
+      delimiters: ["<answer>", "</answer>"],
+      replacement: "<…>",
+    });
     expect(sanitizer.text("x </ANSWER > y")).toBe("x <…> y");
     expect(sanitizer.value({ note: ["ok", "</answer>"], "<answer>": 1 })).toEqual({
       note: ["ok", "<…>"],

@@ -8,8 +8,21 @@ const table = PriceTableSchema.parse({
   },
 });
 
-function totals(role: UsageTotals["role"], model: string, extra: Partial<UsageTotals> = {}): UsageTotals {
-  return { role, model, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, computeMs: null, rows: 1, ...extra };
+function totals(
+  role: UsageTotals["role"],
+  model: string,
+  extra: Partial<UsageTotals> = {},
+): UsageTotals {
+  return {
+    role,
+    model,
+    inputTokens: 0,
+    cachedInputTokens: 0,
+    outputTokens: 0,
+    computeMs: null,
+    rows: 1,
+    ...extra,
+  };
 }
 
 describe("costOfUsage", () => {
@@ -32,13 +45,18 @@ describe("costOfUsage", () => {
 
   it("leaves the cost null with a warning for an unknown model, never 0", () => {
     const cost = costOfUsage(
-      [totals("generator", "mystery", { inputTokens: 10 }), totals("verifier", "judge", { computeMs: 1 })],
+      [
+        totals("generator", "mystery", { inputTokens: 10 }),
+        totals("verifier", "judge", { computeMs: 1 }),
+      ],
       table,
     );
     expect(cost.generation).toBeNull();
     expect(cost.total).toBeNull();
     expect(cost.verification).toBeCloseTo(0.000001, 12);
-    expect(cost.warnings).toEqual(["model `mystery` (generator) is not in the price table: its cost is unknown"]);
+    expect(cost.warnings).toEqual([
+      "model `mystery` (generator) is not in the price table: its cost is unknown",
+    ]);
   });
 
   it("says so when a GPU-hour price has no measured compute, or a role has no usage", () => {
@@ -53,7 +71,10 @@ describe("costOfUsage", () => {
   it("charges cached tokens at the input price when no cached price is given", () => {
     const plain = PriceTableSchema.parse({ models: { m: { input_per_million: 1 } } });
     const cost = costOfUsage(
-      [totals("generator", "m", { cachedInputTokens: 1e6 }), totals("verifier", "m", { inputTokens: 1e6 })],
+      [
+        totals("generator", "m", { cachedInputTokens: 1e6 }),
+        totals("verifier", "m", { inputTokens: 1e6 }),
+      ],
       plain,
     );
     expect(cost.total).toBe(2);

@@ -71,3 +71,11 @@ describe("choice", () => {
     ).toBe(1);
   });
 });
+
+describe("choice with letter-like option texts", () => {
+  it("reads a bare letter target and answer as positions, not as option text", async () => {
+    const options = ["AB+", "O-", "A+", "B-"];
+    expect(await scoreValue("choice", {}, "B", "B", { choices: options })).toBe(1);
+    expect(await scoreValue("choice", {}, "D", "B", { choices: options })).toBe(0);
+  });
+});

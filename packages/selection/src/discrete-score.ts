@@ -31,12 +31,12 @@ function distributionsIn(detail: unknown): number[][] {
     if (!Array.isArray(variants)) return [];
     return variants
       .map((variant) => fieldOf(variant, "distribution"))
-      .filter(
-        (d): d is number[] => Array.isArray(d) && d.every((p) => typeof p === "number"),
-      );
+      .filter((d): d is number[] => Array.isArray(d) && d.every((p) => typeof p === "number"));
   });
 }
 
 function fieldOf(value: unknown, key: string): unknown {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof value === "object" && value !== null
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
 }

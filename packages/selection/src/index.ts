@@ -1,5 +1,5 @@
 export { type Accuracy, accuracyOf } from "./accuracy.js";
-export { bestOfN, type BestOfN } from "./best-of-n.js";
+export { type BestOfN, bestOfN } from "./best-of-n.js";
 export { type Candidate, isScored, type ScoredCandidate } from "./candidate.js";
 export { type CorrectnessInput, DEFAULT_CORRECT_THRESHOLD, isCorrect } from "./correctness.js";
 export { discreteScoreOf } from "./discrete-score.js";
@@ -11,5 +11,16 @@ export {
   pivotTournament,
 } from "./pivot-tournament.js";
 export { type CompareFn, type Comparison, preferenceProbability, sigmoid } from "./preference.js";
-export { type SelectionMethod, type SelectOptions, selectTask, type TaskSelection } from "./select-task.js";
+export {
+  candidateOf,
+  type SelectForRunOptions,
+  type SelectForRunResult,
+  selectForRun,
+} from "./select-for-run.js";
+export {
+  type SelectionMethod,
+  type SelectOptions,
+  selectTask,
+  type TaskSelection,
+} from "./select-task.js";
 export { TIE_BREAK, type TieBreak } from "./tie-break.js";

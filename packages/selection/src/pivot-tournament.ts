@@ -54,7 +54,10 @@ export function pivotTournament(
 
   const strengths = new Map<number, number>();
   for (const c of indices) {
-    const total = pivots.reduce((sum, p) => sum + (c === p ? 0.5 : (wins.get(`${c}>${p}`) ?? 0)), 0);
+    const total = pivots.reduce(
+      (sum, p) => sum + (c === p ? 0.5 : (wins.get(`${c}>${p}`) ?? 0)),
+      0,
+    );
     strengths.set(c, k === 0 ? 0 : total / k);
   }
   const ranked = rankByValue(indices.map((index) => ({ index, value: strengths.get(index) ?? 0 })));

@@ -1,7 +1,7 @@
-import { type Candidate, isScored } from "./candidate.js";
 import { bestOfN } from "./best-of-n.js";
-import { type Comparison, preferenceProbability } from "./preference.js";
+import { type Candidate, isScored } from "./candidate.js";
 import { pivotTournament } from "./pivot-tournament.js";
+import { type Comparison, preferenceProbability } from "./preference.js";
 import { isTopTied, rankByValue, TIE_BREAK, type TieBreak } from "./tie-break.js";
 
 export type SelectionMethod = "best_of_n" | "pivot_tournament";

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { pivotComparisonCount, pivotTournament, preferenceProbability } from "../src/index.js";
 
 const scores = [0.2, 0.9, 0.5, 0.9, 0.1];
-const bradleyTerry = (a: number, b: number) => preferenceProbability(scores[a] ?? 0, scores[b] ?? 0);
+const bradleyTerry = (a: number, b: number) =>
+  preferenceProbability(scores[a] ?? 0, scores[b] ?? 0);
 
 describe("pivot tournament", () => {
   it("compares each candidate with k evenly spaced pivots: k·N − k(k+1)/2 comparisons", () => {

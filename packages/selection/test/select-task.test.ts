@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { accuracyOf, type Candidate, discreteScoreOf, isCorrect, selectTask } from "../src/index.js";
+import {
+  accuracyOf,
+  type Candidate,
+  discreteScoreOf,
+  isCorrect,
+  selectTask,
+} from "../src/index.js";
 
 function candidate(index: number, score: number | null, correct: boolean | null): Candidate {
   return { index, sampleId: `t#${index}`, score, correct };

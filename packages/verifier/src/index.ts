@@ -1,5 +1,16 @@
-export { Batcher, type BatcherOptions, type BatchedResult, type BatchRecord, type BatchStats } from "./batch/batcher.js";
-export { type BatchLimits, nextBatchSize, paddingEfficiency, planBatches } from "./batch/plan-batches.js";
+export {
+  type BatchedResult,
+  Batcher,
+  type BatcherOptions,
+  type BatchRecord,
+  type BatchStats,
+} from "./batch/batcher.js";
+export {
+  type BatchLimits,
+  nextBatchSize,
+  paddingEfficiency,
+  planBatches,
+} from "./batch/plan-batches.js";
 export { type CheckModelOptions, type CheckRow, checkModel } from "./check/check-model.js";
 export {
   type AssayConfig,
@@ -22,10 +33,28 @@ export { MODEL_FILES, type ResolveOptions, resolveModelDir } from "./model/resol
 export { loadTokenizer, type VerifierTokenizer } from "./model/tokenizer.js";
 export { VerifierModel } from "./model/verifier-model.js";
 export { createVerifierScorer } from "./scorer/create-verifier-scorer.js";
-export { type VerifierArgs, type VerifierArgsInput, VerifierArgsSchema } from "./scorer/verifier-args.js";
-export { defineVerifierScorer, type VerifierScorerOptions, verifierScorer } from "./scorer/verifier-definition.js";
-export type { CriterionResult, VariantResult, VerifierDetail, VerifierUsage } from "./scorer/verifier-detail.js";
-export { createSession, type ExecutionDevice, parseDevice, type SessionOptions } from "./session/create-session.js";
+export {
+  type VerifierArgs,
+  type VerifierArgsInput,
+  VerifierArgsSchema,
+} from "./scorer/verifier-args.js";
+export {
+  defineVerifierScorer,
+  type VerifierScorerOptions,
+  verifierScorer,
+} from "./scorer/verifier-definition.js";
+export type {
+  CriterionResult,
+  VariantResult,
+  VerifierDetail,
+  VerifierUsage,
+} from "./scorer/verifier-detail.js";
+export {
+  createSession,
+  type ExecutionDevice,
+  parseDevice,
+  type SessionOptions,
+} from "./session/create-session.js";
 export { ModelRunner } from "./session/model-runner.js";
 export { type PromptPiece, plainText, resolvePrompt } from "./template/resolve-prompt.js";
 export { makeTinyModel, type TinyModelOptions } from "./tiny/make-tiny-model.js";

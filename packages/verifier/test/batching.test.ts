@@ -16,16 +16,25 @@ const LENGTHS = [12, 300, 40, 1500, 700, 2100, 90, 5];
 /** Fitted ids of prompts with questions of mixed lengths. */
 function inputs(model: VerifierModel): number[][] {
   return LENGTHS.map((length, i) => {
-    const prompt = resolvePrompt(model.config.template, { question: fillerText(model.tokenizer, length, i), answer: `answer ${i}`, metadata: {} }, model.config.criteria?.[0]?.text ?? "");
+    const prompt = resolvePrompt(
+      model.config.template,
+      { question: fillerText(model.tokenizer, length, i), answer: `answer ${i}`, metadata: {} },
+      model.config.criteria?.[0]?.text ?? "",
+    );
     if (!prompt.ok) throw new Error(prompt.message);
-    const fit = fitPrompt(model.tokenizer, prompt.pieces, { maxLength: model.config.max_length, margin: 8, policy: "error" });
+    const fit = fitPrompt(model.tokenizer, prompt.pieces, {
+      maxLength: model.config.max_length,
+      margin: 8,
+      policy: "error",
+    });
     if (!fit.ok) throw new Error(fit.message);
     return fit.ids;
   });
 }
 
 function headValue(model: VerifierModel, vector: Float32Array): number {
-  if (model.probe !== null) return probeValue({ probe: model.probe, bias: 0, sigmoid: true }, vector).value;
+  if (model.probe !== null)
+    return probeValue({ probe: model.probe, bias: 0, sigmoid: true }, vector).value;
   return distributionValue(vector, model.scaleIds ?? []).value ?? Number.NaN;
 }
 
@@ -44,19 +53,27 @@ describe("batched vs single scores", () => {
   });
 
   it.each(cases)("agree within 1e-5 over mixed lengths (%s)", async (_, options) => {
-    const model = await loadModel(await tinyModel(options), { threads: 2, batch: { maxBatchTokens: 8192, maxWaitMs: 20 } });
+    const model = await loadModel(await tinyModel(options), {
+      threads: 2,
+      batch: { maxBatchTokens: 8192, maxWaitMs: 20 },
+    });
     models.push(model);
     expect(model.paddingSide).toBe(options.paddingSide ?? "right");
     const output = model.config.head.output;
     const rows = inputs(model);
     const single: number[] = [];
-    for (const ids of rows) single.push(headValue(model, (await model.forward(ids, output)).output));
+    for (const ids of rows)
+      single.push(headValue(model, (await model.forward(ids, output)).output));
     const before = model.stats();
     expect(before.batches).toBe(rows.length);
-    const batched = await Promise.all(rows.map(async (ids) => headValue(model, (await model.forward(ids, output)).output)));
+    const batched = await Promise.all(
+      rows.map(async (ids) => headValue(model, (await model.forward(ids, output)).output)),
+    );
     const after = model.stats();
     expect(after.batches - before.batches).toBeLessThan(rows.length);
-    expect(after.computedTokens - before.computedTokens).toBeGreaterThan(after.realTokens - before.realTokens);
+    expect(after.computedTokens - before.computedTokens).toBeGreaterThan(
+      after.realTokens - before.realTokens,
+    );
     for (const [i, value] of batched.entries()) {
       expect(Number.isFinite(value)).toBe(true);
       expect(Math.abs(value - (single[i] ?? Number.NaN))).toBeLessThan(1e-5);

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillerText } from "../src/check/filler.js";
-import { checkModel, createVerifierScorer, loadModel, type VerifierDetail, type VerifierModel } from "../src/index.js";
+import {
+  checkModel,
+  createVerifierScorer,
+  loadModel,
+  type VerifierDetail,
+  type VerifierModel,
+} from "../src/index.js";
 import { sample, tinyModel } from "./fixtures.js";
 
 const LENGTHS = [500, 2000, 2100, 4000, 8000];
@@ -15,22 +21,35 @@ describe("DESIGN §4 checks on the tiny models", () => {
   it("passes all three checks at every length (decoder, probe head)", async () => {
     const rows = await checkModel(decoder, { lengths: LENGTHS });
     expect(rows).toHaveLength(15);
-    for (const row of rows) expect(row, `${row.check} @ ${row.length}: ${row.detail}`).toMatchObject({ passed: true });
-    expect(rows.find((r) => r.length === 2000 && r.check === "fit untouched")?.detail).toMatch(/identical/);
-    expect(rows.find((r) => r.length === 2100 && r.check === "fit untouched")?.detail).toMatch(/only the question's tail/);
+    for (const row of rows)
+      expect(row, `${row.check} @ ${row.length}: ${row.detail}`).toMatchObject({ passed: true });
+    expect(rows.find((r) => r.length === 2000 && r.check === "fit untouched")?.detail).toMatch(
+      /identical/,
+    );
+    expect(rows.find((r) => r.length === 2100 && r.check === "fit untouched")?.detail).toMatch(
+      /only the question's tail/,
+    );
   });
 
   it("passes all three checks on the encoder and on the distribution head (folder path)", async () => {
     for (const options of [{ kind: "encoder" as const }, { head: "distribution" as const }]) {
       const rows = await checkModel(await tinyModel(options), { lengths: [500, 4000], threads: 2 });
-      for (const row of rows) expect(row, `${JSON.stringify(options)} ${row.check} @ ${row.length}: ${row.detail}`).toMatchObject({ passed: true });
+      for (const row of rows)
+        expect(
+          row,
+          `${JSON.stringify(options)} ${row.check} @ ${row.length}: ${row.detail}`,
+        ).toMatchObject({ passed: true });
     }
   });
 
   it("gives 50 distinct answers to one 4,000-token question 50 distinct scores (zero ties)", async () => {
     const question = fillerText(decoder.tokenizer, 4000);
     const scorer = createVerifierScorer(decoder, { model: decoder.name });
-    const answers = Array.from({ length: 50 }, (_, i) => `Option ${String.fromCharCode(65 + (i % 26))}${i}: the compound is number ${i * 7}.`);
+    const answers = Array.from(
+      { length: 50 },
+      (_, i) =>
+        `Option ${String.fromCharCode(65 + (i % 26))}${i}: the compound is number ${i * 7}.`,
+    );
     const scores = await Promise.all(answers.map((a) => scorer(sample(question, a), {})));
     const values = scores.map((s) => (s.status === "scored" ? s.value : Number.NaN));
     expect(values.every(Number.isFinite)).toBe(true);
@@ -44,13 +63,19 @@ describe("DESIGN §4 checks on the tiny models", () => {
 
   it("scores an over-long answer as unscored overflow by default and as unreliable under keep-answer-tail", async () => {
     const answer = fillerText(decoder.tokenizer, 2500, 11);
-    const strict = await createVerifierScorer(decoder, { model: decoder.name })(sample("Q?", answer), {});
+    const strict = await createVerifierScorer(decoder, { model: decoder.name })(
+      sample("Q?", answer),
+      {},
+    );
     expect(strict).toMatchObject({ status: "unscored", reason: "overflow" });
     const strictDetail = strict.detail as VerifierDetail;
     expect(strictDetail.truncations[0]).toMatchObject({ refused: true, policy: "error" });
     expect(strictDetail.usage.inputTokens).toBe(0);
 
-    const tail = await createVerifierScorer(decoder, { model: decoder.name, overflow: "keep-answer-tail" })(sample("Q?", answer), {});
+    const tail = await createVerifierScorer(decoder, {
+      model: decoder.name,
+      overflow: "keep-answer-tail",
+    })(sample("Q?", answer), {});
     expect(tail.status).toBe("scored");
     const tailDetail = tail.detail as VerifierDetail;
     expect(tailDetail).toMatchObject({ unreliable: true, truncated: true });

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVerifierScorer, defineVerifierScorer, distributionValue, loadModel, type VerifierDetail, type VerifierModel } from "../src/index.js";
+import {
+  createVerifierScorer,
+  defineVerifierScorer,
+  distributionValue,
+  loadModel,
+  type VerifierDetail,
+  type VerifierModel,
+} from "../src/index.js";
 import { sample, tinyModel } from "./fixtures.js";
 
 describe("distribution head", () => {

@@ -1,6 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { fillerText } from "../src/check/filler.js";
-import { type AssayConfigInput, fitPrompt, loadTokenizer, plainText, resolvePrompt, type Template, type VerifierTokenizer } from "../src/index.js";
+import {
+  type AssayConfigInput,
+  fitPrompt,
+  loadTokenizer,
+  plainText,
+  resolvePrompt,
+  type Template,
+  type VerifierTokenizer,
+} from "../src/index.js";
 import { tinyModel } from "./fixtures.js";
 
 let tok: VerifierTokenizer;
@@ -16,19 +24,39 @@ const seedTemplate: Template = [
   { text: "\nIs this answer correct?" },
 ];
 
-function fit(template: Template, question: string, answer: string, maxLength: number, policy: "error" | "keep-answer-tail" = "error", metadata = {}) {
+function fit(
+  template: Template,
+  question: string,
+  answer: string,
+  maxLength: number,
+  policy: "error" | "keep-answer-tail" = "error",
+  metadata = {},
+) {
   const prompt = resolvePrompt(template, { question, answer, metadata }, "");
   if (!prompt.ok) throw new Error(prompt.message);
-  return { pieces: prompt.pieces, result: fitPrompt(tok, prompt.pieces, { maxLength, margin: 8, policy }) };
+  return {
+    pieces: prompt.pieces,
+    result: fitPrompt(tok, prompt.pieces, { maxLength, margin: 8, policy }),
+  };
 }
 
 describe("fitPrompt", () => {
   it("leaves an input that fits untouched: same string, same ids as plain filling", () => {
-    const { pieces, result } = fit(seedTemplate, "Which compound is released?", "C. Allomone", 2048);
+    const { pieces, result } = fit(
+      seedTemplate,
+      "Which compound is released?",
+      "C. Allomone",
+      2048,
+    );
     const plain = plainText(pieces);
     expect(result.ok && result.text).toBe(plain);
     expect(result.ok && result.ids).toEqual(tok.encode(plain, true));
-    expect(result.record).toMatchObject({ truncated: false, droppedTokens: 0, slot: null, refused: false });
+    expect(result.record).toMatchObject({
+      truncated: false,
+      droppedTokens: 0,
+      slot: null,
+      refused: false,
+    });
   });
 
   it("cuts only the question's tail, keeps its head, the answer and the final question", () => {
@@ -39,10 +67,20 @@ describe("fitPrompt", () => {
     expect(result.ids.length).toBeLessThanOrEqual(2048);
     expect(result.ids.length).toBeGreaterThan(2000);
     expect(result.text.endsWith("\n[Answer]\nB. Pheromone\nIs this answer correct?")).toBe(true);
-    const kept = result.text.slice(result.text.indexOf("[Question]\n") + 11, result.text.indexOf("\n[Answer]"));
+    const kept = result.text.slice(
+      result.text.indexOf("[Question]\n") + 11,
+      result.text.indexOf("\n[Answer]"),
+    );
     expect(question.startsWith(kept)).toBe(true);
-    expect(result.record).toMatchObject({ truncated: true, slot: "question", policy: "error", unreliable: false });
-    expect(result.record.originalTokens - result.record.keptTokens).toBe(result.record.droppedTokens);
+    expect(result.record).toMatchObject({
+      truncated: true,
+      slot: "question",
+      policy: "error",
+      unreliable: false,
+    });
+    expect(result.record.originalTokens - result.record.keptTokens).toBe(
+      result.record.droppedTokens,
+    );
   });
 
   it("refuses an answer that alone does not fit under the default policy", () => {
@@ -59,8 +97,15 @@ describe("fitPrompt", () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.ids.length).toBeLessThanOrEqual(2048);
-    expect(result.record).toMatchObject({ slot: "answer", unreliable: true, policy: "keep-answer-tail" });
-    const keptAnswer = result.text.slice(result.text.indexOf("[Answer]\n") + 9, result.text.lastIndexOf("\nIs this"));
+    expect(result.record).toMatchObject({
+      slot: "answer",
+      unreliable: true,
+      policy: "keep-answer-tail",
+    });
+    const keptAnswer = result.text.slice(
+      result.text.indexOf("[Answer]\n") + 9,
+      result.text.lastIndexOf("\nIs this"),
+    );
     expect(answer.endsWith(keptAnswer)).toBe(true);
     expect(result.text).toContain("[Question]\n\n[Answer]");
   });
@@ -114,7 +159,9 @@ describe("fitPrompt", () => {
 
   it("shrinks again when re-tokenization at the cut adds tokens", () => {
     // Text where token borders move when cut: digits and CJK mixed with words.
-    const question = Array.from({ length: 3000 }, (_, i) => (i % 3 === 0 ? `${i}中文` : `word${i}`)).join("");
+    const question = Array.from({ length: 3000 }, (_, i) =>
+      i % 3 === 0 ? `${i}中文` : `word${i}`,
+    ).join("");
     for (const max of [700, 1100, 1500]) {
       const { result } = fit(seedTemplate, question, "C. Allomone", max);
       expect(result.ok && result.ids.length <= max).toBe(true);
@@ -123,7 +170,11 @@ describe("fitPrompt", () => {
   });
 
   it("typechecks a config input shape", () => {
-    const input: AssayConfigInput = { max_length: 10, template: [{ slot: "answer" }], head: { type: "probe", probe: [1] } };
+    const input: AssayConfigInput = {
+      max_length: 10,
+      template: [{ slot: "answer" }],
+      head: { type: "probe", probe: [1] },
+    };
     expect(input.max_length).toBe(10);
   });
 });

@@ -18,8 +18,20 @@ export function tinyModel(options: TinyModelOptions = {}): Promise<string> {
   return dir;
 }
 
-export function sample(question: string, answer: string, metadata: Record<string, unknown> = {}): Sample {
-  return { id: answer.slice(0, 20), taskId: "t", candidateIndex: 0, question, answer, metadata, line: 1 };
+export function sample(
+  question: string,
+  answer: string,
+  metadata: Record<string, unknown> = {},
+): Sample {
+  return {
+    id: answer.slice(0, 20),
+    taskId: "t",
+    candidateIndex: 0,
+    question,
+    answer,
+    metadata,
+    line: 1,
+  };
 }
 
 export const tempRoot = root;

@@ -1,7 +1,13 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVerifierScorer, loadModel, ModelFolderError, VerifierArgsError, type VerifierModel } from "../src/index.js";
+import {
+  createVerifierScorer,
+  loadModel,
+  ModelFolderError,
+  VerifierArgsError,
+  type VerifierModel,
+} from "../src/index.js";
 import { tempRoot, tinyModel } from "./fixtures.js";
 
 let counter = 0;
@@ -14,7 +20,11 @@ async function brokenCopy(edit: (dir: string) => void, options = {}): Promise<st
   return dir;
 }
 
-function editJson(dir: string, file: string, change: (json: Record<string, unknown>) => void): void {
+function editJson(
+  dir: string,
+  file: string,
+  change: (json: Record<string, unknown>) => void,
+): void {
   const path = join(dir, file);
   const json = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
   change(json);
@@ -31,12 +41,15 @@ async function loadError(dir: string): Promise<ModelFolderError> {
 }
 
 describe("loading a bad model folder", () => {
-  it.each(["tokenizer.json", "config.json", "onnx/model.onnx", "assay.json"])("names the missing file %s", async (file) => {
-    const dir = await brokenCopy((d) => rmSync(join(d, file)));
-    const error = await loadError(dir);
-    expect(error.file).toBe(join(dir, file));
-    expect(error.message).toContain(file);
-  });
+  it.each(["tokenizer.json", "config.json", "onnx/model.onnx", "assay.json"])(
+    "names the missing file %s",
+    async (file) => {
+      const dir = await brokenCopy((d) => rmSync(join(d, file)));
+      const error = await loadError(dir);
+      expect(error.file).toBe(join(dir, file));
+      expect(error.message).toContain(file);
+    },
+  );
 
   it("names the file and the graph width when the output shape disagrees with config.json", async () => {
     const dir = await brokenCopy((d) => editJson(d, "config.json", (c) => (c.hidden_size = 64)));
@@ -47,7 +60,12 @@ describe("loading a bad model folder", () => {
 
   it("names the output when the head reads one the graph lacks", async () => {
     const dir = await brokenCopy(
-      (d) => editJson(d, "assay.json", (c) => ((c.head as Record<string, unknown>).output = "pooler_output")),
+      (d) =>
+        editJson(
+          d,
+          "assay.json",
+          (c) => ((c.head as Record<string, unknown>).output = "pooler_output"),
+        ),
       { kind: "encoder" },
     );
     const error = await loadError(dir);
@@ -113,17 +131,24 @@ describe("scale and repetitions checks", () => {
 
   it("accepts A..T (each one token) and refuses 1..20 as a scorer override", () => {
     const letters = "ABCDEFGHIJKLMNOPQRST".split("");
-    expect(() => createVerifierScorer(model, { model: model.name, head: { scale: letters } })).not.toThrow();
+    expect(() =>
+      createVerifierScorer(model, { model: model.name, head: { scale: letters } }),
+    ).not.toThrow();
     const digits = Array.from({ length: 20 }, (_, i) => String(i + 1));
-    expect(() => createVerifierScorer(model, { model: model.name, head: { scale: digits } })).toThrow(/"10" is 2 tokens/);
+    expect(() =>
+      createVerifierScorer(model, { model: model.name, head: { scale: digits } }),
+    ).toThrow(/"10" is 2 tokens/);
   });
 
   it("refuses K>1 repetitions with a single prompt variant", () => {
     const [template] = [model.config.template];
-    const make = () => createVerifierScorer(model, { model: model.name, variants: [template], repetitions: 3 });
+    const make = () =>
+      createVerifierScorer(model, { model: model.name, variants: [template], repetitions: 3 });
     expect(make).toThrow(VerifierArgsError);
     expect(make).toThrow(/identical prompts/);
     expect(() => createVerifierScorer(model, { model: model.name, repetitions: 3 })).not.toThrow();
-    expect(() => createVerifierScorer(model, { model: model.name, repetitions: 4 })).toThrow(/at most 3/);
+    expect(() => createVerifierScorer(model, { model: model.name, repetitions: 4 })).toThrow(
+      /at most 3/,
+    );
   });
 });

@@ -1,7 +1,12 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createVerifierScorer, loadModel, makeTinyModel, type VerifierModel } from "../src/index.js";
+import {
+  createVerifierScorer,
+  loadModel,
+  makeTinyModel,
+  type VerifierModel,
+} from "../src/index.js";
 import { sample, tempRoot, tinyModel } from "./fixtures.js";
 
 describe("makeTinyModel", () => {
@@ -23,27 +28,35 @@ describe("makeTinyModel", () => {
     }
   });
 
-  it.each(["decoder", "encoder"] as const)("loads a tiny %s through the real loader and scores in [0, 1]", async (kind) => {
-    const model = await loadModel(await tinyModel({ kind }), { threads: 1 });
-    loaded.push(model);
-    expect(model.hiddenSize).toBe(32);
-    const outputs = model.session.outputNames;
-    expect(outputs).toContain("last_hidden_state");
-    if (kind === "decoder") expect(outputs).toContain("logits");
-    const score = await createVerifierScorer(model, { model: model.name })(sample("What is 2 + 2?", "4"), {});
-    expect(score.status).toBe("scored");
-    if (score.status === "scored") {
-      expect(score.value).toBeGreaterThan(0);
-      expect(score.value).toBeLessThan(1);
-    }
-  });
+  it.each(["decoder", "encoder"] as const)(
+    "loads a tiny %s through the real loader and scores in [0, 1]",
+    async (kind) => {
+      const model = await loadModel(await tinyModel({ kind }), { threads: 1 });
+      loaded.push(model);
+      expect(model.hiddenSize).toBe(32);
+      const outputs = model.session.outputNames;
+      expect(outputs).toContain("last_hidden_state");
+      if (kind === "decoder") expect(outputs).toContain("logits");
+      const score = await createVerifierScorer(model, { model: model.name })(
+        sample("What is 2 + 2?", "4"),
+        {},
+      );
+      expect(score.status).toBe("scored");
+      if (score.status === "scored") {
+        expect(score.value).toBeGreaterThan(0);
+        expect(score.value).toBeLessThan(1);
+      }
+    },
+  );
 
   it("uses Qwen3's real tokenizer", async () => {
     const model = await loadModel(await tinyModel(), { threads: 1 });
     loaded.push(model);
     expect(model.tokenizer.encode("10", false)).toHaveLength(2);
     expect(model.tokenizer.encode("A", false)).toHaveLength(1);
-    const config = JSON.parse(readFileSync(join(model.dir, "config.json"), "utf8")) as { vocab_size: number };
+    const config = JSON.parse(readFileSync(join(model.dir, "config.json"), "utf8")) as {
+      vocab_size: number;
+    };
     expect(config.vocab_size).toBeGreaterThan(150_000);
   });
 });

@@ -8,7 +8,14 @@ export function writeTextDataset(file: string, count: number): void {
   const lines: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const target = `answer ${i}`;
-    lines.push(JSON.stringify({ id: `s${i}`, question: `question ${i}?`, answer: i % 10 === 0 ? "no idea" : target, target }));
+    lines.push(
+      JSON.stringify({
+        id: `s${i}`,
+        question: `question ${i}?`,
+        answer: i % 10 === 0 ? "no idea" : target,
+        target,
+      }),
+    );
   }
   writeFileSync(file, `${lines.join("\n")}\n`);
 }

@@ -2,7 +2,10 @@ import pg from "pg";
 import { DATABASE_URL } from "./services.js";
 
 /** Every score row of a run in key order, without its timestamp, for comparing runs. */
-export async function scoreRowsOf(schema: string, runId: string): Promise<Record<string, unknown>[]> {
+export async function scoreRowsOf(
+  schema: string,
+  runId: string,
+): Promise<Record<string, unknown>[]> {
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
   try {

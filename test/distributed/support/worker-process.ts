@@ -48,7 +48,9 @@ export async function startCpuWorker(options: WorkerProcessOptions): Promise<Wor
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
-    child.once("exit", (code, signal) => reject(new Error(`worker exited (${code ?? signal}) before starting:\n${output}`)));
+    child.once("exit", (code, signal) =>
+      reject(new Error(`worker exited (${code ?? signal}) before starting:\n${output}`)),
+    );
   });
   const exited = new Promise<number | string>((resolve) => {
     child.once("exit", (code, signal) => resolve(code ?? signal ?? -1));

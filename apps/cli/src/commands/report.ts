@@ -1,24 +1,92 @@
-import { renderSummaryJson, renderSummaryTable } from "@assay/report";
-import type { Command } from "commander";
+import { readFile, writeFile } from "node:fs/promises";
+import { type PriceTable, parsePriceTable } from "@assay/core";
+import {
+  renderReportHtml,
+  renderReportJson,
+  renderReportTable,
+  renderSummaryTable,
+} from "@assay/report";
+import { reportBundle, runnerOf } from "@assay/store/reports";
+import { type Command, Option } from "commander";
+import { CliExit, ExitCode } from "../exit-codes.js";
 import { requireRun } from "../require-run.js";
 import { DB_OPTION_HELP, openStoreFor } from "../store-option.js";
+
+type Format = "table" | "json" | "html";
+
+interface ReportFlags {
+  json?: boolean;
+  format?: Format;
+  compare?: string;
+  out?: string;
+  prices?: string;
+  trend: string;
+  series?: string;
+  db?: string;
+}
 
 export function registerReport(program: Command): void {
   program
     .command("report")
-    .description("print a run's summary from the store")
+    .description(
+      "report a run from the store: summary, selection accuracy, cost, truncation, trend",
+    )
     .argument("<run-id>", "the run to report on")
-    .option("--json", "print JSON instead of tables")
+    .option("--compare <run-id>", "show a second run side by side")
+    .addOption(
+      new Option("--format <format>", "output format")
+        .choices(["table", "json", "html"])
+        .default("table"),
+    )
+    .option("--json", "same as --format json")
+    .option("--out <file>", "write the report to this file instead of stdout")
+    .option("--prices <file>", "price table (YAML or JSON) to turn usage into cost")
+    .option("--trend <n>", "runs in the trend", "10")
+    .option("--series <name>", "trend over runs with this name (default: the run's name)")
     .option("--db <target>", DB_OPTION_HELP)
-    .action(async (runId: string, flags: { json?: boolean; db?: string }) => {
+    .action(async (runId: string, flags: ReportFlags) => {
+      const format: Format = flags.json === true ? "json" : (flags.format ?? "table");
+      const prices = flags.prices === undefined ? undefined : await loadPrices(flags.prices);
       const store = await openStoreFor(flags.db);
       try {
         await requireRun(store, runId);
+        if (flags.compare !== undefined) await requireRun(store, flags.compare);
         const summary = await store.runSummary(runId);
-        const text = flags.json === true ? renderSummaryJson(summary) : renderSummaryTable(summary);
-        process.stdout.write(`${text}\n`);
+        const bundle = await reportBundle(runnerOf(store.driver), runId, {
+          ...(prices !== undefined && { prices }),
+          ...(flags.compare !== undefined && { compareRunId: flags.compare }),
+          ...(flags.series !== undefined && { series: flags.series }),
+          trendRuns: trendRuns(flags.trend),
+        });
+        const text =
+          format === "json"
+            ? renderReportJson(summary, bundle)
+            : format === "html"
+              ? renderReportHtml(bundle)
+              : `${renderSummaryTable(summary)}\n\n${renderReportTable(bundle)}`;
+        if (flags.out === undefined) process.stdout.write(`${text}\n`);
+        else await writeFile(flags.out, text);
       } finally {
         await store.close();
       }
     });
+}
+
+async function loadPrices(file: string): Promise<PriceTable> {
+  const text = await readFile(file, "utf8").catch(() => {
+    throw new CliExit(
+      ExitCode.refused,
+      `Cannot read the price table ${file}: check the path given to --prices.`,
+    );
+  });
+  return parsePriceTable(text, file);
+}
+
+function trendRuns(value: string): number {
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= 1) return n;
+  throw new CliExit(
+    ExitCode.refused,
+    `Expected \`--trend\` to be a whole number from 1 and up, got \`${value}\``,
+  );
 }

@@ -52,6 +52,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   const consumer = transport.consume(pool, handler, {
     concurrency: options.concurrency,
     ...(options.model !== undefined && { model: options.model }),
+    onRedelivered: (job) => metrics.redelivered.inc({ pool, scorer: scorerKey(job.scorer) }),
   });
   log.info({ pool, model: options.model, concurrency: options.concurrency }, "worker started");
 
@@ -71,6 +72,7 @@ function countedHandler(
 ): JobHandler {
   return async (job, signal) => {
     const scorer = scorerKey(job.scorer);
+    metrics.started.inc({ pool, scorer });
     try {
       await handler(job, signal);
       metrics.processed.inc({ pool, scorer });

@@ -4,6 +4,18 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 /** What a worker reports to Prometheus. One registry per worker, not prom-client's global. */
 export class WorkerMetrics {
   readonly registry = new Registry();
+  readonly started = new Counter({
+    name: "assay_jobs_started_total",
+    help: "Score jobs taken from the queue, by pool and scorer (more than processed: in flight, failed)",
+    labelNames: ["pool", "scorer"] as const,
+    registers: [this.registry],
+  });
+  readonly redelivered = new Counter({
+    name: "assay_jobs_redelivered_total",
+    help: "Jobs started again: retries, and jobs recovered from dead workers (re-executions)",
+    labelNames: ["pool", "scorer"] as const,
+    registers: [this.registry],
+  });
   readonly processed = new Counter({
     name: "assay_jobs_processed_total",
     help: "Score jobs whose result was stored, by pool and scorer",

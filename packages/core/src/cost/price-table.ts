@@ -14,9 +14,15 @@ export const ModelPriceSchema = z
     output_per_million: price.optional(),
     gpu_hour: price.optional(),
   })
-  .refine((p) => p.input_per_million !== undefined || p.output_per_million !== undefined || p.gpu_hour !== undefined, {
-    message: "give token prices (input_per_million, output_per_million) or `gpu_hour`",
-  });
+  .refine(
+    (p) =>
+      p.input_per_million !== undefined ||
+      p.output_per_million !== undefined ||
+      p.gpu_hour !== undefined,
+    {
+      message: "give token prices (input_per_million, output_per_million) or `gpu_hour`",
+    },
+  );
 export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 
 /**

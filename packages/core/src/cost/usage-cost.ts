@@ -53,9 +53,15 @@ export function costOfUsage(totals: readonly UsageTotals[], table: PriceTable): 
   return { generation, verification, total, currency: table.currency, warnings };
 }
 
-function costOfRow(row: UsageTotals, price: ModelPrice | undefined, warnings: string[]): number | null {
+function costOfRow(
+  row: UsageTotals,
+  price: ModelPrice | undefined,
+  warnings: string[],
+): number | null {
   if (price === undefined) {
-    warnings.push(`model \`${row.model}\` (${row.role}) is not in the price table: its cost is unknown`);
+    warnings.push(
+      `model \`${row.model}\` (${row.role}) is not in the price table: its cost is unknown`,
+    );
     return null;
   }
   const tokenCost =
@@ -65,7 +71,9 @@ function costOfRow(row: UsageTotals, price: ModelPrice | undefined, warnings: st
     MILLION;
   if (price.gpu_hour === undefined) return tokenCost;
   if (row.computeMs === null) {
-    warnings.push(`model \`${row.model}\` (${row.role}) is priced per GPU-hour but no compute time was measured`);
+    warnings.push(
+      `model \`${row.model}\` (${row.role}) is priced per GPU-hour but no compute time was measured`,
+    );
     return null;
   }
   return tokenCost + (row.computeMs / MS_PER_HOUR) * price.gpu_hour;

@@ -49,7 +49,7 @@ export interface TruncationReport {
   byInputLength: TruncationBucket[];
 }
 
-export interface UnscoredReason {
+export interface UnscoredReasonCount {
   reason: string;
   count: number;
 }
@@ -57,7 +57,7 @@ export interface UnscoredReason {
 export interface UnscoredReport {
   results: number;
   unscored: Rate;
-  byReason: UnscoredReason[];
+  byReason: UnscoredReasonCount[];
 }
 
 export interface ScoreHistogram {

@@ -1,9 +1,35 @@
 // Letters that render like Latin capitals: a candidate could spell "[ЕND DATA]" with a
 // Cyrillic Е and a reader model would still see the delimiter.
 const LOOKALIKES: Record<string, string> = {
-  А: "A", В: "B", Е: "E", К: "K", М: "M", Н: "H", О: "O", Р: "P", С: "C", Т: "T", Х: "X",
-  Ѕ: "S", І: "I", Ј: "J", Ԁ: "D", Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K",
-  Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X",
+  А: "A",
+  В: "B",
+  Е: "E",
+  К: "K",
+  М: "M",
+  Н: "H",
+  О: "O",
+  Р: "P",
+  С: "C",
+  Т: "T",
+  Х: "X",
+  Ѕ: "S",
+  І: "I",
+  Ј: "J",
+  Ԁ: "D",
+  Α: "A",
+  Β: "B",
+  Ε: "E",
+  Ζ: "Z",
+  Η: "H",
+  Ι: "I",
+  Κ: "K",
+  Μ: "M",
+  Ν: "N",
+  Ο: "O",
+  Ρ: "P",
+  Τ: "T",
+  Υ: "Y",
+  Χ: "X",
 };
 
 const MARKS = /\p{M}/gu;

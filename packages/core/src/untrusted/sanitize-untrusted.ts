@@ -65,7 +65,9 @@ function delimiterPattern(delimiters: readonly string[]): RegExp {
   const alternatives = delimiters.map((delimiter) => {
     const chars = [...delimiter].flatMap((c) => [...foldChar(c)]).filter((c) => !/\s/u.test(c));
     if (chars.length === 0) {
-      throw new RangeError(`Expected each delimiter to have a visible character, got \`${delimiter}\``);
+      throw new RangeError(
+        `Expected each delimiter to have a visible character, got \`${delimiter}\``,
+      );
     }
     return chars.map(escapeRegExp).join(FILLER);
   });

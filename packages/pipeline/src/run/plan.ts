@@ -1,6 +1,5 @@
 import {
   InputError,
-  type ResultKey,
   type Sample,
   type ScoreJob,
   type ScorerRef,
@@ -8,12 +7,8 @@ import {
   scorerKey,
 } from "@assay/core";
 import type { ScorerRegistry } from "@assay/scorers";
+import { resultKeyString } from "@assay/store";
 import type { Route } from "../routing/router.js";
-
-/** Key format shared with the store's `storedResultKeys`. */
-export function resultKeyString(key: Omit<ResultKey, "runId">): string {
-  return `${key.sampleId}\u0000${key.scorer}\u0000${key.criterion}\u0000${key.repetition}`;
-}
 
 export interface PlannedSample {
   jobs: ScoreJob[];

@@ -11,6 +11,8 @@ import { connectRedis } from "./redis-connection.js";
 export interface BullmqConsumeOptions extends ConsumeOptions {
   /** GPU pool only: the model whose queue to take jobs from (one model per process). */
   model?: string;
+  /** Called when a job starts that was started before (retry or stalled-job recovery). */
+  onRedelivered?: (job: ScoreJob) => void;
 }
 
 /** Jobs of one queue, as `assay status` shows them. */
@@ -73,7 +75,14 @@ export class BullmqTransport implements Transport {
       );
     }
     const name = queueNameFor(pool, options.model);
-    const consumer = startConsumer(name, handler, options.concurrency, this.redis, this.#options);
+    const consumer = startConsumer(
+      name,
+      handler,
+      options.concurrency,
+      this.redis,
+      this.#options,
+      options.onRedelivered,
+    );
     this.#consumers.add(consumer);
     return {
       stop: async () => {

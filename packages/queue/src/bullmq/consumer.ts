@@ -17,12 +17,15 @@ export function startConsumer(
   concurrency: number,
   connection: Redis,
   options: ResolvedOptions,
+  onRedelivered?: (job: ScoreJob) => void,
 ): Consumer {
   const processor = async (
     job: Job<ScoreJob>,
     _token?: string,
     signal?: AbortSignal,
   ): Promise<void> => {
+    // Started before: a retry, or recovered from a worker that died or lost its lock.
+    if (job.attemptsStarted > 1 || job.stalledCounter > 0) onRedelivered?.(job.data);
     try {
       await handler(job.data, signal ?? NEVER_ABORTED);
     } catch (error) {

@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type RegExpEngine, type ValidateFunction } from "ajv";
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
 import { compileSafeRegex } from "../text/safe-regex.js";
 
 export type CompiledSchema =
@@ -13,7 +13,23 @@ const ajv = new Ajv({
   strict: false,
   validateFormats: false,
   addUsedSchema: false,
+  code: { regExp: re2Engine() },
 });
+
+type RegExpEngine = NonNullable<NonNullable<Options["code"]>["regExp"]>;
+
+/**
+ * `pattern` and `patternProperties` run against model output: with JS regexes a schema
+ * pattern like `^(a+)+$` could hang the worker, so they run on RE2 (linear time) too.
+ */
+function re2Engine(): RegExpEngine {
+  const engine = (pattern: string, flags: string) => {
+    const compiled = compileSafeRegex(pattern, flags);
+    if (!compiled.ok) throw new Error(`pattern ${JSON.stringify(pattern)}: ${compiled.message}`);
+    return compiled.regex;
+  };
+  return Object.assign(engine, { code: "re2" });
+}
 
 /** Bounds memory when every sample carries its own schema (`schema_from_target`). */
 const MAX_CACHED = 512;

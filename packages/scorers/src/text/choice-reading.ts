@@ -40,6 +40,9 @@ export function readChoice(text: string, options: readonly string[]): ChoiceRead
   const letter = letterForm(body);
   if (letter !== undefined) {
     const index = letter.letter.toUpperCase().charCodeAt(0) - 65;
+    // A bare letter names an option by position, even when some option's text is
+    // letter-like ("B-" among blood types): reading it as text would make it ambiguous.
+    if (letter.text === "" && index < options.length) return { kind: "option", index };
     if (index < options.length) meant.add(index);
     for (const other of optionsMatching(letter.text, options)) meant.add(other);
   }

@@ -45,7 +45,13 @@ export class Batcher<Out> {
   #pendingTokens = 0;
   #running = false;
   #timer: NodeJS.Timeout | undefined;
-  readonly #stats: BatchStats = { batches: 0, rows: 0, realTokens: 0, computedTokens: 0, computeMs: 0 };
+  readonly #stats: BatchStats = {
+    batches: 0,
+    rows: 0,
+    realTokens: 0,
+    computedTokens: 0,
+    computeMs: 0,
+  };
   /** Called after each batch (for benchmarks that replay the same composition). */
   onBatch: ((record: BatchRecord, rows: readonly (readonly number[])[]) => void) | undefined;
 
@@ -94,7 +100,10 @@ export class Batcher<Out> {
     if (this.#running || this.#pending.length === 0) return;
     this.#running = true;
     this.#pending.sort((a, b) => b.ids.length - a.ids.length);
-    const size = nextBatchSize(this.#pending.map((p) => p.ids.length), this.#options);
+    const size = nextBatchSize(
+      this.#pending.map((p) => p.ids.length),
+      this.#options,
+    );
     const batch = this.#pending.splice(0, size);
     const rows = batch.map((p) => p.ids);
     const real = rows.reduce((sum, r) => sum + r.length, 0);

@@ -37,14 +37,20 @@ export function planBatches(
   if (order === "sorted") indices.sort((a, b) => (lengths[b] ?? 0) - (lengths[a] ?? 0));
   const batches: number[][] = [];
   while (indices.length > 0) {
-    const size = nextBatchSize(indices.map((i) => lengths[i] ?? 0), limits);
+    const size = nextBatchSize(
+      indices.map((i) => lengths[i] ?? 0),
+      limits,
+    );
     batches.push(indices.splice(0, size));
   }
   return batches;
 }
 
 /** Real tokens ÷ computed (padded) tokens of a batch plan. */
-export function paddingEfficiency(lengths: readonly number[], batches: readonly number[][]): number {
+export function paddingEfficiency(
+  lengths: readonly number[],
+  batches: readonly number[][],
+): number {
   let real = 0;
   let computed = 0;
   for (const batch of batches) {

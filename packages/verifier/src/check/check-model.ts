@@ -28,12 +28,17 @@ export interface CheckModelOptions extends LoadModelOptions {
  * at every length, (2) different answers give different input ids and scores, (3) inputs
  * that fit are untouched (and inputs that do not lose only the question's tail).
  */
-export async function checkModel(model: string | VerifierModel, options: CheckModelOptions = {}): Promise<CheckRow[]> {
+export async function checkModel(
+  model: string | VerifierModel,
+  options: CheckModelOptions = {},
+): Promise<CheckRow[]> {
   const loaded = typeof model === "string" ? await loadModel(model, options) : model;
   try {
     const rows: CheckRow[] = [];
     for (const length of options.lengths ?? [500, 2000, 2100, 4000, 8000]) {
-      rows.push(...(await checkLength(loaded, length, options.answers ?? ["C. Allomone", "B. Pheromone"])));
+      rows.push(
+        ...(await checkLength(loaded, length, options.answers ?? ["C. Allomone", "B. Pheromone"])),
+      );
     }
     return rows;
   } finally {
@@ -41,7 +46,11 @@ export async function checkModel(model: string | VerifierModel, options: CheckMo
   }
 }
 
-async function checkLength(model: VerifierModel, length: number, answers: [string, string]): Promise<CheckRow[]> {
+async function checkLength(
+  model: VerifierModel,
+  length: number,
+  answers: [string, string],
+): Promise<CheckRow[]> {
   const template = model.config.template;
   const criterion = model.config.criteria?.[0]?.text ?? "";
   const overhead = plainTokens(model, resolveOrThrow(template, "", answers[0], criterion));
@@ -49,11 +58,16 @@ async function checkLength(model: VerifierModel, length: number, answers: [strin
   const samples = answers.map((answer, i) => sampleOf(question, answer, i));
   const pieces = samples.map((s) => resolveOrThrow(template, s.question, s.answer, criterion));
   const fits = pieces.map((p) =>
-    fitPrompt(model.tokenizer, p, { maxLength: model.config.max_length, margin: model.config.margin, policy: "error" }),
+    fitPrompt(model.tokenizer, p, {
+      maxLength: model.config.max_length,
+      margin: model.config.margin,
+      policy: "error",
+    }),
   );
   const [fitA, fitB] = fits;
   const [piecesA] = pieces;
-  if (fitA === undefined || fitB === undefined || piecesA === undefined) throw new Error("unreachable");
+  if (fitA === undefined || fitB === undefined || piecesA === undefined)
+    throw new Error("unreachable");
   if (!fitA.ok || !fitB.ok) {
     const message = !fitA.ok ? fitA.message : !fitB.ok ? fitB.message : "";
     return (["answer survives", "distinct answers", "fit untouched"] as const).map((check) => ({
@@ -69,12 +83,20 @@ async function checkLength(model: VerifierModel, length: number, answers: [strin
   const kept = `${fitA.ids.length} of ${fitA.record.originalTokens} tokens sent`;
 
   const finalText = lastText(piecesA);
-  const survives = fits.every((f, i) => f.ok && includesAll(model.tokenizer.decode(f.ids), [answers[i] ?? "", finalText]));
-  const sameIds = fitA.ids.length === fitB.ids.length && fitA.ids.every((id, i) => id === fitB.ids[i]);
+  const survives = fits.every(
+    (f, i) => f.ok && includesAll(model.tokenizer.decode(f.ids), [answers[i] ?? "", finalText]),
+  );
+  const sameIds =
+    fitA.ids.length === fitB.ids.length && fitA.ids.every((id, i) => id === fitB.ids[i]);
   const distinct = !sameIds && values[0] !== null && values[1] !== null && values[0] !== values[1];
   const untouched = checkUntouched(model, piecesA, fitA.text, fitA.ids);
   return [
-    { check: "answer survives", length, passed: survives, detail: `${kept}; answer and final question ${survives ? "present" : "MISSING"} after decoding` },
+    {
+      check: "answer survives",
+      length,
+      passed: survives,
+      detail: `${kept}; answer and final question ${survives ? "present" : "MISSING"} after decoding`,
+    },
     {
       check: "distinct answers",
       length,
@@ -89,16 +111,24 @@ function checkUntouched(model: VerifierModel, pieces: PromptPiece[], text: strin
   const plain = plainText(pieces);
   const plainIds = model.tokenizer.encode(plain, true);
   if (plainIds.length <= model.config.max_length) {
-    const same = text === plain && ids.length === plainIds.length && ids.every((id, i) => id === plainIds[i]);
-    return { passed: same, detail: same ? "fits: string and ids identical to plain filling" : "fits but the input was CHANGED" };
+    const same =
+      text === plain && ids.length === plainIds.length && ids.every((id, i) => id === plainIds[i]);
+    return {
+      passed: same,
+      detail: same
+        ? "fits: string and ids identical to plain filling"
+        : "fits but the input was CHANGED",
+    };
   }
   const index = pieces.findIndex((p) => p.role === "question");
   const question = pieces[index];
-  if (question === undefined) return { passed: false, detail: "does not fit and the template has no question to cut" };
+  if (question === undefined)
+    return { passed: false, detail: "does not fit and the template has no question to cut" };
   const before = plainText(pieces.slice(0, index)) + question.prefix;
   const after = question.suffix + plainText(pieces.slice(index + 1));
   const middle = text.slice(before.length, text.length - after.length);
-  const passed = text.startsWith(before) && text.endsWith(after) && question.body.startsWith(middle);
+  const passed =
+    text.startsWith(before) && text.endsWith(after) && question.body.startsWith(middle);
   return {
     passed,
     detail: passed
@@ -107,7 +137,12 @@ function checkUntouched(model: VerifierModel, pieces: PromptPiece[], text: strin
   };
 }
 
-function resolveOrThrow(template: VerifierModel["config"]["template"], question: string, answer: string, criterion: string) {
+function resolveOrThrow(
+  template: VerifierModel["config"]["template"],
+  question: string,
+  answer: string,
+  criterion: string,
+) {
   const prompt = resolvePrompt(template, { question, answer, metadata: {} }, criterion);
   if (!prompt.ok) throw new Error(`cannot check this template: ${prompt.message}`);
   return prompt.pieces;
@@ -126,5 +161,13 @@ function includesAll(text: string, parts: readonly string[]): boolean {
 }
 
 function sampleOf(question: string, answer: string, index: number): Sample {
-  return { id: `check-${index}`, taskId: "check", candidateIndex: index, question, answer, metadata: {}, line: 0 };
+  return {
+    id: `check-${index}`,
+    taskId: "check",
+    candidateIndex: index,
+    question,
+    answer,
+    metadata: {},
+    line: 0,
+  };
 }

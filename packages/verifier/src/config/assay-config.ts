@@ -27,10 +27,17 @@ export const TemplateSchema = z
   .superRefine((pieces, ctx) => {
     const count = (name: string) => pieces.filter((p) => "slot" in p && p.slot === name).length;
     if (count("answer") !== 1) {
-      ctx.addIssue({ code: "custom", message: `needs exactly one {"slot": "answer"} piece, got ${count("answer")}` });
+      ctx.addIssue({
+        code: "custom",
+        message: `needs exactly one {"slot": "answer"} piece, got ${count("answer")}`,
+      });
     }
     for (const name of ["question", "criterion"]) {
-      if (count(name) > 1) ctx.addIssue({ code: "custom", message: `has ${count(name)} "${name}" slots; at most one` });
+      if (count(name) > 1)
+        ctx.addIssue({
+          code: "custom",
+          message: `has ${count(name)} "${name}" slots; at most one`,
+        });
     }
   });
 

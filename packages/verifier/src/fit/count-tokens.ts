@@ -22,13 +22,21 @@ export function countTokens(tokenizer: VerifierTokenizer, text: string): number 
 }
 
 /** Decodes the first `count` ids, dropping a partial character at the cut. */
-export function decodeHead(tokenizer: VerifierTokenizer, ids: readonly number[], count: number): string {
+export function decodeHead(
+  tokenizer: VerifierTokenizer,
+  ids: readonly number[],
+  count: number,
+): string {
   if (count <= 0) return "";
   return tokenizer.decode(ids.slice(0, count)).replace(/\uFFFD+$/u, "");
 }
 
 /** Decodes the last `count` ids, dropping a partial character at the cut. */
-export function decodeTail(tokenizer: VerifierTokenizer, ids: readonly number[], count: number): string {
+export function decodeTail(
+  tokenizer: VerifierTokenizer,
+  ids: readonly number[],
+  count: number,
+): string {
   if (count <= 0) return "";
   return tokenizer.decode(ids.slice(ids.length - count)).replace(/^\uFFFD+/u, "");
 }

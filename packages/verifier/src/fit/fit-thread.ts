@@ -13,7 +13,10 @@ type Reply = { id: number; result?: FitResult; error?: string };
  */
 export class FitThread {
   readonly #worker: Worker;
-  readonly #calls = new Map<number, { resolve: (r: FitResult) => void; reject: (e: Error) => void }>();
+  readonly #calls = new Map<
+    number,
+    { resolve: (r: FitResult) => void; reject: (e: Error) => void }
+  >();
   #nextId = 0;
 
   private constructor(worker: Worker) {
@@ -78,6 +81,9 @@ function spawn(dir: string): Worker {
   return new Worker(bootstrap, {
     eval: true,
     workerData: { dir, tsxApi, entry: entry.href },
-    execArgv: [...process.execArgv.filter((a) => !a.startsWith("--conditions")), "--conditions=@assay/source"],
+    execArgv: [
+      ...process.execArgv.filter((a) => !a.startsWith("--conditions")),
+      "--conditions=@assay/source",
+    ],
   });
 }

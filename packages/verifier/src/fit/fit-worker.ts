@@ -9,7 +9,10 @@ if (port === null) throw new Error("fit-worker must run in a worker thread");
 const tokenizer = await loadTokenizer((workerData as { dir: string }).dir);
 port.on("message", (message: { id: number; pieces: PromptPiece[]; options: FitOptions }) => {
   try {
-    port.postMessage({ id: message.id, result: fitPrompt(tokenizer, message.pieces, message.options) });
+    port.postMessage({
+      id: message.id,
+      result: fitPrompt(tokenizer, message.pieces, message.options),
+    });
   } catch (error) {
     port.postMessage({ id: message.id, error: (error as Error).message });
   }

@@ -26,7 +26,11 @@ interface Plan {
  * assembling — fixed pieces and the answer first, then optional pieces by priority, the
  * question keeping its head — and re-tokenized until it fits.
  */
-export function fitPrompt(tokenizer: VerifierTokenizer, pieces: PromptPiece[], options: FitOptions): FitResult {
+export function fitPrompt(
+  tokenizer: VerifierTokenizer,
+  pieces: PromptPiece[],
+  options: FitOptions,
+): FitResult {
   const plain = plainText(pieces);
   const plainIds = tokenizer.encode(plain, true);
   const base = {
@@ -38,12 +42,23 @@ export function fitPrompt(tokenizer: VerifierTokenizer, pieces: PromptPiece[], o
     refused: false,
   };
   if (plainIds.length <= options.maxLength) {
-    return { ok: true, text: plain, ids: plainIds, record: { ...base, truncated: false, keptTokens: plainIds.length, droppedTokens: 0 } };
+    return {
+      ok: true,
+      text: plain,
+      ids: plainIds,
+      record: { ...base, truncated: false, keptTokens: plainIds.length, droppedTokens: 0 },
+    };
   }
   const refuse = (message: string): FitResult => ({
     ok: false,
     message,
-    record: { ...base, truncated: true, refused: true, keptTokens: 0, droppedTokens: plainIds.length },
+    record: {
+      ...base,
+      truncated: true,
+      refused: true,
+      keptTokens: 0,
+      droppedTokens: plainIds.length,
+    },
   });
 
   const question = pieces.find((p) => p.role === "question");
@@ -55,8 +70,11 @@ export function fitPrompt(tokenizer: VerifierTokenizer, pieces: PromptPiece[], o
   const available = options.maxLength - fixed - options.margin;
   if (available < 0) {
     const names = pieces.filter((p) => p.required && p.role === "slot").map((p) => `\`${p.name}\``);
-    const what = names.length > 0 ? `template text and required slots ${names.join(", ")}` : "template text";
-    return refuse(`the ${what} take ${fixed} tokens; with margin ${options.margin} they do not fit max_length ${options.maxLength}`);
+    const what =
+      names.length > 0 ? `template text and required slots ${names.join(", ")}` : "template text";
+    return refuse(
+      `the ${what} take ${fixed} tokens; with margin ${options.margin} they do not fit max_length ${options.maxLength}`,
+    );
   }
   let plan: Plan;
   let unreliable = false;
@@ -78,12 +96,30 @@ export function fitPrompt(tokenizer: VerifierTokenizer, pieces: PromptPiece[], o
     const ids = tokenizer.encode(text, true);
     const over = ids.length - options.maxLength;
     if (over <= 0) {
-      const droppedSlots = pieces.filter((p) => p.role === "slot" && !p.required && !plan.included.has(p)).map((p) => p.name);
-      const slot: TruncationRecord["slot"] = plan.answerKeep < answerIds.length ? "answer" : plan.questionKeep < questionIds.length ? "question" : null;
-      const record: TruncationRecord = { ...base, truncated: true, keptTokens: ids.length, droppedTokens: plainIds.length - ids.length, slot, droppedSlots, unreliable };
+      const droppedSlots = pieces
+        .filter((p) => p.role === "slot" && !p.required && !plan.included.has(p))
+        .map((p) => p.name);
+      const slot: TruncationRecord["slot"] =
+        plan.answerKeep < answerIds.length
+          ? "answer"
+          : plan.questionKeep < questionIds.length
+            ? "question"
+            : null;
+      const record: TruncationRecord = {
+        ...base,
+        truncated: true,
+        keptTokens: ids.length,
+        droppedTokens: plainIds.length - ids.length,
+        slot,
+        droppedSlots,
+        unreliable,
+      };
       return { ok: true, text, ids, record };
     }
-    if (!shrink(plan, pieces, over, unreliable)) return refuse(`the input does not fit max_length ${options.maxLength} even with the question emptied`);
+    if (!shrink(plan, pieces, over, unreliable))
+      return refuse(
+        `the input does not fit max_length ${options.maxLength} even with the question emptied`,
+      );
   }
 }
 
@@ -101,7 +137,12 @@ function fixedTokens(tokenizer: VerifierTokenizer, pieces: readonly PromptPiece[
 }
 
 /** Optional pieces in decreasing priority (declared order breaks ties) share `budget`. */
-function planBudget(tokenizer: VerifierTokenizer, pieces: readonly PromptPiece[], budget: number, questionLength: number): Plan {
+function planBudget(
+  tokenizer: VerifierTokenizer,
+  pieces: readonly PromptPiece[],
+  budget: number,
+  questionLength: number,
+): Plan {
   const optional = pieces
     .map((piece, index) => ({ piece, index }))
     .filter(({ piece }) => piece.role === "question" || (piece.role === "slot" && !piece.required))
@@ -133,10 +174,16 @@ function assemble(
   let text = "";
   for (const piece of pieces) {
     if (piece.role === "question") {
-      const body = plan.questionKeep >= questionIds.length ? piece.body : decodeHead(tokenizer, questionIds, plan.questionKeep);
+      const body =
+        plan.questionKeep >= questionIds.length
+          ? piece.body
+          : decodeHead(tokenizer, questionIds, plan.questionKeep);
       text += piece.prefix + body + piece.suffix;
     } else if (piece.role === "answer") {
-      const body = plan.answerKeep >= answerIds.length ? piece.body : decodeTail(tokenizer, answerIds, plan.answerKeep);
+      const body =
+        plan.answerKeep >= answerIds.length
+          ? piece.body
+          : decodeTail(tokenizer, answerIds, plan.answerKeep);
       text += piece.prefix + body + piece.suffix;
     } else if (piece.required || plan.included.has(piece)) {
       text += pieceText(piece);
@@ -146,7 +193,12 @@ function assemble(
 }
 
 /** One step toward fitting: shorten the question, then drop optional pieces, then (tail policy) the answer. */
-function shrink(plan: Plan, pieces: readonly PromptPiece[], over: number, answerCut: boolean): boolean {
+function shrink(
+  plan: Plan,
+  pieces: readonly PromptPiece[],
+  over: number,
+  answerCut: boolean,
+): boolean {
   const step = Math.max(over, 4);
   if (plan.questionKeep > 0) {
     plan.questionKeep = Math.max(0, plan.questionKeep - step);

@@ -20,7 +20,9 @@ export function distributionValue(
   for (const logit of logits) if (logit > max) max = logit;
   let sum = 0;
   for (const logit of logits) sum += Math.exp(logit - max);
-  const probabilities = scaleIds.map((id) => Math.exp((logits[id] ?? Number.NEGATIVE_INFINITY) - max) / sum);
+  const probabilities = scaleIds.map(
+    (id) => Math.exp((logits[id] ?? Number.NEGATIVE_INFINITY) - max) / sum,
+  );
   const mass = probabilities.reduce((a, b) => a + b, 0);
   const levels = scaleIds.length;
   if (!(mass > minMass)) return { value: null, mass, distribution: probabilities.map(() => 0) };

@@ -22,7 +22,10 @@ export function scaleTokenIds(tokenizer: VerifierTokenizer, scale: readonly stri
   }
   const duplicate = ids.findIndex((id, i) => ids.indexOf(id) !== i);
   if (duplicate >= 0) {
-    return { ok: false, message: `scale level ${JSON.stringify(scale[duplicate])} maps to the same token as an earlier level` };
+    return {
+      ok: false,
+      message: `scale level ${JSON.stringify(scale[duplicate])} maps to the same token as an earlier level`,
+    };
   }
   return { ok: true, ids };
 }

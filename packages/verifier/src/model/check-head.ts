@@ -22,9 +22,14 @@ export async function checkHead(
   checkCriteria(file, config);
   const head = config.head;
   if (head.type === "probe") {
-    const values = typeof head.probe === "string" ? await readProbeFile(dir, head.probe) : head.probe;
+    const values =
+      typeof head.probe === "string" ? await readProbeFile(dir, head.probe) : head.probe;
     if (values.length !== hiddenSize) {
-      throw new ModelFolderError(file, `the probe has ${values.length} values but the model's hidden size is ${hiddenSize}`, "head.probe");
+      throw new ModelFolderError(
+        file,
+        `the probe has ${values.length} values but the model's hidden size is ${hiddenSize}`,
+        "head.probe",
+      );
     }
     return { probe: Float32Array.from(values), scaleIds: null };
   }
@@ -32,7 +37,11 @@ export async function checkHead(
   if (!scale.ok) throw new ModelFolderError(file, scale.message, "head.scale");
   const widest = Math.max(...scale.ids);
   if (logitsWidth !== null && widest >= logitsWidth) {
-    throw new ModelFolderError(file, `scale token id ${widest} is outside the model's logits (width ${logitsWidth})`, "head.scale");
+    throw new ModelFolderError(
+      file,
+      `scale token id ${widest} is outside the model's logits (width ${logitsWidth})`,
+      "head.scale",
+    );
   }
   return { probe: null, scaleIds: scale.ids };
 }
@@ -43,10 +52,18 @@ function checkCriteria(file: string, config: AssayConfig): void {
     const hasSlot = template.some((p) => "slot" in p && p.slot === "criterion");
     const field = index === 0 ? "template" : `variants[${index - 1}]`;
     if (hasSlot && config.criteria === undefined) {
-      throw new ModelFolderError(file, "uses a `criterion` slot but assay.json has no `criteria`", field);
+      throw new ModelFolderError(
+        file,
+        "uses a `criterion` slot but assay.json has no `criteria`",
+        field,
+      );
     }
     if (!hasSlot && (config.criteria?.length ?? 0) > 1) {
-      throw new ModelFolderError(file, "has no `criterion` slot, so every criterion would get the same prompt", field);
+      throw new ModelFolderError(
+        file,
+        "has no `criterion` slot, so every criterion would get the same prompt",
+        field,
+      );
     }
   });
 }
@@ -54,7 +71,10 @@ function checkCriteria(file: string, config: AssayConfig): void {
 async function readProbeFile(dir: string, name: string): Promise<number[]> {
   const values = await readJsonFile(dir, name);
   if (!Array.isArray(values) || !values.every((v) => typeof v === "number")) {
-    throw new ModelFolderError(join(dir, name), "must be a JSON array of numbers (the probe vector)");
+    throw new ModelFolderError(
+      join(dir, name),
+      "must be a JSON array of numbers (the probe vector)",
+    );
   }
   return values;
 }

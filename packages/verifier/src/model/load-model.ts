@@ -21,28 +21,51 @@ export interface LoadModelOptions extends SessionOptions, ResolveOptions {
  * checks it before any sample is scored: files present, assay.json valid, graph inputs
  * and output shapes, probe length = hidden size, each scale level one token.
  */
-export async function loadModel(source: string, options: LoadModelOptions = {}): Promise<VerifierModel> {
+export async function loadModel(
+  source: string,
+  options: LoadModelOptions = {},
+): Promise<VerifierModel> {
   const dir = await resolveModelDir(source, options);
   const config = await readAssayConfig(dir);
   const declaredHidden = await readHiddenSize(dir);
   const tokenizer = await loadTokenizer(dir);
   const onnxFile = join(dir, "onnx", "model.onnx");
-  const [session, fitThread] = await Promise.all([createSession(onnxFile, options), FitThread.start(dir)]);
+  const session = await createSession(onnxFile, options);
   try {
     const io = checkInputs(session, onnxFile);
     const hiddenOutput = config.head.type === "probe" ? config.head.output : null;
     const graphHidden = hiddenOutput === null ? null : checkOutput(session, onnxFile, hiddenOutput);
     if (declaredHidden !== null && graphHidden !== null && declaredHidden !== graphHidden) {
-      throw new ModelFolderError(onnxFile, `output \`${hiddenOutput}\` has width ${graphHidden} but config.json hidden_size is ${declaredHidden}`);
+      throw new ModelFolderError(
+        onnxFile,
+        `output \`${hiddenOutput}\` has width ${graphHidden} but config.json hidden_size is ${declaredHidden}`,
+      );
     }
-    const logitsWidth = config.head.type === "distribution" ? checkOutput(session, onnxFile, config.head.output) : null;
+    const logitsWidth =
+      config.head.type === "distribution"
+        ? checkOutput(session, onnxFile, config.head.output)
+        : null;
     const hiddenSize = graphHidden ?? declaredHidden ?? 0;
     const head = await checkHead(dir, config, tokenizer, hiddenSize, logitsWidth);
     const paddingSide = config.padding_side ?? tokenizer.paddingSide;
+    // Started last: a folder that fails a check never pays for the second tokenizer.
+    const fitThread = await FitThread.start(dir);
     const runner = new ModelRunner(session, io, paddingSide, tokenizer.padId);
-    return new VerifierModel(source, dir, options.device ?? "cpu", config, tokenizer, runner, hiddenSize, head.probe, head.scaleIds, options.batch ?? {}, fitThread);
+    return new VerifierModel(
+      source,
+      dir,
+      options.device ?? "cpu",
+      config,
+      tokenizer,
+      runner,
+      hiddenSize,
+      head.probe,
+      head.scaleIds,
+      options.batch ?? {},
+      fitThread,
+    );
   } catch (error) {
-    await Promise.all([session.release(), fitThread.close()]);
+    await session.release();
     throw error;
   }
 }

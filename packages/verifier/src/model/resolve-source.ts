@@ -3,7 +3,13 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { ModelFolderError } from "../errors/model-folder-error.js";
 
-export const MODEL_FILES = ["config.json", "tokenizer.json", "tokenizer_config.json", "assay.json", "onnx/model.onnx"] as const;
+export const MODEL_FILES = [
+  "config.json",
+  "tokenizer.json",
+  "tokenizer_config.json",
+  "assay.json",
+  "onnx/model.onnx",
+] as const;
 const OPTIONAL_FILES = ["onnx/model.onnx_data"] as const;
 const HUB_ID = /^[\w.-]+\/[\w.-]+$/;
 
@@ -15,10 +21,16 @@ export interface ResolveOptions {
 }
 
 /** A local folder as is, or a Hugging Face Hub id downloaded once into the cache. */
-export async function resolveModelDir(source: string, options: ResolveOptions = {}): Promise<string> {
+export async function resolveModelDir(
+  source: string,
+  options: ResolveOptions = {},
+): Promise<string> {
   if (await isDirectory(source)) return checkFolder(resolve(source));
   if (!HUB_ID.test(source) || source.startsWith(".")) {
-    throw new ModelFolderError(source, "no such model folder (pass a local folder in the Hugging Face layout, or a hub id like owner/name)");
+    throw new ModelFolderError(
+      source,
+      "no such model folder (pass a local folder in the Hugging Face layout, or a hub id like owner/name)",
+    );
   }
   const cacheDir = options.cacheDir ?? join(homedir(), ".cache", "assay", "models");
   const dir = join(cacheDir, source.replace("/", "--"));
@@ -30,7 +42,10 @@ export async function resolveModelDir(source: string, options: ResolveOptions = 
 async function checkFolder(dir: string): Promise<string> {
   for (const file of MODEL_FILES) {
     if (!(await exists(join(dir, file)))) {
-      throw new ModelFolderError(join(dir, file), `missing; a model folder needs ${MODEL_FILES.join(", ")} (see packages/verifier/README.md)`);
+      throw new ModelFolderError(
+        join(dir, file),
+        `missing; a model folder needs ${MODEL_FILES.join(", ")} (see packages/verifier/README.md)`,
+      );
     }
   }
   return dir;
@@ -43,7 +58,10 @@ async function download(id: string, dir: string, hubUrl: string): Promise<void> 
     try {
       response = await fetch(url, { signal: AbortSignal.timeout(60_000) });
     } catch (error) {
-      const cause = (error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message;
+      const cause =
+        (error as Error).cause instanceof Error
+          ? ((error as Error).cause as Error).message
+          : (error as Error).message;
       throw new ModelFolderError(
         id,
         `cannot reach the Hugging Face Hub (${cause}); hub ids need the network. Download the model on a connected machine and pass its local folder instead, e.g. --model ./models/${id.split("/")[1]}`,
@@ -51,7 +69,10 @@ async function download(id: string, dir: string, hubUrl: string): Promise<void> 
     }
     if (!response.ok) {
       if (OPTIONAL_FILES.includes(file as (typeof OPTIONAL_FILES)[number])) continue;
-      throw new ModelFolderError(`${id}/${file}`, `the hub answered ${response.status} for ${url}; does the repository ship ${file}?`);
+      throw new ModelFolderError(
+        `${id}/${file}`,
+        `the hub answered ${response.status} for ${url}; does the repository ship ${file}?`,
+      );
     }
     const target = join(dir, file);
     await mkdir(dirname(target), { recursive: true });

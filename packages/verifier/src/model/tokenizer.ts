@@ -26,12 +26,17 @@ export async function loadTokenizer(dir: string): Promise<VerifierTokenizer> {
   const config = (await readJsonFile(dir, "tokenizer_config.json")) as Record<string, unknown>;
   const className = String(config.tokenizer_class ?? "PreTrainedTokenizer").replace(/Fast$/, "");
   const exported = (transformers as unknown as Record<string, unknown>)[className];
-  const Class = (typeof exported === "function" ? exported : transformers.PreTrainedTokenizer) as TokenizerClass;
+  const Class = (
+    typeof exported === "function" ? exported : transformers.PreTrainedTokenizer
+  ) as TokenizerClass;
   let tokenizer: transformers.PreTrainedTokenizer;
   try {
     tokenizer = new Class(json, config);
   } catch (error) {
-    throw new ModelFolderError(join(dir, "tokenizer.json"), `cannot build the tokenizer: ${(error as Error).message}`);
+    throw new ModelFolderError(
+      join(dir, "tokenizer.json"),
+      `cannot build the tokenizer: ${(error as Error).message}`,
+    );
   }
   const padId = tokenizer.pad_token_id ?? tokenizer.eos_token_id ?? 0;
   const paddingSide = config.padding_side === "left" ? "left" : "right";

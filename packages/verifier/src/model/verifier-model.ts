@@ -1,4 +1,9 @@
-import { type BatchedResult, Batcher, type BatcherOptions, type BatchStats } from "../batch/batcher.js";
+import {
+  type BatchedResult,
+  Batcher,
+  type BatcherOptions,
+  type BatchStats,
+} from "../batch/batcher.js";
 import type { AssayConfig } from "../config/assay-config.js";
 import type { FitOptions, FitResult } from "../fit/fit.js";
 import type { FitThread } from "../fit/fit-thread.js";
@@ -58,7 +63,13 @@ export class VerifierModel {
   }
 
   stats(): BatchStats {
-    const total: BatchStats = { batches: 0, rows: 0, realTokens: 0, computedTokens: 0, computeMs: 0 };
+    const total: BatchStats = {
+      batches: 0,
+      rows: 0,
+      realTokens: 0,
+      computedTokens: 0,
+      computeMs: 0,
+    };
     for (const batcher of this.#batchers.values()) {
       const s = batcher.stats();
       total.batches += s.batches;

@@ -1,4 +1,11 @@
-import { type Sample, type Score, type ScoreContext, type Scorer, scored, unscored } from "@assay/core";
+import {
+  type Sample,
+  type Score,
+  type ScoreContext,
+  type Scorer,
+  scored,
+  unscored,
+} from "@assay/core";
 import { distributionValue } from "../heads/distribution.js";
 import { probeValue } from "../heads/probe.js";
 import type { VerifierModel } from "../model/verifier-model.js";
@@ -14,7 +21,10 @@ type FittedPrompt = { spec: PromptSpec; ids: number[] };
  * A scorer over an already-loaded model (a worker loads the model once per process).
  * Throws VerifierArgsError now, not per sample, when the args cannot work with the model.
  */
-export function createVerifierScorer(model: VerifierModel, input: VerifierArgsInput | VerifierArgs): Scorer {
+export function createVerifierScorer(
+  model: VerifierModel,
+  input: VerifierArgsInput | VerifierArgs,
+): Scorer {
   const args = VerifierArgsSchema.parse(input);
   const prompts = promptPlan(model, args);
   const head = resolveHead(model, args);
@@ -24,7 +34,11 @@ export function createVerifierScorer(model: VerifierModel, input: VerifierArgsIn
     for (const spec of prompts) {
       const result = await fitOne(model, args, spec, sample);
       if (result.kind === "missing") return unscored("invalid_target", result.message, detail);
-      detail.truncations.push({ ...result.record, criterion: spec.criterion.name, variant: spec.variant });
+      detail.truncations.push({
+        ...result.record,
+        criterion: spec.criterion.name,
+        variant: spec.variant,
+      });
       if (result.kind === "refused") return unscored("overflow", result.message, finish(detail));
       fitted.push({ spec, ids: result.ids });
     }
@@ -34,7 +48,9 @@ export function createVerifierScorer(model: VerifierModel, input: VerifierArgsIn
       detail.usage.inputTokens += fitted[i]?.ids.length ?? 0;
       detail.usage.computeMs += out.computeMs;
     });
-    const values = fitted.map((f, i) => variantResult(head, f.spec.variant, outputs[i]?.output ?? new Float32Array()));
+    const values = fitted.map((f, i) =>
+      variantResult(head, f.spec.variant, outputs[i]?.output ?? new Float32Array()),
+    );
     detail.criteria = groupByCriterion(prompts, values);
     return finalScore(head, finish(detail));
   };
@@ -45,7 +61,12 @@ type FitOutcome =
   | { kind: "refused"; message: string; record: VerifierDetail["truncations"][number] }
   | { kind: "fit"; ids: number[]; record: VerifierDetail["truncations"][number] };
 
-async function fitOne(model: VerifierModel, args: VerifierArgs, spec: PromptSpec, sample: Sample): Promise<FitOutcome> {
+async function fitOne(
+  model: VerifierModel,
+  args: VerifierArgs,
+  spec: PromptSpec,
+  sample: Sample,
+): Promise<FitOutcome> {
   const prompt = resolvePrompt(spec.template, sample, spec.criterion.text);
   if (!prompt.ok) return { kind: "missing", message: prompt.message };
   const fit = await model.fit(prompt.pieces, {
@@ -54,7 +75,9 @@ async function fitOne(model: VerifierModel, args: VerifierArgs, spec: PromptSpec
     policy: args.overflow,
   });
   const record = { ...fit.record, criterion: spec.criterion.name, variant: spec.variant };
-  return fit.ok ? { kind: "fit", ids: fit.ids, record } : { kind: "refused", message: fit.message, record };
+  return fit.ok
+    ? { kind: "fit", ids: fit.ids, record }
+    : { kind: "refused", message: fit.message, record };
 }
 
 function variantResult(head: ResolvedHead, variant: number, vector: Float32Array): VariantResult {
@@ -66,10 +89,17 @@ function variantResult(head: ResolvedHead, variant: number, vector: Float32Array
   return { variant, value, mass, distribution };
 }
 
-function groupByCriterion(prompts: readonly PromptSpec[], values: readonly VariantResult[]): CriterionResult[] {
+function groupByCriterion(
+  prompts: readonly PromptSpec[],
+  values: readonly VariantResult[],
+): CriterionResult[] {
   const byName = new Map<string, CriterionResult>();
   prompts.forEach((spec, i) => {
-    const result = byName.get(spec.criterion.name) ?? { name: spec.criterion.name, value: null, variants: [] };
+    const result = byName.get(spec.criterion.name) ?? {
+      name: spec.criterion.name,
+      value: null,
+      variants: [],
+    };
     const value = values[i];
     if (value !== undefined) result.variants.push(value);
     byName.set(spec.criterion.name, result);
@@ -82,11 +112,21 @@ function finalScore(head: ResolvedHead, detail: VerifierDetail): Score {
   const values = detail.criteria.flatMap((c) => c.variants.map((v) => v.value));
   const final = mean(values);
   if (head.type === "distribution" && final === null) {
-    const empty = detail.criteria.flatMap((c) => c.variants.filter((v) => v.value === null).map((v) => `${c.name}/variant ${v.variant}`));
-    return unscored("no_score_mass", `no probability mass on the scale tokens (${empty.join(", ")})`, detail);
+    const empty = detail.criteria.flatMap((c) =>
+      c.variants.filter((v) => v.value === null).map((v) => `${c.name}/variant ${v.variant}`),
+    );
+    return unscored(
+      "no_score_mass",
+      `no probability mass on the scale tokens (${empty.join(", ")})`,
+      detail,
+    );
   }
   if (final === null || final < 0 || final > 1) {
-    return unscored("error", `probe value ${final} is outside [0, 1]; set head.sigmoid to true`, detail);
+    return unscored(
+      "error",
+      `probe value ${final} is outside [0, 1]; set head.sigmoid to true`,
+      detail,
+    );
   }
   return scored(final, detail);
 }
@@ -99,7 +139,14 @@ function emptyDetail(model: VerifierModel, head: ResolvedHead, calls: number): V
     truncations: [],
     truncated: false,
     unreliable: false,
-    usage: { inputTokens: 0, outputTokens: 0, computeMs: 0, device: model.device, model: model.name, calls },
+    usage: {
+      inputTokens: 0,
+      outputTokens: 0,
+      computeMs: 0,
+      device: model.device,
+      model: model.name,
+      calls,
+    },
   };
 }
 

@@ -20,14 +20,23 @@ export function promptPlan(model: VerifierModel, args: VerifierArgs): PromptSpec
     );
   }
   if (k > templates.length) {
-    throw new VerifierArgsError(`Expected \`repetitions\` to be at most ${templates.length} (the number of prompt variants), got ${k}`);
+    throw new VerifierArgsError(
+      `Expected \`repetitions\` to be at most ${templates.length} (the number of prompt variants), got ${k}`,
+    );
   }
   const criteria = criteriaOf(model, args);
   const used = templates.slice(0, k);
-  if (criteria.length > 1 && used.some((t) => !t.some((p) => "slot" in p && p.slot === "criterion"))) {
-    throw new VerifierArgsError("Several criteria need a `criterion` slot in every prompt variant; without it each criterion gets the same prompt");
+  if (
+    criteria.length > 1 &&
+    used.some((t) => !t.some((p) => "slot" in p && p.slot === "criterion"))
+  ) {
+    throw new VerifierArgsError(
+      "Several criteria need a `criterion` slot in every prompt variant; without it each criterion gets the same prompt",
+    );
   }
-  return criteria.flatMap((criterion) => used.map((template, variant) => ({ criterion, variant, template })));
+  return criteria.flatMap((criterion) =>
+    used.map((template, variant) => ({ criterion, variant, template })),
+  );
 }
 
 function criteriaOf(model: VerifierModel, args: VerifierArgs): Criterion[] {

@@ -14,7 +14,9 @@ export function resolveHead(model: VerifierModel, args: VerifierArgs): ResolvedH
   const overrides = args.head ?? {};
   if (head.type === "probe") {
     if (overrides.scale !== undefined || overrides.min_mass !== undefined) {
-      throw new VerifierArgsError("`head.scale` and `head.min_mass` apply to a distribution head; this model's head is a probe");
+      throw new VerifierArgsError(
+        "`head.scale` and `head.min_mass` apply to a distribution head; this model's head is a probe",
+      );
     }
     if (model.probe === null) throw new VerifierArgsError("the model has no probe vector");
     return {
@@ -26,7 +28,9 @@ export function resolveHead(model: VerifierModel, args: VerifierArgs): ResolvedH
     };
   }
   if (overrides.bias !== undefined || overrides.sigmoid !== undefined) {
-    throw new VerifierArgsError("`head.bias` and `head.sigmoid` apply to a probe head; this model's head is a distribution");
+    throw new VerifierArgsError(
+      "`head.bias` and `head.sigmoid` apply to a probe head; this model's head is a distribution",
+    );
   }
   const scale = overrides.scale ?? head.scale;
   let scaleIds = model.scaleIds ?? [];
@@ -35,5 +39,11 @@ export function resolveHead(model: VerifierModel, args: VerifierArgs): ResolvedH
     if (!checked.ok) throw new VerifierArgsError(`head.scale: ${checked.message}`);
     scaleIds = checked.ids;
   }
-  return { type: "distribution", output: head.output, scale, scaleIds, minMass: overrides.min_mass ?? head.min_mass };
+  return {
+    type: "distribution",
+    output: head.output,
+    scale,
+    scaleIds,
+    minMass: overrides.min_mass ?? head.min_mass,
+  };
 }

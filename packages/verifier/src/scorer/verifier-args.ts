@@ -16,7 +16,10 @@ export const VerifierArgsSchema = z.strictObject({
     .partial()
     .optional(),
   /** Criteria C (each a separate prompt); default: assay.json `criteria`. */
-  criteria: z.array(z.union([z.string().min(1), CriterionSchema])).min(1).optional(),
+  criteria: z
+    .array(z.union([z.string().min(1), CriterionSchema]))
+    .min(1)
+    .optional(),
   /** Prompt variants; default: assay.json `template` followed by its `variants`. */
   variants: z.array(TemplateSchema).min(1).optional(),
   /** Repetitions K: the first K variants are each scored and averaged. Default 1. */

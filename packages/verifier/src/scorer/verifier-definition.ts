@@ -13,7 +13,9 @@ export interface VerifierScorerOptions extends LoadModelOptions {
  * The `verifier` scorer (GPU pool). Models are loaded on first use and shared by every
  * scorer built from this definition, so a worker process loads each model once.
  */
-export function defineVerifierScorer(options: VerifierScorerOptions = {}): ScorerDefinition<VerifierArgs> {
+export function defineVerifierScorer(
+  options: VerifierScorerOptions = {},
+): ScorerDefinition<VerifierArgs> {
   const models = new Map<string, Promise<VerifierModel>>();
   for (const model of options.models ?? []) models.set(model.name, Promise.resolve(model));
   const modelFor = (name: string): Promise<VerifierModel> => {
@@ -27,7 +29,8 @@ export function defineVerifierScorer(options: VerifierScorerOptions = {}): Score
   return {
     name: "verifier",
     pool: "gpu",
-    description: "ONNX verifier model: one forward pass per prompt, probe or score-distribution head",
+    description:
+      "ONNX verifier model: one forward pass per prompt, probe or score-distribution head",
     args: VerifierArgsSchema,
     create(args: VerifierArgs): Scorer {
       let scorer: Promise<Scorer> | undefined;

@@ -24,7 +24,8 @@ export function parseDevice(device = "cpu"): ExecutionDevice {
 export function sessionOptionsFor(options: SessionOptions = {}): InferenceSession.SessionOptions {
   const device = parseDevice(options.device);
   return {
-    executionProviders: device.provider === "cpu" ? ["cpu"] : [{ name: "cuda", deviceId: device.deviceId }],
+    executionProviders:
+      device.provider === "cpu" ? ["cpu"] : [{ name: "cuda", deviceId: device.deviceId }],
     graphOptimizationLevel: "all",
     interOpNumThreads: 1,
     ...(options.threads !== undefined && { intraOpNumThreads: options.threads }),
@@ -32,7 +33,10 @@ export function sessionOptionsFor(options: SessionOptions = {}): InferenceSessio
 }
 
 /** Opens `modelPath` in an inference thread (see worker-source.ts for why). */
-export async function createSession(modelPath: string, options: SessionOptions = {}): Promise<WorkerSession> {
+export async function createSession(
+  modelPath: string,
+  options: SessionOptions = {},
+): Promise<WorkerSession> {
   const device = parseDevice(options.device);
   try {
     return await WorkerSession.create(modelPath, sessionOptionsFor(options));

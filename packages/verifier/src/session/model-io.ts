@@ -1,5 +1,5 @@
-import type { SessionInfo } from "./worker-session.js";
 import { ModelFolderError } from "../errors/model-folder-error.js";
+import type { SessionInfo } from "./worker-session.js";
 
 /** The graph inputs the verifier feeds, found at load. */
 export interface ModelIo {
@@ -12,7 +12,10 @@ const KNOWN_INPUTS = new Set(["input_ids", "attention_mask", "position_ids", "to
 export function checkInputs(session: SessionInfo, file: string): ModelIo {
   for (const required of ["input_ids", "attention_mask"]) {
     if (!session.inputNames.includes(required)) {
-      throw new ModelFolderError(file, `the graph has no \`${required}\` input (inputs: ${session.inputNames.join(", ")})`);
+      throw new ModelFolderError(
+        file,
+        `the graph has no \`${required}\` input (inputs: ${session.inputNames.join(", ")})`,
+      );
     }
   }
   const unknown = session.inputNames.filter((name) => !KNOWN_INPUTS.has(name));
@@ -35,7 +38,10 @@ export function checkInputs(session: SessionInfo, file: string): ModelIo {
 export function checkOutput(session: SessionInfo, file: string, name: string): number | null {
   const meta = session.outputMetadata.find((m) => m.name === name);
   if (meta === undefined) {
-    throw new ModelFolderError(file, `the graph has no \`${name}\` output (outputs: ${session.outputNames.join(", ")})`);
+    throw new ModelFolderError(
+      file,
+      `the graph has no \`${name}\` output (outputs: ${session.outputNames.join(", ")})`,
+    );
   }
   if (!meta.isTensor) throw new ModelFolderError(file, `output \`${name}\` is not a tensor`);
   if (meta.type !== "float32") {

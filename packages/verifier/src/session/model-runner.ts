@@ -15,8 +15,14 @@ export class ModelRunner {
 
   run(rows: readonly (readonly number[])[], output: string): Promise<Float32Array[]> {
     const length = Math.max(...rows.map((r) => r.length));
-    const positions = rows.map((row) => (this.paddingSide === "left" ? length - 1 : row.length - 1));
-    return this.session.run(padRows(rows, this.io, this.paddingSide, this.padId), output, positions);
+    const positions = rows.map((row) =>
+      this.paddingSide === "left" ? length - 1 : row.length - 1,
+    );
+    return this.session.run(
+      padRows(rows, this.io, this.paddingSide, this.padId),
+      output,
+      positions,
+    );
   }
 }
 
@@ -41,7 +47,10 @@ export function padRows(
     }
   });
   const dims = [rows.length, length];
-  const feeds: Record<string, Int64Feed> = { input_ids: { data: ids, dims }, attention_mask: { data: mask, dims } };
+  const feeds: Record<string, Int64Feed> = {
+    input_ids: { data: ids, dims },
+    attention_mask: { data: mask, dims },
+  };
   if (io.hasPositionIds) feeds.position_ids = { data: positions, dims };
   if (io.hasTokenTypeIds) feeds.token_type_ids = { data: new BigInt64Array(size), dims };
   return feeds;

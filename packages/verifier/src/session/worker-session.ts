@@ -7,7 +7,12 @@ import { WORKER_SOURCE } from "./worker-source.js";
 export interface SessionInfo {
   inputNames: readonly string[];
   outputNames: readonly string[];
-  outputMetadata: readonly { name: string; isTensor: boolean; type?: string; shape: readonly (number | string)[] }[];
+  outputMetadata: readonly {
+    name: string;
+    isTensor: boolean;
+    type?: string;
+    shape: readonly (number | string)[];
+  }[];
 }
 
 export interface Int64Feed {
@@ -26,7 +31,10 @@ interface ResultMessage {
 /** An onnxruntime session living in a worker thread, so inference never blocks the event loop. */
 export class WorkerSession implements SessionInfo {
   readonly #worker: Worker;
-  readonly #calls = new Map<number, { resolve: (rows: Float32Array[]) => void; reject: (e: Error) => void }>();
+  readonly #calls = new Map<
+    number,
+    { resolve: (rows: Float32Array[]) => void; reject: (e: Error) => void }
+  >();
   #nextId = 0;
 
   private constructor(
@@ -40,22 +48,32 @@ export class WorkerSession implements SessionInfo {
       if (message.type === "result") this.#settle(message as ResultMessage);
     });
     worker.on("error", (error) => this.#failAll(error));
-    worker.on("exit", (code) => this.#failAll(new Error(`inference thread exited with code ${code}`)));
+    worker.on("exit", (code) =>
+      this.#failAll(new Error(`inference thread exited with code ${code}`)),
+    );
     worker.unref();
   }
 
-  static async create(modelPath: string, sessionOptions: InferenceSession.SessionOptions): Promise<WorkerSession> {
+  static async create(
+    modelPath: string,
+    sessionOptions: InferenceSession.SessionOptions,
+  ): Promise<WorkerSession> {
     const ortPath = createRequire(import.meta.url).resolve("onnxruntime-node");
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ortPath, modelPath, sessionOptions } });
-    const ready = await new Promise<{ inputNames: string[]; outputNames: string[]; outputMetadata: SessionInfo["outputMetadata"] }>(
-      (resolve, reject) => {
-        worker.once("message", (message: { type: string; message?: string }) => {
-          if (message.type === "ready") resolve(message as never);
-          else reject(new Error(message.message ?? "the inference thread failed to start"));
-        });
-        worker.once("error", reject);
-      },
-    ).catch(async (error: unknown) => {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { ortPath, modelPath, sessionOptions },
+    });
+    const ready = await new Promise<{
+      inputNames: string[];
+      outputNames: string[];
+      outputMetadata: SessionInfo["outputMetadata"];
+    }>((resolve, reject) => {
+      worker.once("message", (message: { type: string; message?: string }) => {
+        if (message.type === "ready") resolve(message as never);
+        else reject(new Error(message.message ?? "the inference thread failed to start"));
+      });
+      worker.once("error", reject);
+    }).catch(async (error: unknown) => {
       await worker.terminate();
       throw error;
     });
@@ -63,7 +81,11 @@ export class WorkerSession implements SessionInfo {
   }
 
   /** One forward pass; returns `output` at `positions[r]` of each row r. */
-  run(feeds: Record<string, Int64Feed>, output: string, positions: number[]): Promise<Float32Array[]> {
+  run(
+    feeds: Record<string, Int64Feed>,
+    output: string,
+    positions: number[],
+  ): Promise<Float32Array[]> {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#calls.set(id, { resolve, reject });
@@ -91,7 +113,9 @@ export class WorkerSession implements SessionInfo {
       return;
     }
     const { data, width } = message;
-    const rows = Array.from({ length: data.length / width }, (_, r) => data.subarray(r * width, (r + 1) * width));
+    const rows = Array.from({ length: data.length / width }, (_, r) =>
+      data.subarray(r * width, (r + 1) * width),
+    );
     call.resolve(rows);
   }
 

@@ -15,9 +15,7 @@ export interface PromptPiece {
   priority: number;
 }
 
-export type ResolvedPrompt =
-  | { ok: true; pieces: PromptPiece[] }
-  | { ok: false; message: string };
+export type ResolvedPrompt = { ok: true; pieces: PromptPiece[] } | { ok: false; message: string };
 
 /** Fills `template` from the sample (question, answer, metadata) and the criterion text. */
 export function resolvePrompt(
@@ -28,19 +26,38 @@ export function resolvePrompt(
   const pieces: PromptPiece[] = [];
   for (const piece of template) {
     if ("text" in piece) {
-      pieces.push({ role: "text", name: "text", prefix: "", body: piece.text, suffix: "", required: true, priority: 0 });
+      pieces.push({
+        role: "text",
+        name: "text",
+        prefix: "",
+        body: piece.text,
+        suffix: "",
+        required: true,
+        priority: 0,
+      });
       continue;
     }
     const role = roleOf(piece.slot);
-    const body = valueOf(piece.slot, role, sample, criterion);
+    const body = slotValue(piece.slot, role, sample, criterion);
     if (body === undefined) {
       if (piece.required) {
-        return { ok: false, message: `required slot \`${piece.slot}\` is missing from the sample's metadata` };
+        return {
+          ok: false,
+          message: `required slot \`${piece.slot}\` is missing from the sample's metadata`,
+        };
       }
       continue;
     }
     const required = piece.required || role === "answer" || role === "criterion";
-    pieces.push({ role, name: piece.slot, prefix: piece.prefix, body, suffix: piece.suffix, required, priority: piece.priority });
+    pieces.push({
+      role,
+      name: piece.slot,
+      prefix: piece.prefix,
+      body,
+      suffix: piece.suffix,
+      required,
+      priority: piece.priority,
+    });
   }
   return { ok: true, pieces };
 }
@@ -58,7 +75,7 @@ function roleOf(slot: string): PieceRole {
   return slot === "question" || slot === "answer" || slot === "criterion" ? slot : "slot";
 }
 
-function valueOf(
+function slotValue(
   slot: string,
   role: PieceRole,
   sample: Pick<Sample, "question" | "answer" | "metadata">,

@@ -45,10 +45,14 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
   const head = options.head ?? "probe";
   const maxLength = options.maxLength ?? 2048;
   if (hidden % heads !== 0) {
-    throw new RangeError(`Expected \`hidden\` to be a multiple of \`heads\` (${heads}), got ${hidden}`);
+    throw new RangeError(
+      `Expected \`hidden\` to be a multiple of \`heads\` (${heads}), got ${hidden}`,
+    );
   }
   if (head === "distribution" && kind === "encoder") {
-    throw new RangeError("The tiny encoder has no logits: use `head: \"probe\"` or `kind: \"decoder\"`");
+    throw new RangeError(
+      'The tiny encoder has no logits: use `head: "probe"` or `kind: "decoder"`',
+    );
   }
   await mkdir(join(dir, "onnx"), { recursive: true });
   const graph = buildTinyGraph({
@@ -78,7 +82,12 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
   return dir;
 }
 
-function assayConfig(head: "probe" | "distribution", hidden: number, seed: number, maxLength: number) {
+function assayConfig(
+  head: "probe" | "distribution",
+  hidden: number,
+  seed: number,
+  maxLength: number,
+) {
   if (head === "probe") {
     const probe = Array.from(normalArray(seededNormal(seed + 7919), hidden, 1 / Math.sqrt(hidden)));
     return {

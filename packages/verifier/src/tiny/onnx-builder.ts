@@ -16,7 +16,12 @@ export class GraphBuilder {
   }
 
   /** Adds a node with one output and returns the output's name. */
-  op(opType: string, inputs: string[], attributes: Record<string, Attribute> = {}, output?: string) {
+  op(
+    opType: string,
+    inputs: string[],
+    attributes: Record<string, Attribute> = {},
+    output?: string,
+  ) {
     const name = output ?? this.fresh(opType.toLowerCase());
     this.#nodes.push(
       onnx.NodeProto.create({

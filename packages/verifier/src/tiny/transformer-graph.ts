@@ -36,7 +36,8 @@ export function buildTinyGraph(spec: TinyGraphSpec): Uint8Array {
   const additiveMask = attentionMask(g, spec.kind);
   const ones = g.floats("ln_ones", [H], new Float32Array(H).fill(1));
   const zeros = g.floats("ln_zeros", [H], new Float32Array(H));
-  const norm = (input: string) => g.op("LayerNormalization", [input, ones, zeros], { axis: -1, epsilon: 1e-5 });
+  const norm = (input: string) =>
+    g.op("LayerNormalization", [input, ones, zeros], { axis: -1, epsilon: 1e-5 });
   const headsShape = g.ints("heads_shape", [4], [0, 0, spec.heads, headDim]);
   const mergeShape = g.ints("merge_shape", [3], [0, 0, H]);
   const scale = g.scalar(1 / Math.sqrt(headDim));
@@ -50,20 +51,34 @@ export function buildTinyGraph(spec: TinyGraphSpec): Uint8Array {
     const v = split(weight(`l${layer}_v`, H, H), [0, 2, 1, 3]);
     const scores = g.op("Add", [g.op("Mul", [g.op("MatMul", [q, kT]), scale]), additiveMask]);
     const attended = g.op("MatMul", [g.op("Softmax", [scores], { axis: -1 }), v]);
-    const merged = g.op("Reshape", [g.op("Transpose", [attended], { perm: [0, 2, 1, 3] }), mergeShape]);
+    const merged = g.op("Reshape", [
+      g.op("Transpose", [attended], { perm: [0, 2, 1, 3] }),
+      mergeShape,
+    ]);
     x = g.op("Add", [x, g.op("MatMul", [merged, weight(`l${layer}_o`, H, H)])]);
     const up = g.op("MatMul", [norm(x), weight(`l${layer}_up`, H, 2 * H)]);
     const silu = g.op("Mul", [up, g.op("Sigmoid", [up])]);
     x = g.op("Add", [x, g.op("MatMul", [silu, weight(`l${layer}_down`, 2 * H, H)])]);
   }
-  const last = g.op("LayerNormalization", [x, ones, zeros], { axis: -1, epsilon: 1e-5 }, "last_hidden_state");
-  const outputs = [{ name: "last_hidden_state", type: "float" as const, dims: ["batch", "sequence", H] }];
+  const last = g.op(
+    "LayerNormalization",
+    [x, ones, zeros],
+    { axis: -1, epsilon: 1e-5 },
+    "last_hidden_state",
+  );
+  const outputs = [
+    { name: "last_hidden_state", type: "float" as const, dims: ["batch", "sequence", H] },
+  ];
   if (spec.kind === "decoder") {
     const bias = new Float32Array(spec.logitsVocab);
     for (const id of spec.maskedLogitIds) bias[id] = -1e9;
     const projected = g.op("MatMul", [last, weight("lm_head", H, spec.logitsVocab)]);
     g.op("Add", [projected, g.floats("lm_bias", [spec.logitsVocab], bias)], {}, "logits");
-    outputs.unshift({ name: "logits", type: "float", dims: ["batch", "sequence", spec.logitsVocab] });
+    outputs.unshift({
+      name: "logits",
+      type: "float",
+      dims: ["batch", "sequence", spec.logitsVocab],
+    });
   }
   const ids = ["input_ids", "attention_mask", "position_ids"].map((name) => ({
     name,
@@ -87,7 +102,10 @@ function embed(g: GraphBuilder, next: () => number, spec: TinyGraphSpec): string
 
 /** [B,1,T,T] (decoder) or [B,1,1,T] (encoder): 0 where a key may be read, −1e9 elsewhere. */
 function attentionMask(g: GraphBuilder, kind: TinyGraphSpec["kind"]): string {
-  const keys = g.op("Unsqueeze", [g.op("Cast", ["attention_mask"], { to: 1 }), g.ints("axes_12", [2], [1, 2])]);
+  const keys = g.op("Unsqueeze", [
+    g.op("Cast", ["attention_mask"], { to: 1 }),
+    g.ints("axes_12", [2], [1, 2]),
+  ]);
   let allowed = keys;
   if (kind === "decoder") {
     const length = g.op("Slice", [

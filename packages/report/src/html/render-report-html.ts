@@ -1,0 +1,84 @@
+import type { ReportBundle, RunReport } from "@assay/core";
+import { formatMoney } from "../format.js";
+import { SVG_DEFS } from "./bar-chart.js";
+import { escapeHtml } from "./escape-html.js";
+import { headlineCards } from "./headline.js";
+import {
+  accuracyChart,
+  costTrendChart,
+  histogramCharts,
+  truncationChart,
+  unscoredChart,
+} from "./report-charts.js";
+import { REPORT_CSS } from "./report-css.js";
+
+/**
+ * The run report as one self-contained HTML file: inline CSS and SVG, no script, no
+ * network. Headline numbers first, then the charts that explain them.
+ */
+export function renderReportHtml(bundle: ReportBundle): string {
+  const { report } = bundle;
+  const title = `Assay report: ${report.run.runId}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${REPORT_CSS}</style>
+</head>
+<body>
+${SVG_DEFS}
+<header>
+<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(runLine(report))}</p>
+${bundle.compare === null ? "" : `<p>Compared with <strong>${escapeHtml(bundle.compare.run.runId)}</strong>.</p>`}
+</header>
+${headlineCards(report)}
+${warnings(report)}
+<section class="charts">
+${accuracyChart(bundle)}
+${costTrendChart(bundle)}
+${truncationChart(report)}
+${unscoredChart(report)}
+${histogramCharts(report).join("\n")}
+</section>
+${costTable(report)}
+</body>
+</html>
+`;
+}
+
+function runLine(report: RunReport): string {
+  const { run } = report;
+  const parts = [
+    run.name === null ? null : `series ${run.name}`,
+    run.dataset === null ? null : `dataset ${run.dataset}`,
+    `started ${run.startedAt}`,
+    run.finishedAt === null ? "unfinished" : `finished ${run.finishedAt}`,
+    `${report.tasks} tasks, ${report.samples} samples`,
+    report.accuracy.methods.length === 0
+      ? "no selection stored yet"
+      : `selection: ${report.accuracy.methods.join(", ")}`,
+  ];
+  return parts.filter((p) => p !== null).join(" · ");
+}
+
+function warnings(report: RunReport): string {
+  const lines = report.cost?.warnings ?? [];
+  if (lines.length === 0) return "";
+  return `<section class="warnings"><h2>Cost warnings</h2><ul>${lines.map((w) => `<li>${escapeHtml(w)}</li>`).join("")}</ul></section>`;
+}
+
+function costTable(report: RunReport): string {
+  const cost = report.cost;
+  if (cost === null) return "";
+  const money = (v: number | null) => escapeHtml(formatMoney(v, cost.currency));
+  return `<section class="cost"><h2>Cost</h2><table data-table="cost">
+<thead><tr><th></th><th>generation</th><th>verification</th><th>total</th></tr></thead>
+<tbody>
+<tr><th>run</th><td>${money(cost.generation)}</td><td>${money(cost.verification)}</td><td>${money(cost.total)}</td></tr>
+<tr><th>per solved task (${cost.solvedTasks})</th><td>${money(cost.perSolvedTask.generation)}</td><td>${money(cost.perSolvedTask.verification)}</td><td>${money(cost.perSolvedTask.total)}</td></tr>
+<tr><th>per sample (${cost.samples})</th><td></td><td></td><td>${money(cost.perSample)}</td></tr>
+</tbody></table></section>`;
+}

@@ -1,0 +1,20 @@
+import type { ReportBundle, RunSummary } from "@assay/core";
+import { totalsByScorer } from "./aggregate.js";
+
+/**
+ * The summary JSON of `renderSummaryJson` (same keys, so existing readers keep working)
+ * plus the run report, the compared run and the trend.
+ */
+export function renderReportJson(summary: RunSummary, bundle: ReportBundle): string {
+  return JSON.stringify(
+    {
+      ...summary,
+      scorers: totalsByScorer(summary),
+      report: bundle.report,
+      compare: bundle.compare,
+      trend: bundle.trend,
+    },
+    null,
+    2,
+  );
+}

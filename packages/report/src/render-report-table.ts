@@ -1,0 +1,103 @@
+import type { Rate, ReportBundle, RunReport } from "@assay/core";
+import Table from "cli-table3";
+import { formatBucket, formatMoney, formatRate } from "./format.js";
+
+const STYLE = {
+  style: { head: [], border: [] },
+  chars: { mid: "", "left-mid": "", "mid-mid": "", "right-mid": "" },
+};
+
+/** Selection, cost, truncation and trend as terminal tables (after the run summary). */
+export function renderReportTable(bundle: ReportBundle): string {
+  const runs = [bundle.report, ...(bundle.compare === null ? [] : [bundle.compare])];
+  const sections = [
+    headlineTable(runs),
+    truncationTable(bundle.report),
+    reasonsLine(bundle.report),
+  ];
+  const warnings = bundle.report.cost?.warnings ?? [];
+  if (warnings.length > 0)
+    sections.push(`Cost warnings\n${warnings.map((w) => `  - ${w}`).join("\n")}`);
+  if (bundle.trend.length > 1) sections.push(trendTable(bundle));
+  return sections.join("\n\n");
+}
+
+function headlineTable(runs: readonly RunReport[]): string {
+  const table = new Table({ head: ["", ...runs.map((r) => r.run.runId)], ...STYLE });
+  const row = (label: string, cell: (r: RunReport) => string) =>
+    table.push([label, ...runs.map(cell)]);
+  row("tasks / samples", (r) => `${r.tasks} / ${r.samples}`);
+  row("pass@1", (r) => rateCell(r.accuracy.pass1));
+  row("verifier-selected", (r) => rateCell(r.accuracy.selected));
+  row("oracle", (r) => rateCell(r.accuracy.oracle));
+  row("top tie (continuous)", (r) => rateCell(r.ties.continuous));
+  row("top tie (discrete judge)", (r) => rateCell(r.ties.discrete));
+  row("cost per solved task", (r) => moneyCell(r, (c) => c.perSolvedTask.total));
+  row("  generation", (r) => moneyCell(r, (c) => c.perSolvedTask.generation));
+  row("  verification", (r) => moneyCell(r, (c) => c.perSolvedTask.verification));
+  row("cost per sample", (r) => moneyCell(r, (c) => c.perSample));
+  row("truncated", (r) => rateCell(r.truncation.overall));
+  row("unscored", (r) => rateCell(r.unscored.unscored));
+  return `Selection and cost\n${table.toString()}`;
+}
+
+function truncationTable(report: RunReport): string {
+  if (report.truncation.byInputLength.length === 0)
+    return "Truncation by input length: no verifier usage recorded";
+  const table = new Table({ head: ["input tokens", "inputs", "truncated", "rate"], ...STYLE });
+  for (const b of report.truncation.byInputLength) {
+    table.push([
+      formatBucket(b.fromTokens, b.toTokens),
+      b.truncation.of,
+      b.truncation.count,
+      formatRate(b.truncation.rate),
+    ]);
+  }
+  return `Truncation by input length\n${table.toString()}`;
+}
+
+function reasonsLine(report: RunReport): string {
+  const reasons = report.unscored.byReason.map((r) => `${r.reason} ${r.count}`).join(", ");
+  return `Unscored by reason: ${reasons === "" ? "none" : reasons}`;
+}
+
+function trendTable(bundle: ReportBundle): string {
+  const table = new Table({
+    head: [
+      "run",
+      "started",
+      "pass@1",
+      "selected",
+      "oracle",
+      "cost/solved",
+      "truncated",
+      "unscored",
+    ],
+    ...STYLE,
+  });
+  const currency = bundle.report.cost?.currency ?? "";
+  for (const p of bundle.trend) {
+    table.push([
+      p.run.runId,
+      p.run.startedAt.slice(0, 16),
+      formatRate(p.pass1),
+      formatRate(p.selected),
+      formatRate(p.oracle),
+      p.costPerSolvedTask === null ? "n/a" : formatMoney(p.costPerSolvedTask, currency),
+      formatRate(p.truncationRate),
+      formatRate(p.unscoredRate),
+    ]);
+  }
+  return `Trend (oldest first)\n${table.toString()}`;
+}
+
+function rateCell(rate: Rate): string {
+  return rate.of === 0 ? "n/a" : `${formatRate(rate.rate)} (${rate.count}/${rate.of})`;
+}
+
+function moneyCell(
+  report: RunReport,
+  pick: (cost: NonNullable<RunReport["cost"]>) => number | null,
+): string {
+  return report.cost === null ? "no prices" : formatMoney(pick(report.cost), report.cost.currency);
+}

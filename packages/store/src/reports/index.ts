@@ -1,0 +1,7 @@
+export { type BundleOptions, reportBundle } from "./report-bundle.js";
+export { lastRuns, type RunSelector } from "./run-list.js";
+export { type ReportOptions, runReports, runTrend, trendPointOf } from "./run-reports.js";
+export { runnerOf } from "./runner-of.js";
+export { HISTOGRAM_BINS } from "./score-stats.js";
+export { type CandidateQuery, type CandidateRow, taskCandidatePages } from "./task-candidates.js";
+export { type SelectionRecord, writeSelections } from "./write-selections.js";

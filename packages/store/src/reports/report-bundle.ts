@@ -1,0 +1,30 @@
+import type { ReportBundle } from "@assay/core";
+import type { SqlRunner } from "../sql-runner.js";
+import { type ReportOptions, runReports, runTrend } from "./run-reports.js";
+
+export interface BundleOptions extends ReportOptions {
+  /** A second run shown side by side. */
+  compareRunId?: string;
+  /** Runs in the trend. Default 10. */
+  trendRuns?: number;
+  /** Trend over runs with this name. Default: the reported run's name, else every run. */
+  series?: string;
+}
+
+/** What `assay report` shows: the run, an optional comparison and the trend it sits in. */
+export async function reportBundle(
+  runner: SqlRunner,
+  runId: string,
+  options: BundleOptions = {},
+): Promise<ReportBundle> {
+  const ids = options.compareRunId === undefined ? [runId] : [runId, options.compareRunId];
+  const [report, compare] = await runReports(runner, ids, options);
+  if (report === undefined) throw new Error(`runReports returned no report for ${runId}`);
+  const series = options.series ?? report.run.name ?? undefined;
+  const trend = await runTrend(
+    runner,
+    { last: options.trendRuns ?? 10, ...(series !== undefined && { name: series }) },
+    options,
+  );
+  return { report, compare: compare ?? null, trend };
+}

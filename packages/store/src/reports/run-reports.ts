@@ -1,0 +1,121 @@
+import {
+  ConfigError,
+  type CostReport,
+  costOfUsage,
+  type PriceTable,
+  perUnit,
+  type RunIdentity,
+  type RunReport,
+  type RunTrendPoint,
+  type UsageTotals,
+} from "@assay/core";
+import type { SqlRunner } from "../sql-runner.js";
+import { lastRuns, type RunSelector, runsById } from "./run-list.js";
+import { NO_SCORES, scoreStats } from "./score-stats.js";
+import { NO_SELECTIONS, type SelectionStats, selectionStats } from "./selection-stats.js";
+import { taskCounts } from "./task-counts.js";
+import { NO_TRUNCATION_DATA, truncationStats } from "./truncation-stats.js";
+import { usageTotals } from "./usage-totals.js";
+
+export interface ReportOptions {
+  /** Prices usage; without it cost is left out of the report (null), not shown as 0. */
+  prices?: PriceTable;
+}
+
+/** Full reports for several runs; each query runs once for all of them. */
+export async function runReports(
+  runner: SqlRunner,
+  runIds: readonly string[],
+  options: ReportOptions = {},
+): Promise<RunReport[]> {
+  const runs = await runsById(runner, runIds);
+  const missing = runIds.filter((id) => !runs.some((run) => run.runId === id));
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `No run with id ${missing.map((id) => `\`${id}\``).join(", ")}: check \`assay status\` for run ids`,
+    );
+  }
+  const ids = runs.map((run) => run.runId);
+  const [counts, selections, usage, truncation, scores] = await Promise.all([
+    taskCounts(runner, ids),
+    selectionStats(runner, ids),
+    usageTotals(runner, ids),
+    truncationStats(runner, ids),
+    scoreStats(runner, ids),
+  ]);
+  return runIds.map((id) => {
+    const run = runs.find((r) => r.runId === id) as RunIdentity;
+    const { samples, tasks } = counts.get(id) ?? { samples: 0, tasks: 0 };
+    const selection = selections.get(id) ?? NO_SELECTIONS;
+    const score = scores.get(id) ?? NO_SCORES;
+    return {
+      run,
+      samples,
+      tasks,
+      accuracy: {
+        tasks,
+        selectedTasks: selection.selectedTasks,
+        methods: selection.methods,
+        pass1: selection.pass1,
+        selected: selection.selected,
+        oracle: selection.oracle,
+      },
+      ties: { continuous: selection.tie, discrete: selection.discreteTie },
+      cost: costReport(usage.get(id) ?? [], selection, samples, options.prices),
+      truncation: truncation.get(id) ?? NO_TRUNCATION_DATA,
+      unscored: score.unscored,
+      histograms: score.histograms,
+    };
+  });
+}
+
+/** Headline numbers of the newest runs (optionally one named series), oldest first. */
+export async function runTrend(
+  runner: SqlRunner,
+  selector: RunSelector,
+  options: ReportOptions = {},
+): Promise<RunTrendPoint[]> {
+  const runs = await lastRuns(runner, selector);
+  const reports = await runReports(
+    runner,
+    runs.map((run) => run.runId),
+    options,
+  );
+  return reports.map(trendPointOf);
+}
+
+export function trendPointOf(report: RunReport): RunTrendPoint {
+  return {
+    run: report.run,
+    pass1: report.accuracy.pass1.rate,
+    selected: report.accuracy.selected.rate,
+    oracle: report.accuracy.oracle.rate,
+    tieRate: report.ties.continuous.rate,
+    truncationRate: report.truncation.overall.rate,
+    unscoredRate: report.unscored.unscored.rate,
+    costPerSolvedTask: report.cost?.perSolvedTask.total ?? null,
+  };
+}
+
+/** Cost per solved task = (generation + verification) / tasks whose selection is correct. */
+function costReport(
+  usage: readonly UsageTotals[],
+  selection: SelectionStats,
+  samples: number,
+  prices: PriceTable | undefined,
+): CostReport | null {
+  if (prices === undefined) return null;
+  const cost = costOfUsage(usage, prices);
+  const solvedTasks = selection.selected.count;
+  return {
+    ...cost,
+    solvedTasks,
+    samples,
+    perSolvedTask: {
+      generation: perUnit(cost.generation, solvedTasks),
+      verification: perUnit(cost.verification, solvedTasks),
+      total: perUnit(cost.total, solvedTasks),
+    },
+    perSample: perUnit(cost.total, samples),
+  };
+}

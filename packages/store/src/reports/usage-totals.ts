@@ -1,0 +1,44 @@
+import type { UsageRole, UsageTotals } from "@assay/core";
+import type { SqlRunner } from "../sql-runner.js";
+import { groupByRun, num, numOrNull } from "./group-by-run.js";
+
+// Sums only; prices are applied in TypeScript (costOfUsage) so the price table stays a file.
+const USAGE_TOTALS = `
+  SELECT run_id, role, model,
+         sum(input_tokens) AS input_tokens, sum(cached_input_tokens) AS cached_input_tokens,
+         sum(output_tokens) AS output_tokens, sum(compute_ms) AS compute_ms, count(*) AS rows
+  FROM usage WHERE run_id = ANY($1::text[]) GROUP BY run_id, role, model ORDER BY run_id, role, model`;
+
+interface Row {
+  run_id: string;
+  role: UsageRole;
+  model: string;
+  input_tokens: unknown;
+  cached_input_tokens: unknown;
+  output_tokens: unknown;
+  compute_ms: unknown;
+  rows: unknown;
+}
+
+export async function usageTotals(
+  runner: SqlRunner,
+  runIds: readonly string[],
+): Promise<Map<string, UsageTotals[]>> {
+  const { rows } = await runner.query<Row>(USAGE_TOTALS, [runIds]);
+  const byRun = new Map<string, UsageTotals[]>();
+  for (const [runId, group] of groupByRun(rows)) {
+    byRun.set(
+      runId,
+      group.map((r) => ({
+        role: r.role,
+        model: r.model,
+        inputTokens: num(r.input_tokens),
+        cachedInputTokens: num(r.cached_input_tokens),
+        outputTokens: num(r.output_tokens),
+        computeMs: numOrNull(r.compute_ms),
+        rows: num(r.rows),
+      })),
+    );
+  }
+  return byRun;
+}

@@ -1,0 +1,62 @@
+import type pg from "pg";
+
+/**
+ * Fills one run server-side (generate_series, no rows through the client): `tasks` tasks
+ * of 5 candidates, a verifier ("judge") and a check ("exact") score per candidate, a
+ * generator and a verifier usage row per candidate, and truncation rows for long inputs.
+ * random() is seeded, so every bench run sees the same data.
+ */
+export async function seedBenchRun(
+  client: pg.PoolClient,
+  runId: string,
+  tasks: number,
+  startedAt: string,
+): Promise<void> {
+  const params = [runId, tasks];
+  await client.query("SELECT setseed(0.42)");
+  await client.query(
+    `INSERT INTO runs (id, name, spec, transport, created_at) VALUES ($1, 'nightly', '{}', 'bench', $2)`,
+    [runId, startedAt],
+  );
+  await client.query(
+    `INSERT INTO samples (run_id, sample_id, task_id, candidate_index, label, line, metadata)
+     SELECT $1, 't' || t || '#' || c, 't' || t, c,
+            CASE WHEN t % 3 = 0 THEN NULL ELSE random() < 0.45 END, t + 1, '{}'
+     FROM generate_series(0, $2::int - 1) t, generate_series(0, 4) c`,
+    params,
+  );
+  await client.query(
+    `INSERT INTO scores (run_id, sample_id, scorer, rule, status, value, reason)
+     SELECT $1, 't' || t || '#' || c, s.scorer, 'default',
+            CASE WHEN r < s.unscored THEN 'unscored' ELSE 'scored' END,
+            CASE WHEN r < s.unscored THEN NULL WHEN s.scorer = 'judge' THEN random() ELSE (random() < 0.4)::int END,
+            CASE WHEN r >= s.unscored THEN NULL WHEN s.scorer = 'exact' THEN 'unparseable'
+                 WHEN r < s.unscored / 2 THEN 'overflow' ELSE 'no_score_mass' END
+     FROM generate_series(0, $2::int - 1) t, generate_series(0, 4) c,
+          (VALUES ('judge', 0.02), ('exact', 0.01)) s(scorer, unscored),
+          LATERAL (SELECT random() + 0 * t AS r) x`,
+    params,
+  );
+  // Verifier inputs spread over 200..11,000 tokens (log-uniform); above 6,000 they were cut.
+  await client.query(
+    `INSERT INTO usage (run_id, sample_id, role, model, input_tokens, cached_input_tokens, output_tokens, compute_ms, device, scorer)
+     SELECT $1, 't' || t || '#' || c, 'generator', 'deepseek-v4-flash', 800, 200, 600, NULL, NULL, ''
+     FROM generate_series(0, $2::int - 1) t, generate_series(0, 4) c
+     UNION ALL
+     SELECT $1, 't' || t || '#' || c, 'verifier', 'qwen3-verifier', floor(200 * exp(random() * 4))::int, 0, 0,
+            5 + random() * 20, 'cuda:0', 'judge'
+     FROM generate_series(0, $2::int - 1) t, generate_series(0, 4) c`,
+    params,
+  );
+  await client.query(
+    `UPDATE usage SET input_tokens = 6000 WHERE run_id = $1 AND role = 'verifier' AND input_tokens > 6000`,
+    [runId],
+  );
+  await client.query(
+    `INSERT INTO truncations (run_id, sample_id, scorer, original_tokens, kept_tokens, dropped_tokens, slot, policy)
+     SELECT run_id, sample_id, scorer, 6000 + d, 6000, d, 'answer', 'keep-answer-tail'
+     FROM (SELECT run_id, sample_id, scorer, 1 + floor(random() * 5000)::int AS d
+           FROM usage WHERE run_id = $1 AND role = 'verifier' AND input_tokens = 6000) u`,
+    [runId],
+  );
+}

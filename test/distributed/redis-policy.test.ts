@@ -1,0 +1,51 @@
+import { fileURLToPath } from "node:url";
+import { runCli } from "@assay/cli";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type OwnRedis, startRedis } from "./support/redis-server.js";
+import { DATABASE_URL, dropSchema, freshSchema } from "./support/services.js";
+
+const dataset = fileURLToPath(new URL("../../examples/mixed.jsonl", import.meta.url));
+
+/** Runs the CLI in-process and returns its exit code and what it wrote to stderr. */
+async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
+  let stderr = "";
+  const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    return { code: await runCli(args), stderr };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe("distributed commands refuse unsafe or unreachable services", () => {
+  const schema = freshSchema();
+  let evicting: OwnRedis;
+  beforeAll(async () => {
+    evicting = await startRedis(["--maxmemory-policy", "allkeys-lru"]);
+  });
+  afterAll(async () => {
+    await evicting.remove();
+    await dropSchema(schema);
+  });
+
+  const db = ["--db", DATABASE_URL, "--db-schema", schema];
+
+  it("refuses a Redis that may evict jobs, unless --allow-eviction (then warns loudly)", async () => {
+    const refused = await cli(["worker", "--pool", "cpu", ...db, "--redis", evicting.url]);
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toContain('maxmemory-policy is "allkeys-lru", expected "noeviction"');
+
+    const allowed = await cli(["produce", dataset, ...db, "--redis", evicting.url, "--allow-eviction", "--run-id", "x"]);
+    expect(allowed.stderr).toContain("WARNING: Redis maxmemory-policy is \"allkeys-lru\"");
+  });
+
+  it("names an unreachable Redis without its password (exit code 5)", async () => {
+    const { code, stderr } = await cli(["worker", "--pool", "cpu", ...db, "--redis", "redis://:hunter2@127.0.0.1:1"]);
+    expect(code).toBe(5);
+    expect(stderr).toContain("Cannot reach Redis at redis://:***@127.0.0.1:1");
+    expect(stderr).not.toContain("hunter2");
+  });
+});
