@@ -195,6 +195,34 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
       expect(await store.insertInputErrors(id, [inputError(3)])).toBe(0);
     });
 
+    it("stores a sample's generator usage with the sample, once", async () => {
+      const id = await startRun();
+      const generator = {
+        model: "gen-a",
+        input_tokens: 120,
+        output_tokens: 30,
+        cached_input_tokens: 100,
+      };
+      await store.insertSamples(id, [sample("g1", { generator }), sample("g2")]);
+      await store.insertSamples(id, [sample("g1", { generator })]);
+      const rows = await query(
+        store,
+        `SELECT sample_id, role, model, input_tokens, cached_input_tokens, output_tokens, scorer
+         FROM usage WHERE run_id = '${id}'`,
+      );
+      expect(rows).toEqual([
+        {
+          sample_id: "g1",
+          role: "generator",
+          model: "gen-a",
+          input_tokens: 120,
+          cached_input_tokens: 100,
+          output_tokens: 30,
+          scorer: "",
+        },
+      ]);
+    });
+
     it("summarizes a run by scorer and rule", async () => {
       const id = await startRun();
       await store.setPlanned(id, 6);
@@ -301,4 +329,11 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function query(store: Store, sql: string): Promise<unknown[]> {
+  const driver = store.driver;
+  const result =
+    driver.kind === "pglite" ? await driver.client.query(sql) : await driver.pool.query(sql);
+  return result.rows;
 }

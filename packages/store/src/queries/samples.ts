@@ -6,10 +6,22 @@ const CHUNK = 5000;
 
 // unnest() turns one array parameter per column into rows: a constant number of
 // parameters however many rows, and no SQL text built per row.
+// The generator's token usage goes in the same statement, so a sample is never stored
+// without the cost of producing it.
 const INSERT_SAMPLES = `
-  INSERT INTO samples (run_id, sample_id, task_id, candidate_index, label, line, metadata)
-  SELECT $1, * FROM unnest($2::text[], $3::text[], $4::int[], $5::bool[], $6::int[], $7::jsonb[])
-  ON CONFLICT DO NOTHING`;
+  WITH inserted AS (
+    INSERT INTO samples (run_id, sample_id, task_id, candidate_index, label, line, metadata)
+    SELECT $1, * FROM unnest($2::text[], $3::text[], $4::int[], $5::bool[], $6::int[], $7::jsonb[])
+    ON CONFLICT DO NOTHING
+    RETURNING 1
+  ), generator_usage AS (
+    INSERT INTO usage (run_id, sample_id, role, model, input_tokens, cached_input_tokens, output_tokens, scorer)
+    SELECT $1, g.sample_id, 'generator', g.model, g.input_tokens, g.cached_input_tokens, g.output_tokens, ''
+    FROM unnest($8::text[], $9::text[], $10::int[], $11::int[], $12::int[])
+      AS g(sample_id, model, input_tokens, cached_input_tokens, output_tokens)
+    ON CONFLICT DO NOTHING
+  )
+  SELECT count(*)::int AS inserted FROM inserted`;
 
 const INSERT_INPUT_ERRORS = `
   INSERT INTO input_errors (run_id, file, line, field, message)
@@ -23,7 +35,8 @@ export async function insertSamples(
 ): Promise<number> {
   let inserted = 0;
   for (const chunk of chunks(samples, CHUNK)) {
-    const result = await runner.query(INSERT_SAMPLES, [
+    const generated = chunk.filter((s) => s.generator !== undefined);
+    const result = await runner.query<{ inserted: number }>(INSERT_SAMPLES, [
       runId,
       chunk.map((s) => s.id),
       chunk.map((s) => s.taskId),
@@ -31,8 +44,13 @@ export async function insertSamples(
       chunk.map((s) => s.label ?? null),
       chunk.map((s) => s.line),
       chunk.map((s) => JSON.stringify(s.metadata)),
+      generated.map((s) => s.id),
+      generated.map((s) => s.generator?.model),
+      generated.map((s) => s.generator?.input_tokens),
+      generated.map((s) => s.generator?.cached_input_tokens ?? 0),
+      generated.map((s) => s.generator?.output_tokens),
     ]);
-    inserted += result.rowCount;
+    inserted += result.rows[0]?.inserted ?? 0;
   }
   return inserted;
 }
