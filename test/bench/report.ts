@@ -4,6 +4,8 @@
  * of 5 runs of each report query, printed with the indexes its plan uses. Target: each
  * ≤ 500 ms. Baseline in the same run: a bare count(*) of the run's scores.
  */
+
+import { parseArgs } from "node:util";
 import { readEnv } from "@assay/core";
 import { selectForRun } from "@assay/selection";
 import { openStore } from "@assay/store";
@@ -20,9 +22,13 @@ const SMALL_TASKS = 1_000;
 const REPEATS = 5;
 const TARGET_MS = 500;
 
+// --keep leaves the data in place afterwards; --reuse starts from data a --keep run left.
+const { values: flags } = parseArgs({
+  options: { keep: { type: "boolean" }, reuse: { type: "boolean" } },
+});
 const admin = new pg.Client({ connectionString: DATABASE_URL });
 await admin.connect();
-await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+if (flags.reuse !== true) await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
 const store = await openStore({
   databaseUrl: DATABASE_URL,
   schema: SCHEMA,
@@ -33,6 +39,18 @@ if (store.driver.kind !== "postgres") throw new Error("the report bench needs Po
 const pool = store.driver.pool;
 
 try {
+  if (flags.reuse !== true) await seed();
+  await admin.query(
+    `VACUUM ANALYZE ${SCHEMA}.scores, ${SCHEMA}.samples, ${SCHEMA}.usage, ${SCHEMA}.truncations, ${SCHEMA}.selections, ${SCHEMA}.runs`,
+  );
+  await report();
+} finally {
+  await store.close();
+  if (flags.keep !== true) await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+  await admin.end();
+}
+
+async function seed(): Promise<void> {
   const seeded = await timed(async () => {
     const client = await pool.connect();
     try {
@@ -60,10 +78,9 @@ try {
     `selectForRun over ${fmt(TASKS + 9 * SMALL_TASKS)} tasks: ${fmt(selected.ms / 1000, 1)} s ` +
       `(pass@1 ${fmt((selected.value.pass1.rate ?? 0) * 100, 1)}%, selected ${fmt((selected.value.selected.rate ?? 0) * 100, 1)}%, oracle ${fmt((selected.value.oracle.rate ?? 0) * 100, 1)}%)`,
   );
-  await admin.query(
-    `VACUUM ANALYZE ${SCHEMA}.scores, ${SCHEMA}.samples, ${SCHEMA}.usage, ${SCHEMA}.truncations, ${SCHEMA}.selections, ${SCHEMA}.runs`,
-  );
+}
 
+async function report(): Promise<void> {
   const runner = runnerOf(store.driver);
   const prices = {
     currency: "USD",
@@ -109,10 +126,6 @@ try {
       `  ${fmt(r.ms, 1).padStart(8)} ms  ${(r.ms / baseline.ms).toFixed(1).padStart(5)}× baseline  ${r.name}${verdict}`,
     );
   }
-} finally {
-  await store.close();
-  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
-  await admin.end();
 }
 
 interface Statement {

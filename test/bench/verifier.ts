@@ -154,6 +154,11 @@ try {
     ],
     ["pipeline ÷ raw", (rawMs / pipelineMs).toFixed(3), "target ≥ 0.85"],
     [
+      "pipeline time in forward passes",
+      `${((sum(batchMs) / pipelineMs) * 100).toFixed(1)} %`,
+      "Σ batch ms ÷ wall: the rest is fit, batching and thread hops",
+    ],
+    [
       "padding efficiency, batcher",
       real / computed > 0 ? (real / computed).toFixed(3) : "n/a",
       "real ÷ computed tokens; target ≥ 0.9",
@@ -178,6 +183,10 @@ function toTensors(feeds: ReturnType<typeof padRows>): Record<string, ort.Tensor
   return Object.fromEntries(
     Object.entries(feeds).map(([name, f]) => [name, new ort.Tensor("int64", f.data, f.dims)]),
   );
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
 }
 
 function median(values: readonly number[]): number {

@@ -38,12 +38,28 @@ describe("distributed commands refuse unsafe or unreachable services", () => {
     expect(refused.code).toBe(5);
     expect(refused.stderr).toContain('maxmemory-policy is "allkeys-lru", expected "noeviction"');
 
-    const allowed = await cli(["produce", dataset, ...db, "--redis", evicting.url, "--allow-eviction", "--run-id", "x"]);
-    expect(allowed.stderr).toContain("WARNING: Redis maxmemory-policy is \"allkeys-lru\"");
+    const allowed = await cli([
+      "produce",
+      dataset,
+      ...db,
+      "--redis",
+      evicting.url,
+      "--allow-eviction",
+      "--run-id",
+      "x",
+    ]);
+    expect(allowed.stderr).toContain('WARNING: Redis maxmemory-policy is "allkeys-lru"');
   });
 
   it("names an unreachable Redis without its password (exit code 5)", async () => {
-    const { code, stderr } = await cli(["worker", "--pool", "cpu", ...db, "--redis", "redis://:hunter2@127.0.0.1:1"]);
+    const { code, stderr } = await cli([
+      "worker",
+      "--pool",
+      "cpu",
+      ...db,
+      "--redis",
+      "redis://:hunter2@127.0.0.1:1",
+    ]);
     expect(code).toBe(5);
     expect(stderr).toContain("Cannot reach Redis at redis://:***@127.0.0.1:1");
     expect(stderr).not.toContain("hunter2");

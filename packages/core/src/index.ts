@@ -80,3 +80,4 @@ export { type ScorerRef, type ScorerRefInput, ScorerRefSchema, scorerKey } from 
 export type { ExportRow, InputErrorSummary, RunSummary, ScorerRuleSummary } from "./summary.js";
 export { type GeneratorUsage, GeneratorUsageSchema } from "./usage.js";
 export { firstIssue, formatPath } from "./zod-issues.js";
+export type { JobResult, ModelCallDetail, TruncationRow, UsageRow } from "./job-result.js";

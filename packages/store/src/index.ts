@@ -7,5 +7,5 @@ export { type OpenStoreOptions, openStore } from "./open-store.js";
 export { resultKeyString } from "./result-key.js";
 export * as schema from "./schema.js";
 export type { StoreKind } from "./sql-runner.js";
-export type { RunRecord, ScoreWriter, StartRunInput, Store } from "./store.js";
+export type { ResultWriter, RunRecord, ScoreWriter, StartRunInput, Store } from "./store.js";
 export type { StoreDriver } from "./store-driver.js";

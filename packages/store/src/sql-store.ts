@@ -1,13 +1,21 @@
-import type { ExportRow, InputErrorSummary, RunSummary, Sample, ScoreRow } from "@assay/core";
+import type {
+  ExportRow,
+  InputErrorSummary,
+  JobResult,
+  RunSummary,
+  Sample,
+  ScoreRow,
+} from "@assay/core";
 import { BatchedWriter, type BatchedWriterOptions } from "./batched-writer.js";
 import { exportScores } from "./queries/export.js";
 import type { AnyPgDatabase } from "./queries/runs.js";
 import * as runs from "./queries/runs.js";
+import { writeResults } from "./queries/results.js";
 import { insertInputErrors, insertSamples } from "./queries/samples.js";
 import { countResults, storedResultKeys, writeScores } from "./queries/scores.js";
 import { runSummary } from "./queries/summary.js";
 import type { SqlRunner, StoreKind } from "./sql-runner.js";
-import type { RunRecord, ScoreWriter, StartRunInput, Store } from "./store.js";
+import type { ResultWriter, RunRecord, ScoreWriter, StartRunInput, Store } from "./store.js";
 import type { StoreDriver } from "./store-driver.js";
 
 /** What differs between drivers; everything else is shared SQL. */
@@ -82,6 +90,14 @@ export class SqlStore implements Store {
 
   createScoreWriter(options?: BatchedWriterOptions): ScoreWriter {
     return new BatchedWriter<ScoreRow>((rows) => this.writeScores(rows), options);
+  }
+
+  async writeResults(results: readonly JobResult[]): Promise<number> {
+    return writeResults(await this.#runner(), results);
+  }
+
+  createResultWriter(options?: BatchedWriterOptions): ResultWriter {
+    return new BatchedWriter<JobResult>((results) => this.writeResults(results), options);
   }
 
   async countResults(runId: string): Promise<number> {

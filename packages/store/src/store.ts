@@ -1,4 +1,11 @@
-import type { ExportRow, InputErrorSummary, RunSummary, Sample, ScoreRow } from "@assay/core";
+import type {
+  ExportRow,
+  InputErrorSummary,
+  JobResult,
+  RunSummary,
+  Sample,
+  ScoreRow,
+} from "@assay/core";
 import type { BatchedWriter, BatchedWriterOptions } from "./batched-writer.js";
 import type { runs } from "./schema.js";
 import type { StoreKind } from "./sql-runner.js";
@@ -16,6 +23,7 @@ export interface StartRunInput {
 }
 
 export type ScoreWriter = BatchedWriter<ScoreRow>;
+export type ResultWriter = BatchedWriter<JobResult>;
 
 /** Everything Assay reads from and writes to its database, for either driver. */
 export interface Store {
@@ -46,6 +54,13 @@ export interface Store {
   /** One idempotent statement; returns the number of rows actually inserted. */
   writeScores(rows: readonly ScoreRow[]): Promise<number>;
   createScoreWriter(options?: BatchedWriterOptions): ScoreWriter;
+  /**
+   * Scores with their truncation and usage rows, in one idempotent statement; returns
+   * the number of new score rows.
+   */
+  writeResults(results: readonly JobResult[]): Promise<number>;
+  /** The batched writer the job handler uses: a job is acknowledged once this stored it. */
+  createResultWriter(options?: BatchedWriterOptions): ResultWriter;
   countResults(runId: string): Promise<number>;
 
   /** Throws a ConfigError when no run has this id. */

@@ -1,25 +1,25 @@
-import type { ScoreRow } from "@assay/core";
+import type { JobResult } from "@assay/core";
 import {
   BatchedWriter,
   type BatchedWriterOptions,
-  type ScoreWriter,
+  type ResultWriter,
   type Store,
 } from "@assay/store";
 import type { WorkerMetrics } from "./worker-metrics.js";
 
 /**
- * The store's batched idempotent writer (what `store.createScoreWriter` builds), with each
+ * The store's batched idempotent writer (what `store.createResultWriter` builds), with each
  * flush timed and its size recorded. A job's `add()` resolves only after its batch is stored.
  */
-export function meteredScoreWriter(
+export function meteredResultWriter(
   store: Store,
   metrics: WorkerMetrics,
   options: BatchedWriterOptions,
-): ScoreWriter {
-  return new BatchedWriter<ScoreRow>(async (rows) => {
+): ResultWriter {
+  return new BatchedWriter<JobResult>(async (rows) => {
     const stopTimer = metrics.flushSeconds.startTimer();
     try {
-      const inserted = await store.writeScores(rows);
+      const inserted = await store.writeResults(rows);
       // Duplicates are jobs run twice (a killed worker, a lost ack); the upsert absorbs them.
       metrics.rowsWritten.inc({ outcome: "inserted" }, inserted);
       metrics.rowsWritten.inc({ outcome: "duplicate" }, rows.length - inserted);

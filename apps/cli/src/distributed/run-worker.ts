@@ -4,7 +4,7 @@ import { createScoreHandler, type Logger } from "@assay/pipeline";
 import type { BullmqTransport, JobHandler } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
-import { meteredScoreWriter } from "./metered-writer.js";
+import { meteredResultWriter } from "./metered-writer.js";
 import { startMetricsServer } from "./metrics-server.js";
 import { WorkerMetrics } from "./worker-metrics.js";
 
@@ -39,7 +39,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   if (server !== undefined) log.info({ port: server.port }, "metrics on /metrics");
 
   // A batch larger than the jobs in flight could never fill; it would always wait the deadline.
-  const writer = meteredScoreWriter(store, metrics, {
+  const writer = meteredResultWriter(store, metrics, {
     maxBatch: Math.min(1000, options.concurrency),
     maxDelayMs: 20,
   });

@@ -39,7 +39,7 @@ export async function runLocal(options: RunLocalOptions): Promise<RunOutcome> {
   const { store, registry, runId } = options;
   const concurrency = options.concurrency ?? 1000;
   const transport = new LocalTransport({ highWaterMark: Math.max(4096, concurrency * 2) });
-  const writer = store.createScoreWriter({ maxBatch: 1000, maxDelayMs: 20 });
+  const writer = store.createResultWriter({ maxBatch: 1000, maxDelayMs: 20 });
   let stored = 0;
   let latest: ProduceProgress | undefined;
   const report = (): void => {

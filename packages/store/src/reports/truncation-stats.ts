@@ -7,10 +7,10 @@ const SMALLEST_BUCKET = 9;
 
 // A unit is one verifier usage row (a sample × verifier scorer, all its C×K prompts). Its
 // input length before fitting is what was sent plus what fitting dropped; buckets double
-// ([512, 1024), [1024, 2048), …). Both joins follow primary keys led by run_id.
+// ([512, 1024), [1024, 2048), …). Float ln, not log(2, numeric): numeric log costs ~10 µs a row.
 const TRUNCATION_STATS = `
   SELECT u.run_id,
-         greatest(${SMALLEST_BUCKET - 1}, floor(log(2, greatest(1, u.input_tokens + coalesce(t.dropped, 0))::numeric))::int) AS bucket,
+         greatest(${SMALLEST_BUCKET - 1}, floor(ln(greatest(1, u.input_tokens + coalesce(t.dropped, 0))::float8) / ln(2.0::float8))::int) AS bucket,
          count(*) AS units,
          count(t.dropped) AS truncated
   FROM usage u

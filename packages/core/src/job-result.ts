@@ -1,0 +1,57 @@
+import type { ResultKey, ScoreRow } from "./job.js";
+
+/** How fitting treated one model call: every call gets a row, cut or not. */
+export interface TruncationRow extends ResultKey {
+  originalTokens: number;
+  keptTokens: number;
+  droppedTokens: number;
+  /** The slot whose text was cut, or "" when nothing was. */
+  slot: string;
+  policy: string;
+}
+
+/** Tokens and compute one sample cost, for the generator or for a verifier. */
+export interface UsageRow {
+  runId: string;
+  sampleId: string;
+  role: "generator" | "verifier";
+  /** The scorer key for verifier rows; "" for the generator. */
+  scorer: string;
+  model: string;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  computeMs: number | null;
+  device: string | null;
+}
+
+/** Everything one job stores, written together so that none of it is stored alone. */
+export interface JobResult {
+  score: ScoreRow;
+  truncations: TruncationRow[];
+  usage: UsageRow[];
+}
+
+/**
+ * What a model-based scorer reports in `score.detail` besides its value; the job handler
+ * turns it into `truncations` and `usage` rows.
+ */
+export interface ModelCallDetail {
+  truncations?: Array<{
+    criterion: string;
+    variant: number;
+    originalTokens: number;
+    keptTokens: number;
+    droppedTokens: number;
+    slot: string | null;
+    policy: string;
+  }>;
+  usage?: {
+    model: string;
+    device: string;
+    inputTokens: number;
+    cachedInputTokens?: number;
+    outputTokens: number;
+    computeMs: number;
+  };
+}
