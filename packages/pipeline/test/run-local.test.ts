@@ -99,9 +99,36 @@ describe.each([
       "DELETE FROM scores WHERE run_id = 'r1' AND sample_id IN ('t1', 'n1') AND scorer IN ('exact', 'numeric')",
     );
     const outcome = await runLocal({ store, registry, dataset, spec, runId: "r1" });
-    expect(outcome.produced).toMatchObject({ planned: 7, enqueued: 2, skipped: 5 });
+    // The stored samples come from the same lines: a resume, not duplicate ids.
+    expect(outcome.produced).toMatchObject({ planned: 7, enqueued: 2, skipped: 5, inputErrors: 2 });
     expect(outcome.stored).toBe(2);
     expect(outcome.summary.results).toBe(7);
+  });
+
+  it("reports a duplicate id with the line that used it first, across chunks", async () => {
+    const duplicated = files.write(
+      `dup-${Math.random()}.jsonl`,
+      jsonl([
+        { id: "d1", question: "q", answer: "a", target: ["a"] },
+        { id: "d2", question: "q", answer: "b", target: ["b"] },
+        { id: "d1", question: "q", answer: "c", target: ["c"] },
+      ]),
+    );
+    await store.startRun({ id: "dups", dataset: duplicated, spec, transport: "local" });
+    const outcome = await runLocal({
+      store,
+      registry,
+      dataset: duplicated,
+      spec,
+      runId: "dups",
+      chunkSize: 1,
+    });
+    expect(outcome.produced).toMatchObject({ samples: 2, inputErrors: 1 });
+    expect(outcome.summary.inputErrorExamples[0]).toMatchObject({
+      line: 3,
+      field: "id",
+      message: expect.stringMatching(/duplicate id "d1" \(first used on line 1\)/),
+    });
   });
 
   it("exports one row per score in a stable order", async () => {

@@ -8,10 +8,10 @@ import type {
 } from "@assay/core";
 import { BatchedWriter, type BatchedWriterOptions } from "./batched-writer.js";
 import { exportScores } from "./queries/export.js";
+import { writeResults } from "./queries/results.js";
 import type { AnyPgDatabase } from "./queries/runs.js";
 import * as runs from "./queries/runs.js";
-import { writeResults } from "./queries/results.js";
-import { insertInputErrors, insertSamples } from "./queries/samples.js";
+import { insertInputErrors, insertSamples, sampleLines } from "./queries/samples.js";
 import { countResults, storedResultKeys, writeScores } from "./queries/scores.js";
 import { runSummary } from "./queries/summary.js";
 import type { SqlRunner, StoreKind } from "./sql-runner.js";
@@ -74,6 +74,10 @@ export class SqlStore implements Store {
 
   async insertSamples(runId: string, samples: readonly Sample[]): Promise<number> {
     return insertSamples(await this.#runner(), runId, samples);
+  }
+
+  async sampleLines(runId: string, sampleIds: readonly string[]): Promise<Map<string, number>> {
+    return sampleLines(await this.#runner(), runId, sampleIds);
   }
 
   async insertInputErrors(runId: string, errors: readonly InputErrorSummary[]): Promise<number> {

@@ -44,6 +44,11 @@ export interface Store {
 
   /** Returns how many were new; samples already stored are kept. */
   insertSamples(runId: string, samples: readonly Sample[]): Promise<number>;
+  /**
+   * The dataset line each stored sample came from. A producer uses it to tell a duplicate
+   * id (another line) from a resumed run (the same line) without holding every id in memory.
+   */
+  sampleLines(runId: string, sampleIds: readonly string[]): Promise<Map<string, number>>;
   insertInputErrors(runId: string, errors: readonly InputErrorSummary[]): Promise<number>;
 
   /**

@@ -12,6 +12,11 @@ import { readLines } from "./read-lines.js";
 export interface ReadDatasetOptions {
   /** Longest accepted line, in bytes. Default 1 MiB. */
   maxLineBytes?: number;
+  /**
+   * Report duplicate ids here, remembering every id (memory grows with the file). Default
+   * true; a producer that checks against the store passes false to stay in bounded memory.
+   */
+  checkDuplicateIds?: boolean;
 }
 
 export type DatasetEvent =
@@ -31,7 +36,7 @@ export async function* readDataset(
 ): AsyncGenerator<DatasetEvent> {
   await assertReadableFile(file);
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const firstLineOfId = new Map<string, number>();
+  const firstLineOfId = options.checkDuplicateIds === false ? undefined : new Map<string, number>();
   let sawLine = false;
 
   for await (const raw of readLines(file, { maxLineBytes })) {
@@ -47,20 +52,12 @@ export async function* readDataset(
       yield { kind: "error", error: parsed };
       continue;
     }
-    const firstLine = firstLineOfId.get(parsed.id);
+    const firstLine = firstLineOfId?.get(parsed.id);
     if (firstLine !== undefined) {
-      yield {
-        kind: "error",
-        error: new InputError({
-          file,
-          line: raw.number,
-          field: "id",
-          message: `duplicate id "${parsed.id}" (first used on line ${firstLine}); ids must be unique`,
-        }),
-      };
+      yield { kind: "error", error: duplicateIdError(file, raw.number, parsed.id, firstLine) };
       continue;
     }
-    firstLineOfId.set(parsed.id, raw.number);
+    firstLineOfId?.set(parsed.id, raw.number);
     yield { kind: "samples", line: raw.number, samples: samplesFromLine(parsed, raw.number) };
   }
   if (!sawLine) {
@@ -122,4 +119,18 @@ async function assertReadableFile(file: string): Promise<void> {
     if (error instanceof InputError) throw error;
     throw new InputError({ file, line: 0, field: "", message: "file not found; check the path" });
   }
+}
+
+export function duplicateIdError(
+  file: string,
+  line: number,
+  id: string,
+  firstLine: number,
+): InputError {
+  return new InputError({
+    file,
+    line,
+    field: "id",
+    message: `duplicate id "${id}" (first used on line ${firstLine}); ids must be unique`,
+  });
 }

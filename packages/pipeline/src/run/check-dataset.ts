@@ -12,8 +12,6 @@ export interface DatasetCheck {
   errors: InputErrorSummary[];
 }
 
-const NOTHING_STORED: ReadonlySet<string> = new Set();
-
 /**
  * Reads the whole dataset and reports every line that would become an input error,
  * storing nothing. `--strict` runs it first and refuses the dataset on any error.
@@ -59,7 +57,7 @@ export async function checkDataset(
         continue;
       }
       try {
-        planSample("check", sample, target, NOTHING_STORED, registry, file);
+        planSample("check", sample, target, registry, file);
         check.samples += 1;
       } catch (error) {
         if (!(error instanceof InputError)) throw error;

@@ -1,8 +1,15 @@
-import { InputError, type InputErrorSummary, type RunSpec, type Sample } from "@assay/core";
+import {
+  InputError,
+  type InputErrorSummary,
+  type RunSpec,
+  type Sample,
+  type ScoreJob,
+  scorerKey,
+} from "@assay/core";
 import type { Transport } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
-import type { Store } from "@assay/store";
-import { readDataset } from "../ingest/read-dataset.js";
+import { resultKeyString, type Store } from "@assay/store";
+import { duplicateIdError, readDataset } from "../ingest/read-dataset.js";
 import { createRouter } from "../routing/router.js";
 import { planSample } from "./plan.js";
 import type { ProduceProgress } from "./progress.js";
@@ -25,10 +32,16 @@ export interface ProduceResult extends ProduceProgress {
   errorExamples: InputErrorSummary[];
 }
 
+interface PlannedChunkSample {
+  sample: Sample;
+  jobs: ScoreJob[];
+}
+
 /**
- * Streams a dataset into the store and the transport: samples are stored, routed and
- * planned in chunks, and only results not stored yet are enqueued. Both `assay run` and
- * `assay produce` use it; the transport decides where the jobs go.
+ * Streams a dataset into the store and the transport: samples are routed, checked, stored
+ * and planned in chunks, and only results not stored yet are enqueued. Both `assay run`
+ * and `assay produce` use it; the transport decides where the jobs go. Memory stays
+ * bounded: duplicate ids are found through the store, not a set of every id.
  */
 export async function produce(options: ProduceOptions): Promise<ProduceResult> {
   const { store, transport, registry, dataset, spec, runId } = options;
@@ -53,52 +66,68 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     progress.inputErrors += 1;
   };
 
-  const flush = async (): Promise<void> => {
-    if (errors.length > 0) await store.insertInputErrors(runId, errors);
-    errors = [];
-    if (chunk.length === 0) return;
-    const samples = chunk;
-    chunk = [];
-    const jobs = [];
-    const accepted: Sample[] = [];
-    const stored = await store.storedResultKeys(
-      runId,
-      samples.map((sample) => sample.id),
-    );
-    for (const sample of samples) {
-      const planned = planRouted(sample);
-      if (planned === undefined) continue;
-      accepted.push(sample);
-      jobs.push(...planned.jobs);
-      progress.planned += planned.planned;
-      progress.skipped += planned.planned - planned.jobs.length;
+  // A sample that cannot be routed or has bad scorers of its own is an input error.
+  const planOrReport = (sample: Sample): PlannedChunkSample | undefined => {
+    const target = route(sample);
+    if (target === undefined) {
+      recordError(unrouted(dataset, sample));
+      return undefined;
     }
-    if (errors.length > 0) await store.insertInputErrors(runId, errors);
-    errors = [];
-    await store.insertSamples(runId, accepted);
-    progress.samples += accepted.length;
-    await transport.enqueue(jobs);
-    progress.enqueued += jobs.length;
-    options.onProgress?.({ ...progress });
-
-    function planRouted(sample: Sample) {
-      const target = route(sample);
-      if (target === undefined) {
-        recordError(unrouted(dataset, sample));
-        return undefined;
-      }
-      try {
-        return planSample(runId, sample, target, stored, registry, dataset);
-      } catch (error) {
-        if (!(error instanceof InputError)) throw error;
-        recordError(error);
-        return undefined;
-      }
+    try {
+      return {
+        sample,
+        jobs: planSample(runId, sample, target, registry, dataset),
+      };
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      recordError(error);
+      return undefined;
     }
   };
 
-  const readOptions =
-    options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes };
+  const flush = async (): Promise<void> => {
+    const planned = chunk.map(planOrReport).filter((entry) => entry !== undefined);
+    chunk = [];
+    const unique = await dropDuplicateIds(planned);
+    if (errors.length > 0) await store.insertInputErrors(runId, errors);
+    errors = [];
+    if (unique.length === 0) return;
+    const stored = await store.storedResultKeys(
+      runId,
+      unique.map((entry) => entry.sample.id),
+    );
+    const jobs = unique.flatMap((entry) => entry.jobs).filter((job) => !stored.has(keyOf(job)));
+    const total = unique.reduce((sum, entry) => sum + entry.jobs.length, 0);
+    progress.samples += unique.length;
+    progress.planned += total;
+    progress.skipped += total - jobs.length;
+    await transport.enqueue(jobs);
+    progress.enqueued += jobs.length;
+    options.onProgress?.({ ...progress });
+  };
+
+  // Stores the samples; one that collides with a sample stored from another line is a
+  // duplicate id. The same line means a resumed run, which is fine.
+  const dropDuplicateIds = async (planned: PlannedChunkSample[]): Promise<PlannedChunkSample[]> => {
+    const samples = planned.map((entry) => entry.sample);
+    const inserted = await store.insertSamples(runId, samples);
+    if (inserted === samples.length) return planned;
+    const lines = await store.sampleLines(
+      runId,
+      samples.map((sample) => sample.id),
+    );
+    return planned.filter(({ sample }) => {
+      const firstLine = lines.get(sample.id);
+      if (firstLine === undefined || firstLine === sample.line) return true;
+      recordError(duplicateIdError(dataset, sample.line, sample.id, firstLine));
+      return false;
+    });
+  };
+
+  const readOptions = {
+    checkDuplicateIds: false,
+    ...(options.maxLineBytes !== undefined && { maxLineBytes: options.maxLineBytes }),
+  };
   for await (const event of readDataset(dataset, readOptions)) {
     progress.lines += 1;
     if (event.kind === "error") recordError(event.error);
@@ -108,6 +137,15 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
   await flush();
   await store.setPlanned(runId, progress.planned);
   return { ...progress, errorExamples };
+}
+
+function keyOf(job: ScoreJob): string {
+  return resultKeyString({
+    sampleId: job.sample.id,
+    scorer: scorerKey(job.scorer),
+    criterion: "",
+    repetition: 0,
+  });
 }
 
 function unrouted(file: string, sample: Sample): InputError {

@@ -15,6 +15,8 @@ export interface RunLocalOptions {
   /** Jobs in flight at once. Default 1000. */
   concurrency?: number;
   maxLineBytes?: number;
+  /** Samples stored and planned together. Default 500. */
+  chunkSize?: number;
   onProgress?: (progress: RunProgress) => void;
 }
 
@@ -65,6 +67,7 @@ export async function runLocal(options: RunLocalOptions): Promise<RunOutcome> {
       spec: options.spec,
       runId,
       ...(options.maxLineBytes !== undefined && { maxLineBytes: options.maxLineBytes }),
+      ...(options.chunkSize !== undefined && { chunkSize: options.chunkSize }),
       onProgress: (progress) => {
         latest = progress;
       },

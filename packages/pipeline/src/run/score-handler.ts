@@ -26,7 +26,11 @@ export function createScoreHandler(options: ScoreHandlerOptions): JobHandler {
   };
 }
 
-async function scoreSafely(job: ScoreJob, signal: AbortSignal, registry: ScorerRegistry): Promise<Score> {
+async function scoreSafely(
+  job: ScoreJob,
+  signal: AbortSignal,
+  registry: ScorerRegistry,
+): Promise<Score> {
   try {
     const scorer = registry.create(job.scorer);
     return await scorer(job.sample, { signal });

@@ -28,7 +28,10 @@ const INSERT_RESULTS = `
   SELECT count(*)::int AS inserted FROM inserted_scores`;
 
 /** Writes a batch of job results; returns how many score rows were new. */
-export async function writeResults(runner: SqlRunner, results: readonly JobResult[]): Promise<number> {
+export async function writeResults(
+  runner: SqlRunner,
+  results: readonly JobResult[],
+): Promise<number> {
   const scores = results.map((result) => result.score);
   const truncations = results.flatMap((result) => result.truncations);
   const usage = results.flatMap((result) => result.usage);

@@ -73,3 +73,17 @@ export async function insertInputErrors(
   }
   return inserted;
 }
+
+/** The dataset line each of these samples was stored from (absent ids are left out). */
+export async function sampleLines(
+  runner: SqlRunner,
+  runId: string,
+  sampleIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (sampleIds.length === 0) return new Map();
+  const { rows } = await runner.query<{ sample_id: string; line: number }>(
+    "SELECT sample_id, line FROM samples WHERE run_id = $1 AND sample_id = ANY($2::text[])",
+    [runId, sampleIds],
+  );
+  return new Map(rows.map((row) => [row.sample_id, row.line]));
+}
