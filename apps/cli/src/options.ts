@@ -12,3 +12,13 @@ export function positiveInt(name: string) {
     return parsed;
   };
 }
+
+export type DeviceName = "cpu" | `cuda:${number}`;
+
+/** Commander parser for `--device`: `cpu` or `cuda:<id>`. */
+export function deviceName(value: string): DeviceName {
+  if (value === "cpu" || /^cuda:\d+$/.test(value)) return value as DeviceName;
+  throw new InvalidArgumentError(
+    `Expected --device to be "cpu" or "cuda:<id>" (e.g. cuda:0), got "${value}".`,
+  );
+}

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { registerExport } from "./commands/export.js";
 import { registerMigrate } from "./commands/migrate.js";
+import { registerModel } from "./commands/model.js";
 import { registerProduce } from "./commands/produce.js";
 import { registerReport } from "./commands/report.js";
 import { registerRun } from "./commands/run.js";
@@ -22,5 +23,6 @@ export function createProgram(): Command {
   registerProduce(program);
   registerWorker(program);
   registerStatus(program);
+  registerModel(program);
   return program;
 }

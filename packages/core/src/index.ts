@@ -23,6 +23,7 @@ export {
   type ScoreRow,
   scoreRowOf,
 } from "./job.js";
+export type { JobResult, ModelCallDetail, TruncationRow, UsageRow } from "./job-result.js";
 export { type Rate, rateOf } from "./report/rate.js";
 export type {
   AccuracyReport,
@@ -80,4 +81,3 @@ export { type ScorerRef, type ScorerRefInput, ScorerRefSchema, scorerKey } from 
 export type { ExportRow, InputErrorSummary, RunSummary, ScorerRuleSummary } from "./summary.js";
 export { type GeneratorUsage, GeneratorUsageSchema } from "./usage.js";
 export { firstIssue, formatPath } from "./zod-issues.js";
-export type { JobResult, ModelCallDetail, TruncationRow, UsageRow } from "./job-result.js";

@@ -22,4 +22,6 @@ export interface ScorerDefinition<Args = unknown> {
   description: string;
   args: z.ZodType<Args, unknown>;
   create(args: Args): Scorer;
+  /** Releases what the scorers hold (model sessions, threads); called once at shutdown. */
+  close?(): Promise<void>;
 }

@@ -33,6 +33,8 @@ export interface RunSummary {
   inputErrors: number;
   /** The first few input errors, in line order. */
   inputErrorExamples: InputErrorSummary[];
+  /** Verifier calls and how many had their input cut to fit the model's window. */
+  truncation: { calls: number; truncated: number; refused: number };
 }
 
 /** One row of `assay export`. */

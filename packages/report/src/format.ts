@@ -15,6 +15,6 @@ export function formatTokens(tokens: number): string {
   return String(tokens);
 }
 
-export function formatBucket(from: number, to: number): string {
-  return `${formatTokens(from)}–${formatTokens(to)}`;
+export function formatBucket(from: number, to: number | null): string {
+  return to === null ? `${formatTokens(from)}+` : `${formatTokens(from)}–${formatTokens(to)}`;
 }

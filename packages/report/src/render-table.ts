@@ -9,6 +9,7 @@ const COMPACT = { mid: "", "left-mid": "", "mid-mid": "", "right-mid": "" };
 /** The run summary as plain-text tables for a terminal. */
 export function renderSummaryTable(summary: RunSummary): string {
   const lines = [header(summary), "", scorerTable(summary), "", routingTable(summary)];
+  if (summary.truncation.calls > 0) lines.push("", truncationLine(summary));
   if (summary.inputErrors > 0) lines.push("", inputErrorLines(summary));
   return lines.join("\n");
 }
@@ -60,6 +61,14 @@ function inputErrorLines(summary: RunSummary): string {
   if (more > 0)
     shown.push(`  ... and ${more} more (see \`assay export\` or the input_errors table)`);
   return [`Input errors (${summary.inputErrors} lines not scored)`, ...shown].join("\n");
+}
+
+function truncationLine(summary: RunSummary): string {
+  const { calls, truncated, refused } = summary.truncation;
+  const rate = `${((100 * truncated) / calls).toFixed(2)}%`;
+  const line = `Truncation: ${truncated} of ${calls} verifier calls cut to fit (${rate}); ${refused} refused (answer too long)`;
+  // The answer itself is never cut, but a cut question can still change the verdict.
+  return truncated > 0 || refused > 0 ? `WARNING ${line}. See the truncations table.` : line;
 }
 
 export function formatMean(mean: number | null): string {

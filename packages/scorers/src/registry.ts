@@ -32,6 +32,11 @@ export class ScorerRegistry {
     }
   }
 
+  /** Releases every definition's resources (a verifier's model sessions and threads). */
+  async close(): Promise<void> {
+    await Promise.all([...this.#definitions.values()].map((definition) => definition.close?.()));
+  }
+
   get(name: string): ScorerDefinition<unknown> | undefined {
     return this.#definitions.get(name);
   }

@@ -1,6 +1,5 @@
 import { produce } from "@assay/pipeline";
 import { renderSummaryJson, renderSummaryTable } from "@assay/report";
-import { defaultRegistry } from "@assay/scorers";
 import type { Command } from "commander";
 import {
   addDistributedOptions,
@@ -12,6 +11,7 @@ import { ExitCode } from "../exit-codes.js";
 import { positiveInt } from "../options.js";
 import { createProgressView } from "../progress.js";
 import { defaultRunId, parseRunId } from "../run-id.js";
+import { scorerRegistry } from "../scorer-registry.js";
 import { specFor } from "../spec-option.js";
 
 interface ProduceFlags extends DistributedFlags {
@@ -51,7 +51,7 @@ export function registerProduce(program: Command): void {
 }
 
 async function produceCommand(dataset: string, flags: ProduceFlags): Promise<number> {
-  const registry = defaultRegistry();
+  const registry = await scorerRegistry({});
   const spec = await specFor(flags.spec, registry);
   const runId = flags.runId ?? defaultRunId(dataset);
   const quiet = flags.quiet === true || flags.json === true;

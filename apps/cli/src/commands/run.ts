@@ -1,12 +1,13 @@
 import { describeInputError } from "@assay/core";
 import { checkDataset, runLocal } from "@assay/pipeline";
 import { renderSummaryJson, renderSummaryTable } from "@assay/report";
-import { defaultRegistry } from "@assay/scorers";
+import type { ScorerRegistry } from "@assay/scorers";
 import type { Command } from "commander";
 import { CliExit, ExitCode } from "../exit-codes.js";
-import { positiveInt } from "../options.js";
+import { type DeviceName, deviceName, positiveInt } from "../options.js";
 import { createProgressView } from "../progress.js";
 import { defaultRunId, parseRunId } from "../run-id.js";
+import { scorerRegistry } from "../scorer-registry.js";
 import { specFor } from "../spec-option.js";
 import { DB_OPTION_HELP, describeStore, openStoreFor, storeTarget } from "../store-option.js";
 
@@ -19,6 +20,8 @@ interface RunFlags {
   db?: string;
   maxLineBytes: number;
   quiet?: boolean;
+  device?: DeviceName;
+  threads?: number;
 }
 
 export function registerRun(program: Command): void {
@@ -42,6 +45,8 @@ export function registerRun(program: Command): void {
       positiveInt("--max-line-bytes"),
       1 << 20,
     )
+    .option("--device <device>", "where verifier models run: cpu or cuda:<id>", deviceName, "cpu")
+    .option("--threads <n>", "onnxruntime threads for verifier models", positiveInt("--threads"))
     .option("-q, --quiet", "no progress output")
     .action(async (dataset: string, flags: RunFlags) => {
       process.exitCode = await runCommand(dataset, flags);
@@ -49,7 +54,10 @@ export function registerRun(program: Command): void {
 }
 
 async function runCommand(dataset: string, flags: RunFlags): Promise<number> {
-  const registry = defaultRegistry();
+  const registry = await scorerRegistry({
+    ...(flags.device !== undefined && { device: flags.device }),
+    ...(flags.threads !== undefined && { threads: flags.threads }),
+  });
   const spec = await specFor(flags.spec, registry);
   if (flags.strict === true) await refuseInvalidDataset(dataset, flags, registry, spec);
 
@@ -87,14 +95,14 @@ async function runCommand(dataset: string, flags: RunFlags): Promise<number> {
     );
     return outcome.produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;
   } finally {
-    await store.close();
+    await Promise.all([store.close(), registry.close()]);
   }
 }
 
 async function refuseInvalidDataset(
   dataset: string,
   flags: RunFlags,
-  registry: ReturnType<typeof defaultRegistry>,
+  registry: ScorerRegistry,
   spec: Awaited<ReturnType<typeof specFor>>,
 ): Promise<void> {
   const check = await checkDataset(dataset, spec, registry, { maxLineBytes: flags.maxLineBytes });

@@ -1,19 +1,24 @@
 import { type Pool, readEnv } from "@assay/core";
 import { createLogger } from "@assay/pipeline";
-import { defaultRegistry } from "@assay/scorers";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import {
   addDistributedOptions,
   type DistributedFlags,
 } from "../distributed/distributed-options.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
+import { argsWithoutDevices, parseDeviceList, runOnePerDevice } from "../distributed/per-device.js";
 import { runWorker } from "../distributed/run-worker.js";
 import { shutdownSignal } from "../distributed/shutdown-signal.js";
-import { positiveInt } from "../options.js";
+import { CliExit, ExitCode } from "../exit-codes.js";
+import { type DeviceName, deviceName, positiveInt } from "../options.js";
+import { requireVerifier, scorerRegistry } from "../scorer-registry.js";
 
 interface WorkerFlags extends DistributedFlags {
   pool: Pool;
   model?: string;
+  device?: DeviceName;
+  devices?: number[];
+  threads?: number;
   concurrency?: number;
   metricsPort?: number;
   lockDurationMs?: number;
@@ -32,7 +37,17 @@ export function registerWorker(program: Command): void {
         .choices(["cpu", "gpu"])
         .makeOptionMandatory(),
     )
-    .option("--model <name>", "GPU pool: the model (scorer args.model) whose queue to serve")
+    .option(
+      "--model <dir|hub-id>",
+      "GPU pool: the verifier model (as in the spec's args.model) whose queue to serve",
+    )
+    .option("--device <device>", "GPU pool: cpu or cuda:<id> (default cpu)", deviceName)
+    .option(
+      "--devices <ids>",
+      "GPU pool: start one worker process per GPU, e.g. 0,1,2,3",
+      parseDeviceIds,
+    )
+    .option("--threads <n>", "GPU pool: onnxruntime threads per process", positiveInt("--threads"))
     .option(
       "--concurrency <n>",
       "jobs in flight at once (default: cpu 200, gpu 32)",
@@ -51,6 +66,18 @@ export function registerWorker(program: Command): void {
     );
   addDistributedOptions(command).action(async (flags: WorkerFlags) => {
     const log = createLogger(readEnv().ASSAY_LOG_LEVEL, `assay-worker-${flags.pool}`);
+    if (flags.pool === "gpu" && flags.model === undefined) {
+      throw new CliExit(
+        ExitCode.usage,
+        "--pool gpu needs --model <dir|hub-id>: the model whose queue to serve",
+      );
+    }
+    if (flags.devices !== undefined) {
+      const workerArgs = argsWithoutDevices(process.argv.slice(2));
+      process.exitCode = await runOnePerDevice(flags.devices, workerArgs, log);
+      return;
+    }
+    const registry = await registryFor(flags);
     // Listen first: a SIGTERM that arrives while connecting must still drain, not kill.
     const shutdown = shutdownSignal((name) => log.info({ signal: name }, "shutdown requested"));
     try {
@@ -70,7 +97,7 @@ export function registerWorker(program: Command): void {
             concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY[flags.pool],
             store,
             transport,
-            registry: defaultRegistry(),
+            registry,
             log,
             ...(flags.metricsPort !== undefined && { metricsPort: flags.metricsPort }),
             signal: shutdown.signal,
@@ -79,12 +106,34 @@ export function registerWorker(program: Command): void {
           await transport.close();
         }
       } finally {
-        await store.close();
+        await Promise.all([store.close(), registry.close()]);
       }
     } finally {
       shutdown.dispose();
     }
   });
+}
+
+/**
+ * The GPU pool loads its model before taking jobs, so a bad model folder fails at start
+ * (exit 3) instead of failing every job.
+ */
+async function registryFor(flags: WorkerFlags) {
+  if (flags.pool === "cpu") return scorerRegistry(false);
+  const verifier = await requireVerifier();
+  const model = await verifier.loadModel(flags.model as string, {
+    ...(flags.device !== undefined && { device: flags.device }),
+    ...(flags.threads !== undefined && { threads: flags.threads }),
+  });
+  return scorerRegistry({ models: [model] });
+}
+
+function parseDeviceIds(value: string): number[] {
+  try {
+    return parseDeviceList(value);
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 function port(value: string): number {

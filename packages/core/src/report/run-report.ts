@@ -39,7 +39,8 @@ export interface CostReport extends UsageCost {
 export interface TruncationBucket {
   /** Input tokens before fitting, [fromTokens, toTokens). */
   fromTokens: number;
-  toTokens: number;
+  /** Null for the last, open-ended bucket. */
+  toTokens: number | null;
   truncation: Rate;
 }
 

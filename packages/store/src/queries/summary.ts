@@ -25,6 +25,9 @@ interface RunRow {
   planned: number | null;
   samples: number;
   input_errors: number;
+  calls: number;
+  truncated: number;
+  refused: number;
 }
 
 export async function runSummary(runner: SqlRunner, runId: string): Promise<RunSummary> {
@@ -50,6 +53,7 @@ export async function runSummary(runner: SqlRunner, runId: string): Promise<RunS
     groups,
     inputErrors: run.input_errors,
     inputErrorExamples: examples,
+    truncation: { calls: run.calls, truncated: run.truncated, refused: run.refused },
   };
 }
 
@@ -58,8 +62,14 @@ async function runCounts(runner: SqlRunner, runId: string): Promise<RunRow | nul
     `SELECT name, dataset, created_at AS started_at, finished_at,
             planned_results::float8 AS planned,
             (SELECT count(*)::int FROM samples WHERE run_id = runs.id) AS samples,
-            (SELECT count(*)::int FROM input_errors WHERE run_id = runs.id) AS input_errors
-     FROM runs WHERE id = $1`,
+            (SELECT count(*)::int FROM input_errors WHERE run_id = runs.id) AS input_errors,
+            t.calls, t.truncated, t.refused
+     FROM runs,
+     LATERAL (SELECT count(*)::int AS calls,
+                     count(*) FILTER (WHERE dropped_tokens > 0 AND kept_tokens > 0)::int AS truncated,
+                     count(*) FILTER (WHERE kept_tokens = 0)::int AS refused
+              FROM truncations WHERE run_id = runs.id) AS t
+     WHERE id = $1`,
     [runId],
   );
   return rows[0] ?? null;

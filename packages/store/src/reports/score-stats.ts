@@ -1,25 +1,21 @@
 import { rateOf, type ScoreHistogram, type UnscoredReport } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
+import { bucketColumns } from "./bucket-columns.js";
 import { groupByRun, num } from "./group-by-run.js";
 
 export const HISTOGRAM_BINS = 10;
+/** Bin i covers [i/10, (i+1)/10); the last one also holds 1.0. */
+const BIN_EDGES = Array.from({ length: HISTOGRAM_BINS }, (_, i) => i / HISTOGRAM_BINS);
 
-// One scan of the run's scores gives both the unscored reasons and the histogram:
-// a scored row lands in (scorer, bin), an unscored one in (reason).
+// One scan of the run's scores gives both the unscored reasons (rows with a reason) and
+// the histogram (bin columns; an unscored row has no value and lands in none).
 const SCORE_STATS = `
-  SELECT run_id, scorer, reason,
-         CASE WHEN status = 'scored' THEN least(floor(value * ${HISTOGRAM_BINS}), ${HISTOGRAM_BINS - 1})::int END AS bin,
-         count(*) AS n
+  SELECT run_id, scorer, reason, count(*) AS n,
+         ${bucketColumns("value", BIN_EDGES, "*", "bin_")}
   FROM scores WHERE run_id = ANY($1::text[])
-  GROUP BY run_id, scorer, reason, bin`;
+  GROUP BY run_id, scorer, reason`;
 
-interface Row {
-  run_id: string;
-  scorer: string;
-  reason: string | null;
-  bin: number | null;
-  n: unknown;
-}
+type Row = Record<string, unknown> & { run_id: string; scorer: string; reason: string | null };
 
 export interface ScoreStats {
   unscored: UnscoredReport;
@@ -46,17 +42,16 @@ function statsOf(rows: readonly Row[]): ScoreStats {
   for (const row of rows) {
     const n = num(row.n);
     results += n;
-    if (row.bin === null) {
-      const reason = row.reason ?? "unknown";
-      reasons.set(reason, (reasons.get(reason) ?? 0) + n);
+    if (row.reason !== null) {
+      reasons.set(row.reason, (reasons.get(row.reason) ?? 0) + n);
       continue;
     }
     const histogram = histograms.get(row.scorer) ?? {
       scorer: row.scorer,
-      counts: new Array<number>(HISTOGRAM_BINS).fill(0),
+      counts: BIN_EDGES.map(() => 0),
       scored: 0,
     };
-    histogram.counts[row.bin] = (histogram.counts[row.bin] ?? 0) + n;
+    histogram.counts = histogram.counts.map((count, i) => count + num(row[`bin_${i}`]));
     histogram.scored += n;
     histograms.set(row.scorer, histogram);
   }

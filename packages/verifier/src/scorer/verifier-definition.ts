@@ -39,6 +39,13 @@ export function defineVerifierScorer(
         return (await scorer)(sample, context);
       };
     },
+    async close() {
+      const loaded = await Promise.allSettled(models.values());
+      models.clear();
+      await Promise.all(
+        loaded.map((result) => (result.status === "fulfilled" ? result.value.close() : undefined)),
+      );
+    },
   };
 }
 

@@ -1,0 +1,64 @@
+import { spawn } from "node:child_process";
+import type { Logger } from "@assay/pipeline";
+
+/**
+ * `--devices 0,1,2,3`: one worker process per GPU, each started with the same arguments
+ * plus `--device cuda:<id>`. Signals are passed on so every child drains; the parent exits
+ * with the first non-zero child exit code, or 0.
+ */
+export async function runOnePerDevice(
+  devices: number[],
+  args: string[],
+  log: Logger,
+): Promise<number> {
+  const children = devices.map((id) => {
+    const child = spawn(
+      process.execPath,
+      [...process.execArgv, process.argv[1] ?? "", ...args, "--device", `cuda:${id}`],
+      {
+        stdio: "inherit",
+      },
+    );
+    log.info({ device: `cuda:${id}`, pid: child.pid }, "started worker");
+    return child;
+  });
+  const forward = (signal: NodeJS.Signals): void => {
+    for (const child of children) child.kill(signal);
+  };
+  process.on("SIGTERM", forward);
+  process.on("SIGINT", forward);
+  try {
+    const codes = await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<number>((resolve) => {
+            child.on("exit", (code, signal) => resolve(code ?? (signal === null ? 1 : 128)));
+          }),
+      ),
+    );
+    return codes.find((code) => code !== 0) ?? 0;
+  } finally {
+    process.off("SIGTERM", forward);
+    process.off("SIGINT", forward);
+  }
+}
+
+/** Parses `0,1,2` into device ids. */
+export function parseDeviceList(value: string): number[] {
+  const ids = value.split(",").map((part) => Number(part.trim()));
+  if (ids.length === 0 || ids.some((id) => !Number.isInteger(id) || id < 0)) {
+    throw new Error(`Expected --devices to be GPU ids like 0,1,2, got "${value}".`);
+  }
+  return [...new Set(ids)];
+}
+
+/** The worker's own arguments without `--devices <list>`, for the children. */
+export function argsWithoutDevices(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] as string;
+    if (arg === "--devices") i += 1;
+    else if (!arg.startsWith("--devices=")) out.push(arg);
+  }
+  return out;
+}

@@ -1,0 +1,55 @@
+import { ConfigError } from "@assay/core";
+import { defaultRegistry, ScorerRegistry } from "@assay/scorers";
+import type { DeviceName } from "./options.js";
+
+type VerifierPackage = typeof import("@assay/verifier");
+
+export interface VerifierSettings {
+  /** Default cpu. */
+  device?: DeviceName;
+  /** onnxruntime intra-op threads. */
+  threads?: number;
+  /** Models loaded already (a GPU worker loads its model before taking jobs). */
+  models?: Awaited<ReturnType<VerifierPackage["loadModel"]>>[];
+}
+
+/**
+ * The deterministic scorers plus, where @assay/verifier is installed, the `verifier`
+ * scorer. The verifier is imported lazily: a CPU worker never loads onnxruntime, and its
+ * deployable image does not need it.
+ */
+export async function scorerRegistry(verifier: VerifierSettings | false): Promise<ScorerRegistry> {
+  if (verifier === false) return defaultRegistry();
+  const pkg = await importVerifier();
+  if (pkg === undefined) return defaultRegistry();
+  const definition = pkg.defineVerifierScorer({
+    ...(verifier.device !== undefined && { device: verifier.device }),
+    ...(verifier.threads !== undefined && { threads: verifier.threads }),
+    ...(verifier.models !== undefined && { models: verifier.models }),
+  });
+  return new ScorerRegistry([definition]);
+}
+
+/** The verifier package, or a clear error where it is not installed. */
+export async function requireVerifier(): Promise<VerifierPackage> {
+  const pkg = await importVerifier();
+  if (pkg !== undefined) return pkg;
+  throw new ConfigError(
+    "The verifier needs @assay/verifier (and onnxruntime-node), which is not installed here; " +
+      "install it, or run verifier work on the GPU worker image.",
+  );
+}
+
+async function importVerifier(): Promise<VerifierPackage | undefined> {
+  try {
+    return await import("@assay/verifier");
+  } catch (error) {
+    if (isMissingModule(error)) return undefined;
+    throw error;
+  }
+}
+
+function isMissingModule(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
+}
