@@ -3,7 +3,7 @@ import type pg from "pg";
 /**
  * Fills one run server-side (generate_series, no rows through the client): `tasks` tasks
  * of 5 candidates, a verifier ("judge") and a check ("exact") score per candidate, a
- * generator and a verifier usage row per candidate, and truncation rows for long inputs.
+ * generator and a verifier usage row per candidate, and a truncations row per verifier call.
  * random() is seeded, so every bench run sees the same data.
  */
 export async function seedBenchRun(
@@ -37,26 +37,23 @@ export async function seedBenchRun(
           LATERAL (SELECT random() + 0 * t AS r) x`,
     params,
   );
-  // Verifier inputs spread over 200..11,000 tokens (log-uniform); above 6,000 they were cut.
+  // Verifier prompts spread over 200..11,000 tokens (log-uniform); above 6,000 they were
+  // cut to 6,000. Like the pipeline, every call gets a truncations row, cut or not.
   await client.query(
-    `INSERT INTO usage (run_id, sample_id, role, model, input_tokens, cached_input_tokens, output_tokens, compute_ms, device, scorer)
-     SELECT $1, 't' || t || '#' || c, 'generator', 'deepseek-v4-flash', 800, 200, 600, NULL, NULL, ''
-     FROM generate_series(0, $2::int - 1) t, generate_series(0, 4) c
-     UNION ALL
-     SELECT $1, 't' || t || '#' || c, 'verifier', 'qwen3-verifier', floor(200 * exp(random() * 4))::int, 0, 0,
-            5 + random() * 20, 'cuda:0', 'judge'
-     FROM generate_series(0, $2::int - 1) t, generate_series(0, 4) c`,
+    `INSERT INTO truncations (run_id, sample_id, scorer, original_tokens, kept_tokens, dropped_tokens, slot, policy)
+     SELECT $1, 't' || t || '#' || c, 'judge', n, least(n, 6000), greatest(0, n - 6000),
+            CASE WHEN n > 6000 THEN 'answer' ELSE '' END, 'keep-answer-tail'
+     FROM generate_series(0, $2::int - 1) t, generate_series(0, 4) c,
+          LATERAL (SELECT floor(200 * exp(random() * 4))::int + 0 * t AS n) x`,
     params,
   );
   await client.query(
-    `UPDATE usage SET input_tokens = 6000 WHERE run_id = $1 AND role = 'verifier' AND input_tokens > 6000`,
-    [runId],
-  );
-  await client.query(
-    `INSERT INTO truncations (run_id, sample_id, scorer, original_tokens, kept_tokens, dropped_tokens, slot, policy)
-     SELECT run_id, sample_id, scorer, 6000 + d, 6000, d, 'answer', 'keep-answer-tail'
-     FROM (SELECT run_id, sample_id, scorer, 1 + floor(random() * 5000)::int AS d
-           FROM usage WHERE run_id = $1 AND role = 'verifier' AND input_tokens = 6000) u`,
+    `INSERT INTO usage (run_id, sample_id, role, model, input_tokens, cached_input_tokens, output_tokens, compute_ms, device, scorer)
+     SELECT $1, sample_id, 'generator', 'deepseek-v4-flash', 800, 200, 600, NULL, NULL, ''
+     FROM truncations WHERE run_id = $1
+     UNION ALL
+     SELECT $1, sample_id, 'verifier', 'qwen3-verifier', kept_tokens, 0, 0, 5 + random() * 20, 'cuda:0', 'judge'
+     FROM truncations WHERE run_id = $1`,
     [runId],
   );
 }

@@ -90,7 +90,8 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       expect(cost?.perSample).toBeCloseTo(0.003, 12);
       expect(cost?.warnings).toEqual([]);
 
-      // A#0: 3000 sent + 1000 dropped = 4000 → [2048, 4096); D#0: 10000 → [8192, 16384).
+      // One call per candidate. A#0: 4000 tokens before fitting → [2048, 4096); D#0: 10000 →
+      // [8192, 16384); the other nine (300 tokens, not cut) → [0, 512).
       expect(report.truncation.overall).toEqual({ count: 2, of: 11, rate: 2 / 11 });
       expect(
         report.truncation.byInputLength.map((b) => [

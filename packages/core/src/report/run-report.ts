@@ -37,7 +37,7 @@ export interface CostReport extends UsageCost {
 }
 
 export interface TruncationBucket {
-  /** Input tokens before fitting, [fromTokens, toTokens). */
+  /** Prompt tokens before fitting, [fromTokens, toTokens). */
   fromTokens: number;
   /** Null for the last, open-ended bucket. */
   toTokens: number | null;
@@ -45,7 +45,7 @@ export interface TruncationBucket {
 }
 
 export interface TruncationReport {
-  /** Verifier work units (sample × verifier scorer) that had to be fitted. */
+  /** Verifier model calls whose prompt had to be cut to fit the window. */
   overall: Rate;
   byInputLength: TruncationBucket[];
 }

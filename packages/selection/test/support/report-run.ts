@@ -87,13 +87,14 @@ export async function seedRun(
               ($1, $2, 'verifier', 'judge-model', $3, 0, 0, 100, 'cuda:0', 'judge')`,
       [runId, id, spec.input ?? 300],
     );
-    if (spec.dropped !== undefined) {
-      await runner.query(
-        `INSERT INTO truncations (run_id, sample_id, scorer, original_tokens, kept_tokens, dropped_tokens, slot, policy)
-         VALUES ($1, $2, 'judge', $3, $4, $5, 'answer', 'keep-answer-tail')`,
-        [runId, id, (spec.input ?? 0) + spec.dropped, spec.input ?? 0, spec.dropped],
-      );
-    }
+    // Like the pipeline: one truncations row per verifier call, cut or not.
+    const dropped = spec.dropped ?? 0;
+    const kept = spec.input ?? 300;
+    await runner.query(
+      `INSERT INTO truncations (run_id, sample_id, scorer, original_tokens, kept_tokens, dropped_tokens, slot, policy)
+       VALUES ($1, $2, 'judge', $3, $4, $5, $6, 'keep-answer-tail')`,
+      [runId, id, kept + dropped, kept, dropped, dropped > 0 ? "answer" : ""],
+    );
   }
 }
 

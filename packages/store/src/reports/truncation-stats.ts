@@ -3,27 +3,20 @@ import type { SqlRunner } from "../sql-runner.js";
 import { bucketColumns } from "./bucket-columns.js";
 import { groupByRun, num } from "./group-by-run.js";
 
-/** Lower edges of the input-length buckets (tokens before fitting); the last is open. */
+/** Lower edges of the input-length buckets (prompt tokens before fitting); the last is open. */
 export const INPUT_LENGTH_EDGES = [
   0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072,
 ] as const;
 
-const LENGTH = "u.input_tokens + coalesce(t.dropped, 0)";
-
-// A unit is one verifier usage row (a sample × verifier scorer, all its C×K prompts). Its
-// input length before fitting is what was sent plus what fitting dropped. Both sides are
-// read by run_id, the leading column of their primary keys.
+// The unit is one verifier model call: the pipeline logs a truncations row for every call,
+// cut or not (dropped_tokens 0), so one scan of that table by run_id (its primary key's
+// leading column) gives calls and cut calls per prompt length, without joining usage.
 const TRUNCATION_STATS = `
-  SELECT u.run_id,
-         ${bucketColumns(LENGTH, INPUT_LENGTH_EDGES, "*", "units_")},
-         ${bucketColumns(LENGTH, INPUT_LENGTH_EDGES, "t.dropped", "cut_")}
-  FROM usage u
-  LEFT JOIN (
-    SELECT run_id, sample_id, scorer, sum(dropped_tokens) AS dropped
-    FROM truncations WHERE run_id = ANY($1::text[]) GROUP BY run_id, sample_id, scorer
-  ) t ON t.run_id = u.run_id AND t.sample_id = u.sample_id AND t.scorer = u.scorer
-  WHERE u.run_id = ANY($1::text[]) AND u.role = 'verifier'
-  GROUP BY u.run_id`;
+  SELECT run_id,
+         ${bucketColumns("original_tokens", INPUT_LENGTH_EDGES, "*", "calls_")},
+         ${bucketColumns("original_tokens", INPUT_LENGTH_EDGES, "CASE WHEN dropped_tokens > 0 THEN 1 END", "cut_")}
+  FROM truncations WHERE run_id = ANY($1::text[])
+  GROUP BY run_id`;
 
 type Row = Record<string, unknown> & { run_id: string };
 
@@ -40,11 +33,11 @@ export async function truncationStats(
     const byInputLength = INPUT_LENGTH_EDGES.map((fromTokens, i) => ({
       fromTokens,
       toTokens: INPUT_LENGTH_EDGES[i + 1] ?? null,
-      truncation: rateOf(num(row[`cut_${i}`]), num(row[`units_${i}`])),
+      truncation: rateOf(num(row[`cut_${i}`]), num(row[`calls_${i}`])),
     })).filter((bucket) => bucket.truncation.of > 0);
-    const units = byInputLength.reduce((sum, b) => sum + b.truncation.of, 0);
-    const truncated = byInputLength.reduce((sum, b) => sum + b.truncation.count, 0);
-    byRun.set(runId, { overall: rateOf(truncated, units), byInputLength });
+    const calls = byInputLength.reduce((sum, b) => sum + b.truncation.of, 0);
+    const cut = byInputLength.reduce((sum, b) => sum + b.truncation.count, 0);
+    byRun.set(runId, { overall: rateOf(cut, calls), byInputLength });
   }
   return byRun;
 }

@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RunSpecSchema } from "@assay/core";
+import { runLocal } from "@assay/pipeline";
+import { ScorerRegistry } from "@assay/scorers";
+import { openStore, type Store } from "@assay/store";
+import { defineVerifierScorer, makeTinyModel } from "@assay/verifier";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// `assay run` with the verifier: the same handler stores each score with its truncation
+// record and its usage row, and the summary counts the cut inputs.
+const work = mkdtempSync(join(tmpdir(), "assay-verifier-run-"));
+const registry = new ScorerRegistry([defineVerifierScorer()]);
+let store: Store;
+let modelDir: string;
+
+beforeAll(async () => {
+  modelDir = await makeTinyModel(join(work, "tiny"), { kind: "decoder" });
+  store = await openStore({ dataDir: join(work, "store") });
+});
+afterAll(async () => {
+  await Promise.all([store?.close(), registry.close()]);
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("a local run with the verifier", () => {
+  it("stores scores, one truncation row per call, verifier and generator usage", async () => {
+    const dataset = join(work, "data.jsonl");
+    const long = "A passage about enzymes and how they speed up reactions. ".repeat(400);
+    const lines = [
+      { id: "short", question: "Which gas do plants take in?", answer: "Carbon dioxide." },
+      { id: "long", question: `${long} Which gas do plants take in?`, answer: "Oxygen." },
+      { id: "overflow", question: "q?", answer: "word ".repeat(3000) },
+    ].map((line) => ({ ...line, generator: { model: "gen-a", input_tokens: 50, output_tokens: 10 } }));
+    writeFileSync(dataset, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    const spec = RunSpecSchema.parse({ default: { scorers: [{ name: "verifier", args: { model: modelDir } }] } });
+    await store.startRun({ id: "v", dataset, spec, transport: "local" });
+
+    const outcome = await runLocal({ store, registry, dataset, spec, runId: "v" });
+
+    expect(outcome.summary.results).toBe(3);
+    expect(outcome.summary.groups[0]).toMatchObject({ scorer: "verifier", scored: 2, unscored: { overflow: 1 } });
+    expect(outcome.summary.truncation).toEqual({ calls: 3, truncated: 1, refused: 1 });
+    const truncations = await rows(
+      "SELECT sample_id, slot, policy, dropped_tokens > 0 AS cut FROM truncations WHERE run_id = 'v' ORDER BY sample_id",
+    );
+    expect(truncations).toEqual([
+      { sample_id: "long", slot: "question", policy: "error", cut: true },
+      { sample_id: "overflow", slot: expect.any(String), policy: "error", cut: true },
+      { sample_id: "short", slot: "", policy: "error", cut: false },
+    ]);
+    const usage = await rows(
+      "SELECT role, count(*)::int AS n, min(input_tokens) > 0 AS counted FROM usage WHERE run_id = 'v' GROUP BY role ORDER BY role",
+    );
+    expect(usage).toEqual([
+      { role: "generator", n: 3, counted: true },
+      { role: "verifier", n: 3, counted: expect.any(Boolean) },
+    ]);
+  });
+});
+
+async function rows(sql: string): Promise<unknown[]> {
+  const driver = store.driver;
+  return driver.kind === "pglite" ? (await driver.client.query(sql)).rows : (await driver.pool.query(sql)).rows;
+}
