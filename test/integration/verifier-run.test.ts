@@ -32,15 +32,24 @@ describe("a local run with the verifier", () => {
       { id: "short", question: "Which gas do plants take in?", answer: "Carbon dioxide." },
       { id: "long", question: `${long} Which gas do plants take in?`, answer: "Oxygen." },
       { id: "overflow", question: "q?", answer: "word ".repeat(3000) },
-    ].map((line) => ({ ...line, generator: { model: "gen-a", input_tokens: 50, output_tokens: 10 } }));
+    ].map((line) => ({
+      ...line,
+      generator: { model: "gen-a", input_tokens: 50, output_tokens: 10 },
+    }));
     writeFileSync(dataset, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
-    const spec = RunSpecSchema.parse({ default: { scorers: [{ name: "verifier", args: { model: modelDir } }] } });
+    const spec = RunSpecSchema.parse({
+      default: { scorers: [{ name: "verifier", args: { model: modelDir } }] },
+    });
     await store.startRun({ id: "v", dataset, spec, transport: "local" });
 
     const outcome = await runLocal({ store, registry, dataset, spec, runId: "v" });
 
     expect(outcome.summary.results).toBe(3);
-    expect(outcome.summary.groups[0]).toMatchObject({ scorer: "verifier", scored: 2, unscored: { overflow: 1 } });
+    expect(outcome.summary.groups[0]).toMatchObject({
+      scorer: "verifier",
+      scored: 2,
+      unscored: { overflow: 1 },
+    });
     expect(outcome.summary.truncation).toEqual({ calls: 3, truncated: 1, refused: 1 });
     const truncations = await rows(
       "SELECT sample_id, slot, policy, dropped_tokens > 0 AS cut FROM truncations WHERE run_id = 'v' ORDER BY sample_id",
@@ -60,7 +69,65 @@ describe("a local run with the verifier", () => {
   });
 });
 
+describe("best-of-N selection after a local run", () => {
+  it("selects one candidate per task and reports pass@1, selected and oracle accuracy", async () => {
+    const dataset = join(work, "candidates.jsonl");
+    const tasks = [
+      {
+        id: "t1",
+        question: "Capital of France?",
+        candidates: [
+          { answer: "Lyon", label: false },
+          { answer: "Paris", label: true },
+          { answer: "Nice", label: false },
+        ],
+      },
+      {
+        id: "t2",
+        question: "2 + 2?",
+        candidates: [
+          { answer: "4", label: true },
+          { answer: "5", label: false },
+        ],
+      },
+      {
+        id: "t3",
+        question: "Largest ocean?",
+        candidates: [
+          { answer: "Arctic", label: false },
+          { answer: "Indian", label: false },
+        ],
+      },
+    ];
+    writeFileSync(dataset, `${tasks.map((task) => JSON.stringify(task)).join("\n")}\n`);
+    const spec = RunSpecSchema.parse({
+      default: { scorers: [{ name: "verifier", args: { model: modelDir } }] },
+      selection: { verifier: "verifier" },
+    });
+    await store.startRun({ id: "sel", dataset, spec, transport: "local" });
+
+    const outcome = await runLocal({ store, registry, dataset, spec, runId: "sel" });
+
+    const selection = outcome.selection;
+    expect(selection?.tasks).toBe(3);
+    // Labels decide correctness: t1 and t2 have a right candidate, t3 has none.
+    expect(selection?.oracle).toEqual({ count: 2, of: 3, rate: 2 / 3 });
+    expect(selection?.pass1).toEqual({ count: 1, of: 3, rate: 1 / 3 });
+    expect(selection?.selected.of).toBe(3);
+    const stored = await rows(
+      "SELECT task_id, selected_index IS NOT NULL AS picked FROM selections WHERE run_id = 'sel' ORDER BY task_id",
+    );
+    expect(stored).toEqual([
+      { task_id: "t1", picked: true },
+      { task_id: "t2", picked: true },
+      { task_id: "t3", picked: true },
+    ]);
+  });
+});
+
 async function rows(sql: string): Promise<unknown[]> {
   const driver = store.driver;
-  return driver.kind === "pglite" ? (await driver.client.query(sql)).rows : (await driver.pool.query(sql)).rows;
+  return driver.kind === "pglite"
+    ? (await driver.client.query(sql)).rows
+    : (await driver.pool.query(sql)).rows;
 }

@@ -47,6 +47,8 @@ export {
   type RunSpecInput,
   RunSpecSchema,
   SAMPLE_RULE,
+  type SelectionSpec,
+  SelectionSpecSchema,
 } from "./run-spec.js";
 export {
   type DatasetLine,

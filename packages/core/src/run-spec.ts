@@ -15,6 +15,24 @@ export const RoutingRuleSchema = z.strictObject({
 });
 export type RoutingRule = z.infer<typeof RoutingRuleSchema>;
 
+/**
+ * How to pick one candidate per task once the run is scored. Correctness comes from each
+ * candidate's label, else from the `check` scorer's value ≥ `threshold`.
+ */
+export const SelectionSpecSchema = z.strictObject({
+  /** Scorer key whose value ranks the candidates (usually the verifier's). */
+  verifier: z.string().min(1),
+  /** Deterministic scorer key deciding correctness where a candidate has no label. */
+  check: z.string().min(1).optional(),
+  /** A check value at or above this is correct. Default 0.5. */
+  threshold: z.number().min(0).max(1).default(0.5),
+  /** best_of_n (default) or pivot_tournament (O(N·k) pairwise comparisons). */
+  method: z.enum(["best_of_n", "pivot_tournament"]).default("best_of_n"),
+  /** Pivots of the tournament. Default 3. */
+  k: z.int().min(1).default(3),
+});
+export type SelectionSpec = z.infer<typeof SelectionSpecSchema>;
+
 export const RunSpecSchema = z.strictObject({
   /** Shown in reports and used to group nightly runs. */
   name: z.string().min(1).optional(),
@@ -22,6 +40,8 @@ export const RunSpecSchema = z.strictObject({
   rules: z.array(RoutingRuleSchema).default([]),
   /** Scorers for samples that match no rule. Without it such samples are input errors. */
   default: z.strictObject({ scorers: z.array(ScorerRefSchema).min(1) }).optional(),
+  /** Best-of-N selection over each task's candidates, run when the run completes. */
+  selection: SelectionSpecSchema.optional(),
 });
 export type RunSpec = z.infer<typeof RunSpecSchema>;
 export type RunSpecInput = z.input<typeof RunSpecSchema>;

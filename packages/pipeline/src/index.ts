@@ -3,6 +3,7 @@ export { type RawLine, readLines } from "./ingest/read-lines.js";
 export { createLogger, type Logger } from "./logger.js";
 export { createRouter, type Route } from "./routing/router.js";
 export { checkDataset, type DatasetCheck } from "./run/check-dataset.js";
+export { completeRun } from "./run/complete-run.js";
 export { planSample } from "./run/plan.js";
 export { type ProduceOptions, type ProduceResult, produce } from "./run/produce.js";
 export type { ProduceProgress } from "./run/progress.js";

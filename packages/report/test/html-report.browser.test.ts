@@ -57,7 +57,10 @@ describe.skipIf(!hasChromium)("HTML report in a real browser", () => {
           category: g.getAttribute("data-category") ?? "",
           value: g.getAttribute("data-value") ?? "",
           label: g.querySelector("text.value")?.textContent ?? "",
-          height: (g.querySelector("rect") as SVGRectElement).getBBox().height,
+          // The package compiles without DOM types; getBBox is SVGGraphicsElement's.
+          height: (
+            g.querySelector("rect") as unknown as { getBBox(): { height: number } }
+          ).getBBox().height,
         })),
       );
 

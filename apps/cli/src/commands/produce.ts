@@ -1,5 +1,4 @@
-import { produce } from "@assay/pipeline";
-import { renderSummaryJson, renderSummaryTable } from "@assay/report";
+import { completeRun, produce } from "@assay/pipeline";
 import type { Command } from "commander";
 import {
   addDistributedOptions,
@@ -9,6 +8,7 @@ import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { waitForRun } from "../distributed/wait-for-run.js";
 import { ExitCode } from "../exit-codes.js";
 import { positiveInt } from "../options.js";
+import { printSummary } from "../print-summary.js";
 import { createProgressView } from "../progress.js";
 import { defaultRunId, parseRunId } from "../run-id.js";
 import { scorerRegistry } from "../scorer-registry.js";
@@ -86,10 +86,8 @@ async function produceCommand(dataset: string, flags: ProduceFlags): Promise<num
         await waitForRun(store, runId, produced.planned, {
           onTick: (done) => view.update({ ...produced, stored: done - produced.skipped }),
         }).finally(() => view.stop());
-        const summary = await store.runSummary(runId);
-        process.stdout.write(
-          `${flags.json === true ? renderSummaryJson(summary) : renderSummaryTable(summary)}\n`,
-        );
+        const selection = await completeRun(store, runId, spec);
+        printSummary(await store.runSummary(runId), selection, flags.json === true);
       } else {
         log(`Follow it with: assay status ${runId}`);
       }

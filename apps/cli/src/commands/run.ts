@@ -1,10 +1,10 @@
 import { describeInputError } from "@assay/core";
 import { checkDataset, runLocal } from "@assay/pipeline";
-import { renderSummaryJson, renderSummaryTable } from "@assay/report";
 import type { ScorerRegistry } from "@assay/scorers";
 import type { Command } from "commander";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { type DeviceName, deviceName, positiveInt } from "../options.js";
+import { printSummary } from "../print-summary.js";
 import { createProgressView } from "../progress.js";
 import { defaultRunId, parseRunId } from "../run-id.js";
 import { scorerRegistry } from "../scorer-registry.js";
@@ -90,9 +90,7 @@ async function runCommand(dataset: string, flags: RunFlags): Promise<number> {
     if (outcome.produced.skipped > 0) {
       log(`Skipped ${outcome.produced.skipped} results already stored by an earlier attempt.`);
     }
-    process.stdout.write(
-      `${flags.json === true ? renderSummaryJson(outcome.summary) : renderSummaryTable(outcome.summary)}\n`,
-    );
+    printSummary(outcome.summary, outcome.selection, flags.json === true);
     return outcome.produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;
   } finally {
     await Promise.all([store.close(), registry.close()]);

@@ -9,8 +9,8 @@ export interface WaitForRunOptions {
 }
 
 /**
- * Waits until every planned result row of the run is stored, then marks the run finished
- * (once). Returns false when `signal` ended the wait first.
+ * Waits until every planned result row of the run is stored. Returns false when `signal`
+ * ended the wait first.
  */
 export async function waitForRun(
   store: Store,
@@ -22,10 +22,8 @@ export async function waitForRun(
   for (;;) {
     const done = await store.countResults(runId);
     options.onTick?.(done);
-    if (done >= planned) break;
+    if (done >= planned) return true;
     if (options.signal?.aborted === true) return false;
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
-  await store.finishRun(runId);
-  return true;
 }

@@ -1,7 +1,9 @@
 import type { RunSpec, RunSummary } from "@assay/core";
 import { LocalTransport } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
+import type { SelectForRunResult } from "@assay/selection";
 import type { Store } from "@assay/store";
+import { completeRun } from "./complete-run.js";
 import { type ProduceResult, produce } from "./produce.js";
 import type { ProduceProgress } from "./progress.js";
 import { createScoreHandler } from "./score-handler.js";
@@ -31,6 +33,8 @@ export interface RunOutcome {
   summary: RunSummary;
   /** True when every planned result row exists. */
   complete: boolean;
+  /** Best-of-N accuracy, when the spec asks for selection and the run is complete. */
+  selection: SelectForRunResult | undefined;
 }
 
 /**
@@ -77,8 +81,8 @@ export async function runLocal(options: RunLocalOptions): Promise<RunOutcome> {
     await writer.close();
     report();
     const complete = (await store.countResults(runId)) >= produced.planned;
-    if (complete) await store.finishRun(runId);
-    return { produced, stored, summary: await store.runSummary(runId), complete };
+    const selection = complete ? await completeRun(store, runId, options.spec) : undefined;
+    return { produced, stored, summary: await store.runSummary(runId), complete, selection };
   } finally {
     clearInterval(ticker);
     await transport.close();

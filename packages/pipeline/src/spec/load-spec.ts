@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
-import { firstIssue, type RunSpec, RunSpecSchema, SpecError } from "@assay/core";
+import { firstIssue, type RunSpec, RunSpecSchema, SpecError, scorerKey } from "@assay/core";
 import type { ScorerRegistry } from "@assay/scorers";
 import { parse as parseYaml } from "yaml";
 import { assertRoutableField } from "../routing/sample-field.js";
@@ -41,7 +41,32 @@ export function validateSpec(spec: RunSpec, file: string, registry: ScorerRegist
     names.add(rule.name);
   }
   registry.validateSpec(spec, file);
+  checkSelectionKeys(spec, file);
   return spec;
+}
+
+/** Selection names scorer keys; a typo there would silently select nothing. */
+function checkSelectionKeys(spec: RunSpec, file: string): void {
+  if (spec.selection === undefined) return;
+  const keys = new Set(
+    [...spec.rules.flatMap((rule) => rule.scorers), ...(spec.default?.scorers ?? [])].map(
+      scorerKey,
+    ),
+  );
+  const { verifier, check } = spec.selection;
+  for (const [field, key] of [
+    ["verifier", verifier],
+    ["check", check],
+  ] as const) {
+    if (key !== undefined && !keys.has(key)) {
+      const known = [...keys].sort().join(", ") || "none";
+      throw new SpecError(
+        file,
+        `selection.${field}`,
+        `no rule uses a scorer with key "${key}" (known: ${known})`,
+      );
+    }
+  }
 }
 
 function parseDocument(text: string, file: string): unknown {
