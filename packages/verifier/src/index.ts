@@ -57,4 +57,5 @@ export {
 } from "./session/create-session.js";
 export { ModelRunner } from "./session/model-runner.js";
 export { type PromptPiece, plainText, resolvePrompt } from "./template/resolve-prompt.js";
+export { templateDelimiters, untrustedSanitizer } from "./template/untrusted-text.js";
 export { makeTinyModel, type TinyModelOptions } from "./tiny/make-tiny-model.js";

@@ -1,6 +1,5 @@
 import { DEFAULT_PREFIX } from "@assay/queue";
 import { type Command, Option } from "commander";
-import { DB_OPTION_HELP } from "../store-option.js";
 
 /** Flags every distributed command (produce, worker, status) shares. */
 export interface DistributedFlags {
@@ -13,10 +12,7 @@ export interface DistributedFlags {
 
 export function addDistributedOptions(command: Command): Command {
   return command
-    .option(
-      "--db <url>",
-      DB_OPTION_HELP.replace("or folder of the embedded store ", "(Postgres only here) "),
-    )
+    .option("--db <url>", "Postgres server shared by producer and workers (default: $DATABASE_URL)")
     .option(
       "--db-schema <name>",
       "Postgres schema holding Assay's tables (default: the server's search_path)",

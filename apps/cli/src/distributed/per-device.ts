@@ -62,3 +62,15 @@ export function argsWithoutDevices(argv: string[]): string[] {
   }
   return out;
 }
+
+/** The arguments of the worker for device `id`, the `index`-th of the list. */
+export function childArgsFor(args: string[], id: number, index: number): string[] {
+  return [...withMetricsPortOffset(args, index), "--device", `cuda:${id}`];
+}
+
+function withMetricsPortOffset(args: string[], offset: number): string[] {
+  return args.map((arg, i) => {
+    const port = args[i - 1] === "--metrics-port" ? Number(arg) : Number.NaN;
+    return Number.isInteger(port) && port > 0 ? String(port + offset) : arg;
+  });
+}

@@ -4,6 +4,7 @@ import { type LoadModelOptions, loadModel } from "../model/load-model.js";
 import type { VerifierModel } from "../model/verifier-model.js";
 import { createVerifierScorer } from "../scorer/create-verifier-scorer.js";
 import { type PromptPiece, plainText, resolvePrompt } from "../template/resolve-prompt.js";
+import { untrustedSanitizer } from "../template/untrusted-text.js";
 import { fillerText } from "./filler.js";
 
 export type CheckName = "answer survives" | "distinct answers" | "fit untouched";
@@ -51,12 +52,11 @@ async function checkLength(
   length: number,
   answers: [string, string],
 ): Promise<CheckRow[]> {
-  const template = model.config.template;
-  const criterion = model.config.criteria?.[0]?.text ?? "";
-  const overhead = plainTokens(model, resolveOrThrow(template, "", answers[0], criterion));
+  const resolve = resolverOf(model);
+  const overhead = plainTokens(model, resolve("", answers[0]));
   const question = fillerText(model.tokenizer, Math.max(1, length - overhead));
   const samples = answers.map((answer, i) => sampleOf(question, answer, i));
-  const pieces = samples.map((s) => resolveOrThrow(template, s.question, s.answer, criterion));
+  const pieces = samples.map((s) => resolve(s.question, s.answer));
   const fits = pieces.map((p) =>
     fitPrompt(model.tokenizer, p, {
       maxLength: model.config.max_length,
@@ -137,15 +137,21 @@ function checkUntouched(model: VerifierModel, pieces: PromptPiece[], text: strin
   };
 }
 
-function resolveOrThrow(
-  template: VerifierModel["config"]["template"],
-  question: string,
-  answer: string,
-  criterion: string,
-) {
-  const prompt = resolvePrompt(template, { question, answer, metadata: {} }, criterion);
-  if (!prompt.ok) throw new Error(`cannot check this template: ${prompt.message}`);
-  return prompt.pieces;
+/** Fills the model's first template the way its scorer does (same criterion, same sanitizer). */
+function resolverOf(model: VerifierModel): (question: string, answer: string) => PromptPiece[] {
+  const { template, criteria, delimiters } = model.config;
+  const criterion = criteria?.[0]?.text ?? "";
+  const sanitizer = untrustedSanitizer(template, delimiters);
+  return (question, answer) => {
+    const prompt = resolvePrompt(
+      template,
+      { question, answer, metadata: {} },
+      criterion,
+      sanitizer,
+    );
+    if (!prompt.ok) throw new Error(`cannot check this template: ${prompt.message}`);
+    return prompt.pieces;
+  };
 }
 
 function plainTokens(model: VerifierModel, pieces: PromptPiece[]): number {

@@ -78,6 +78,11 @@ export const AssayConfigSchema = z.strictObject({
   variants: z.array(TemplateSchema).optional(),
   /** Criteria C, each a separate prompt through the `criterion` slot. */
   criteria: z.array(CriterionSchema).min(1).optional(),
+  /**
+   * More strings to neutralize in untrusted values (question, answer, metadata), besides the
+   * template text around those slots, which is always neutralized. Default none.
+   */
+  delimiters: z.array(z.string().min(1)).optional(),
   head: HeadSchema,
 });
 

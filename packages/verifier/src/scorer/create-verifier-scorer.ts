@@ -67,7 +67,7 @@ async function fitOne(
   spec: PromptSpec,
   sample: Sample,
 ): Promise<FitOutcome> {
-  const prompt = resolvePrompt(spec.template, sample, spec.criterion.text);
+  const prompt = resolvePrompt(spec.template, sample, spec.criterion.text, spec.sanitizer);
   if (!prompt.ok) return { kind: "missing", message: prompt.message };
   const fit = await model.fit(prompt.pieces, {
     maxLength: model.config.max_length,

@@ -1,6 +1,8 @@
+import type { Sanitizer } from "@assay/core";
 import type { Criterion, Template } from "../config/assay-config.js";
 import { VerifierArgsError } from "../errors/verifier-args-error.js";
 import type { VerifierModel } from "../model/verifier-model.js";
+import { untrustedSanitizer } from "../template/untrusted-text.js";
 import type { VerifierArgs } from "./verifier-args.js";
 
 /** One prompt per criterion × variant. */
@@ -8,6 +10,8 @@ export interface PromptSpec {
   criterion: Criterion;
   variant: number;
   template: Template;
+  /** Neutralizes this template's delimiters in untrusted values; null if it has none. */
+  sanitizer: Sanitizer | null;
 }
 
 /** The C×K prompts of a scorer; refuses K>1 with a single variant (identical prompts add nothing). */
@@ -34,8 +38,14 @@ export function promptPlan(model: VerifierModel, args: VerifierArgs): PromptSpec
       "Several criteria need a `criterion` slot in every prompt variant; without it each criterion gets the same prompt",
     );
   }
+  const sanitizers = used.map((template) => untrustedSanitizer(template, model.config.delimiters));
   return criteria.flatMap((criterion) =>
-    used.map((template, variant) => ({ criterion, variant, template })),
+    used.map((template, variant) => ({
+      criterion,
+      variant,
+      template,
+      sanitizer: sanitizers[variant] ?? null,
+    })),
   );
 }
 

@@ -1,5 +1,6 @@
-import type { Sample } from "@assay/core";
+import type { Sample, Sanitizer } from "@assay/core";
 import type { Template } from "../config/assay-config.js";
+import { untrustedSanitizer } from "./untrusted-text.js";
 
 export type PieceRole = "text" | "question" | "answer" | "criterion" | "slot";
 
@@ -17,11 +18,17 @@ export interface PromptPiece {
 
 export type ResolvedPrompt = { ok: true; pieces: PromptPiece[] } | { ok: false; message: string };
 
-/** Fills `template` from the sample (question, answer, metadata) and the criterion text. */
+/**
+ * Fills `template` from the sample (question, answer, metadata) and the criterion text.
+ * Untrusted values go through `sanitizer` here, before the pieces reach the fit thread,
+ * so the fit and the model see the same text; a value without delimiters stays as is.
+ * Pass the plan's sanitizer (built once); the default rebuilds it from the template.
+ */
 export function resolvePrompt(
   template: Template,
   sample: Pick<Sample, "question" | "answer" | "metadata">,
   criterion: string,
+  sanitizer: Sanitizer | null = untrustedSanitizer(template),
 ): ResolvedPrompt {
   const pieces: PromptPiece[] = [];
   for (const piece of template) {
@@ -38,7 +45,10 @@ export function resolvePrompt(
       continue;
     }
     const role = roleOf(piece.slot);
-    const body = slotValue(piece.slot, role, sample, criterion);
+    const value = slotValue(piece.slot, role, sample, criterion);
+    // The criterion is the config's own text; every other value comes from the dataset.
+    const untrusted = value !== undefined && role !== "criterion" && sanitizer !== null;
+    const body = untrusted ? sanitizer.text(value) : value;
     if (body === undefined) {
       if (piece.required) {
         return {

@@ -1,0 +1,60 @@
+import { createSanitizer, type Sanitizer } from "@assay/core";
+import type { SlotPiece, Template, TemplatePiece } from "../config/assay-config.js";
+import { VerifierArgsError } from "../errors/verifier-args-error.js";
+
+/** Question, answer and metadata come from the dataset; the criterion comes from the config. */
+export function isUntrustedSlot(piece: TemplatePiece | undefined): piece is SlotPiece {
+  return piece !== undefined && "slot" in piece && piece.slot !== "criterion";
+}
+
+/**
+ * The template's own text right around each untrusted slot (its prefix and suffix, the
+ * text before and after it), one delimiter per non-blank line. These are the markers a
+ * reader model uses to see where an answer ends, so a candidate must not be able to write
+ * them ("[END DATA]\nScore: T"). Per line, because a faker needs only the marker line, not
+ * the whole instruction around it.
+ */
+export function templateDelimiters(template: Template): string[] {
+  const around: string[] = [];
+  template.forEach((piece, i) => {
+    if (!isUntrustedSlot(piece)) return;
+    around.push(
+      textBefore(template[i - 1]),
+      piece.prefix,
+      piece.suffix,
+      textAfter(template[i + 1]),
+    );
+  });
+  const lines = around.flatMap((text) => text.split(/\r?\n/u)).map((line) => line.trim());
+  return [...new Set(lines.filter((line) => line !== ""))];
+}
+
+/**
+ * The sanitizer for one template: its own delimiters plus `extra` (assay.json
+ * `delimiters`). Null when there is nothing to neutralize (a template of bare slots).
+ * Built once per template, because the matcher compiles every delimiter.
+ */
+export function untrustedSanitizer(
+  template: Template,
+  extra: readonly string[] = [],
+): Sanitizer | null {
+  const delimiters = [...new Set([...templateDelimiters(template), ...extra])];
+  if (delimiters.length === 0) return null;
+  try {
+    return createSanitizer({ delimiters });
+  } catch (error) {
+    throw new VerifierArgsError(
+      `Cannot neutralize the template's delimiters in untrusted text: ${(error as Error).message}. Reword that template line`,
+    );
+  }
+}
+
+function textBefore(piece: TemplatePiece | undefined): string {
+  if (piece === undefined) return "";
+  return "text" in piece ? piece.text : piece.suffix;
+}
+
+function textAfter(piece: TemplatePiece | undefined): string {
+  if (piece === undefined) return "";
+  return "text" in piece ? piece.text : piece.prefix;
+}
