@@ -24,6 +24,7 @@ export {
   scoreRowOf,
 } from "./job.js";
 export type { JobResult, ModelCallDetail, TruncationRow, UsageRow } from "./job-result.js";
+export type { EarlyStopCandidate, EarlyStopReport } from "./report/early-stop.js";
 export { type Rate, rateOf } from "./report/rate.js";
 export type {
   AccuracyReport,

@@ -18,3 +18,16 @@ export function formatTokens(tokens: number): string {
 export function formatBucket(from: number, to: number | null): string {
   return to === null ? `${formatTokens(from)}+` : `${formatTokens(from)}–${formatTokens(to)}`;
 }
+
+/** Early-stop candidates the table and the HTML list; JSON carries every one queried. */
+export const EARLY_STOPS_SHOWN = 10;
+
+/** A verifier value (0–1) as a person compares them: two decimals, "–" when unscored. */
+export function formatScore(value: number | null): string {
+  return value === null ? "–" : value.toFixed(2);
+}
+
+/** The values of a fall, "0.90 → 0.80 → 0.70". */
+export function formatFall(values: readonly number[]): string {
+  return values.map(formatScore).join(" → ");
+}

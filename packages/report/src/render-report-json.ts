@@ -3,7 +3,7 @@ import { totalsByScorer } from "./aggregate.js";
 
 /**
  * The summary JSON of `renderSummaryJson` (same keys, so existing readers keep working)
- * plus the run report, the compared run and the trend.
+ * plus the run report, the compared run, the trend and the early-stop candidates.
  */
 export function renderReportJson(summary: RunSummary, bundle: ReportBundle): string {
   return JSON.stringify(
@@ -13,6 +13,7 @@ export function renderReportJson(summary: RunSummary, bundle: ReportBundle): str
       report: bundle.report,
       compare: bundle.compare,
       trend: bundle.trend,
+      earlyStops: bundle.earlyStops ?? null,
     },
     null,
     2,

@@ -1,6 +1,6 @@
-import type { Rate, ReportBundle, RunReport } from "@assay/core";
+import type { EarlyStopReport, Rate, ReportBundle, RunReport } from "@assay/core";
 import Table from "cli-table3";
-import { formatBucket, formatMoney, formatRate } from "./format.js";
+import { EARLY_STOPS_SHOWN, formatBucket, formatFall, formatMoney, formatRate } from "./format.js";
 
 const STYLE = {
   style: { head: [], border: [] },
@@ -19,7 +19,26 @@ export function renderReportTable(bundle: ReportBundle): string {
   if (warnings.length > 0)
     sections.push(`Cost warnings\n${warnings.map((w) => `  - ${w}`).join("\n")}`);
   if (bundle.trend.length > 1) sections.push(trendTable(bundle));
+  if (bundle.earlyStops !== undefined) sections.push(earlyStopTable(bundle.earlyStops));
   return sections.join("\n\n");
+}
+
+/** The first candidates; "stop after step" counts steps from 1, as a person reads a trajectory. */
+function earlyStopTable(stops: EarlyStopReport): string {
+  const title = `Early-stop candidates (value fell ${stops.fallSteps} steps in a row): ${stops.total}`;
+  if (stops.candidates.length === 0) return `${title}, none`;
+  const table = new Table({
+    head: ["sample", "task", "scorer", "stop after step", "falls", "values"],
+    ...STYLE,
+  });
+  const shown = stops.candidates.slice(0, EARLY_STOPS_SHOWN);
+  for (const c of shown) {
+    table.push([c.sampleId, c.taskId, c.scorer, c.fromStep + 1, c.falls, formatFall(c.values)]);
+  }
+  const more = stops.total - shown.length;
+  const listed = stops.candidates.length;
+  const rest = more > 0 ? `\n  … and ${more} more; --format json lists the first ${listed}` : "";
+  return `${title}\n${table.toString()}${rest}`;
 }
 
 function headlineTable(runs: readonly RunReport[]): string {

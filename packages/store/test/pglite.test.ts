@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../src/open-store.js";
+import { registerEarlyStopSuite } from "./early-stops-suite.js";
 import { scored } from "./fixtures.js";
-import { registerStoreSuite } from "./store-suite.js";
+import { registerStoreSuite, type StoreFactory } from "./store-suite.js";
 
 const dirs: string[] = [];
 
@@ -18,10 +19,12 @@ async function removeTempDirs(): Promise<void> {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
-registerStoreSuite("pglite", {
+const pglite: StoreFactory = {
   open: async ({ migrate }) => openStore({ dataDir: await tempDir(), migrate }),
   cleanup: removeTempDirs,
-});
+};
+registerStoreSuite("pglite", pglite);
+registerEarlyStopSuite("pglite", pglite);
 
 describe("embedded store", () => {
   afterAll(removeTempDirs);

@@ -3,7 +3,8 @@ import { ConfigError } from "@assay/core";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../src/open-store.js";
-import { registerStoreSuite } from "./store-suite.js";
+import { registerEarlyStopSuite } from "./early-stops-suite.js";
+import { registerStoreSuite, type StoreFactory } from "./store-suite.js";
 
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const schemas: string[] = [];
@@ -26,10 +27,12 @@ async function dropSchemas(): Promise<void> {
   }
 }
 
-registerStoreSuite("postgres", {
+const postgres: StoreFactory = {
   open: ({ migrate }) => openStore({ databaseUrl: DATABASE_URL, schema: freshSchema(), migrate }),
   cleanup: dropSchemas,
-});
+};
+registerStoreSuite("postgres", postgres);
+registerEarlyStopSuite("postgres", postgres);
 
 describe("postgres connection", () => {
   it("names the server, without its password, when it cannot connect", async () => {

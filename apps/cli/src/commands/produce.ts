@@ -76,6 +76,7 @@ async function produceCommand(dataset: string, flags: ProduceFlags): Promise<num
         spec,
         runId,
         maxLineBytes: flags.maxLineBytes,
+        newRun: created,
       });
       log(
         `Enqueued ${produced.enqueued} jobs for ${produced.samples} samples (${produced.planned} results planned, ` +

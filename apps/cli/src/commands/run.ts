@@ -35,7 +35,7 @@ export function registerRun(program: Command): void {
       "run id; reuse one to resume a run (default: <dataset>-<time>)",
       parseRunId,
     )
-    .option("--concurrency <n>", "jobs in flight at once", positiveInt("--concurrency"), 1000)
+    .option("--concurrency <n>", "jobs in flight at once", positiveInt("--concurrency"), 4000)
     .option("--strict", "refuse the whole dataset if any line is invalid, before scoring")
     .option("--json", "print the summary as JSON on stdout")
     .option("--db <target>", DB_OPTION_HELP)
@@ -84,6 +84,7 @@ async function runCommand(dataset: string, flags: RunFlags): Promise<number> {
       runId,
       concurrency: flags.concurrency,
       maxLineBytes: flags.maxLineBytes,
+      newRun: created,
       onProgress: (progress) => view.update(progress),
     }).finally(() => view.stop());
 

@@ -1,4 +1,5 @@
 import type { UsageCost } from "../cost/usage-cost.js";
+import type { EarlyStopReport } from "./early-stop.js";
 import type { Rate } from "./rate.js";
 
 export interface RunIdentity {
@@ -99,4 +100,6 @@ export interface ReportBundle {
   report: RunReport;
   compare: RunReport | null;
   trend: RunTrendPoint[];
+  /** Trajectories of the reported run that fell M steps in a row; absent when not queried. */
+  earlyStops?: EarlyStopReport;
 }

@@ -24,6 +24,11 @@ export interface ProduceOptions {
   maxLineBytes?: number;
   /** Samples stored and planned together. Default 500. */
   chunkSize?: number;
+  /**
+   * The run was just created, so nothing of it is stored yet: skip looking up stored
+   * results (one query per chunk). Default false, which is always correct.
+   */
+  newRun?: boolean;
   onProgress?: (progress: ProduceProgress) => void;
 }
 
@@ -92,10 +97,12 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     if (errors.length > 0) await store.insertInputErrors(runId, errors);
     errors = [];
     if (unique.length === 0) return;
-    const stored = await store.storedResultKeys(
-      runId,
-      unique.map((entry) => entry.sample.id),
-    );
+    const stored = options.newRun
+      ? NOTHING_STORED
+      : await store.storedResultKeys(
+          runId,
+          unique.map((entry) => entry.sample.id),
+        );
     const jobs = unique.flatMap((entry) => entry.jobs).filter((job) => !stored.has(keyOf(job)));
     const total = unique.reduce((sum, entry) => sum + entry.jobs.length, 0);
     progress.samples += unique.length;
@@ -138,6 +145,8 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
   await store.setPlanned(runId, progress.planned);
   return { ...progress, errorExamples };
 }
+
+const NOTHING_STORED: ReadonlySet<string> = new Set();
 
 function keyOf(job: ScoreJob): string {
   return resultKeyString({

@@ -1,6 +1,7 @@
 import type { ReportBundle, RunReport } from "@assay/core";
 import { formatMoney } from "../format.js";
 import { SVG_DEFS } from "./bar-chart.js";
+import { earlyStopsSection } from "./early-stops-section.js";
 import { escapeHtml } from "./escape-html.js";
 import { headlineCards } from "./headline.js";
 import {
@@ -43,6 +44,7 @@ ${truncationChart(report)}
 ${unscoredChart(report)}
 ${histogramCharts(report).join("\n")}
 </section>
+${bundle.earlyStops === undefined ? "" : earlyStopsSection(bundle.earlyStops)}
 ${costTable(report)}
 </body>
 </html>

@@ -1,3 +1,9 @@
+export {
+  DEFAULT_EARLY_STOP_LIMIT,
+  DEFAULT_FALL_STEPS,
+  type EarlyStopOptions,
+  earlyStops,
+} from "./early-stops.js";
 export { type BundleOptions, reportBundle } from "./report-bundle.js";
 export { lastRuns, type RunSelector } from "./run-list.js";
 export { type ReportOptions, runReports, runTrend, trendPointOf } from "./run-reports.js";

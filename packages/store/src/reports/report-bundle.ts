@@ -1,5 +1,6 @@
 import type { ReportBundle } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
+import { earlyStops } from "./early-stops.js";
 import { type ReportOptions, runReports, runTrend } from "./run-reports.js";
 
 export interface BundleOptions extends ReportOptions {
@@ -9,9 +10,13 @@ export interface BundleOptions extends ReportOptions {
   trendRuns?: number;
   /** Trend over runs with this name. Default: the reported run's name, else every run. */
   series?: string;
+  /** M: a trajectory that fell this many steps in a row is an early-stop candidate. Default 3. */
+  fallSteps?: number;
+  /** Early-stop candidates listed. Default 100. */
+  earlyStopLimit?: number;
 }
 
-/** What `assay report` shows: the run, an optional comparison and the trend it sits in. */
+/** What `assay report` shows: the run, an optional comparison, the trend it sits in, early stops. */
 export async function reportBundle(
   runner: SqlRunner,
   runId: string,
@@ -26,5 +31,9 @@ export async function reportBundle(
     { last: options.trendRuns ?? 10, ...(series !== undefined && { name: series }) },
     options,
   );
-  return { report, compare: compare ?? null, trend };
+  const stops = await earlyStops(runner, runId, {
+    ...(options.fallSteps !== undefined && { fallSteps: options.fallSteps }),
+    ...(options.earlyStopLimit !== undefined && { limit: options.earlyStopLimit }),
+  });
+  return { report, compare: compare ?? null, trend, earlyStops: stops };
 }

@@ -6,16 +6,14 @@ import {
   scored,
   unscored,
 } from "@assay/core";
-import { distributionValue } from "../heads/distribution.js";
-import { probeValue } from "../heads/probe.js";
 import type { VerifierModel } from "../model/verifier-model.js";
-import { resolvePrompt } from "../template/resolve-prompt.js";
-import { type PromptSpec, promptPlan } from "./prompt-plan.js";
+import type { PromptSpec } from "./prompt-plan.js";
+import { promptPlan } from "./prompt-plan.js";
 import { type ResolvedHead, resolveHead } from "./resolve-head.js";
+import { meanValue, type PromptRun, type PromptRunner, runPrompts } from "./run-prompts.js";
+import { progressValue, trajectoryPrefixes } from "./trajectory.js";
 import { type VerifierArgs, type VerifierArgsInput, VerifierArgsSchema } from "./verifier-args.js";
 import type { CriterionResult, VariantResult, VerifierDetail } from "./verifier-detail.js";
-
-type FittedPrompt = { spec: PromptSpec; ids: number[] };
 
 /**
  * A scorer over an already-loaded model (a worker loads the model once per process).
@@ -26,67 +24,39 @@ export function createVerifierScorer(
   input: VerifierArgsInput | VerifierArgs,
 ): Scorer {
   const args = VerifierArgsSchema.parse(input);
-  const prompts = promptPlan(model, args);
-  const head = resolveHead(model, args);
+  const runner: PromptRunner = {
+    model,
+    args,
+    prompts: promptPlan(model, args),
+    head: resolveHead(model, args),
+  };
   return async (sample: Sample, context: ScoreContext): Promise<Score> => {
-    const detail = emptyDetail(model, head, prompts.length);
-    const fitted: FittedPrompt[] = [];
-    for (const spec of prompts) {
-      const result = await fitOne(model, args, spec, sample);
-      if (result.kind === "missing") return unscored("invalid_target", result.message, detail);
-      detail.truncations.push({
-        ...result.record,
-        criterion: spec.criterion.name,
-        variant: spec.variant,
-      });
-      if (result.kind === "refused") return unscored("overflow", result.message, finish(detail));
-      fitted.push({ spec, ids: result.ids });
-    }
-    context.signal?.throwIfAborted();
-    const outputs = await Promise.all(fitted.map((f) => model.forward(f.ids, head.output)));
-    outputs.forEach((out, i) => {
-      detail.usage.inputTokens += fitted[i]?.ids.length ?? 0;
-      detail.usage.computeMs += out.computeMs;
-    });
-    const values = fitted.map((f, i) =>
-      variantResult(head, f.spec.variant, outputs[i]?.output ?? new Float32Array()),
+    // The answer and every trajectory prefix at once: their passes share the batcher.
+    const prefixes = trajectoryPrefixes(sample);
+    const [run, ...steps] = await Promise.all(
+      [sample, ...prefixes].map((s) => runPrompts(runner, s, context.signal)),
     );
-    detail.criteria = groupByCriterion(prompts, values);
-    return finalScore(head, finish(detail));
+    if (run === undefined) throw new Error("unreachable: no prompt run for the answer");
+    const detail = emptyDetail(runner, 1 + prefixes.length);
+    if (prefixes.length > 0) addProgress(detail, steps);
+    if (run.kind === "missing") return unscored("invalid_target", run.message, detail);
+    detail.truncations.push(...run.truncations);
+    if (run.kind === "refused") return unscored("overflow", run.message, finish(detail));
+    detail.usage.inputTokens += run.inputTokens;
+    detail.usage.computeMs += run.computeMs;
+    detail.criteria = groupByCriterion(runner.prompts, run.values);
+    return finalScore(runner.head, finish(detail));
   };
 }
 
-type FitOutcome =
-  | { kind: "missing"; message: string }
-  | { kind: "refused"; message: string; record: VerifierDetail["truncations"][number] }
-  | { kind: "fit"; ids: number[]; record: VerifierDetail["truncations"][number] };
-
-async function fitOne(
-  model: VerifierModel,
-  args: VerifierArgs,
-  spec: PromptSpec,
-  sample: Sample,
-): Promise<FitOutcome> {
-  const prompt = resolvePrompt(spec.template, sample, spec.criterion.text, spec.sanitizer);
-  if (!prompt.ok) return { kind: "missing", message: prompt.message };
-  const fit = await model.fit(prompt.pieces, {
-    maxLength: model.config.max_length,
-    margin: model.config.margin,
-    policy: args.overflow,
-  });
-  const record = { ...fit.record, criterion: spec.criterion.name, variant: spec.variant };
-  return fit.ok
-    ? { kind: "fit", ids: fit.ids, record }
-    : { kind: "refused", message: fit.message, record };
-}
-
-function variantResult(head: ResolvedHead, variant: number, vector: Float32Array): VariantResult {
-  if (head.type === "probe") {
-    const { raw, value } = probeValue(head, vector);
-    return { variant, value, raw };
+/** The progress curve; prefix passes count in usage (they ran) but not in `truncations`. */
+function addProgress(detail: VerifierDetail, steps: readonly PromptRun[]): void {
+  detail.progress = steps.map(progressValue);
+  for (const step of steps) {
+    if (step.kind !== "ran") continue;
+    detail.usage.inputTokens += step.inputTokens;
+    detail.usage.computeMs += step.computeMs;
   }
-  const { value, mass, distribution } = distributionValue(vector, head.scaleIds, head.minMass);
-  return { variant, value, mass, distribution };
 }
 
 function groupByCriterion(
@@ -104,13 +74,14 @@ function groupByCriterion(
     if (value !== undefined) result.variants.push(value);
     byName.set(spec.criterion.name, result);
   });
-  for (const result of byName.values()) result.value = mean(result.variants.map((v) => v.value));
+  for (const result of byName.values())
+    result.value = meanValue(result.variants.map((v) => v.value));
   return [...byName.values()];
 }
 
 function finalScore(head: ResolvedHead, detail: VerifierDetail): Score {
   const values = detail.criteria.flatMap((c) => c.variants.map((v) => v.value));
-  const final = mean(values);
+  const final = meanValue(values);
   if (head.type === "distribution" && final === null) {
     const empty = detail.criteria.flatMap((c) =>
       c.variants.filter((v) => v.value === null).map((v) => `${c.name}/variant ${v.variant}`),
@@ -131,7 +102,9 @@ function finalScore(head: ResolvedHead, detail: VerifierDetail): Score {
   return scored(final, detail);
 }
 
-function emptyDetail(model: VerifierModel, head: ResolvedHead, calls: number): VerifierDetail {
+/** `answers` is 1 + the number of trajectory prefixes: each goes through every prompt. */
+function emptyDetail(runner: PromptRunner, answers: number): VerifierDetail {
+  const { model, head, prompts } = runner;
   return {
     head: head.type,
     ...(head.type === "distribution" && { scale: head.scale }),
@@ -145,7 +118,7 @@ function emptyDetail(model: VerifierModel, head: ResolvedHead, calls: number): V
       computeMs: 0,
       device: model.device,
       model: model.name,
-      calls,
+      calls: prompts.length * answers,
     },
   };
 }
@@ -154,9 +127,4 @@ function finish(detail: VerifierDetail): VerifierDetail {
   detail.truncated = detail.truncations.some((t) => t.truncated);
   detail.unreliable = detail.truncations.some((t) => t.unreliable);
   return detail;
-}
-
-function mean(values: readonly (number | null)[]): number | null {
-  if (values.length === 0 || values.some((v) => v === null)) return null;
-  return (values as number[]).reduce((a, b) => a + b, 0) / values.length;
 }

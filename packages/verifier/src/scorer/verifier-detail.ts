@@ -28,7 +28,7 @@ export interface VerifierUsage {
   computeMs: number;
   device: string;
   model: string;
-  /** Forward-pass rows this sample used (C×K). */
+  /** Forward-pass rows this sample used: C×K, times (1 + steps) for a trajectory. */
   calls: number;
 }
 
@@ -45,4 +45,12 @@ export interface VerifierDetail extends Record<string, unknown> {
   /** The answer itself was cut (keep-answer-tail): do not trust the value. */
   unreliable: boolean;
   usage: VerifierUsage;
+  /**
+   * Trajectories only (the sample has `steps`): entry i is the value of the prefix
+   * steps[0..i] joined with newlines as the answer (same prompts, same head, same mean),
+   * null where that prefix would be unscored. The score's own value stays the value of
+   * `answer`; the full trajectory's value is the last entry. Prefix passes count in `usage`
+   * but not in `truncations`.
+   */
+  progress?: (number | null)[];
 }

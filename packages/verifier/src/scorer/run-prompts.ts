@@ -1,0 +1,82 @@
+import type { Sample } from "@assay/core";
+import { distributionValue } from "../heads/distribution.js";
+import { probeValue } from "../heads/probe.js";
+import type { VerifierModel } from "../model/verifier-model.js";
+import { resolvePrompt } from "../template/resolve-prompt.js";
+import type { PromptSpec } from "./prompt-plan.js";
+import type { ResolvedHead } from "./resolve-head.js";
+import type { VerifierArgs } from "./verifier-args.js";
+import type { VariantResult, VerifierDetail } from "./verifier-detail.js";
+
+type Truncation = VerifierDetail["truncations"][number];
+
+/** One answer through the C×K prompts: fitted in order, then one forward pass each. */
+export type PromptRun =
+  | { kind: "missing"; message: string; truncations: Truncation[] }
+  | { kind: "refused"; message: string; truncations: Truncation[] }
+  | {
+      kind: "ran";
+      truncations: Truncation[];
+      /** One per prompt, in plan order. */
+      values: VariantResult[];
+      inputTokens: number;
+      computeMs: number;
+    };
+
+/** What the model, head and args fix for every answer a scorer sees. */
+export interface PromptRunner {
+  model: VerifierModel;
+  args: VerifierArgs;
+  prompts: readonly PromptSpec[];
+  head: ResolvedHead;
+}
+
+/**
+ * Fits each prompt (stopping at the first that cannot be built or fitted), then submits
+ * all forward passes at once so the batcher can group them with other answers' passes.
+ */
+export async function runPrompts(
+  runner: PromptRunner,
+  sample: Sample,
+  signal?: AbortSignal,
+): Promise<PromptRun> {
+  const { model, args, prompts, head } = runner;
+  const truncations: Truncation[] = [];
+  const fitted: number[][] = [];
+  for (const spec of prompts) {
+    const prompt = resolvePrompt(spec.template, sample, spec.criterion.text, spec.sanitizer);
+    if (!prompt.ok) return { kind: "missing", message: prompt.message, truncations };
+    const fit = await model.fit(prompt.pieces, {
+      maxLength: model.config.max_length,
+      margin: model.config.margin,
+      policy: args.overflow,
+    });
+    truncations.push({ ...fit.record, criterion: spec.criterion.name, variant: spec.variant });
+    if (!fit.ok) return { kind: "refused", message: fit.message, truncations };
+    fitted.push(fit.ids);
+  }
+  signal?.throwIfAborted();
+  const outputs = await Promise.all(fitted.map((ids) => model.forward(ids, head.output)));
+  return {
+    kind: "ran",
+    truncations,
+    values: outputs.map((out, i) => variantResult(head, prompts[i]?.variant ?? i, out.output)),
+    inputTokens: fitted.reduce((sum, ids) => sum + ids.length, 0),
+    computeMs: outputs.reduce((sum, out) => sum + out.computeMs, 0),
+  };
+}
+
+/** Mean of the values; null if there are none or any is unscored. */
+export function meanValue(values: readonly (number | null)[]): number | null {
+  if (values.length === 0 || values.some((v) => v === null)) return null;
+  return (values as number[]).reduce((a, b) => a + b, 0) / values.length;
+}
+
+function variantResult(head: ResolvedHead, variant: number, vector: Float32Array): VariantResult {
+  if (head.type === "probe") {
+    const { raw, value } = probeValue(head, vector);
+    return { variant, value, raw };
+  }
+  const { value, mass, distribution } = distributionValue(vector, head.scaleIds, head.minMass);
+  return { variant, value, mass, distribution };
+}
