@@ -5,6 +5,7 @@ import { RunSpecSchema } from "@assay/core";
 import { runLocal } from "@assay/pipeline";
 import { ScorerRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
+import { reportBundle, runnerOf } from "@assay/store/reports";
 import { defineVerifierScorer, makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -122,6 +123,45 @@ describe("best-of-N selection after a local run", () => {
       { task_id: "t2", picked: true },
       { task_id: "t3", picked: true },
     ]);
+  });
+});
+
+describe("trajectories in a local run", () => {
+  it("stores a progress curve per trajectory and the report finds its falls", async () => {
+    const dataset = join(work, "steps.jsonl");
+    const steps = [
+      "Plants breathe.",
+      "They take in a gas.",
+      "It is not oxygen.",
+      "Carbon dioxide.",
+    ];
+    const lines = [
+      { id: "traj", question: "Which gas do plants take in?", answer: steps.join("\n"), steps },
+      { id: "flat", question: "Which gas do plants take in?", answer: "Carbon dioxide." },
+    ];
+    writeFileSync(dataset, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    const spec = RunSpecSchema.parse({
+      default: { scorers: [{ name: "verifier", args: { model: modelDir } }] },
+    });
+    await store.startRun({ id: "steps", dataset, spec, transport: "local" });
+    await runLocal({ store, registry, dataset, spec, runId: "steps" });
+
+    const [traj] = (await rows(
+      "SELECT detail->'progress' AS progress FROM scores WHERE run_id = 'steps' AND sample_id = 'traj'",
+    )) as { progress: number[] }[];
+    expect(traj?.progress).toHaveLength(4);
+    expect(
+      await rows("SELECT 1 FROM scores WHERE run_id = 'steps' AND detail ? 'progress'"),
+    ).toHaveLength(1);
+    // The SQL finds the same first fall as a plain scan of the stored curve.
+    const curve = traj?.progress ?? [];
+    const firstFall = curve.findIndex((v, i) => i > 0 && v < (curve[i - 1] ?? Number.NaN));
+    const { earlyStops: stops } = await reportBundle(runnerOf(store.driver), "steps", {
+      fallSteps: 1,
+    });
+    expect(stops?.total).toBe(firstFall === -1 ? 0 : 1);
+    if (firstFall !== -1)
+      expect(stops?.candidates[0]).toMatchObject({ sampleId: "traj", fromStep: firstFall - 1 });
   });
 });
 

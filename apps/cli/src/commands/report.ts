@@ -6,7 +6,7 @@ import {
   renderReportTable,
   renderSummaryTable,
 } from "@assay/report";
-import { reportBundle, runnerOf } from "@assay/store/reports";
+import { DEFAULT_FALL_STEPS, reportBundle, runnerOf } from "@assay/store/reports";
 import { type Command, Option } from "commander";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { requireRun } from "../require-run.js";
@@ -22,6 +22,7 @@ interface ReportFlags {
   prices?: string;
   trend: string;
   series?: string;
+  fallSteps: string;
   db?: string;
 }
 
@@ -43,6 +44,11 @@ export function registerReport(program: Command): void {
     .option("--prices <file>", "price table (YAML or JSON) to turn usage into cost")
     .option("--trend <n>", "runs in the trend", "10")
     .option("--series <name>", "trend over runs with this name (default: the run's name)")
+    .option(
+      "--fall-steps <m>",
+      "list trajectories whose verifier value fell this many steps in a row (early-stop candidates)",
+      String(DEFAULT_FALL_STEPS),
+    )
     .option("--db <target>", DB_OPTION_HELP)
     .action(async (runId: string, flags: ReportFlags) => {
       const format: Format = flags.json === true ? "json" : (flags.format ?? "table");
@@ -56,7 +62,8 @@ export function registerReport(program: Command): void {
           ...(prices !== undefined && { prices }),
           ...(flags.compare !== undefined && { compareRunId: flags.compare }),
           ...(flags.series !== undefined && { series: flags.series }),
-          trendRuns: trendRuns(flags.trend),
+          trendRuns: wholeNumber("--trend", flags.trend),
+          fallSteps: wholeNumber("--fall-steps", flags.fallSteps),
         });
         const text =
           format === "json"
@@ -82,11 +89,11 @@ async function loadPrices(file: string): Promise<PriceTable> {
   return parsePriceTable(text, file);
 }
 
-function trendRuns(value: string): number {
+function wholeNumber(flag: string, value: string): number {
   const n = Number(value);
   if (Number.isInteger(n) && n >= 1) return n;
   throw new CliExit(
     ExitCode.refused,
-    `Expected \`--trend\` to be a whole number from 1 and up, got \`${value}\``,
+    `Expected \`${flag}\` to be a whole number from 1 and up, got \`${value}\``,
   );
 }

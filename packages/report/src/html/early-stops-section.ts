@@ -1,5 +1,5 @@
 import type { EarlyStopCandidate, EarlyStopReport } from "@assay/core";
-import { EARLY_STOPS_SHOWN, formatFall } from "../format.js";
+import { EARLY_STOPS_SHOWN, formatFall, formatScore } from "../format.js";
 import { escapeHtml } from "./escape-html.js";
 
 const WIDTH = 120;
@@ -39,6 +39,6 @@ function sparkline(c: EarlyStopCandidate): string {
     .filter((r) => r.length > 0)
     .map((r) => `<polyline class="curve" points="${r.join(" ")}"/>`);
   const fall = c.values.map((v, i) => point(v, c.fromStep + i)).join(" ");
-  return `<svg class="sparkline" viewBox="-2 -2 ${WIDTH + 4} ${HEIGHT + 4}" width="${WIDTH + 4}" height="${HEIGHT + 4}" role="img" aria-label="progress ${escapeHtml(c.progress.map((v) => (v === null ? "unscored" : v.toFixed(2))).join(", "))}">
+  return `<svg class="sparkline" viewBox="-2 -2 ${WIDTH + 4} ${HEIGHT + 4}" width="${WIDTH + 4}" height="${HEIGHT + 4}" role="img" aria-label="progress ${escapeHtml(c.progress.map(formatScore).join(", "))}">
 ${lines.join("")}<polyline class="fall" points="${fall}"/></svg>`;
 }
