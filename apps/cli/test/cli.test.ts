@@ -126,11 +126,24 @@ describe("assay CLI", () => {
     expect(report.stderr).toMatch(/No run "strict"/);
   });
 
-  it("refuses a spec with an unknown scorer, naming the rule and the known scorers", async () => {
-    const spec = write(
-      "bad.spec.yaml",
-      "rules:\n  - name: mine\n    when: { target_type: string }\n    scorers: [{ name: bleu }]\n",
-    );
+  it.each([
+    {
+      problem: "an unknown scorer, naming the rule and the known scorers",
+      rule: "rules:\n  - name: mine\n    when: { target_type: string }\n    scorers: [{ name: bleu }]\n",
+      expected: [/rule "mine"/, /bleu/, /f1/],
+    },
+    {
+      problem: "bad scorer arguments, naming the rule and the field",
+      rule: "rules:\n  - name: nums\n    when: { target_type: number }\n    scorers: [{ name: numeric, args: { tolerance: -1 } }]\n",
+      expected: [/rule "nums"/, /tolerance/],
+    },
+    {
+      problem: "a selection naming a scorer no rule uses",
+      rule: "rules:\n  - name: any\n    when: { target_type: string }\n    scorers: [{ name: exact }]\nselection: { verifier: verifier }\n",
+      expected: [/selection\.verifier/, /known: exact/],
+    },
+  ])("refuses a spec with $problem", async ({ rule, expected }) => {
+    const spec = write(`spec-${Math.random()}.yaml`, rule);
     const { code, stderr } = await runAssay([
       "run",
       "examples/mixed.jsonl",
@@ -140,27 +153,7 @@ describe("assay CLI", () => {
       db,
     ]);
     expect(code).toBe(3);
-    expect(stderr).toMatch(/rule "mine"/);
-    expect(stderr).toMatch(/bleu/);
-    expect(stderr).toMatch(/f1/);
-  });
-
-  it("refuses bad scorer arguments, naming the field", async () => {
-    const spec = write(
-      "args.spec.yaml",
-      "rules:\n  - name: nums\n    when: { target_type: number }\n    scorers: [{ name: numeric, args: { tolerance: -1 } }]\n",
-    );
-    const { code, stderr } = await runAssay([
-      "run",
-      "examples/mixed.jsonl",
-      "--spec",
-      spec,
-      "--db",
-      db,
-    ]);
-    expect(code).toBe(3);
-    expect(stderr).toMatch(/rule "nums"/);
-    expect(stderr).toMatch(/tolerance/);
+    for (const pattern of expected) expect(stderr).toMatch(pattern);
   });
 
   it("refuses a missing dataset", async () => {
