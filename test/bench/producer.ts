@@ -35,11 +35,9 @@ const queue = new Queue("cpu", {
 });
 const drainer = setInterval(() => void queue.drain().catch(() => {}), 100);
 try {
+  // The built entry point, as deployed (`npm run bench:queue` builds first).
   const run = await measureProcess(process.execPath, [
-    "--conditions=@assay/source",
-    "--import",
-    "tsx",
-    "apps/producer/src/main.ts",
+    "apps/producer/dist/main.js",
     dataset,
     ...["--spec", spec, "--run-id", "bench", "--quiet"],
     ...[

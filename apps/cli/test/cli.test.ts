@@ -93,6 +93,33 @@ describe("assay CLI", () => {
     expect(JSON.parse(second.stdout).results).toBe(60);
   });
 
+  it("on Ctrl-C stores what it scored and exits 0; the rerun completes the run", async () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) =>
+      JSON.stringify({ id: `c${i}`, question: "q", answer: `a${i}`, target: [`a${i}`] }),
+    );
+    const dataset = write("interrupt.jsonl", `${lines.join("\n")}\n`);
+    let sent = false;
+    const first = await runAssay(
+      ["run", dataset, "--run-id", "ctrl-c", "--db", db, "--concurrency", "20"],
+      {
+        onStderr: (text, child) => {
+          if (!sent && text.includes("Run ctrl-c")) {
+            sent = true;
+            setTimeout(() => child.kill("SIGINT"), 500);
+          }
+        },
+      },
+    );
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(
+      /Interrupted: \d+ results are stored\. Resume with --run-id ctrl-c/,
+    );
+    const second = await runAssay(["run", dataset, "--run-id", "ctrl-c", "--db", db, "--json"]);
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout).results).toBe(40_000);
+    expect(JSON.parse(second.stdout).finishedAt).not.toBeNull();
+  });
+
   it("stores bad lines as input errors, scores the rest, and exits 4", async () => {
     const { code, stdout } = await runAssay([
       "run",

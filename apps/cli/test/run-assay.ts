@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
@@ -14,7 +14,12 @@ export interface AssayResult {
 /** Runs the `assay` command from source in a child process, as a user would. */
 export function runAssay(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    /** Sees stderr so far on each chunk, e.g. to signal the child at a given point. */
+    onStderr?: (text: string, child: ChildProcess) => void;
+  } = {},
 ): Promise<AssayResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -33,6 +38,7 @@ export function runAssay(
     });
     child.stderr.on("data", (chunk) => {
       stderr += chunk;
+      options.onStderr?.(stderr, child);
     });
     child.on("error", reject);
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));

@@ -155,3 +155,47 @@ describe.each([
     expect(rows[1]).toMatchObject({ status: "unscored", value: null, reason: "unparseable" });
   });
 });
+
+describe("an interrupted local run", () => {
+  it("stores what it scored, then a rerun completes it with no duplicates", async () => {
+    const target = pgliteTarget();
+    const store = await target.open();
+    try {
+      const many = Array.from({ length: 3000 }, (_, i) => ({
+        id: `q${i}`,
+        question: "q",
+        answer: `a${i}`,
+        target: [`a${i}`],
+      }));
+      const dataset = files.write(`interrupt-${Math.random()}.jsonl`, jsonl(many));
+      await store.startRun({ id: "int", dataset, spec, transport: "local" });
+      const controller = new AbortController();
+      const first = await runLocal({
+        store,
+        registry,
+        dataset,
+        spec,
+        runId: "int",
+        chunkSize: 100,
+        concurrency: 50,
+        onProgress: (progress) => {
+          if (progress.stored > 0) controller.abort();
+        },
+        signal: controller.signal,
+      });
+      expect(first.interrupted).toBe(true);
+      expect(first.complete).toBe(false);
+      expect(first.summary.finishedAt).toBeNull();
+      expect(first.summary.results).toBe(first.stored);
+      expect(first.stored).toBeLessThan(6000);
+
+      const second = await runLocal({ store, registry, dataset, spec, runId: "int" });
+      expect(second.complete).toBe(true);
+      expect(second.produced.skipped).toBe(first.stored);
+      expect(second.summary.results).toBe(6000);
+    } finally {
+      await store.close();
+      await target.cleanup();
+    }
+  });
+});

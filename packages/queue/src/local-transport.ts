@@ -39,7 +39,12 @@ export class LocalTransport implements Transport {
       }
       state.queue.push(job);
       this.#pump(job.pool);
-      while (this.#queued(state) >= this.#highWaterMark && this.#failure === undefined) {
+      // A stopped consumer takes nothing more: waiting for room would never end.
+      while (
+        this.#queued(state) >= this.#highWaterMark &&
+        this.#failure === undefined &&
+        state.consumer?.stopping !== true
+      ) {
         await this.#nextChange();
       }
     }
@@ -57,6 +62,7 @@ export class LocalTransport implements Transport {
     return {
       stop: async () => {
         if (state.consumer !== undefined) state.consumer.stopping = true;
+        this.#notify();
         while (state.inFlight > 0) await this.#nextChange();
       },
     };

@@ -8,6 +8,7 @@ import { printSummary } from "../print-summary.js";
 import { createProgressView } from "../progress.js";
 import { defaultRunId, parseRunId } from "../run-id.js";
 import { scorerRegistry } from "../scorer-registry.js";
+import { shutdownSignal } from "../shutdown-signal.js";
 import { specFor } from "../spec-option.js";
 import { DB_OPTION_HELP, describeStore, openStoreFor, storeTarget } from "../store-option.js";
 
@@ -76,6 +77,8 @@ async function runCommand(dataset: string, flags: RunFlags): Promise<number> {
       `${created ? "Run" : "Resuming run"} ${runId} (${describeStore(storeTarget(flags.db))}); resume with --run-id ${runId}`,
     );
     const view = createProgressView({ quiet: flags.quiet === true });
+    // Ctrl-C / SIGTERM: stop reading, finish what is in flight, store it, say how to resume.
+    const shutdown = shutdownSignal(() => log("Stopping: storing what is scored..."));
     const outcome = await runLocal({
       store,
       registry,
@@ -86,7 +89,16 @@ async function runCommand(dataset: string, flags: RunFlags): Promise<number> {
       maxLineBytes: flags.maxLineBytes,
       newRun: created,
       onProgress: (progress) => view.update(progress),
-    }).finally(() => view.stop());
+      signal: shutdown.signal,
+    }).finally(() => {
+      view.stop();
+      shutdown.dispose();
+    });
+    if (outcome.interrupted) {
+      log(
+        `Interrupted: ${outcome.summary.results} results are stored. Resume with --run-id ${runId}.`,
+      );
+    }
 
     if (outcome.produced.skipped > 0) {
       log(`Skipped ${outcome.produced.skipped} results already stored by an earlier attempt.`);

@@ -8,10 +8,10 @@ import {
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { argsWithoutDevices, parseDeviceList, runOnePerDevice } from "../distributed/per-device.js";
 import { runWorker } from "../distributed/run-worker.js";
-import { shutdownSignal } from "../distributed/shutdown-signal.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { type DeviceName, deviceName, positiveInt } from "../options.js";
 import { requireVerifier, scorerRegistry } from "../scorer-registry.js";
+import { shutdownSignal } from "../shutdown-signal.js";
 
 interface WorkerFlags extends DistributedFlags {
   pool: Pool;

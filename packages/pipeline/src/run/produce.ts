@@ -29,6 +29,8 @@ export interface ProduceOptions {
    * results (one query per chunk). Default false, which is always correct.
    */
   newRun?: boolean;
+  /** Aborting stops reading the dataset; the plan is then left unrecorded (incomplete). */
+  signal?: AbortSignal;
   onProgress?: (progress: ProduceProgress) => void;
 }
 
@@ -136,11 +138,13 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     ...(options.maxLineBytes !== undefined && { maxLineBytes: options.maxLineBytes }),
   };
   for await (const event of readDataset(dataset, readOptions)) {
+    if (options.signal?.aborted === true) break;
     progress.lines += 1;
     if (event.kind === "error") recordError(event.error);
     else chunk.push(...event.samples);
     if (chunk.length >= chunkSize || errors.length >= chunkSize) await flush();
   }
+  if (options.signal?.aborted === true) return { ...progress, errorExamples };
   await flush();
   await store.setPlanned(runId, progress.planned);
   return { ...progress, errorExamples };

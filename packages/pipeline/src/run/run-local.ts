@@ -22,6 +22,11 @@ export interface RunLocalOptions {
   /** The run was just created: nothing of it can be stored yet. */
   newRun?: boolean;
   onProgress?: (progress: RunProgress) => void;
+  /**
+   * Aborting stops the run early: no more lines are read, jobs in flight finish, queued
+   * ones are dropped, everything scored is flushed. A rerun with the same id resumes.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RunProgress extends ProduceProgress {
@@ -35,6 +40,8 @@ export interface RunOutcome {
   summary: RunSummary;
   /** True when every planned result row exists. */
   complete: boolean;
+  /** True when `signal` stopped the run before it was complete. */
+  interrupted: boolean;
   /** Best-of-N accuracy, when the spec asks for selection and the run is complete. */
   selection: SelectForRunResult | undefined;
 }
@@ -61,9 +68,16 @@ export async function runLocal(options: RunLocalOptions): Promise<RunOutcome> {
       stored += 1;
     },
   });
-  transport.consume("cpu", handler, { concurrency });
-  transport.consume("gpu", handler, { concurrency });
+  const consumers = [
+    transport.consume("cpu", handler, { concurrency }),
+    transport.consume("gpu", handler, { concurrency }),
+  ];
   const ticker = setInterval(report, 250);
+  // Stop taking queued jobs at once; what is in flight still finishes and is stored.
+  const stopConsumers = (): void => {
+    for (const consumer of consumers) void consumer.stop();
+  };
+  options.signal?.addEventListener("abort", stopConsumers, { once: true });
 
   try {
     const produced = await produce({
@@ -76,18 +90,24 @@ export async function runLocal(options: RunLocalOptions): Promise<RunOutcome> {
       ...(options.maxLineBytes !== undefined && { maxLineBytes: options.maxLineBytes }),
       chunkSize: options.chunkSize ?? 2000,
       newRun: options.newRun === true,
+      ...(options.signal !== undefined && { signal: options.signal }),
       onProgress: (progress) => {
         latest = progress;
       },
     });
     latest = produced;
-    await transport.drain();
+    const interrupted = options.signal?.aborted === true;
+    await (interrupted
+      ? Promise.all(consumers.map((consumer) => consumer.stop()))
+      : transport.drain());
     await writer.close();
     report();
-    const complete = (await store.countResults(runId)) >= produced.planned;
+    const complete = !interrupted && (await store.countResults(runId)) >= produced.planned;
     const selection = complete ? await completeRun(store, runId, options.spec) : undefined;
-    return { produced, stored, summary: await store.runSummary(runId), complete, selection };
+    const summary = await store.runSummary(runId);
+    return { produced, stored, summary, complete, interrupted, selection };
   } finally {
+    options.signal?.removeEventListener("abort", stopConsumers);
     clearInterval(ticker);
     await transport.close();
   }
