@@ -41,7 +41,7 @@ const registry = new ScorerRegistry([noop]);
 let rowsWritten = 0;
 let onRow: () => void = () => {};
 const nullStore = {
-  writeScores: async (rows: readonly unknown[]) => {
+  writeResults: async (rows: readonly unknown[]) => {
     rowsWritten += rows.length;
     onRow();
     return rows.length;

@@ -8,6 +8,7 @@ import { openStore, type Store } from "@assay/store";
 import { reportBundle, runnerOf } from "@assay/store/reports";
 import { defineVerifierScorer, makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../support/stores.js";
 
 // `assay run` with the verifier: the same handler stores each score with its truncation
 // record and its usage row, and the summary counts the cut inputs.
@@ -165,9 +166,6 @@ describe("trajectories in a local run", () => {
   });
 });
 
-async function rows(sql: string): Promise<unknown[]> {
-  const driver = store.driver;
-  return driver.kind === "pglite"
-    ? (await driver.client.query(sql)).rows
-    : (await driver.pool.query(sql)).rows;
+function rows(sql: string): Promise<unknown[]> {
+  return queryRows(store, sql);
 }

@@ -58,7 +58,6 @@ describe.each([
     await store.startRun({ id: "r1", dataset, spec, transport: "local" });
   });
   afterAll(async () => {
-    await store.close();
     await target.cleanup();
   });
 
@@ -194,7 +193,6 @@ describe("an interrupted local run", () => {
       expect(second.produced.skipped).toBe(first.stored);
       expect(second.summary.results).toBe(6000);
     } finally {
-      await store.close();
       await target.cleanup();
     }
   });

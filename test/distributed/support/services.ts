@@ -1,21 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { readEnv } from "@assay/core";
 import { Redis } from "ioredis";
-import pg from "pg";
+
+export { DATABASE_URL, dropSchema, freshSchema } from "../../support/stores.js";
 
 // The services every distributed test talks to (CI starts them: .ci/services.sh).
-const env = readEnv();
-export const REDIS_URL = env.REDIS_URL;
-export const DATABASE_URL = env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+export const REDIS_URL = readEnv().REDIS_URL;
 
 /** A queue prefix no other test uses, so tests never see each other's jobs. */
 export function freshPrefix(): string {
   return `assay-test-${randomUUID().slice(0, 8)}`;
-}
-
-/** A Postgres schema of its own for one test file; drop it with `dropSchema`. */
-export function freshSchema(): string {
-  return `assay_test_${randomUUID().replaceAll("-", "")}`;
 }
 
 /** Deletes every key under `prefix` (what BullMQ's obliterate does for one queue). */
@@ -30,16 +24,6 @@ export async function deletePrefix(prefix: string, url = REDIS_URL): Promise<voi
     } while (cursor !== "0");
   } finally {
     redis.disconnect();
-  }
-}
-
-export async function dropSchema(schema: string, url = DATABASE_URL): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
   }
 }
 

@@ -1,0 +1,67 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readEnv } from "@assay/core";
+import { openStore, type Store } from "@assay/store";
+import pg from "pg";
+
+// The store every test talks to: a temp PGlite folder, or its own schema on the local
+// Postgres server (CI starts it: .ci/services.sh).
+export const DATABASE_URL = readEnv().DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+export type Driver = "pglite" | "postgres";
+export const DRIVER_NAMES: readonly Driver[] = ["pglite", "postgres"];
+
+export interface TestStore {
+  store: Store;
+  /** Closes the store and removes its folder or schema. */
+  dispose(): Promise<void>;
+}
+
+/** A Postgres schema of its own for one test; drop it with `dropSchema`. */
+export function freshSchema(): string {
+  return `assay_test_${randomUUID().replaceAll("-", "")}`;
+}
+
+export async function dropSchema(schema: string, url = DATABASE_URL): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A migrated, empty store of the given driver. */
+export async function openTestStore(driver: Driver): Promise<TestStore> {
+  if (driver === "pglite") {
+    const dir = await mkdtemp(join(tmpdir(), "assay-test-"));
+    const store = await openStore({ dataDir: dir });
+    return {
+      store,
+      dispose: async () => {
+        await store.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const schema = freshSchema();
+  const store = await openStore({ databaseUrl: DATABASE_URL, schema, migrate: true });
+  return {
+    store,
+    dispose: async () => {
+      await store.close();
+      await dropSchema(schema);
+    },
+  };
+}
+
+/** Runs SQL on the store's own connection (e.g. to read rows or simulate lost ones). */
+export async function queryRows(store: Store, sql: string): Promise<unknown[]> {
+  const driver = store.driver;
+  const result =
+    driver.kind === "pglite" ? await driver.client.query(sql) : await driver.pool.query(sql);
+  return result.rows;
+}
