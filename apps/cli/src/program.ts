@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { Command } from "commander";
 import { registerExport } from "./commands/export.js";
 import { registerMigrate } from "./commands/migrate.js";
@@ -14,6 +15,7 @@ export function createProgram(): Command {
     .description(
       "Score LLM outputs at scale: deterministic checks and ONNX verifiers, results in Postgres.",
     )
+    .version(packageVersion(), "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
   registerRun(program);
@@ -25,4 +27,10 @@ export function createProgram(): Command {
   registerStatus(program);
   registerModel(program);
   return program;
+}
+
+function packageVersion(): string {
+  // src/ and dist/ both sit next to the package's package.json.
+  const pkg = createRequire(import.meta.url)("../package.json") as { version: string };
+  return pkg.version;
 }
