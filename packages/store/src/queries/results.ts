@@ -1,17 +1,12 @@
 import type { JobResult, TruncationRow, UsageRow } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
-import { scoreColumns, writeScores } from "./scores.js";
+import { INSERT_SCORES, scoreColumns, writeScores } from "./scores.js";
 
 // Scores, truncations and usage of a batch in ONE statement, so a crash never leaves a
 // score without its truncation log or cost (a resumed run would skip the scored sample
 // and the missing rows would never be written).
 const INSERT_RESULTS = `
-  WITH inserted_scores AS (
-    INSERT INTO scores (run_id, sample_id, scorer, criterion, repetition, rule, status, value, reason, detail)
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[],
-                         $6::text[], $7::text[], $8::float8[], $9::text[], $10::jsonb[])
-    ON CONFLICT DO NOTHING
-    RETURNING 1
+  WITH inserted_scores AS (${INSERT_SCORES} RETURNING 1
   ), inserted_truncations AS (
     INSERT INTO truncations (run_id, sample_id, scorer, criterion, repetition,
                              original_tokens, kept_tokens, dropped_tokens, slot, policy)

@@ -4,7 +4,8 @@ import type { SqlRunner } from "../sql-runner.js";
 
 // One statement per batch whatever its size: ten array parameters, unnested into rows.
 // ON CONFLICT DO NOTHING on the result key makes a redelivered job's write a no-op.
-const INSERT_SCORES = `
+// Parameters $1..$10 are `scoreColumns(rows)`.
+export const INSERT_SCORES = `
   INSERT INTO scores (run_id, sample_id, scorer, criterion, repetition, rule, status, value, reason, detail)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[],
                        $6::text[], $7::text[], $8::float8[], $9::text[], $10::jsonb[])
