@@ -43,8 +43,13 @@ export function jobIdOf(key: ResultKey): string {
 }
 
 export function scoreRowOf(key: ResultKey, rule: string, score: Score): ScoreRow {
+  // Written out rather than spread: this runs once per result on the hot path.
   return {
-    ...key,
+    runId: key.runId,
+    sampleId: key.sampleId,
+    scorer: key.scorer,
+    criterion: key.criterion,
+    repetition: key.repetition,
     rule,
     status: score.status,
     value: score.status === "scored" ? score.value : null,

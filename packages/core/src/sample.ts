@@ -88,34 +88,26 @@ export interface Sample {
 }
 
 export function samplesFromLine(line: DatasetLine, lineNumber: number): Sample[] {
-  const base = {
+  // Plain property writes rather than conditional spreads: this runs once per sample on
+  // the hot path. Absent optional fields stay undefined (JSON drops them).
+  const sample = (id: string, index: number, answer: string, from: CandidateFields): Sample => ({
+    id,
     taskId: line.task_id ?? line.id,
-    question: line.question,
-    metadata: line.metadata ?? {},
-    line: lineNumber,
-    ...(line.target !== undefined && { target: line.target }),
-    ...(line.scorers !== undefined && { scorers: line.scorers }),
-  };
-  if (line.candidates === undefined) {
-    return [
-      {
-        ...base,
-        id: line.id,
-        candidateIndex: 0,
-        answer: line.answer ?? "",
-        ...(line.label !== undefined && { label: line.label }),
-        ...(line.generator !== undefined && { generator: line.generator }),
-        ...(line.steps !== undefined && { steps: line.steps }),
-      },
-    ];
-  }
-  return line.candidates.map((candidate, index) => ({
-    ...base,
-    id: `${line.id}#${index}`,
     candidateIndex: index,
-    answer: candidate.answer,
-    ...(candidate.label !== undefined && { label: candidate.label }),
-    ...(candidate.generator !== undefined && { generator: candidate.generator }),
-    ...(candidate.steps !== undefined && { steps: candidate.steps }),
-  }));
+    question: line.question,
+    answer,
+    target: line.target,
+    label: from.label,
+    metadata: line.metadata ?? {},
+    scorers: line.scorers,
+    generator: from.generator,
+    steps: from.steps,
+    line: lineNumber,
+  });
+  if (line.candidates === undefined) return [sample(line.id, 0, line.answer ?? "", line)];
+  return line.candidates.map((candidate, index) =>
+    sample(`${line.id}#${index}`, index, candidate.answer, candidate),
+  );
 }
+
+type CandidateFields = Pick<DatasetLine, "label" | "generator" | "steps">;
