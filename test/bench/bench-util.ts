@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { processOutput } from "../support/process-output.js";
 
 /** Median of a non-empty list. */
 export function median(values: readonly number[]): number {
@@ -25,32 +26,20 @@ export interface MeasuredProcess {
 }
 
 /** Runs a command under /usr/bin/time to get its wall time and peak RSS. */
-export function measureProcess(command: string, args: string[]): Promise<MeasuredProcess> {
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const child = spawn("/usr/bin/time", ["-f", "__rss_kb=%M", command, ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const rss = /__rss_kb=(\d+)/.exec(stderr);
-      resolve({
-        exitCode: code ?? -1,
-        wallMs: performance.now() - start,
-        peakRssMb: rss === null ? Number.NaN : Number(rss[1]) / 1024,
-        stdout,
-        stderr: stderr.replace(/__rss_kb=\d+\n?/, ""),
-      });
-    });
+export async function measureProcess(command: string, args: string[]): Promise<MeasuredProcess> {
+  const start = performance.now();
+  const child = spawn("/usr/bin/time", ["-f", "__rss_kb=%M", command, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  const { code, stdout, stderr } = await processOutput(child);
+  const rss = /__rss_kb=(\d+)/.exec(stderr);
+  return {
+    exitCode: code,
+    wallMs: performance.now() - start,
+    peakRssMb: rss === null ? Number.NaN : Number(rss[1]) / 1024,
+    stdout,
+    stderr: stderr.replace(/__rss_kb=\d+\n?/, ""),
+  };
 }
 
 export function fmt(value: number, digits = 0): string {

@@ -1,5 +1,6 @@
 import { RunSpecSchema, type Sample } from "@assay/core";
 import { describe, expect, it } from "vitest";
+import { sample as sampleWithId } from "../../../test/support/samples.js";
 import { createRouter } from "../src/index.js";
 
 const spec = RunSpecSchema.parse({
@@ -12,16 +13,7 @@ const spec = RunSpecSchema.parse({
 });
 
 function sample(overrides: Partial<Sample>): Sample {
-  return {
-    id: "s",
-    taskId: "s",
-    candidateIndex: 0,
-    question: "q",
-    answer: "a",
-    metadata: {},
-    line: 1,
-    ...overrides,
-  };
+  return sampleWithId("s", overrides);
 }
 
 describe("createRouter", () => {

@@ -1,17 +1,6 @@
-import type { InputErrorSummary, Sample, ScoreRow } from "@assay/core";
+import type { InputErrorSummary, ScoreRow } from "@assay/core";
 
-export function sample(id: string, overrides: Partial<Sample> = {}): Sample {
-  return {
-    id,
-    taskId: id.split("#")[0] ?? id,
-    candidateIndex: 0,
-    question: "q",
-    answer: "a",
-    metadata: {},
-    line: 1,
-    ...overrides,
-  };
-}
+export { sample } from "../../../test/support/samples.js";
 
 export function scored(
   runId: string,
