@@ -3,6 +3,7 @@
  * not answering, say so in one line with how to start it, instead of dozens of failures.
  */
 import { connect } from "node:net";
+import { readEnv } from "@assay/core";
 
 interface Service {
   name: string;
@@ -11,17 +12,18 @@ interface Service {
   defaultPort: number;
 }
 
+const env = readEnv();
 const services: Service[] = [
   {
     name: "PostgreSQL",
     variable: "DATABASE_URL",
-    url: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+    url: env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
     defaultPort: 5432,
   },
   {
     name: "Redis",
     variable: "REDIS_URL",
-    url: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+    url: env.REDIS_URL,
     defaultPort: 6379,
   },
 ];
