@@ -33,6 +33,15 @@ describe("choice", () => {
     expect(await scoreValue("choice", {}, "C", ["B", "C"], meta)).toBe(1);
   });
 
+  it("skips blank entries of a list target, and refuses a list of nothing else", async () => {
+    expect(await scoreValue("choice", {}, "B", ["", "B"], meta)).toBe(1);
+    expect(await scoreValue("choice", {}, "C", ["B", " "], meta)).toBe(0);
+    expect(await score("choice", {}, "B", [""], meta)).toMatchObject({
+      reason: "invalid_target",
+      message: "every entry of the target list is empty",
+    });
+  });
+
   it("scores a clear letter outside the options as wrong", async () => {
     expect(await score("choice", {}, "E", "B", meta)).toMatchObject({
       value: 0,

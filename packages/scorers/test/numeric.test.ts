@@ -28,6 +28,14 @@ describe("numeric", () => {
     expect(await score("numeric", {}, "1200", "lots")).toMatchObject({ reason: "invalid_target" });
   });
 
+  it("skips blank entries of a list target, and refuses a list of nothing else", async () => {
+    expect(await scoreValue("numeric", {}, "It is 42", ["", 41, "42"])).toBe(1);
+    expect(await score("numeric", {}, "It is 42", ["", " "])).toMatchObject({
+      reason: "invalid_target",
+      message: "every entry of the target list is empty",
+    });
+  });
+
   it("applies absolute and relative tolerance", async () => {
     expect(await scoreValue("numeric", {}, "1.23", 1.2345)).toBe(0);
     expect(await scoreValue("numeric", { tolerance: 0.01 }, "1.23", 1.2345)).toBe(1);
