@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { score, scoreValue } from "./helpers.js";
 
@@ -24,6 +25,55 @@ describe("answer", () => {
     expect(
       await scoreValue("answer", { pattern: "WORD" }, "answer: **Paris**, of course", "paris"),
     ).toBe(1);
+  });
+
+  it.each([
+    ["ANSWER: Paris.", "Paris"],
+    ["ANSWER: Paris, because it is the capital", "Paris"],
+    ["ANSWER: **Paris** is the capital", "Paris"],
+    ["ANSWER: Paris (France)", "Paris"],
+    ["ANSWER: Paris\nIt is the capital.", "Paris"],
+    ["ANSWER:\nNo", "No"],
+  ])("WORD reads %j: one word, ended by punctuation or the line", async (answer, word) => {
+    expect(await score("answer", { pattern: "WORD" }, answer, word)).toMatchObject({
+      value: 1,
+      detail: { extracted: word },
+    });
+  });
+
+  it("WORD leaves several words unscored rather than taking the first", async () => {
+    // "No idea" is not the answer "No", and "New York" is not "New".
+    expect(await score("answer", { pattern: "WORD" }, "ANSWER: No idea", "No")).toEqual({
+      status: "unscored",
+      reason: "unparseable",
+      message: 'expected one word after "ANSWER:", found several: "No idea"',
+    });
+    expect(await score("answer", { pattern: "WORD" }, "ANSWER: New York", "New")).toMatchObject({
+      reason: "unparseable",
+    });
+  });
+
+  it("WORD reads a word ended by punctuation or the line, and never the first of several", async () => {
+    const word = fc.stringMatching(/^[A-Za-z]{1,10}$/);
+    const ending = fc.constantFrom(".", ",", ";", "!", "?", ")", "**", "\n", "");
+    const after = fc.string().filter((text) => !/answer/i.test(text));
+    const nextWord = fc.stringMatching(/^[A-Za-z0-9]{1,8}$/);
+    await fc.assert(
+      fc.asyncProperty(word, ending, after, async (said, end, rest) => {
+        const text = `ANSWER: ${said}${end}${end === "" ? "" : ` ${rest}`}`;
+        expect(await score("answer", { pattern: "WORD" }, text, said)).toMatchObject({ value: 1 });
+      }),
+      { numRuns: 300 },
+    );
+    await fc.assert(
+      fc.asyncProperty(word, nextWord, after, async (said, next, rest) => {
+        const text = `ANSWER: ${said} ${next}${rest}`;
+        expect(await score("answer", { pattern: "WORD" }, text, said)).toMatchObject({
+          reason: "unparseable",
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("LINE takes the rest of the line", async () => {

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { score, scoreValue } from "./helpers.js";
 
@@ -19,6 +20,60 @@ describe("choice", () => {
     expect(await scoreValue("choice", {}, answer, "B", meta)).toBe(1);
   });
 
+  it.each([
+    ["ANSWERS: B"],
+    ["Answer(s): B"],
+    ["Final answers: B"],
+    ["Final Answer: B"],
+    ["The answers are: (B)"],
+    ["A) Paris\nB) London\nAnswers: B"],
+  ])("reads the marker %j as a whole, not its last letter", async (answer) => {
+    expect(await score("choice", {}, answer, "B", meta)).toMatchObject({
+      value: 1,
+      detail: { chosen: "B" },
+    });
+  });
+
+  it("reads the letter after any form of the marker, whatever text comes before", async () => {
+    const marker = fc.constantFrom(
+      "Answer:",
+      "ANSWER:",
+      "answers:",
+      "Answer(s):",
+      "ANSWER(S):",
+      "Final answer:",
+      "Final Answers:",
+      "The answer is",
+      "the answers are:",
+      "My answer:",
+    );
+    const letterForms = [
+      (letter: string) => letter,
+      (letter: string) => `(${letter})`,
+      (letter: string) => `**${letter}**`,
+      (letter: string) => `${letter}.`,
+    ];
+    const form = fc.constantFrom(...letterForms);
+    const before = fc.string().filter((text) => !/answer/i.test(text));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: choices.length - 1 }),
+        marker,
+        form,
+        before,
+        async (index, said, write, text) => {
+          const letter = String.fromCharCode(65 + index);
+          const answer = `${text}\n${said} ${write(letter)}`;
+          expect(await score("choice", {}, answer, index, meta)).toMatchObject({
+            value: 1,
+            detail: { chosen: letter },
+          });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("scores a different option 0 and records both letters", async () => {
     expect(await score("choice", {}, "C", "B", meta)).toEqual({
       status: "scored",
@@ -31,6 +86,15 @@ describe("choice", () => {
     expect(await scoreValue("choice", {}, "B", 1, meta)).toBe(1);
     expect(await scoreValue("choice", {}, "B", "london", meta)).toBe(1);
     expect(await scoreValue("choice", {}, "C", ["B", "C"], meta)).toBe(1);
+  });
+
+  it("skips blank entries of a list target, and refuses a list of nothing else", async () => {
+    expect(await scoreValue("choice", {}, "B", ["", "B"], meta)).toBe(1);
+    expect(await scoreValue("choice", {}, "C", ["B", " "], meta)).toBe(0);
+    expect(await score("choice", {}, "B", [""], meta)).toMatchObject({
+      reason: "invalid_target",
+      message: "every entry of the target list is empty",
+    });
   });
 
   it("scores a clear letter outside the options as wrong", async () => {

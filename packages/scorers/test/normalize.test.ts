@@ -22,6 +22,15 @@ describe("normalizeSquad (evaluate-v1.1.py normalize_answer)", () => {
     expect(normalizeSquad("1990–1995")).toBe("1990–1995");
   });
 
+  it("splits on Python's whitespace (str.split), not JavaScript's", () => {
+    // Python's str.isspace includes the information separators U+001C-U+001F and NEL
+    // (U+0085) but not the byte order mark U+FEFF; JavaScript's \s is the other way round.
+    expect(squadTokens("cat\u001cdog\u001fowl\u0085bat")).toEqual(["cat", "dog", "owl", "bat"]);
+    expect(squadTokens("cat\ufeffdog")).toEqual(["cat\ufeffdog"]);
+    expect(normalizeSquad("the\u001dcat")).toBe("cat");
+    expect(normalizeSquad("\ufeffthe cat")).toBe("\ufeff cat");
+  });
+
   it("splits into tokens, none for an empty or all-article text", () => {
     expect(squadTokens("The cat sat")).toEqual(["cat", "sat"]);
     expect(squadTokens("The.")).toEqual([]);

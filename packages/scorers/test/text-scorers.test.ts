@@ -36,14 +36,32 @@ describe("match", () => {
   it("refuses a missing, empty or object target instead of matching everything", async () => {
     expect(await score("match", {}, "anything")).toMatchObject({ reason: "invalid_target" });
     expect(await score("match", {}, "anything", "  ")).toMatchObject({ reason: "invalid_target" });
-    expect(await score("match", {}, "anything", ["a", ""])).toMatchObject({
+    expect(await score("match", {}, "anything", ["", " "])).toMatchObject({
       reason: "invalid_target",
-      message: "target[1] is empty",
+      message: "every entry of the target list is empty",
     });
     expect(await score("match", {}, "anything", { a: 1 })).toMatchObject({
       reason: "invalid_target",
     });
     expect(await score("match", {}, "anything", [])).toMatchObject({ reason: "invalid_target" });
+  });
+});
+
+describe("a list target with blank entries", () => {
+  it.each([
+    ["match", {}, "It is Paris"],
+    ["includes", {}, "It is Paris"],
+    ["pattern", { regex: "is (\\w+)" }, "It is Paris"],
+    ["exact", {}, "Paris"],
+    ["f1", {}, "Paris"],
+    ["answer", { pattern: "WORD" }, "ANSWER: Paris"],
+  ])("%s skips the blank entries and scores the others", async (name, args, answer) => {
+    expect(await score(name, args, answer, ["", "Paris", "  "])).toMatchObject({
+      status: "scored",
+      value: 1,
+      detail: { target: "Paris" },
+    });
+    expect(await scoreValue(name, args, answer, ["", "Rome"])).toBe(0);
   });
 });
 

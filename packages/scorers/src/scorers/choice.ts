@@ -2,6 +2,7 @@ import { scored, type Target, type UnscoredScore, unscored } from "@assay/core";
 import { z } from "zod";
 import { defineScorer } from "../define-scorer.js";
 import { type ChoiceReading, letterOf, readAnswer, readChoice } from "../text/choice-reading.js";
+import { emptyListMessage, withoutBlankEntries } from "../text/targets.js";
 
 const ChoiceArgs = z.strictObject({
   /** Metadata key holding the list of options (strings, in letter order). Default "choices". */
@@ -51,13 +52,17 @@ function optionsOf(value: unknown, field: string): string[] | UnscoredScore {
   return value.map(String);
 }
 
-/** The target as option indexes: a letter, a 0-based index, an option's text, or a list. */
+/**
+ * The target as option indexes: a letter, a 0-based index, an option's text, or a list of
+ * these (blank entries skipped).
+ */
 function expectedOptions(
   target: Target | undefined,
   options: string[],
 ): Set<number> | UnscoredScore {
   if (target === undefined) return unscored("invalid_target", "this scorer needs a `target`");
-  const list = Array.isArray(target) ? target : [target];
+  const list = Array.isArray(target) ? withoutBlankEntries(target) : [target];
+  if (list.length === 0) return unscored("invalid_target", emptyListMessage(target));
   const indexes = new Set<number>();
   for (const item of list) {
     const index = optionIndex(item, options);
@@ -70,7 +75,6 @@ function expectedOptions(
     }
     indexes.add(index);
   }
-  if (indexes.size === 0) return unscored("invalid_target", "the target list is empty");
   return indexes;
 }
 

@@ -2,6 +2,7 @@ import { scored, type Target, unscored } from "@assay/core";
 import { z } from "zod";
 import { defineScorer } from "../define-scorer.js";
 import { type FoundNumber, numberFinder } from "../text/find-numbers.js";
+import { emptyListMessage, withoutBlankEntries } from "../text/targets.js";
 
 const NumericArgs = z.strictObject({
   /** Absolute tolerance: |answer - target| <= tolerance counts as equal. Default 0. */
@@ -65,8 +66,8 @@ function targetNumbers(
   findNumbers: (text: string) => FoundNumber[],
 ): number[] | string {
   if (target === undefined) return "this scorer needs a `target`";
-  const list = Array.isArray(target) ? target : [target];
-  if (list.length === 0) return "the target list is empty";
+  const list = Array.isArray(target) ? withoutBlankEntries(target) : [target];
+  if (list.length === 0) return emptyListMessage(target);
   const numbers: number[] = [];
   for (const item of list) {
     const value =

@@ -9,8 +9,11 @@ export type ChoiceReading =
 
 // "B) Paris", "(B) Paris", "B. Paris", "B: Paris" (the text may run over several lines).
 const LETTER_WITH_TEXT = /^[([]?([A-Za-z])[)\].:]\s*(.+)$/s;
-const LEADING_MARKER = /^(?:the\s+)?(?:final\s+)?answer(?:\s+is)?\s*:?\s*/i;
-const MARKER = /\banswer\b(?:\s+is)?\s*:?/gi;
+// The word "answer" and its plurals ("answers", "answer(s)"), taken whole so that the "S"
+// of "ANSWERS: A" is never read as the letter picked.
+const ANSWER_WORD = String.raw`answer(?:s|\(s\))?(?![\p{L}\p{N}_])(?:\s+(?:is|are))?\s*:?`;
+const LEADING_MARKER = new RegExp(String.raw`^(?:the\s+)?(?:final\s+)?${ANSWER_WORD}\s*`, "iu");
+const MARKER = new RegExp(String.raw`(?<![\p{L}\p{N}_])${ANSWER_WORD}`, "giu");
 
 /** "A" for 0; options past Z have no letter and are shown by index. */
 export function letterOf(index: number): string {

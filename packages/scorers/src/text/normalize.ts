@@ -5,15 +5,27 @@ const SQUAD_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
 // `\b` is ASCII-only, so "éthe" would lose its "the". Lookarounds keep Python's meaning.
 const SQUAD_ARTICLES = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
 
+/**
+ * Python's `str.split()` whitespace (`str.isspace`: bidirectional class WS, B or S, or
+ * category Zs). It differs from JavaScript's `\s`: it includes the information separators
+ * U+001C-U+001F and NEL U+0085, and not the byte order mark U+FEFF.
+ */
+const PYTHON_WHITESPACE_RUN =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: Python splits on U+001C-U+001F
+  /[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
+
 const EDGE_CHARACTER = /[\p{P}\s]/u;
 
 /**
  * SQuAD v1.1 `normalize_answer`: lowercase, remove punctuation, remove the articles
  * a/an/the as whole words, collapse whitespace. Same order as evaluate-v1.1.py.
+ * `toLowerCase` equals Python's `str.lower` (full mappings such as "İ" to "i̇", and the
+ * final-sigma rule); checked against Python by the property tests.
  */
 export function normalizeSquad(text: string): string {
   const withoutPunctuation = text.toLowerCase().replace(SQUAD_PUNCTUATION, "");
-  return collapseWhitespace(withoutPunctuation.replace(SQUAD_ARTICLES, " "));
+  const withoutArticles = withoutPunctuation.replace(SQUAD_ARTICLES, " ");
+  return withoutArticles.split(PYTHON_WHITESPACE_RUN).filter(Boolean).join(" ");
 }
 
 /** The tokens SQuAD's F1 counts: the normalized text split on whitespace. */

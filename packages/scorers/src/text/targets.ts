@@ -3,22 +3,37 @@ import { type ScoredScore, scored, type Target, type UnscoredScore, unscored } f
 /**
  * The target as a list of strings for text scorers. A list means "any of these is right"
  * (SQuAD keeps several ground truths per question); numbers and booleans become text.
- * An empty target would match every answer, so it is refused rather than scored.
+ * An empty target would match every answer, so it is refused rather than scored; in a list,
+ * empty entries are skipped (a blank ground truth names no answer) and only a list with
+ * nothing else is refused.
  */
 export function textTargets(target: Target | undefined): string[] | UnscoredScore {
   if (target === undefined) return unscored("invalid_target", "this scorer needs a `target`");
   if (typeof target === "object" && !Array.isArray(target)) {
     return unscored("invalid_target", "expected a string or a list of strings, got an object");
   }
-  const list = Array.isArray(target) ? target : [target];
-  if (list.length === 0) return unscored("invalid_target", "the target list is empty");
-  const texts = list.map(String);
-  const empty = texts.findIndex((text) => text.trim() === "");
-  if (empty !== -1) {
-    const which = Array.isArray(target) ? `target[${empty}]` : "the target";
-    return unscored("invalid_target", `${which} is empty`);
+  if (!Array.isArray(target)) {
+    const text = String(target);
+    return isBlank(text) ? unscored("invalid_target", "the target is empty") : [text];
   }
+  const texts = withoutBlankEntries(target).map(String);
+  if (texts.length === 0) return unscored("invalid_target", emptyListMessage(target));
   return texts;
+}
+
+/** The entries of a target list that name something: blank strings are left out. */
+export function withoutBlankEntries<T>(list: readonly T[]): T[] {
+  return list.filter((item) => !(typeof item === "string" && isBlank(item)));
+}
+
+/** Why a target list with no usable entry is refused. */
+export function emptyListMessage(list: Target): string {
+  const hasEntries = Array.isArray(list) && list.length > 0;
+  return hasEntries ? "every entry of the target list is empty" : "the target list is empty";
+}
+
+function isBlank(text: string): boolean {
+  return text.trim() === "";
 }
 
 export interface TargetResult {
