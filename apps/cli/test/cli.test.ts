@@ -48,10 +48,27 @@ describe("assay CLI", () => {
     const report = await runAssay(["report", "ex", "--db", db, "--json"]);
     expect(report.code).toBe(0);
     expect(JSON.parse(report.stdout).groups).toEqual(summary.groups);
-    const stops = await runAssay(["report", "ex", "--db", db, "--json", "--fall-steps", "2"]);
-    expect(JSON.parse(stops.stdout).earlyStops).toEqual({ fallSteps: 2, total: 0, candidates: [] });
+    const stops = await runAssay([
+      "report",
+      "ex",
+      "--db",
+      db,
+      "--json",
+      "--fall-steps",
+      "2",
+      "--min-fall",
+      "0.05",
+    ]);
+    expect(JSON.parse(stops.stdout).earlyStops).toEqual({
+      fallSteps: 2,
+      minFall: 0.05,
+      total: 0,
+      candidates: [],
+    });
     const badSteps = await runAssay(["report", "ex", "--db", db, "--fall-steps", "0"]);
     expect(badSteps.stderr).toMatch(/`--fall-steps` to be a whole number from 1 and up, got `0`/);
+    const badFall = await runAssay(["report", "ex", "--db", db, "--min-fall=-1"]);
+    expect(badFall.stderr).toMatch(/`--min-fall` to be a number from 0 and up, got `-1`/);
 
     const table = await runAssay(["report", "ex", "--db", db]);
     expect(table.stdout).toMatch(/Routing: which rule sent samples to which scorer/);

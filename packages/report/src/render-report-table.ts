@@ -1,6 +1,14 @@
 import type { EarlyStopReport, Rate, ReportBundle, RunReport } from "@assay/core";
 import Table from "cli-table3";
-import { EARLY_STOPS_SHOWN, formatBucket, formatFall, formatMoney, formatRate } from "./format.js";
+import {
+  EARLY_STOPS_SHOWN,
+  fallRule,
+  formatBucket,
+  formatFall,
+  formatMoney,
+  formatRate,
+  plural,
+} from "./format.js";
 
 const STYLE = {
   style: { head: [], border: [] },
@@ -25,7 +33,7 @@ export function renderReportTable(bundle: ReportBundle): string {
 
 /** The first candidates; "stop after step" counts steps from 1, as a person reads a trajectory. */
 function earlyStopTable(stops: EarlyStopReport): string {
-  const title = `Early-stop candidates (value fell ${stops.fallSteps} steps in a row): ${stops.total}`;
+  const title = `Early-stop candidates (value ${fallRule(stops)}): ${stops.total}`;
   if (stops.candidates.length === 0) return `${title}, none`;
   const table = new Table({
     head: ["sample", "task", "scorer", "stop after step", "falls", "values"],
@@ -49,6 +57,7 @@ function headlineTable(runs: readonly RunReport[]): string {
   row("pass@1", (r) => rateCell(r.accuracy.pass1));
   row("verifier-selected", (r) => rateCell(r.accuracy.selected));
   row("oracle", (r) => rateCell(r.accuracy.oracle));
+  row("no scored candidate", (r) => unselectedCell(r));
   row("top tie (continuous)", (r) => rateCell(r.ties.continuous));
   row("top tie (discrete judge)", (r) => rateCell(r.ties.discrete));
   row("cost per solved task", (r) => moneyCell(r, (c) => c.perSolvedTask.total));
@@ -108,6 +117,12 @@ function trendTable(bundle: ReportBundle): string {
     ]);
   }
   return `Trend (oldest first)\n${table.toString()}`;
+}
+
+/** Tasks the verifier scored no candidate of: in all three denominators, unsolved when selected. */
+function unselectedCell(report: RunReport): string {
+  if (report.accuracy.methods.length === 0) return "n/a";
+  return `${plural(report.accuracy.unselected, "task")}, counted unsolved`;
 }
 
 function rateCell(rate: Rate): string {

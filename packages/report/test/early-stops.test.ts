@@ -19,6 +19,7 @@ function candidate(i: number): EarlyStopCandidate {
 /** 12 candidates in the run, 11 returned by the query (its limit), 10 shown. */
 const STOPS: EarlyStopReport = {
   fallSteps: 3,
+  minFall: 0.01,
   total: 12,
   candidates: Array.from({ length: 11 }, (_, i) => candidate(i)),
 };
@@ -27,7 +28,9 @@ const bundle = { report: REPORT, compare: null, trend: TREND, earlyStops: STOPS 
 describe("early-stop candidates in the report", () => {
   it("lists the first ten in the table, with the step to stop after and the fall", () => {
     const text = renderReportTable(bundle);
-    expect(text).toContain("Early-stop candidates (value fell 3 steps in a row): 12");
+    expect(text).toContain(
+      "Early-stop candidates (value fell 3 steps in a row, by at least 0.01 each): 12",
+    );
     expect(text).toMatch(
       /s<0>\s+│?\s*t0\s+│?\s*judge\s+│?\s*2\s+│?\s*3\s+│?\s*0\.90 → 0\.80 → 0\.70 → 0\.60/,
     );
@@ -37,8 +40,13 @@ describe("early-stop candidates in the report", () => {
   });
 
   it("says so when there are none, and leaves the section out when not queried", () => {
-    const none = { ...bundle, earlyStops: { fallSteps: 4, total: 0, candidates: [] } };
-    expect(renderReportTable(none)).toContain("fell 4 steps in a row): 0, none");
+    const none = {
+      ...bundle,
+      earlyStops: { fallSteps: 4, minFall: 0.05, total: 0, candidates: [] },
+    };
+    expect(renderReportTable(none)).toContain(
+      "fell 4 steps in a row, by at least 0.05 each): 0, none",
+    );
     const { earlyStops: _, ...without } = bundle;
     expect(renderReportTable(without)).not.toContain("Early-stop");
     expect(renderReportHtml(without)).not.toContain('data-section="early-stops"');
@@ -60,10 +68,34 @@ describe("early-stop candidates in the report", () => {
     expect(first).toContain('aria-label="progress 0.20, 0.90, 0.80, 0.70, 0.60, –, 0.65"');
   });
 
+  it("says one step in the singular, and leaves out a minimum of 0 (any drop)", () => {
+    const one = { ...bundle, earlyStops: { ...STOPS, fallSteps: 1, minFall: 0 } };
+    const text = renderReportTable(one);
+    expect(text).toContain("Early-stop candidates (value fell 1 step): 12");
+    expect(text).not.toMatch(/1 steps|in a row|at least 0 /);
+    expect(renderReportHtml(one)).toContain("Trajectories whose verifier value fell 1 step;");
+  });
+
+  it("prints as many decimals as it takes to see every step of a small fall", () => {
+    const slow = {
+      ...candidate(0),
+      fromStep: 0,
+      values: [0.5712, 0.5711, 0.571, 0.5709],
+      progress: [0.5712, 0.5711, 0.571, 0.5709],
+    };
+    const small = { ...bundle, earlyStops: { ...STOPS, minFall: 1e-4, candidates: [slow] } };
+    expect(renderReportTable(small)).toContain("0.5712 → 0.5711 → 0.5710 → 0.5709");
+    const html = renderReportHtml(small);
+    expect(html).toContain("then 0.5712 → 0.5711 → 0.5710 → 0.5709");
+    expect(html).toContain('aria-label="progress 0.5712, 0.5711, 0.5710, 0.5709"');
+    expect(html).toContain("fell 3 steps in a row, by at least 0.0001 each;");
+  });
+
   it("carries every queried candidate in the JSON", () => {
     const summary = { runId: "r2", groups: [] } as unknown as RunSummary;
     const json = JSON.parse(renderReportJson(summary, bundle));
     expect(json.earlyStops.total).toBe(12);
+    expect(json.earlyStops.minFall).toBe(0.01);
     expect(json.earlyStops.candidates).toHaveLength(11);
     expect(json.earlyStops.candidates[0]).toEqual(candidate(0));
   });

@@ -21,6 +21,30 @@ describe("HTML report", () => {
     expect(html).toContain('data-series="r2" data-category="selected" data-value="0.7"');
     expect(html).toContain('data-series="cost per solved task" data-category="r1b" data-value=""');
   });
+
+  it("labels each histogram bin with the range it covers, the last one up to 1.0", () => {
+    const chart = html.slice(html.indexOf('data-chart="histogram-judge"'));
+    const bins = [...chart.matchAll(/data-category="([^"]*)"/g)].map((m) => m[1]);
+    expect(bins).toEqual([
+      "0.0–0.1",
+      "0.1–0.2",
+      "0.2–0.3",
+      "0.3–0.4",
+      "0.4–0.5",
+      "0.5–0.6",
+      "0.6–0.7",
+      "0.7–0.8",
+      "0.8–0.9",
+      "0.9–1.0",
+    ]);
+    expect(chart).toContain("the last also holds 1.0");
+  });
+
+  it("shows how many tasks had no scored candidate", () => {
+    expect(html).toMatch(
+      /data-metric="unselected"><div class="label">no scored candidate<\/div><div class="value">1<\/div>/,
+    );
+  });
 });
 
 describe("table report", () => {
@@ -30,5 +54,18 @@ describe("table report", () => {
     expect(text).toMatch(/verifier-selected\s+│?\s*70\.0% \(7\/10\)/);
     expect(text).toContain("0.0500 USD");
     expect(text).toContain("Trend (oldest first)");
+  });
+
+  it("shows how many tasks had no scored candidate, n/a before selection ran", () => {
+    const unselected = {
+      ...COMPARE,
+      accuracy: { ...COMPARE.accuracy, unselected: 2, methods: [] },
+    };
+    const text = renderReportTable({ ...bundle, compare: unselected });
+    expect(text).toMatch(/no scored candidate\s+│?\s*1 task, counted unsolved\s+│?\s*n\/a/);
+    const two = { ...REPORT, accuracy: { ...REPORT.accuracy, unselected: 2 } };
+    expect(renderReportTable({ ...bundle, report: two, compare: null })).toContain(
+      "2 tasks, counted unsolved",
+    );
   });
 });

@@ -2,25 +2,42 @@ import { type Rate, rateOf } from "@assay/core";
 import type { TaskSelection } from "./select-task.js";
 
 export interface Accuracy {
+  /** Tasks selection saw. */
   tasks: number;
+  /** Tasks where the verifier scored no candidate: nothing selected, so unsolved. */
+  unselected: number;
   /** First candidate correct. */
   pass1: Rate;
-  /** The selected candidate correct. */
+  /** The selected candidate correct; a task with nothing selected is unsolved. */
   selected: Rate;
   /** Any candidate correct: the ceiling for selection. */
   oracle: Rate;
 }
 
-/** The three accuracies of DESIGN.md §7; unknown correctness is left out of each rate. */
+/**
+ * The three accuracies of DESIGN.md §7, over the same tasks: those whose correctness is
+ * known for all three. A task with no scored candidate stays in (selected counts it
+ * unsolved); a task whose first, picked or any-correct answer is unknown is left out of all
+ * three, never counted as a failure of one of them only.
+ */
 export function accuracyOf(selections: readonly TaskSelection[]): Accuracy {
-  const share = (pick: (s: TaskSelection) => boolean | null): Rate => {
-    const known = selections.map(pick).filter((v): v is boolean => v !== null);
-    return rateOf(known.filter(Boolean).length, known.length);
-  };
+  const counted = selections.filter(countsForAccuracy);
+  const share = (pick: (s: TaskSelection) => boolean | null): Rate =>
+    rateOf(counted.filter((s) => pick(s) === true).length, counted.length);
   return {
     tasks: selections.length,
+    unselected: selections.filter((s) => s.selectedIndex === null).length,
     pass1: share((s) => s.firstCorrect),
     selected: share((s) => s.selectedCorrect),
     oracle: share((s) => s.anyCorrect),
   };
+}
+
+/** Whether a task's correctness is known for pass@1, the pick and the oracle alike. */
+function countsForAccuracy(selection: TaskSelection): boolean {
+  return (
+    selection.firstCorrect !== null &&
+    selection.selectedCorrect !== null &&
+    selection.anyCorrect !== null
+  );
 }

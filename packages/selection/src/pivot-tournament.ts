@@ -25,7 +25,10 @@ export const DEFAULT_PIVOTS = 3;
  *    `floor(i·N/k)` for i = 0..k−1. Deterministic, so a rerun picks the same ones.
  * 2. Every pivot is compared once with every other pivot (k(k−1)/2 comparisons; P(q beats
  *    p) is read as 1 − P(p beats q)), and every other candidate with every pivot
- *    ((N−k)·k comparisons). Total: k·N − k(k+1)/2 ≤ N·k, i.e. O(N·k).
+ *    ((N−k)·k comparisons). Total: k·N − k(k+1)/2 ≤ N·k, i.e. O(N·k). Bradley–Terry's
+ *    σ is exactly antisymmetric (see `sigmoid`), so the complement read here is the very
+ *    number a direct comparison would give: candidates with equal scores get bit-equal
+ *    strengths, and their tie is seen.
  * 3. A candidate's strength is its mean P(beats pivot) over all k pivots, a pivot meeting
  *    itself counting 0.5 (no comparison is made). Everyone is thus averaged over the same
  *    pivots, and with Bradley–Terry comparisons the ranking equals sorting by score.

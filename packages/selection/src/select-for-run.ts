@@ -24,8 +24,7 @@ export interface SelectForRunOptions extends SelectOptions {
 }
 
 export interface SelectForRunResult extends Accuracy {
-  /** Tasks where the verifier scored no candidate, so nothing was selected. */
-  unselected: number;
+  /** Tasks whose top was an exact tie, broken by the lowest candidate index. */
   ties: number;
 }
 
@@ -44,7 +43,7 @@ export async function selectForRun(
     verifierScorer: options.verifierScorer,
     ...(options.checkScorer !== undefined && { checkScorer: options.checkScorer }),
   };
-  const totals: SelectForRunResult = { ...accuracyOf([]), unselected: 0, ties: 0 };
+  const totals: SelectForRunResult = { ...accuracyOf([]), ties: 0 };
   for await (const page of taskCandidatePages(runner, runId, query, options.tasksPerPage)) {
     const selections = [...groupByTask(page)].map(([taskId, rows]) =>
       selectTask(
@@ -85,10 +84,10 @@ function groupByTask(rows: readonly CandidateRow[]): Map<string, CandidateRow[]>
 function addTo(totals: SelectForRunResult, selections: readonly TaskSelection[]): void {
   const page = accuracyOf(selections);
   totals.tasks += page.tasks;
+  totals.unselected += page.unselected;
   for (const key of ["pass1", "selected", "oracle"] as const) {
     totals[key] = rateOf(totals[key].count + page[key].count, totals[key].of + page[key].of);
   }
-  totals.unselected += selections.filter((s) => s.selectedIndex === null).length;
   totals.ties += selections.filter((s) => s.tie).length;
 }
 

@@ -35,6 +35,11 @@ export interface TaskSelection {
   discreteTie: boolean | null;
   /** How a tie was broken; null when there was none. */
   tieBreak: TieBreak | null;
+  /**
+   * Selection solved the task: the picked candidate is correct. False when nothing was
+   * picked (DESIGN.md §7: a task with no scored candidate is unsolved); null when the
+   * pick's correctness is unknown.
+   */
   selectedCorrect: boolean | null;
   /** pass@1: the first candidate (lowest index) is correct. */
   firstCorrect: boolean | null;
@@ -71,7 +76,7 @@ export function selectTask(
     tie: outcome.tie,
     discreteTie: discreteTieOf(scoredCandidates),
     tieBreak: outcome.tie ? TIE_BREAK : null,
-    selectedCorrect: selected?.correct ?? null,
+    selectedCorrect: selected === undefined ? false : selected.correct,
     firstCorrect: firstOf(candidates)?.correct ?? null,
     anyCorrect: anyCorrect(candidates),
   };

@@ -32,6 +32,30 @@ describe("pivot tournament", () => {
     expect(result.tie).toBe(true);
   });
 
+  it("sees a tie between equal scores, whichever direction each comparison was made in", () => {
+    // Pivots 32 and 33 share the top score. 32 meets pivot 29 directly (σ(x)), 33 reads it
+    // as 1 − P(29 beats 33); with σ(−x) computed by another formula than 1 − σ(x), their
+    // strengths came out an ulp apart and 33 won without a tie.
+    const top = 0.0038644940499406658;
+    const byIndex = new Map([
+      [32, top],
+      [22, 0],
+      [29, 0],
+      [50, 0],
+      [33, top],
+      [46, 0],
+    ]);
+    const result = pivotTournament(
+      [...byIndex.keys()],
+      (a, b) => preferenceProbability(byIndex.get(a) ?? 0, byIndex.get(b) ?? 0, 0.5533117590708643),
+      { k: 3 },
+    );
+    expect(result.pivots).toEqual([32, 29, 33]);
+    expect(result.strengths.get(32)).toBe(result.strengths.get(33));
+    expect(result.tie).toBe(true);
+    expect(result.ranking.slice(0, 2)).toEqual([32, 33]);
+  });
+
   it("follows the comparisons it is given, even non-transitive ones", () => {
     // Candidate 2 beats everyone it meets; others are even.
     const judge = (a: number, b: number) => (a === 2 ? 0.9 : b === 2 ? 0.1 : 0.5);

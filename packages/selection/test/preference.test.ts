@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { preferenceProbability, sigmoid } from "../src/index.js";
 
@@ -12,6 +13,22 @@ describe("Bradley–Terry preference", () => {
   it("sharpens with a scale without changing the winner", () => {
     // σ(10 · 0.5) = σ(5) = 0.993307...
     expect(preferenceProbability(0.8, 0.3, 10)).toBeCloseTo(0.9933071, 6);
+  });
+
+  it("is exactly antisymmetric: P(b beats a) is 1 − P(a beats b) to the last bit", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0.01, max: 100, noNaN: true }),
+        (a, b, scale) => {
+          expect(preferenceProbability(b, a, scale)).toBe(1 - preferenceProbability(a, b, scale));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // σ(−x) and 1 − σ(x) by two formulas differ in the last bit here.
+    expect(sigmoid(-0.3)).toBe(1 - sigmoid(0.3));
   });
 
   it("does not overflow for large differences", () => {

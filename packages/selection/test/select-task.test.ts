@@ -45,11 +45,12 @@ describe("selectTask", () => {
     ]);
   });
 
-  it("selects nothing when the verifier scored no candidate, and says correctness is unknown", () => {
+  it("selects nothing when the verifier scored no candidate: the task is unsolved", () => {
     const result = selectTask("t", [candidate(0, null, true), candidate(1, null, false)]);
     expect(result.selectedIndex).toBeNull();
-    expect(result.selectedCorrect).toBeNull();
+    expect(result.selectedCorrect).toBe(false);
     expect(result.firstCorrect).toBe(true);
+    expect(result.anyCorrect).toBe(true);
   });
 
   it("measures the discrete tie a 1..G judge would have had", () => {
@@ -98,5 +99,36 @@ describe("accuracyOf", () => {
     expect(accuracy.pass1).toEqual({ count: 1, of: 3, rate: 1 / 3 });
     expect(accuracy.selected).toEqual({ count: 2, of: 3, rate: 2 / 3 });
     expect(accuracy.oracle).toEqual({ count: 3, of: 3, rate: 1 });
+  });
+
+  it("keeps tasks with no scored candidate in every denominator, unsolved for the pick", () => {
+    // Five tasks whose first candidate is right; in two the verifier overflowed on both.
+    const overflowing = (id: string) =>
+      selectTask(id, [candidate(0, null, true), candidate(1, null, false)]);
+    const scored = (id: string) =>
+      selectTask(id, [candidate(0, 0.2, true), candidate(1, 0.8, false)]);
+    const accuracy = accuracyOf([
+      scored("a"),
+      overflowing("b"),
+      scored("c"),
+      overflowing("d"),
+      scored("e"),
+    ]);
+    expect(accuracy.pass1).toEqual({ count: 5, of: 5, rate: 1 });
+    expect(accuracy.selected).toEqual({ count: 0, of: 5, rate: 0 });
+    expect(accuracy.oracle).toEqual({ count: 5, of: 5, rate: 1 });
+    expect(accuracy.unselected).toBe(2);
+  });
+
+  it("leaves a task whose correctness is unknown for one figure out of all three", () => {
+    // pass@1 and the pick are known (right), the oracle is not: some wrong, one unknown.
+    const task = selectTask("t", [candidate(0, 0.9, true), candidate(1, 0.1, null)]);
+    expect(task.anyCorrect).toBe(true);
+    const unknownPick = selectTask("u", [candidate(0, 0.1, false), candidate(1, 0.9, null)]);
+    expect(unknownPick).toMatchObject({ firstCorrect: false, selectedCorrect: null });
+    const accuracy = accuracyOf([task, unknownPick]);
+    expect(accuracy.pass1).toEqual({ count: 1, of: 1, rate: 1 });
+    expect(accuracy.selected).toEqual({ count: 1, of: 1, rate: 1 });
+    expect(accuracy.oracle).toEqual({ count: 1, of: 1, rate: 1 });
   });
 });

@@ -2,7 +2,7 @@ import { PriceTableSchema } from "@assay/core";
 import { runnerOf, runReports, runTrend } from "@assay/store/reports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { selectForRun } from "../src/index.js";
-import { seedRun, TASKS } from "./support/report-run.js";
+import { OVERFLOWING_TASKS, seedRun, TASKS } from "./support/report-run.js";
 import { DRIVERS, type TestStore } from "./support/stores.js";
 
 const prices = PriceTableSchema.parse({
@@ -14,6 +14,8 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
   (driver) => {
     let db: TestStore;
 
+    // Runs seeded and selected once; a test that selects again gets the same rows (a
+    // selection replaces the task's earlier one), so each test stands on its own.
     beforeAll(async () => {
       db = await DRIVERS[driver]();
       await seedRun(db.store, "r1", TASKS, { name: "nightly" });
@@ -28,26 +30,39 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
         },
         { name: "nightly", usage: false },
       );
+      await seedRun(db.store, "overflowing", OVERFLOWING_TASKS, { usage: false });
       await seedRun(
         db.store,
         "other",
         { F: [{ label: true, judge: 0.5 }] },
         { name: "adhoc", usage: false },
       );
+      await selectR1();
+      await selectForRun(db.store, "r2", {
+        verifierScorer: "judge",
+        method: "pivot_tournament",
+        k: 2,
+      });
+      await selectForRun(db.store, "overflowing", { verifierScorer: "judge" });
     });
     afterAll(() => db?.dispose());
 
-    it("selects per task and stores the evidence", async () => {
-      const result = await selectForRun(db.store, "r1", {
+    function selectR1() {
+      return selectForRun(db.store, "r1", {
         verifierScorer: "judge",
         checkScorer: "exact",
         tasksPerPage: 3,
       });
+    }
+
+    it("selects per task and stores the evidence", async () => {
+      const result = await selectR1();
       // A picks #1 (right), B ties 0.7/0.7 → #0 (right), C picks #0 (exact 0: wrong), D picks #1 (wrong).
       expect(result.selected).toEqual({ count: 2, of: 4, rate: 0.5 });
       expect(result.pass1).toEqual({ count: 1, of: 4, rate: 0.25 });
       expect(result.oracle).toEqual({ count: 3, of: 4, rate: 0.75 });
       expect(result.ties).toBe(1);
+      expect(result.unselected).toBe(0);
 
       const { rows } = await runnerOf(db.store.driver).query<Record<string, unknown>>(
         "SELECT task_id, selected_index, tie, discrete_tie, tie_break, detail FROM selections WHERE run_id = 'r1' ORDER BY task_id",
@@ -62,11 +77,6 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
         ["D", 1, false, null, null],
       ]);
       expect(rows[3]?.detail).toMatchObject({ scores: { 0: null, 1: 0.4 }, ranking: [1] });
-      await selectForRun(db.store, "r2", {
-        verifierScorer: "judge",
-        method: "pivot_tournament",
-        k: 2,
-      });
     });
 
     it("reports accuracies, ties, cost, truncation, unscored reasons and the histogram", async () => {
@@ -75,7 +85,11 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       if (report === undefined) return;
       expect(report.samples).toBe(11);
       expect(report.tasks).toBe(4);
-      expect(report.accuracy).toMatchObject({ selectedTasks: 4, methods: ["best_of_n"] });
+      expect(report.accuracy).toMatchObject({
+        selectedTasks: 4,
+        unselected: 0,
+        methods: ["best_of_n"],
+      });
       expect(report.accuracy.selected.rate).toBe(0.5);
       expect(report.ties.continuous).toEqual({ count: 1, of: 4, rate: 0.25 });
       expect(report.ties.discrete).toEqual({ count: 1, of: 1, rate: 1 });
@@ -143,6 +157,38 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       expect(trend[1]?.costPerSolvedTask).toBeNull();
       const last = await runTrend(runnerOf(db.store.driver), { last: 1 });
       expect(last.map((p) => p.run.runId)).toEqual(["other"]);
+    });
+
+    it("counts a task with no scored candidate as unsolved, in all three denominators", async () => {
+      // Five tasks whose first candidate is right; in two the verifier overflowed on both.
+      const result = await selectForRun(db.store, "overflowing", { verifierScorer: "judge" });
+      expect(result.pass1).toEqual({ count: 5, of: 5, rate: 1 });
+      expect(result.selected).toEqual({ count: 0, of: 5, rate: 0 });
+      expect(result.oracle).toEqual({ count: 5, of: 5, rate: 1 });
+      expect(result.unselected).toBe(2);
+
+      const [report] = await runReports(runnerOf(db.store.driver), ["overflowing"]);
+      expect(report?.accuracy).toEqual({
+        tasks: 5,
+        selectedTasks: 3,
+        unselected: 2,
+        methods: ["best_of_n"],
+        pass1: { count: 5, of: 5, rate: 1 },
+        selected: { count: 0, of: 5, rate: 0 },
+        oracle: { count: 5, of: 5, rate: 1 },
+      });
+    });
+
+    it("reads a stored task with nothing selected as unsolved, whatever its selected_correct", async () => {
+      const runner = runnerOf(db.store.driver);
+      await selectForRun(db.store, "overflowing", { verifierScorer: "judge" });
+      // As selection stored such a task before it said "unsolved" there.
+      await runner.query(
+        "UPDATE selections SET selected_correct = NULL WHERE run_id = 'overflowing' AND selected_index IS NULL",
+      );
+      const [report] = await runReports(runner, ["overflowing"]);
+      expect(report?.accuracy.selected).toEqual({ count: 0, of: 5, rate: 0 });
+      expect(report?.accuracy.pass1.of).toBe(5);
     });
 
     it("names a missing run", async () => {

@@ -13,6 +13,7 @@ const CURVES: Record<string, (number | null)[]> = {
   gap: [0.9, 0.8, null, 0.7, 0.6, 0.5], // an unscored step ends a fall
   long: [1, 0.8, 0.6, 0.4, 0.2, 0.1], // 5 falls from step 0
   second: [0.5, 0.4, 0.7, 0.5, 0.4, 0.3], // 1 fall, then 3 from step 2
+  drift: [0.5712, 0.5711, 0.571, 0.5709, 0.5708], // drops of 1e-4: below the default minimum
 };
 
 /** The early-stop query, on every driver. */
@@ -49,6 +50,7 @@ export function registerEarlyStopSuite(kind: Store["kind"], factory: StoreFactor
     it("lists curves that fell M steps in a row, longest fall and largest drop first", async () => {
       const report = await earlyStops(runnerOf(store.driver), runId);
       expect(report.fallSteps).toBe(3);
+      expect(report.minFall).toBe(0.01);
       expect(report.total).toBe(3);
       expect(report.candidates.map((c) => [c.sampleId, c.fromStep, c.falls])).toEqual([
         ["long", 0, 5],
@@ -65,6 +67,31 @@ export function registerEarlyStopSuite(kind: Store["kind"], factory: StoreFactor
         values: [0.9, 0.8, 0.7, 0.6],
         progress: CURVES.exact,
       });
+    });
+
+    it("counts a step as a fall only when it drops by at least the minimum", async () => {
+      const runner = runnerOf(store.driver);
+      const falls = async (minFall: number) => {
+        const report = await earlyStops(runner, runId, { minFall });
+        expect(report.minFall).toBe(minFall);
+        return Object.fromEntries(
+          report.candidates.map((c) => [c.sampleId, [c.fromStep, c.falls]]),
+        );
+      };
+      // Any drop: the drift is a 4-step fall.
+      expect(await falls(0)).toEqual({
+        long: [0, 5],
+        drift: [0, 4],
+        second: [2, 3],
+        exact: [1, 3],
+      });
+      // Drops of exactly 0.1 count (0.9 − 0.8 is 0.0999… in floating point).
+      expect(await falls(0.1)).toEqual({ long: [0, 5], second: [2, 3], exact: [1, 3] });
+      // Only long's first four steps (0.2 each) drop by 0.15.
+      expect(await falls(0.15)).toEqual({ long: [0, 4] });
+      await expect(earlyStops(runner, runId, { minFall: -0.1 })).rejects.toThrow(
+        /`minFall` to be a number from 0 and up, got -0.1/,
+      );
     });
 
     it("takes M from the caller and limits the list, not the total", async () => {

@@ -6,7 +6,7 @@ import {
   renderReportTable,
   renderSummaryTable,
 } from "@assay/report";
-import { DEFAULT_FALL_STEPS, reportBundle, runnerOf } from "@assay/store/reports";
+import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL, reportBundle, runnerOf } from "@assay/store/reports";
 import { type Command, Option } from "commander";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { requireRun } from "../require-run.js";
@@ -23,6 +23,7 @@ interface ReportFlags {
   trend: string;
   series?: string;
   fallSteps: string;
+  minFall: string;
   db?: string;
 }
 
@@ -49,6 +50,11 @@ export function registerReport(program: Command): void {
       "list trajectories whose verifier value fell this many steps in a row (early-stop candidates)",
       String(DEFAULT_FALL_STEPS),
     )
+    .option(
+      "--min-fall <d>",
+      "smallest drop of the verifier value (0–1) that counts as a fall",
+      String(DEFAULT_MIN_FALL),
+    )
     .option("--db <target>", DB_OPTION_HELP)
     .action(async (runId: string, flags: ReportFlags) => {
       const format: Format = flags.json === true ? "json" : (flags.format ?? "table");
@@ -64,6 +70,7 @@ export function registerReport(program: Command): void {
           ...(flags.series !== undefined && { series: flags.series }),
           trendRuns: wholeNumber("--trend", flags.trend),
           fallSteps: wholeNumber("--fall-steps", flags.fallSteps),
+          minFall: nonNegative("--min-fall", flags.minFall),
         });
         const text =
           format === "json"
@@ -95,5 +102,14 @@ function wholeNumber(flag: string, value: string): number {
   throw new CliExit(
     ExitCode.refused,
     `Expected \`${flag}\` to be a whole number from 1 and up, got \`${value}\``,
+  );
+}
+
+function nonNegative(flag: string, value: string): number {
+  const n = Number(value);
+  if (value.trim() !== "" && Number.isFinite(n) && n >= 0) return n;
+  throw new CliExit(
+    ExitCode.refused,
+    `Expected \`${flag}\` to be a number from 0 and up, got \`${value}\``,
   );
 }

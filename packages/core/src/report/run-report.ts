@@ -10,11 +10,17 @@ export interface RunIdentity {
   finishedAt: string | null;
 }
 
-/** pass@1 vs verifier-selected vs oracle, over tasks whose correctness is known. */
+/**
+ * pass@1 vs verifier-selected vs oracle. All three count the same tasks: those whose
+ * correctness is known for the first candidate, the pick and the oracle. A task where the
+ * verifier scored no candidate is among them, unsolved for the selected figure.
+ */
 export interface AccuracyReport {
   tasks: number;
-  /** Tasks with a stored selection; 0 until selection ran. */
+  /** Tasks where selection picked a candidate; 0 until selection ran. */
   selectedTasks: number;
+  /** Tasks where the verifier scored no candidate, so nothing was picked (counted unsolved). */
+  unselected: number;
   /** Selection method(s) stored for the run. */
   methods: string[];
   pass1: Rate;

@@ -1,5 +1,5 @@
 import type { EarlyStopCandidate, EarlyStopReport } from "@assay/core";
-import { EARLY_STOPS_SHOWN, formatFall, formatScore } from "../format.js";
+import { EARLY_STOPS_SHOWN, fallDigits, fallRule, formatFall } from "../format.js";
 import { escapeHtml } from "./escape-html.js";
 
 const WIDTH = 120;
@@ -17,7 +17,7 @@ ${sparkline(c)} <code>${escapeHtml(c.sampleId)}</code> (task ${escapeHtml(c.task
   );
   return `<section class="early-stops" data-section="early-stops">
 <h2>Early-stop candidates: ${stops.total}</h2>
-<p>Trajectories whose verifier value fell ${stops.fallSteps} steps in a row; stopping where the fall began would have kept the better answer.${more > 0 ? ` The first ${shown.length} are shown; JSON lists more.` : ""}</p>
+<p>Trajectories whose verifier value ${escapeHtml(fallRule(stops))}; stopping where the fall began would have kept the better answer.${more > 0 ? ` The first ${shown.length} are shown; JSON lists more.` : ""}</p>
 ${items.length === 0 ? "<p>None.</p>" : `<ol>\n${items.join("\n")}\n</ol>`}
 </section>`;
 }
@@ -39,6 +39,8 @@ function sparkline(c: EarlyStopCandidate): string {
     .filter((r) => r.length > 0)
     .map((r) => `<polyline class="curve" points="${r.join(" ")}"/>`);
   const fall = c.values.map((v, i) => point(v, c.fromStep + i)).join(" ");
-  return `<svg class="sparkline" viewBox="-2 -2 ${WIDTH + 4} ${HEIGHT + 4}" width="${WIDTH + 4}" height="${HEIGHT + 4}" role="img" aria-label="progress ${escapeHtml(c.progress.map(formatScore).join(", "))}">
+  const digits = fallDigits(c.values);
+  const label = c.progress.map((v) => (v === null ? "–" : v.toFixed(digits))).join(", ");
+  return `<svg class="sparkline" viewBox="-2 -2 ${WIDTH + 4} ${HEIGHT + 4}" width="${WIDTH + 4}" height="${HEIGHT + 4}" role="img" aria-label="progress ${escapeHtml(label)}">
 ${lines.join("")}<polyline class="fall" points="${fall}"/></svg>`;
 }

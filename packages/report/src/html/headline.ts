@@ -15,6 +15,12 @@ export function headlineCards(report: RunReport): string {
     ),
     card("oracle", "oracle", rateText(report.accuracy.oracle), countText(report.accuracy.oracle)),
     card(
+      "unselected",
+      "no scored candidate",
+      report.accuracy.methods.length === 0 ? "n/a" : String(report.accuracy.unselected),
+      "tasks, counted unsolved",
+    ),
+    card(
       "cost-per-solved",
       "cost per solved task",
       cost === null ? "no prices" : formatMoney(cost.perSolvedTask.total, cost.currency),

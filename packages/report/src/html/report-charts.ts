@@ -1,5 +1,5 @@
 import type { ReportBundle, RunReport } from "@assay/core";
-import { formatBucket, formatMoney, formatRate } from "../format.js";
+import { formatBin, formatBucket, formatMoney, formatRate } from "../format.js";
 import { type BarChartSpec, barChart } from "./bar-chart.js";
 
 const percent = (value: number) => formatRate(value);
@@ -10,7 +10,9 @@ export function accuracyChart(bundle: ReportBundle): string {
   return barChart({
     id: "accuracy",
     title: "Accuracy: first candidate vs verifier pick vs oracle",
-    note: "The gap between the pick and the oracle is what a better verifier could still win.",
+    note:
+      "The gap between the pick and the oracle is what a better verifier could still win. " +
+      "All three count the same tasks; one with no scored candidate is unsolved for the pick.",
     categories: ["pass@1", "selected", "oracle"],
     series: runs.map((r) => ({
       name: r.run.runId,
@@ -21,13 +23,14 @@ export function accuracyChart(bundle: ReportBundle): string {
   });
 }
 
-/** One histogram per scorer: where the scores fall, ten bins of 0.1. */
+/** One histogram per scorer: where the scores fall, bins of equal width over 0–1. */
 export function histogramCharts(report: RunReport): string[] {
   return report.histograms.map((h) =>
     barChart({
       id: `histogram-${h.scorer}`,
       title: `Score histogram: ${h.scorer} (${h.scored} scored)`,
-      categories: h.counts.map((_, i) => `${(i / 10).toFixed(1)}`),
+      note: "Each bin holds its lower edge, not its upper one; the last also holds 1.0.",
+      categories: h.counts.map((_, i) => formatBin(i, h.counts.length)),
       series: [{ name: h.scorer, values: h.counts }],
       format: (v) => String(v),
     }),

@@ -2,7 +2,7 @@ import type { Sample, ScoreRow } from "@assay/core";
 import type { Store } from "@assay/store";
 import { runnerOf } from "@assay/store/reports";
 
-interface CandidateSpec {
+export interface CandidateSpec {
   label?: boolean;
   /** Verifier ("judge") value, or an unscored reason. */
   judge: number | string;
@@ -46,6 +46,25 @@ export const TASKS: Record<string, CandidateSpec[]> = {
     { label: false, judge: 0.4 },
   ],
 };
+
+/**
+ * Five tasks whose first candidate is right and second wrong. In B and D the verifier
+ * overflowed on both candidates; elsewhere it prefers the wrong one.
+ */
+export const OVERFLOWING_TASKS: Record<string, CandidateSpec[]> = Object.fromEntries(
+  ["A", "B", "C", "D", "E"].map((task) => [
+    task,
+    task === "B" || task === "D"
+      ? [
+          { label: true, judge: "overflow" },
+          { label: false, judge: "overflow" },
+        ]
+      : [
+          { label: true, judge: 0.2 },
+          { label: false, judge: 0.8 },
+        ],
+  ]),
+);
 
 export async function seedRun(
   store: Store,

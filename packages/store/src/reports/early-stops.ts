@@ -4,15 +4,23 @@ import { num } from "./group-by-run.js";
 
 /** M when not given: three falls in a row are rarely noise. */
 export const DEFAULT_FALL_STEPS = 3;
+/**
+ * Smallest drop a step needs to count as a fall when not given: a hundredth of the 0–1
+ * scale. Without it a curve drifting down by 1e-4 a step (noise) was listed as falling.
+ */
+export const DEFAULT_MIN_FALL = 0.01;
+// A drop of exactly the minimum counts: 0.9 − 0.8 is 0.0999… in floating point.
+const FALL_TOLERANCE = 1e-9;
 /** Candidates returned when not given; `total` still counts them all. */
 export const DEFAULT_EARLY_STOP_LIMIT = 100;
 
 const CURVE_KEY = "run_id, sample_id, scorer, criterion, repetition";
 
 // The verifier stores a trajectory's curve as detail.progress (a JSON array, null where a
-// prefix was unscored). A fall is a step strictly lower than the one before it; a plateau
-// or a null ends a streak. Consecutive falls share `step - row_number()` (gaps and
-// islands); each curve keeps its first streak of at least M ($2) falls.
+// prefix was unscored). A fall is a step lower than the one before it by at least the
+// minimum ($4); a plateau, a smaller drop, a rise or a null ends a streak. Consecutive
+// falls share `step - row_number()` (gaps and islands); each curve keeps its first streak
+// of at least M ($2) falls.
 const EARLY_STOPS = `
   WITH curves AS (
     SELECT ${CURVE_KEY}, detail->'progress' AS progress
@@ -29,7 +37,7 @@ const EARLY_STOPS = `
   ), falls AS (
     SELECT ${CURVE_KEY}, step, value, before,
            step - row_number() OVER (PARTITION BY ${CURVE_KEY} ORDER BY step) AS island
-    FROM steps WHERE value < before
+    FROM steps WHERE value < before AND before - value >= $4::float8 - ${FALL_TOLERANCE}::float8
   ), streaks AS (
     SELECT ${CURVE_KEY}, min(step) - 1 AS from_step, count(*) AS falls,
            max(before) - min(value) AS drop
@@ -59,11 +67,16 @@ type Row = {
 export interface EarlyStopOptions {
   /** M: falls in a row that make a candidate. Default 3. */
   fallSteps?: number;
+  /** Smallest drop (on the 0–1 value) that counts as a fall. Default 0.01; 0: any drop. */
+  minFall?: number;
   /** Most candidates returned. Default 100. */
   limit?: number;
 }
 
-/** Trajectories of a run whose verifier value fell M steps in a row (early-stop candidates). */
+/**
+ * Trajectories of a run whose verifier value fell, by at least the minimum each step, M steps
+ * in a row (early-stop candidates).
+ */
 export async function earlyStops(
   runner: SqlRunner,
   runId: string,
@@ -75,10 +88,15 @@ export async function earlyStops(
       `Expected \`fallSteps\` to be a whole number from 1 and up, got ${fallSteps}`,
     );
   }
+  const minFall = options.minFall ?? DEFAULT_MIN_FALL;
+  if (!Number.isFinite(minFall) || minFall < 0) {
+    throw new RangeError(`Expected \`minFall\` to be a number from 0 and up, got ${minFall}`);
+  }
   const limit = options.limit ?? DEFAULT_EARLY_STOP_LIMIT;
-  const { rows } = await runner.query<Row>(EARLY_STOPS, [runId, fallSteps, limit]);
+  const { rows } = await runner.query<Row>(EARLY_STOPS, [runId, fallSteps, limit, minFall]);
   return {
     fallSteps,
+    minFall,
     total: num(rows[0]?.total),
     candidates: rows.map(candidateOf),
   };

@@ -1,6 +1,7 @@
 export {
   DEFAULT_EARLY_STOP_LIMIT,
   DEFAULT_FALL_STEPS,
+  DEFAULT_MIN_FALL,
   type EarlyStopOptions,
   earlyStops,
 } from "./early-stops.js";

@@ -12,6 +12,8 @@ export interface BundleOptions extends ReportOptions {
   series?: string;
   /** M: a trajectory that fell this many steps in a row is an early-stop candidate. Default 3. */
   fallSteps?: number;
+  /** Smallest drop (0–1 scale) that counts as a fall. Default 0.01. */
+  minFall?: number;
   /** Early-stop candidates listed. Default 100. */
   earlyStopLimit?: number;
 }
@@ -33,6 +35,7 @@ export async function reportBundle(
   );
   const stops = await earlyStops(runner, runId, {
     ...(options.fallSteps !== undefined && { fallSteps: options.fallSteps }),
+    ...(options.minFall !== undefined && { minFall: options.minFall }),
     ...(options.earlyStopLimit !== undefined && { limit: options.earlyStopLimit }),
   });
   return { report, compare: compare ?? null, trend, earlyStops: stops };

@@ -55,6 +55,7 @@ export async function runReports(
       accuracy: {
         tasks,
         selectedTasks: selection.selectedTasks,
+        unselected: selection.unselected,
         methods: selection.methods,
         pass1: selection.pass1,
         selected: selection.selected,

@@ -2,22 +2,35 @@ import { type Rate, rateOf } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
 import { num } from "./group-by-run.js";
 
-// One pass over the run's selections (primary key range). count(col) counts the non-null
-// flags: unknown correctness stays out of every denominator.
+// One pass over the run's selections (primary key range). All three accuracies count the
+// same tasks (DESIGN.md §7): those whose correctness is known for pass@1, the pick and the
+// oracle. A task with nothing selected (no scored candidate) is unsolved, not unknown; rows
+// stored before selected_correct said so carry a null there, hence the CASE.
 const SELECTION_STATS = `
+  WITH s AS (
+    SELECT run_id, method, selected_index, tie, discrete_tie, first_correct, any_correct,
+           CASE WHEN selected_index IS NULL THEN false ELSE selected_correct END AS picked_correct
+    FROM selections WHERE run_id = ANY($1::text[])
+  ), c AS (
+    SELECT *, (first_correct IS NOT NULL AND picked_correct IS NOT NULL
+               AND any_correct IS NOT NULL) AS counted
+    FROM s
+  )
   SELECT run_id,
-         count(*) AS tasks,
          count(selected_index) AS selected_tasks,
+         count(*) FILTER (WHERE selected_index IS NULL) AS unselected,
          array_agg(DISTINCT method) AS methods,
-         count(*) FILTER (WHERE first_correct) AS pass1, count(first_correct) AS pass1_of,
-         count(*) FILTER (WHERE selected_correct) AS selected, count(selected_correct) AS selected_of,
-         count(*) FILTER (WHERE any_correct) AS oracle, count(any_correct) AS oracle_of,
+         count(*) FILTER (WHERE counted) AS counted,
+         count(*) FILTER (WHERE counted AND first_correct) AS pass1,
+         count(*) FILTER (WHERE counted AND picked_correct) AS selected,
+         count(*) FILTER (WHERE counted AND any_correct) AS oracle,
          count(*) FILTER (WHERE tie) AS ties,
          count(*) FILTER (WHERE discrete_tie) AS discrete_ties, count(discrete_tie) AS discrete_of
-  FROM selections WHERE run_id = ANY($1::text[]) GROUP BY run_id`;
+  FROM c GROUP BY run_id`;
 
 export interface SelectionStats {
   selectedTasks: number;
+  unselected: number;
   methods: string[];
   pass1: Rate;
   selected: Rate;
@@ -39,6 +52,7 @@ export async function selectionStats(
 /** What a run without stored selections reports: nothing known, nothing invented. */
 export const NO_SELECTIONS: SelectionStats = {
   selectedTasks: 0,
+  unselected: 0,
   methods: [],
   pass1: rateOf(0, 0),
   selected: rateOf(0, 0),
@@ -48,12 +62,14 @@ export const NO_SELECTIONS: SelectionStats = {
 };
 
 function statsOf(r: Row): SelectionStats {
+  const counted = num(r.counted);
   return {
     selectedTasks: num(r.selected_tasks),
+    unselected: num(r.unselected),
     methods: r.methods,
-    pass1: rateOf(num(r.pass1), num(r.pass1_of)),
-    selected: rateOf(num(r.selected), num(r.selected_of)),
-    oracle: rateOf(num(r.oracle), num(r.oracle_of)),
+    pass1: rateOf(num(r.pass1), counted),
+    selected: rateOf(num(r.selected), counted),
+    oracle: rateOf(num(r.oracle), counted),
     tie: rateOf(num(r.ties), num(r.selected_tasks)),
     discreteTie: rateOf(num(r.discrete_ties), num(r.discrete_of)),
   };
