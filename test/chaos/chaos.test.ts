@@ -1,8 +1,11 @@
 /**
  * The distributed mode's promise, tested the hard way: 20,000 samples through two CPU
  * worker processes while one worker is SIGKILLed twice (and restarted) and Redis itself is
- * kill -9ed once (and restarted on its AOF). Every planned result must be stored exactly
- * once. Prints the jobs that ran more than once and the time against a clean run.
+ * kill -9ed once (and restarted on its AOF). Each fault must hit work in progress: a worker
+ * is killed only while it holds jobs, Redis only while it holds queued jobs and the workers
+ * hold jobs in flight. Every planned result must still be stored exactly once, and the
+ * killed workers' jobs must have run again. Prints what each fault hit, the jobs that ran
+ * more than once, and the time against a clean run.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,9 +16,16 @@ import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cpuQueueCounts, setCpuQueuePaused, unfinished } from "../distributed/support/cpu-queue.js";
 import { writeTextDataset } from "../distributed/support/dataset.js";
 import { type OwnRedis, startRedis } from "../distributed/support/redis-server.js";
 import { DATABASE_URL, dropSchema, freshSchema, waitFor } from "../distributed/support/services.js";
+import {
+  inFlight,
+  scrapeWorker,
+  sumOver,
+  type WorkerCounts,
+} from "../distributed/support/worker-counts.js";
 import { startCpuWorker, type WorkerProcess } from "../distributed/support/worker-process.js";
 
 const SAMPLES = 20_000;
@@ -30,6 +40,26 @@ const WORKER_ARGS = [
   "--stalled-interval-ms",
   "2000",
 ];
+// How long Redis stays down: an outage every worker's connection notices.
+const REDIS_DOWN_MS = 1000;
+// Bound of each wait for a fault's precondition; a loaded 2-core machine meets it in seconds.
+const PRECONDITION_MS = 30_000;
+
+/** What a killed worker process held when it died. */
+interface WorkerKill {
+  index: number;
+  /** Jobs it had started and not stored, scraped just before the kill. */
+  inFlight: number;
+  /** Re-executions counted before the kill; its own must come on top. */
+  reexecutedBefore: number;
+}
+
+/** What the Redis kill hit, and what its append-only file brought back. */
+interface RedisKill {
+  queued: number;
+  inFlight: number;
+  reloaded: number;
+}
 
 describe("chaos: killed workers and a killed Redis", () => {
   const schema = freshSchema();
@@ -40,7 +70,10 @@ describe("chaos: killed workers and a killed Redis", () => {
   let redis: OwnRedis;
   let store: Store;
   const workers: WorkerProcess[] = [];
-  /** Re-executions each killed worker process had seen (redeliveries, duplicate rows). */
+  /**
+   * Counts of the killed worker processes, scraped just before each kill (the few jobs
+   * they started between that scrape and the kill are not counted).
+   */
   const dead = { redelivered: 0, duplicates: 0 };
 
   const startWorker = (): Promise<WorkerProcess> =>
@@ -74,10 +107,12 @@ describe("chaos: killed workers and a killed Redis", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** Enqueues the whole run while the queue is paused, so the workers start on all of it. */
   async function produceRun(runId: string): Promise<number> {
     const registry = defaultRegistry();
     const spec = await loadSpec(specFile, registry);
     await store.startRun({ id: runId, dataset, spec, transport: "bullmq" });
+    await setCpuQueuePaused(redis.url, prefix, true);
     const transport = await BullmqTransport.connect({ redisUrl: redis.url, prefix });
     try {
       return (await produce({ store, transport, registry, dataset, spec, runId })).planned;
@@ -86,49 +121,143 @@ describe("chaos: killed workers and a killed Redis", () => {
     }
   }
 
+  /** Resumes the queue and returns the milliseconds until `completed` resolves. */
+  async function timeToComplete(runId: string, completed: () => Promise<void>): Promise<number> {
+    expect(await store.countResults(runId), `${runId}: nothing scored while paused`).toBe(0);
+    const start = performance.now();
+    await setCpuQueuePaused(redis.url, prefix, false);
+    await completed();
+    return performance.now() - start;
+  }
+
   const reached = (runId: string, count: number) => async () =>
     (await store.countResults(runId)) >= count;
 
-  async function killWorker(index: number): Promise<void> {
+  /** Jobs started again so far, by the live workers and the killed ones. */
+  async function reexecuted(): Promise<number> {
+    return dead.redelivered + (await sumOver(workers, "redelivered"));
+  }
+
+  /**
+   * SIGKILLs worker `index` at a moment it holds jobs (and more wait in the queue, so it
+   * is not between its last jobs), then starts a new one in its place.
+   */
+  async function killWorkerHoldingJobs(index: number): Promise<WorkerKill> {
     const victim = workers[index] as WorkerProcess;
-    dead.redelivered += await redeliveredBy(victim);
-    dead.duplicates += await duplicatesBy(victim);
+    let atKill: WorkerCounts | undefined;
+    let before = 0;
+    await waitFor(
+      async () => {
+        const [counts, queue, all] = await Promise.all([
+          scrapeWorker(victim),
+          cpuQueueCounts(redis.url, prefix),
+          reexecuted(),
+        ]);
+        [atKill, before] = [counts, all];
+        return inFlight(counts) > 0 && queue.waiting > 0;
+      },
+      PRECONDITION_MS,
+      `worker ${index} to hold jobs in flight while more wait in the queue`,
+    );
     victim.child.kill("SIGKILL");
-    await victim.exited;
+    expect(await victim.exited).toBe("SIGKILL");
+    const held = atKill as WorkerCounts;
+    dead.redelivered += held.redelivered;
+    dead.duplicates += held.duplicates;
     workers[index] = await startWorker();
+    return { index, inFlight: inFlight(held), reexecutedBefore: before };
+  }
+
+  /** The jobs a killed worker held come back once their locks expire, and run again. */
+  async function waitForReexecution(kill: WorkerKill): Promise<void> {
+    await waitFor(
+      async () => (await reexecuted()) > kill.reexecutedBefore,
+      60_000,
+      `the ${kill.inFlight} jobs worker ${kill.index} held when it was killed to run again`,
+    );
+  }
+
+  /**
+   * kill -9s Redis while it holds queued jobs and the workers hold jobs in flight, then
+   * restarts it on its append-only file and checks that the queue came back with it.
+   */
+  async function killRedisHoldingJobs(): Promise<RedisKill> {
+    let queued = 0;
+    let held = 0;
+    await waitFor(
+      async () => {
+        const [queue, counts] = await Promise.all([
+          cpuQueueCounts(redis.url, prefix),
+          Promise.all(workers.map(scrapeWorker)),
+        ]);
+        queued = queue.waiting;
+        held = counts.reduce((sum, c) => sum + inFlight(c), 0);
+        return queued > 0 && held > 0;
+      },
+      PRECONDITION_MS,
+      "Redis to hold queued jobs while the workers hold jobs in flight",
+    );
+    await redis.kill();
+    await new Promise((resolve) => setTimeout(resolve, REDIS_DOWN_MS));
+    await redis.restart();
+    const reloaded = unfinished(await cpuQueueCounts(redis.url, prefix));
+    expect(reloaded, "jobs of the queue reloaded from the AOF").toBeGreaterThan(0);
+    return { queued, inFlight: held, reloaded };
+  }
+
+  /** Re-executed jobs may still be running when the last row lands; count after they end. */
+  async function waitUntilIdle(): Promise<void> {
+    await waitFor(
+      async () => {
+        const [queue, counts] = await Promise.all([
+          cpuQueueCounts(redis.url, prefix),
+          Promise.all(workers.map(scrapeWorker)),
+        ]);
+        return unfinished(queue) === 0 && counts.every((c) => inFlight(c) === 0);
+      },
+      PRECONDITION_MS,
+      "the queue to empty and every worker to finish its jobs",
+    );
   }
 
   it("stores every planned result exactly once", async () => {
-    const cleanStart = performance.now();
     expect(await produceRun("clean")).toBe(SAMPLES);
-    await waitFor(reached("clean", SAMPLES), 90_000, "the clean run");
-    const cleanMs = performance.now() - cleanStart;
+    const cleanMs = await timeToComplete("clean", () =>
+      waitFor(reached("clean", SAMPLES), 90_000, "the clean run"),
+    );
 
-    const chaosStart = performance.now();
     const planned = await produceRun("chaos");
-    // Everything enqueued is on disk once appendfsync (every second) has run.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await waitFor(reached("chaos", SAMPLES * 0.15), 60_000, "15%");
-    await killWorker(0);
-    await waitFor(reached("chaos", SAMPLES * 0.35), 60_000, "35%");
-    await killWorker(0);
-    await waitFor(reached("chaos", SAMPLES * 0.55), 60_000, "55%");
-    await redis.kill();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    await redis.restart();
-    await waitFor(reached("chaos", planned), 120_000, "the chaos run to complete");
-    const chaosMs = performance.now() - chaosStart;
+    // Every job enqueued must be in the AOF before Redis is killed.
+    await waitFor(() => redis.aofWritten(), 10_000, "Redis to write the enqueued jobs to its AOF");
+    const kills: WorkerKill[] = [];
+    let redisKill: RedisKill | undefined;
+    const chaosMs = await timeToComplete("chaos", async () => {
+      await waitFor(reached("chaos", SAMPLES * 0.15), 60_000, "15%");
+      kills.push(await killWorkerHoldingJobs(0));
+      await waitFor(reached("chaos", SAMPLES * 0.35), 60_000, "35%");
+      // Settle the first kill before the next fault, so its re-executions are its own.
+      await waitForReexecution(kills[0] as WorkerKill);
+      redisKill = await killRedisHoldingJobs();
+      await waitFor(reached("chaos", SAMPLES * 0.55), 60_000, "55%");
+      kills.push(await killWorkerHoldingJobs(0));
+      await waitFor(reached("chaos", planned), 120_000, "the chaos run to complete");
+    });
 
     const rows = await resultCounts("chaos");
     expect(planned).toBe(SAMPLES);
     expect(rows).toEqual({ rows: SAMPLES, distinctKeys: SAMPLES, expectedSamples: SAMPLES });
 
-    // Let stragglers (re-executed jobs still in flight) finish before counting.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    const redelivered = dead.redelivered + (await sum(workers.map(redeliveredBy)));
-    const duplicates = dead.duplicates + (await sum(workers.map(duplicatesBy)));
+    await waitForReexecution(kills[1] as WorkerKill);
+    await waitUntilIdle();
+    expect((await cpuQueueCounts(redis.url, prefix)).failed).toBe(0);
+    const redelivered = await reexecuted();
+    const duplicates = dead.duplicates + (await sumOver(workers, "duplicates"));
     process.stdout.write(
-      `chaos: ${SAMPLES} results, 0 lost, 0 duplicated; ${redelivered} jobs re-executed (${duplicates} of them after their row was stored, absorbed by the idempotent writer); ` +
+      `chaos: ${SAMPLES} results, 0 lost, 0 duplicated; ` +
+        `worker killed holding ${kills[0]?.inFlight} jobs, restarted, killed again holding ${kills[1]?.inFlight}; ` +
+        `Redis killed with ${redisKill?.queued} jobs queued and ${redisKill?.inFlight} in flight, ` +
+        `${redisKill?.reloaded} back from its AOF; ` +
+        `${redelivered} jobs re-executed (${duplicates} of them after their row was stored, absorbed by the idempotent writer); ` +
         `clean run ${(cleanMs / 1000).toFixed(1)} s, chaos run ${(chaosMs / 1000).toFixed(1)} s ` +
         `(${(chaosMs / cleanMs).toFixed(2)}×)\n`,
     );
@@ -136,7 +265,7 @@ describe("chaos: killed workers and a killed Redis", () => {
 
     for (const worker of workers) worker.child.kill("SIGTERM");
     for (const worker of workers.splice(0)) expect(await worker.exited).toBe(0);
-  }, 180_000);
+  }, 300_000);
 
   async function resultCounts(runId: string) {
     const client = new pg.Client({ connectionString: DATABASE_URL });
@@ -155,27 +284,3 @@ describe("chaos: killed workers and a killed Redis", () => {
     }
   }
 });
-
-async function sum(values: Promise<number>[]): Promise<number> {
-  return (await Promise.all(values)).reduce((total, n) => total + n, 0);
-}
-
-/** Jobs the worker started that had been started before (recovered from a dead worker). */
-function redeliveredBy(worker: WorkerProcess): Promise<number> {
-  return scrape(worker, /^assay_jobs_redelivered_total\{[^}]*\} (\d+)/gm);
-}
-
-/** Rows the worker's writer found already stored: jobs that ran a second time. */
-function duplicatesBy(worker: WorkerProcess): Promise<number> {
-  return scrape(worker, /^assay_writer_rows_total\{outcome="duplicate"\} (\d+)/gm);
-}
-
-async function scrape(worker: WorkerProcess, metric: RegExp): Promise<number> {
-  const port = /"port":(\d+)/.exec(worker.logs())?.[1];
-  try {
-    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    return [...text.matchAll(metric)].reduce((sum, m) => sum + Number(m[1]), 0);
-  } catch {
-    return 0;
-  }
-}

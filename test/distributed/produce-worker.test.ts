@@ -7,6 +7,7 @@ import { BullmqTransport } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cpuQueueCounts } from "./support/cpu-queue.js";
 import { writeTextDataset } from "./support/dataset.js";
 import {
   DATABASE_URL,
@@ -17,13 +18,18 @@ import {
   REDIS_URL,
   waitFor,
 } from "./support/services.js";
+import { inFlight, scrapeWorker, type WorkerCounts } from "./support/worker-counts.js";
 import { startCpuWorker, type WorkerProcess } from "./support/worker-process.js";
+
+const DRAIN_SAMPLES = 2500;
 
 describe("assay produce + assay worker", () => {
   const schema = freshSchema();
   const prefix = freshPrefix();
   const dir = mkdtempSync(join(tmpdir(), "assay-e2e-"));
   const dataset = join(dir, "data.jsonl");
+  // Enough jobs that the worker is still busy when the drain test signals it.
+  const drainDataset = join(dir, "drain.jsonl");
   const common = [
     "--db",
     DATABASE_URL,
@@ -40,6 +46,7 @@ describe("assay produce + assay worker", () => {
   beforeAll(async () => {
     store = await openStore({ databaseUrl: DATABASE_URL, schema, migrate: true });
     writeTextDataset(dataset, 500);
+    writeTextDataset(drainDataset, DRAIN_SAMPLES);
   });
   afterAll(async () => {
     worker?.child.kill("SIGKILL");
@@ -98,28 +105,38 @@ describe("assay produce + assay worker", () => {
 
   it("drains on SIGTERM: in-flight jobs finish, nothing is left active, exit code 0", async () => {
     const running = worker as WorkerProcess;
-    const produced = runCli(["produce", dataset, ...common, "--run-id", "drain", "--quiet"]);
+    const produced = runCli(["produce", drainDataset, ...common, "--run-id", "drain", "--quiet"]);
+    // Signal only while the worker holds jobs and more wait, so the drain has jobs to
+    // finish and jobs to leave behind.
+    let atSignal: WorkerCounts | undefined;
     await waitFor(
-      async () => (await store.countResults("drain")) > 50,
+      async () => {
+        const [counts, queue] = await Promise.all([
+          scrapeWorker(running),
+          cpuQueueCounts(REDIS_URL, prefix),
+        ]);
+        atSignal = counts;
+        return inFlight(counts) > 0 && queue.waiting > 0;
+      },
       30_000,
-      "the worker to get going",
+      "the worker to hold jobs in flight while more wait in the queue",
     );
     running.child.kill("SIGTERM");
     expect(await running.exited).toBe(0);
-    expect(running.logs()).toContain('"msg":"worker stopped"');
+    const stopped = /"stored":(\d+)[^\n]*"msg":"worker stopped"/.exec(running.logs());
+    expect(stopped, running.logs()).not.toBeNull();
     worker = undefined;
 
-    // Nothing the worker took was dropped: every job is either stored or back in the queue.
+    // Every job it had taken before the signal was stored (one row each), none abandoned.
+    const started = (atSignal as WorkerCounts).started;
+    expect(Number(stopped?.[1])).toBeGreaterThanOrEqual(started);
     expect(await produced).toBe(0);
-    const transport = await BullmqTransport.connect({ redisUrl: REDIS_URL, prefix });
-    try {
-      const [cpu] = await transport.queueCounts();
-      expect(cpu?.active).toBe(0);
-      expect(cpu?.failed).toBe(0);
-      expect((await store.countResults("drain")) + (cpu?.waiting ?? 0)).toBe(1000);
-    } finally {
-      await transport.close();
-    }
+    const cpu = await cpuQueueCounts(REDIS_URL, prefix);
+    expect(cpu.active).toBe(0);
+    expect(cpu.failed).toBe(0);
+    // It stopped taking jobs: the rest wait in the queue for another worker.
+    expect(cpu.waiting).toBeGreaterThan(0);
+    expect((await store.countResults("drain")) + cpu.waiting).toBe(2 * DRAIN_SAMPLES);
   });
 
   it("status reports planned, done and the queues", async () => {

@@ -115,27 +115,41 @@ describe("assay CLI", () => {
       JSON.stringify({ id: `c${i}`, question: "q", answer: `a${i}`, target: [`a${i}`] }),
     );
     const dataset = write("interrupt.jsonl", `${lines.join("\n")}\n`);
-    let sent = false;
+    // Ctrl-C once progress shows stored results, so the interrupt lands mid-run.
+    let scoredAtSignal = 0;
     const first = await runAssay(
-      ["run", dataset, "--run-id", "ctrl-c", "--db", db, "--concurrency", "20"],
+      ["run", dataset, "--run-id", "ctrl-c", "--db", db, "--concurrency", "20", "--json"],
       {
         onStderr: (text, child) => {
-          if (!sent && text.includes("Run ctrl-c")) {
-            sent = true;
-            setTimeout(() => child.kill("SIGINT"), 500);
-          }
+          if (scoredAtSignal > 0) return;
+          const scored = [...text.matchAll(/^scored (\d+)\//gm)].map((m) => Number(m[1]));
+          scoredAtSignal = Math.max(0, ...scored);
+          if (scoredAtSignal > 0) child.kill("SIGINT");
         },
       },
     );
+    expect(
+      scoredAtSignal,
+      `no progress with stored results before the run ended:\n${first.stderr}`,
+    ).toBeGreaterThan(0);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toMatch(
-      /Interrupted: \d+ results are stored\. Resume with --run-id ctrl-c/,
+    const interrupted = /Interrupted: (\d+) results are stored\. Resume with --run-id ctrl-c/.exec(
+      first.stderr,
     );
+    expect(interrupted, first.stderr).not.toBeNull();
+    const storedFirst = Number(interrupted?.[1]);
+    expect(storedFirst).toBeGreaterThanOrEqual(scoredAtSignal);
+    expect(storedFirst).toBeLessThan(40_000);
+    expect(JSON.parse(first.stdout)).toMatchObject({ results: storedFirst, finishedAt: null });
+
+    // The rerun scores exactly what the first run left: nothing twice, nothing missing.
     const second = await runAssay(["run", dataset, "--run-id", "ctrl-c", "--db", db, "--json"]);
-    expect(second.code).toBe(0);
-    expect(JSON.parse(second.stdout).results).toBe(40_000);
-    expect(JSON.parse(second.stdout).finishedAt).not.toBeNull();
-  });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain(`Skipped ${storedFirst} results already stored`);
+    const summary = JSON.parse(second.stdout);
+    expect(summary).toMatchObject({ planned: 40_000, results: 40_000 });
+    expect(summary.finishedAt).not.toBeNull();
+  }, 180_000);
 
   it("stores bad lines as input errors, scores the rest, and exits 4", async () => {
     const { code, stdout } = await runAssay([

@@ -15,6 +15,11 @@ export interface OwnRedis {
   restart(): Promise<void>;
   /** Stops the server and removes its data dir. */
   remove(): Promise<void>;
+  /**
+   * True when every write the server has taken is in its append-only file, so a kill -9 of
+   * the process loses none of it (the OS holds written data even before fsync).
+   */
+  aofWritten(): Promise<boolean>;
 }
 
 export async function startRedis(extraArgs: string[] = []): Promise<OwnRedis> {
@@ -49,7 +54,26 @@ export async function startRedis(extraArgs: string[] = []): Promise<OwnRedis> {
       if (child.exitCode === null && child.signalCode === null) await kill();
       rmSync(dir, { recursive: true, force: true });
     },
+    aofWritten: async () => {
+      const info = await withClient(url, (redis) => redis.info("persistence"));
+      return (
+        /^aof_enabled:1\r?$/m.test(info) &&
+        /^aof_last_write_status:ok\r?$/m.test(info) &&
+        // Writes are buffered until the event loop flushes them; an empty buffer means
+        // everything answered before this INFO has been written to the file.
+        /^aof_buffer_length:0\r?$/m.test(info)
+      );
+    },
   };
+}
+
+async function withClient<T>(url: string, use: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    return await use(redis);
+  } finally {
+    redis.disconnect();
+  }
 }
 
 async function launch(args: string[], url: string): Promise<ChildProcess> {
