@@ -30,7 +30,7 @@ export { type ProbeHead, type ProbeValue, probeValue } from "./heads/probe.js";
 export { type ScaleCheck, scaleTokenIds } from "./heads/scale.js";
 export { type LoadModelOptions, loadModel } from "./model/load-model.js";
 export { MODEL_FILES, type ResolveOptions, resolveModelDir } from "./model/resolve-source.js";
-export { loadTokenizer, type VerifierTokenizer } from "./model/tokenizer.js";
+export { loadTokenizer, scorePosition, type VerifierTokenizer } from "./model/tokenizer.js";
 export { VerifierModel } from "./model/verifier-model.js";
 export { createVerifierScorer } from "./scorer/create-verifier-scorer.js";
 export {

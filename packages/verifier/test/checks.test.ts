@@ -18,9 +18,9 @@ describe("DESIGN §4 checks on the tiny models", () => {
   });
   afterAll(() => decoder.close());
 
-  it("passes all three checks at every length (decoder, probe head)", async () => {
+  it("passes all three checks and reads the prompt's last token at every length (decoder, probe head)", async () => {
     const rows = await checkModel(decoder, { lengths: LENGTHS });
-    expect(rows).toHaveLength(15);
+    expect(rows).toHaveLength(20);
     for (const row of rows)
       expect(row, `${row.check} @ ${row.length}: ${row.detail}`).toMatchObject({ passed: true });
     expect(rows.find((r) => r.length === 2000 && r.check === "fit untouched")?.detail).toMatch(
@@ -28,6 +28,10 @@ describe("DESIGN §4 checks on the tiny models", () => {
     );
     expect(rows.find((r) => r.length === 2100 && r.check === "fit untouched")?.detail).toMatch(
       /only the question's tail/,
+    );
+    // Qwen3 appends nothing: the head reads the template's final "?", the last token.
+    expect(rows.find((r) => r.length === 500 && r.check === "score position")?.detail).toMatch(
+      /^reads token (\d+) of \1: id \d+ "\?", the prompt's last; nothing after it$/,
     );
   });
 

@@ -111,6 +111,8 @@ function deepMapStrings(value: unknown, map: (text: string) => string): unknown 
   return value;
 }
 
+// Only the syntax characters: under the `u` flag any other escape (`\-`) is an error, so
+// a template line like "Score (1-5):" would not compile.
 function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
 }

@@ -1,13 +1,14 @@
 import type { Sample } from "@assay/core";
 import { fitPrompt } from "../fit/fit.js";
 import { type LoadModelOptions, loadModel } from "../model/load-model.js";
+import { scorePosition, type VerifierTokenizer } from "../model/tokenizer.js";
 import type { VerifierModel } from "../model/verifier-model.js";
 import { createVerifierScorer } from "../scorer/create-verifier-scorer.js";
 import { type PromptPiece, plainText, resolvePrompt } from "../template/resolve-prompt.js";
 import { untrustedSanitizer } from "../template/untrusted-text.js";
 import { fillerText } from "./filler.js";
 
-export type CheckName = "answer survives" | "distinct answers" | "fit untouched";
+export type CheckName = "answer survives" | "distinct answers" | "fit untouched" | "score position";
 
 export interface CheckRow {
   check: CheckName;
@@ -27,7 +28,8 @@ export interface CheckModelOptions extends LoadModelOptions {
 /**
  * DESIGN §4's three checks on any verifier: (1) the answer and the final question survive
  * at every length, (2) different answers give different input ids and scores, (3) inputs
- * that fit are untouched (and inputs that do not lose only the question's tail).
+ * that fit are untouched (and inputs that do not lose only the question's tail); plus the
+ * token the head reads, which must be the prompt's last, not an appended EOS or SEP.
  */
 export async function checkModel(
   model: string | VerifierModel,
@@ -70,7 +72,8 @@ async function checkLength(
     throw new Error("unreachable");
   if (!fitA.ok || !fitB.ok) {
     const message = !fitA.ok ? fitA.message : !fitB.ok ? fitB.message : "";
-    return (["answer survives", "distinct answers", "fit untouched"] as const).map((check) => ({
+    const checks = ["answer survives", "distinct answers", "fit untouched", "score position"];
+    return (checks as CheckName[]).map((check) => ({
       check,
       length,
       passed: false,
@@ -104,7 +107,24 @@ async function checkLength(
       detail: `input ids ${sameIds ? "IDENTICAL" : "differ"}; scores ${values.map((v) => (v === null ? "unscored" : v.toFixed(6))).join(" vs ")}`,
     },
     { check: "fit untouched", length, passed: untouched.passed, detail: untouched.detail },
+    { check: "score position", length, ...checkScorePosition(model.tokenizer, fitA) },
   ];
+}
+
+/** Which token the head reads: it must be the last token of the prompt text itself. */
+function checkScorePosition(
+  tokenizer: VerifierTokenizer,
+  fit: { text: string; ids: number[] },
+): { passed: boolean; detail: string } {
+  const position = scorePosition(tokenizer, fit.ids);
+  const read = fit.ids[position] ?? -1;
+  const passed = read === tokenizer.encode(fit.text, false).at(-1);
+  const token = (id: number) => `id ${id} ${JSON.stringify(tokenizer.tokenText(id))}`;
+  const after = fit.ids.slice(position + 1).map(token);
+  return {
+    passed,
+    detail: `reads token ${position + 1} of ${fit.ids.length}: ${token(read)}, ${passed ? "the prompt's last" : "NOT the prompt's last"}; ${after.length > 0 ? `after it the tokenizer appends ${after.join(", ")} (not read)` : "nothing after it"}`,
+  };
 }
 
 function checkUntouched(model: VerifierModel, pieces: PromptPiece[], text: string, ids: number[]) {

@@ -15,9 +15,12 @@ export const SlotPieceSchema = z.strictObject({
   prefix: z.string().default(""),
   /** Text written after the value when the piece is present (dropped with it). */
   suffix: z.string().default(""),
-  /** A required piece must fit or the call is refused. Default false. */
+  /** A required piece enters whole (a required question is never cut) or the call is refused. Default false. */
   required: z.boolean().default(false),
-  /** Optional pieces get the budget in decreasing priority; a whole piece that does not fit is dropped. */
+  /**
+   * Drop order of optional pieces when the input does not fit: lowest priority first, and
+   * among equal priorities the one declared last first. Default 0.
+   */
   priority: z.number().default(0),
 });
 

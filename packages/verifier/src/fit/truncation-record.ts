@@ -8,9 +8,9 @@ export interface TruncationRecord {
   /** Tokens actually sent to the model (0 when refused). */
   keptTokens: number;
   droppedTokens: number;
-  /** The slot whose text was cut: `question` (head kept) or `answer` (tail kept). */
+  /** The slot whose text was cut: `question` (head kept, or left out) or `answer` (tail kept). */
   slot: "question" | "answer" | null;
-  /** Optional whole pieces left out, by slot name. */
+  /** Optional pieces left out, by slot name, in drop order: always a prefix of that order. */
   droppedSlots: string[];
   policy: OverflowPolicy;
   /** The answer itself was cut (`keep-answer-tail`): treat the score as unreliable. */

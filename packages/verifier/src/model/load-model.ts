@@ -50,7 +50,13 @@ export async function loadModel(
     const paddingSide = config.padding_side ?? tokenizer.paddingSide;
     // Started last: a folder that fails a check never pays for the second tokenizer.
     const fitThread = await FitThread.start(dir);
-    const runner = new ModelRunner(session, io, paddingSide, tokenizer.padId);
+    const runner = new ModelRunner(
+      session,
+      io,
+      paddingSide,
+      tokenizer.padId,
+      tokenizer.appendedTokens,
+    );
     return new VerifierModel(
       source,
       dir,

@@ -12,6 +12,16 @@ export interface VerifierTokenizer {
   tokenText(id: number): string;
   readonly padId: number;
   readonly paddingSide: "left" | "right";
+  /**
+   * Special tokens the tokenizer appends after the text (EOS, SEP): the score is read just
+   * before them, at `ids.length - 1 - appendedTokens` of `encode(text, true)`.
+   */
+  readonly appendedTokens: number;
+}
+
+/** Where a head reads `ids` (from `encode(text, true)`): the last token of the text itself. */
+export function scorePosition(tokenizer: VerifierTokenizer, ids: readonly number[]): number {
+  return Math.max(0, ids.length - 1 - tokenizer.appendedTokens);
 }
 
 type TokenizerClass = new (json: unknown, config: unknown) => transformers.PreTrainedTokenizer;
@@ -40,11 +50,34 @@ export async function loadTokenizer(dir: string): Promise<VerifierTokenizer> {
   }
   const padId = tokenizer.pad_token_id ?? tokenizer.eos_token_id ?? 0;
   const paddingSide = config.padding_side === "left" ? "left" : "right";
+  const encode = (text: string, special: boolean) =>
+    tokenizer.encode(text, { add_special_tokens: special });
   return {
-    encode: (text, special) => tokenizer.encode(text, { add_special_tokens: special }),
+    encode,
     decode: (ids) => tokenizer.decode([...ids], { skip_special_tokens: false }),
     tokenText: (id) => tokenizer.decode([id], { skip_special_tokens: false }),
     padId,
     paddingSide,
+    appendedTokens: appendedTokens(encode, join(dir, "tokenizer.json")),
   };
+}
+
+/**
+ * How many special tokens the post-processor appends after the text: the text's own ids
+ * are found inside the ids with special tokens, and what follows them is counted. The
+ * count is fixed by the post-processor (`[CLS] $A [SEP]`, `$A </s>`), so it is measured once.
+ */
+function appendedTokens(encode: (text: string, special: boolean) => number[], file: string) {
+  const probe = "Is this answer correct? Score:";
+  const plain = encode(probe, false);
+  const special = encode(probe, true);
+  for (let start = 0; start + plain.length <= special.length; start++) {
+    if (plain.every((id, i) => special[start + i] === id)) {
+      return special.length - start - plain.length;
+    }
+  }
+  throw new ModelFolderError(
+    file,
+    `cannot find the text's tokens among those with special tokens (${JSON.stringify(plain)} in ${JSON.stringify(special)}), so the score position is unknown`,
+  );
 }

@@ -48,7 +48,10 @@ export class VerifierModel {
     return this.runner.paddingSide;
   }
 
-  /** The vector of `output` at the row's last real position, through the dynamic batcher. */
+  /**
+   * The vector of `output` at the score position of `ids` (from `tokenizer.encode(text,
+   * true)`): the text's last token, before any appended special token. Through the batcher.
+   */
   forward(ids: readonly number[], output: string): Promise<BatchedResult<Float32Array>> {
     return this.batcher(output).submit(ids);
   }

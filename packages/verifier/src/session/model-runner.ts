@@ -2,8 +2,9 @@ import type { ModelIo } from "./model-io.js";
 import type { Int64Feed, WorkerSession } from "./worker-session.js";
 
 /**
- * Runs one padded forward pass and returns, for each row, the output vector at that
- * row's last REAL position (never position −1 of a right-padded row).
+ * Runs one padded forward pass and returns, for each row, the output vector at that row's
+ * score position: its last real token before the special tokens the tokenizer appends
+ * (never position −1 of a right-padded row, never an appended EOS or SEP).
  */
 export class ModelRunner {
   constructor(
@@ -11,13 +12,16 @@ export class ModelRunner {
     readonly io: ModelIo,
     readonly paddingSide: "left" | "right",
     readonly padId: number,
+    /** Special tokens at the end of every row (`VerifierTokenizer.appendedTokens`). */
+    readonly appendedTokens = 0,
   ) {}
 
   run(rows: readonly (readonly number[])[], output: string): Promise<Float32Array[]> {
     const length = Math.max(...rows.map((r) => r.length));
-    const positions = rows.map((row) =>
-      this.paddingSide === "left" ? length - 1 : row.length - 1,
-    );
+    const positions = rows.map((row) => {
+      const start = this.paddingSide === "left" ? length - row.length : 0;
+      return start + Math.max(0, row.length - 1 - this.appendedTokens);
+    });
     return this.session.run(
       padRows(rows, this.io, this.paddingSide, this.padId),
       output,

@@ -1,4 +1,4 @@
-import { createSanitizer, type Sanitizer } from "@assay/core";
+import { createSanitizer, DEFAULT_REPLACEMENT, type Sanitizer } from "@assay/core";
 import type { SlotPiece, Template, TemplatePiece } from "../config/assay-config.js";
 import { VerifierArgsError } from "../errors/verifier-args-error.js";
 
@@ -26,7 +26,16 @@ export function templateDelimiters(template: Template): string[] {
     );
   });
   const lines = around.flatMap((text) => text.split(/\r?\n/u)).map((line) => line.trim());
-  return [...new Set(lines.filter((line) => line !== ""))];
+  return [...new Set(lines.filter(hasVisibleCharacter))];
+}
+
+/**
+ * A line a reader can see. Lines of only spaces, invisible characters or lone accents
+ * are no markers (and the sanitizer, which ignores case, accents and filler, could not
+ * match them).
+ */
+function hasVisibleCharacter(line: string): boolean {
+  return [...line].some((char) => char.normalize("NFKD").replace(/[\p{M}\p{Cf}\s]/gu, "") !== "");
 }
 
 /**
@@ -40,14 +49,25 @@ export function untrustedSanitizer(
 ): Sanitizer | null {
   const delimiters = [...new Set([...templateDelimiters(template), ...extra])];
   if (delimiters.length === 0) return null;
-  try {
-    return createSanitizer({ delimiters });
-  } catch (error) {
-    throw new VerifierArgsError(
-      `Cannot neutralize the template's delimiters in untrusted text: ${(error as Error).message}. Reword that template line`,
-    );
+  let failure: unknown;
+  for (const replacement of REPLACEMENTS) {
+    try {
+      return createSanitizer({ delimiters, replacement });
+    } catch (error) {
+      failure = error;
+    }
   }
+  throw new VerifierArgsError(
+    `Cannot neutralize the template's delimiters in untrusted text: ${(failure as Error).message}. Reword that template line`,
+  );
 }
+
+/**
+ * What a neutralized delimiter becomes, first choice first. A replacement must not contain a
+ * delimiter itself, and short template text ("[" before the answer, "]" after it) can
+ * rule out the bracketed default; removing the marker always works.
+ */
+const REPLACEMENTS = [DEFAULT_REPLACEMENT, "(delimiter removed)", "<delimiter removed>", ""];
 
 function textBefore(piece: TemplatePiece | undefined): string {
   if (piece === undefined) return "";

