@@ -1,6 +1,8 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Dockerfile, DockerfileParser } from "dockerfile-ast";
 import { validate } from "dockerfile-utils";
@@ -60,6 +62,46 @@ function productionTreeHas(workspace: string, name: string): boolean {
   return has(JSON.parse(result.stdout) as NpmTree);
 }
 
+/**
+ * Runs onnxruntime-node's install script with `flag` (ONNXRUNTIME_NODE_INSTALL) the way an
+ * image build runs it, from a copy with no provider files yet, through a local proxy that
+ * records and refuses every connection: returns the hosts it tried to download from.
+ */
+async function installerDownloads(flag: string, workDir: string): Promise<string[]> {
+  const copy = join(workDir, `onnxruntime-node-${flag}`);
+  cpSync(join(ROOT, "node_modules", "onnxruntime-node", "script"), join(copy, "script"), {
+    recursive: true,
+  });
+  const hosts: string[] = [];
+  const proxy = createServer((request, response) => {
+    hosts.push(request.headers.host ?? "");
+    response.writeHead(502).end();
+  });
+  proxy.on("connect", (request, socket) => {
+    hosts.push(request.url ?? "");
+    socket.end("HTTP/1.1 502 Bad Gateway\r\n\r\n");
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  const { port } = proxy.address() as { port: number };
+  try {
+    const child = spawn(process.execPath, ["script/install.js"], {
+      cwd: copy,
+      // Only what a build has: no npm_* variables (they would mark a local install).
+      env: {
+        PATH: process.env.PATH ?? "",
+        NODE_PATH: join(ROOT, "node_modules"),
+        GLOBAL_AGENT_HTTPS_PROXY: `http://127.0.0.1:${port}`,
+        ONNXRUNTIME_NODE_INSTALL: flag,
+      },
+      stdio: "ignore",
+    });
+    await new Promise((resolve) => child.once("exit", resolve));
+    return hosts;
+  } finally {
+    proxy.close();
+  }
+}
+
 describe("the images", () => {
   it.each(DOCKERFILES)("%s passes the Dockerfile validator", (file) => {
     expect(validate(read(file)).map((d) => `${d.range.start.line + 1}: ${d.message}`)).toEqual([]);
@@ -110,6 +152,21 @@ describe("the images", () => {
     expect(run).toContain('test -s "bin/napi-v6/linux/x64/$lib"');
     // ... and the runtime stage checks that CUDA and cuDNN resolve for the provider.
     expect(run).toMatch(/ldd libonnxruntime_providers_cuda\.so/);
+  });
+
+  it("the GPU build's installer fetches the CUDA package; the CPU build's fetches nothing", async () => {
+    const gpuFlag = /ONNXRUNTIME_NODE_INSTALL=(\S+) node script\/install\.js/.exec(
+      runText("gpu.Dockerfile"),
+    )?.[1];
+    const cpuFlag = /^ENV ONNXRUNTIME_NODE_INSTALL=(\S+)$/m.exec(read("Dockerfile"))?.[1];
+    const workDir = mkdtempSync(join(tmpdir(), "assay-ort-install-"));
+    try {
+      // The CUDA 12 provider comes from NuGet (the proxy refuses it: nothing leaves this host).
+      expect(await installerDownloads(gpuFlag as string, workDir)).toEqual(["api.nuget.org:443"]);
+      expect(await installerDownloads(cpuFlag as string, workDir)).toEqual([]);
+    } finally {
+      rmSync(workDir, { recursive: true, force: true });
+    }
   });
 
   it("run as a non-root user", () => {
