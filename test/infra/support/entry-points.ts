@@ -16,13 +16,9 @@ const ENTRY_POINTS: Record<string, (args: readonly string[]) => string[]> = {
  */
 export function assayArgsOf(argv: readonly string[]): string[] | undefined {
   const [program, script, ...rest] = argv;
-  if (program === "assay" || (program === "npx" && script === "assay")) {
-    return program === "assay" ? argv.slice(1) : rest;
-  }
+  if (program === "assay") return argv.slice(1);
   if (program !== "node" || script === undefined) return undefined;
   const entry = ENTRY_POINTS[script.replace(/^\.\//, "")];
   if (entry === undefined) throw new Error(`"${argv.join(" ")}" runs an unknown script ${script}`);
   return entry(rest);
 }
-
-export const ENTRY_POINT_SCRIPTS = Object.keys(ENTRY_POINTS);
