@@ -1,0 +1,154 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { parseAssay } from "./support/cli-parse.js";
+import {
+  type ComposeFile,
+  type ComposeService,
+  interpolate,
+  loadCompose,
+} from "./support/compose.js";
+import { assayArgsOf } from "./support/entry-points.js";
+import { INFRA } from "./support/paths.js";
+
+// The Compose specification's JSON schema as `docker compose` itself validates with
+// (compose-go), vendored with its source and license in infra/schemas/.
+const validateCompose = new Ajv2020({ allErrors: true, strictTypes: false }).compile(
+  JSON.parse(readFileSync(join(INFRA, "schemas", "compose-spec.json"), "utf8")),
+);
+
+function schemaErrors(file: unknown): string[] {
+  if (validateCompose(file)) return [];
+  return (validateCompose.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+}
+
+const ASSAY_DOCKERFILES = new Set(["infra/Dockerfile", "infra/gpu.Dockerfile"]);
+const isAssay = (service: ComposeService) => ASSAY_DOCKERFILES.has(service.build?.dockerfile ?? "");
+const isWorker = (service: ComposeService) =>
+  (service.command ?? []).some((arg) => /apps\/worker-(cpu|gpu)\/dist\/main\.js$/.test(arg));
+const isGpuWorker = (service: ComposeService) =>
+  (service.command ?? []).includes("apps/worker-gpu/dist/main.js");
+
+async function workerOptions(service: ComposeService) {
+  const argv = [...(service.entrypoint ?? []), ...(service.command ?? [])];
+  return (await parseAssay(assayArgsOf(argv) as string[])).options;
+}
+
+describe("infra/compose.yaml", () => {
+  const compose = loadCompose();
+
+  it("is valid against the Compose specification, with defaults and with every variable set", () => {
+    expect(schemaErrors(compose)).toEqual([]);
+    const set = loadCompose({
+      ASSAY_IMAGE: "registry.example/assay:1.2.3",
+      ASSAY_GPU_IMAGE: "registry.example/assay-gpu:1.2.3",
+      VERIFIER_MODEL: "qwen3-verifier",
+      MODELS_DIR: "/srv/models",
+      DATASETS_DIR: "/srv/datasets",
+      POSTGRES_PASSWORD: "s3cret",
+    });
+    expect(schemaErrors(set)).toEqual([]);
+    expect(set.services["worker-gpu"]?.command).toContain("/models/qwen3-verifier");
+  });
+
+  it("would be refused by that schema with a misspelled key (the check is not vacuous)", () => {
+    const broken = structuredClone(compose) as ComposeFile;
+    (broken.services["worker-cpu"] as Record<string, unknown>).stop_grace = "60s";
+    expect(schemaErrors(broken).join("\n")).toContain("must NOT have additional properties");
+  });
+
+  it("refers only to services and volumes it declares", () => {
+    const names = Object.keys(compose.services);
+    const volumes = Object.keys(compose.volumes ?? {});
+    for (const [name, service] of Object.entries(compose.services)) {
+      for (const dependency of Object.keys(service.depends_on ?? {})) {
+        expect(names, `${name} depends on ${dependency}`).toContain(dependency);
+      }
+      for (const volume of service.volumes ?? []) {
+        const source = volume.split(":")[0] as string;
+        if (!/^[./]/.test(source)) expect(volumes, `${name} mounts ${source}`).toContain(source);
+      }
+    }
+  });
+
+  it("gives every service a healthcheck; one-shot tools say explicitly that they have none", () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      const check = service.healthcheck;
+      expect(check, name).toBeDefined();
+      if (check?.disable === true) {
+        expect(service.restart, `${name} has no healthcheck, so it must be one-shot`).toBe("no");
+      } else {
+        expect(check?.test?.[0], name).toMatch(/^CMD(-SHELL)?$/);
+      }
+    }
+  });
+
+  it("checks each worker's health on the port it serves metrics on, with node (in both images)", async () => {
+    const workers = Object.entries(compose.services).filter(([, s]) => isWorker(s));
+    expect(workers.map(([name]) => name).sort()).toEqual([
+      "worker-cpu",
+      "worker-gpu",
+      "worker-gpu-1",
+    ]);
+    for (const [name, service] of workers) {
+      const options = await workerOptions(service);
+      const [form, program, flag, script] = service.healthcheck?.test ?? [];
+      expect([form, program, flag], name).toEqual(["CMD", "node", "-e"]);
+      expect(script, name).toContain(`http://127.0.0.1:${options.metricsPort}/metrics`);
+    }
+  });
+
+  it("runs each GPU worker on the one GPU it reserves, as cuda:0, with the model volume mounted", async () => {
+    const gpu = Object.entries(compose.services).filter(([, s]) => isGpuWorker(s));
+    const deviceIds: string[] = [];
+    for (const [name, service] of gpu) {
+      expect(service.build?.dockerfile, name).toBe("infra/gpu.Dockerfile");
+      expect(service.deploy?.replicas ?? 1, `${name}: one process per GPU`).toBe(1);
+      const devices = service.deploy?.resources?.reservations?.devices ?? [];
+      expect(devices, name).toHaveLength(1);
+      expect(devices[0]?.driver, name).toBe("nvidia");
+      expect(devices[0]?.device_ids, name).toHaveLength(1);
+      deviceIds.push(...(devices[0]?.device_ids ?? []));
+
+      // The container sees only its reserved GPU, as device 0.
+      const options = await workerOptions(service);
+      expect(options.device, name).toBe("cuda:0");
+      // --model is a folder under a read-only volume, never a hub id or a path in the image.
+      const mount = (service.volumes ?? [])
+        .map((volume) => volume.split(":"))
+        .find(([, target]) => (options.model as string).startsWith(`${target}/`));
+      expect(mount, `${name}: ${options.model} is not on a mounted volume`).toBeDefined();
+      expect(mount?.[2], name).toBe("ro");
+    }
+    expect(new Set(deviceIds).size, "each GPU service pins a different GPU").toBe(deviceIds.length);
+    expect(deviceIds.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("keeps the CPU pool and the tools on the CPU image, without a GPU", () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (!isAssay(service) || isGpuWorker(service)) continue;
+      expect(service.build?.dockerfile, name).toBe("infra/Dockerfile");
+      expect(service.deploy?.resources?.reservations?.devices, name).toBeUndefined();
+    }
+  });
+
+  it("lets workers drain on SIGTERM within their grace period", () => {
+    for (const [name, service] of Object.entries(compose.services).filter(([, s]) => isWorker(s))) {
+      expect((service as { stop_signal?: string }).stop_signal, name).toBe("SIGTERM");
+      expect(service.stop_grace_period, name).toMatch(/^\d+s$/);
+    }
+  });
+});
+
+describe("interpolate", () => {
+  it("reads the forms the compose file uses and refuses the others", () => {
+    const env = { SET: "value", EMPTY: "" };
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Compose's syntax, not JavaScript's
+    expect(interpolate("${SET:-x}/${UNSET:-x}/${EMPTY:-x}/${EMPTY-x}/$$SET/$SET", env)).toBe(
+      "value/x/x//$SET/value",
+    );
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Compose's syntax, not JavaScript's
+    expect(() => interpolate("${SET:?required}", env)).toThrow(/Unsupported interpolation/);
+  });
+});

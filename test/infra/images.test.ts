@@ -1,0 +1,222 @@
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Dockerfile, DockerfileParser } from "dockerfile-ast";
+import { validate } from "dockerfile-utils";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { DOCKERFILES } from "./support/invocations.js";
+import { INFRA, ROOT } from "./support/paths.js";
+
+// A CommonJS module whose typings declare an ES default export; require it as it is.
+const dockerignore = createRequire(import.meta.url)(
+  "@balena/dockerignore",
+) as typeof import("@balena/dockerignore").default;
+
+const read = (file: string) => readFileSync(join(INFRA, file), "utf8");
+const parsed = (file: string): Dockerfile => DockerfileParser.parse(read(file));
+
+/** The instructions of the last stage (the image that ships), keyword and expanded words. */
+function finalStage(file: string): { keyword: string; words: string[] }[] {
+  const instructions = parsed(file).getInstructions();
+  const from = instructions.map((i) => i.getKeyword()).lastIndexOf("FROM");
+  return instructions.slice(from).map((instruction) => ({
+    keyword: instruction.getKeyword(),
+    words: instruction.getExpandedArguments().map((argument) => argument.getValue()),
+  }));
+}
+
+function runText(file: string): string {
+  return parsed(file)
+    .getInstructions()
+    .filter((instruction) => instruction.getKeyword() === "RUN")
+    .map((instruction) => instruction.getArgumentsContent() ?? "")
+    .join("\n");
+}
+
+/** onnxruntime-node's own description of what its install script downloads. */
+const onnxruntimeInstall = createRequire(
+  join(ROOT, "node_modules", "onnxruntime-node", "package.json"),
+)("./script/install-metadata.js") as {
+  requirements: Record<string, string[]>;
+  manifests: Record<string, Record<string, unknown>>;
+};
+
+interface NpmTree {
+  dependencies?: Record<string, NpmTree>;
+}
+
+function productionTreeHas(workspace: string, name: string): boolean {
+  // npm's own resolution of the lockfile, production dependencies only: what an image keeps
+  // for that entry point after `npm prune --omit=dev`. (npm ls exits 1 when nothing matches.)
+  const result = spawnSync(
+    "npm",
+    ["ls", name, "--omit=dev", "--package-lock-only", "--all", "--json", "-w", workspace],
+    { cwd: ROOT, encoding: "utf8" },
+  );
+  const has = (tree: NpmTree): boolean =>
+    Object.entries(tree.dependencies ?? {}).some(([dep, sub]) => dep === name || has(sub));
+  return has(JSON.parse(result.stdout) as NpmTree);
+}
+
+/**
+ * Runs onnxruntime-node's install script with `flag` (ONNXRUNTIME_NODE_INSTALL) the way an
+ * image build runs it, from a copy with no provider files yet, through a local proxy that
+ * records and refuses every connection: returns the hosts it tried to download from.
+ */
+async function installerDownloads(flag: string, workDir: string): Promise<string[]> {
+  const copy = join(workDir, `onnxruntime-node-${flag}`);
+  cpSync(join(ROOT, "node_modules", "onnxruntime-node", "script"), join(copy, "script"), {
+    recursive: true,
+  });
+  const hosts: string[] = [];
+  const proxy = createServer((request, response) => {
+    hosts.push(request.headers.host ?? "");
+    response.writeHead(502).end();
+  });
+  proxy.on("connect", (request, socket) => {
+    hosts.push(request.url ?? "");
+    socket.end("HTTP/1.1 502 Bad Gateway\r\n\r\n");
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  const { port } = proxy.address() as { port: number };
+  try {
+    const child = spawn(process.execPath, ["script/install.js"], {
+      cwd: copy,
+      // Only what a build has: no npm_* variables (they would mark a local install).
+      env: {
+        PATH: process.env.PATH ?? "",
+        NODE_PATH: join(ROOT, "node_modules"),
+        GLOBAL_AGENT_HTTPS_PROXY: `http://127.0.0.1:${port}`,
+        ONNXRUNTIME_NODE_INSTALL: flag,
+      },
+      stdio: "ignore",
+    });
+    await new Promise((resolve) => child.once("exit", resolve));
+    return hosts;
+  } finally {
+    proxy.close();
+  }
+}
+
+describe("the images", () => {
+  it.each(DOCKERFILES)("%s passes the Dockerfile validator", (file) => {
+    expect(validate(read(file)).map((d) => `${d.range.start.line + 1}: ${d.message}`)).toEqual([]);
+  });
+
+  it("the validator does catch a broken Dockerfile", () => {
+    expect(validate("FROM node:20\nCOPY\nEXPOSE 99999\n").length).toBeGreaterThan(0);
+  });
+
+  it("the CPU worker's production dependencies have no onnxruntime; the GPU worker's do", () => {
+    expect(productionTreeHas("apps/worker-cpu", "onnxruntime-node")).toBe(false);
+    expect(productionTreeHas("apps/worker-gpu", "onnxruntime-node")).toBe(true);
+  });
+
+  it("the CPU image skips onnxruntime-node's CUDA download", () => {
+    expect(read("Dockerfile")).toMatch(/^ENV ONNXRUNTIME_NODE_INSTALL=skip$/m);
+    expect(finalStage("Dockerfile")[0]?.words[0]).toMatch(/^node:20-/);
+  });
+
+  it("the GPU image ships on a CUDA 12 + cuDNN runtime base, with Node 20", () => {
+    const stage = finalStage("gpu.Dockerfile");
+    expect(stage[0]?.words[0]).toMatch(/^nvidia\/cuda:12\.\d+(\.\d+)?-cudnn-runtime-ubuntu/);
+    const copiesNode = stage.some(
+      ({ keyword, words }) =>
+        keyword === "COPY" &&
+        words.at(-1) === "/usr/local/bin/node" &&
+        words.includes("/usr/local/bin/node"),
+    );
+    expect(copiesNode).toBe(true);
+    const nodeStage = parsed("gpu.Dockerfile")
+      .getFROMs()
+      .find((from) => from.getBuildStage() === "node");
+    expect(nodeStage?.getExpandedArguments()[0]?.getValue()).toMatch(/^node:20-/);
+  });
+
+  it("the GPU image installs onnxruntime-node's CUDA provider and fails the build without it", () => {
+    const run = runText("gpu.Dockerfile");
+    const flag = /ONNXRUNTIME_NODE_INSTALL=(\S+) node script\/install\.js/.exec(run)?.[1];
+    // A value the installed onnxruntime-node accepts on linux/x64 (the script throws otherwise).
+    expect(onnxruntimeInstall.requirements["linux/x64"]).toContain(flag);
+    // Every file its manifest downloads is checked after the install.
+    const files = Object.keys(onnxruntimeInstall.manifests[`linux/x64:${flag}`] ?? {}).map((f) =>
+      f.replace(/^\.\//, ""),
+    );
+    expect(files.length).toBeGreaterThan(0);
+    const checked = /for lib in ([^;]+);/.exec(run)?.[1]?.trim().split(/\s+/) ?? [];
+    expect(checked.sort()).toEqual(files.sort());
+    expect(run).toContain('test -s "bin/napi-v6/linux/x64/$lib"');
+    // ... and the runtime stage checks that CUDA and cuDNN resolve for the provider.
+    expect(run).toMatch(/ldd libonnxruntime_providers_cuda\.so/);
+  });
+
+  it("the GPU build's installer fetches the CUDA package; the CPU build's fetches nothing", async () => {
+    const gpuFlag = /ONNXRUNTIME_NODE_INSTALL=(\S+) node script\/install\.js/.exec(
+      runText("gpu.Dockerfile"),
+    )?.[1];
+    const cpuFlag = /^ENV ONNXRUNTIME_NODE_INSTALL=(\S+)$/m.exec(read("Dockerfile"))?.[1];
+    const workDir = mkdtempSync(join(tmpdir(), "assay-ort-install-"));
+    try {
+      // The CUDA 12 provider comes from NuGet (the proxy refuses it: nothing leaves this host).
+      expect(await installerDownloads(gpuFlag as string, workDir)).toEqual(["api.nuget.org:443"]);
+      expect(await installerDownloads(cpuFlag as string, workDir)).toEqual([]);
+    } finally {
+      rmSync(workDir, { recursive: true, force: true });
+    }
+  });
+
+  it("run as a non-root user", () => {
+    for (const file of DOCKERFILES) {
+      const user = finalStage(file).findLast(({ keyword }) => keyword === "USER");
+      expect(user?.words[0], file).toMatch(/^(node|1000:1000)$/);
+    }
+  });
+});
+
+describe("the build contexts", () => {
+  const trackedFiles = execFileSync("git", ["ls-files"], { cwd: ROOT, encoding: "utf8" })
+    .split("\n")
+    .filter((file) => file !== "");
+
+  it.each(DOCKERFILES)("of %s never hold a model file", (file) => {
+    const ignore = dockerignore().add(read(`${file}.dockerignore`));
+    const segment = fc.stringMatching(/^[a-z0-9_-]{1,8}$/);
+    const modelPath = fc.oneof(
+      // Any model weights anywhere...
+      fc
+        .tuple(fc.array(segment, { maxLength: 3 }), segment, fc.constantFrom(".onnx", ".onnx_data"))
+        .map(([dirs, name, ext]) => [...dirs, `${name}${ext}`].join("/")),
+      // ... and anything in the model folders the README and compose file use.
+      fc
+        .tuple(
+          fc.constantFrom("models", ".models", "infra/models"),
+          fc.array(segment, { minLength: 1, maxLength: 3 }),
+        )
+        .map(([root, rest]) => [root, ...rest].join("/")),
+    );
+    fc.assert(
+      fc.property(modelPath, (path) => ignore.ignores(path)),
+      { numRuns: 300 },
+    );
+    // No instruction copies a model folder in explicitly either.
+    for (const instruction of parsed(file).getCOPYs()) {
+      expect(instruction.getArgumentsContent()).not.toMatch(/models/);
+    }
+  });
+
+  it.each(DOCKERFILES)("of %s hold every tracked source file the build needs", (file) => {
+    const ignore = dockerignore().add(read(`${file}.dockerignore`));
+    const needed = trackedFiles.filter((path) =>
+      /^(package(-lock)?\.json|turbo\.json|tsconfig.*\.json|migrations\/.*|(apps|packages)\/[^/]+\/(src\/.*|package\.json|tsconfig.*\.json|bin\/.*))$/.test(
+        path,
+      ),
+    );
+    expect(needed).toContain("migrations/meta/_journal.json");
+    expect(needed.filter((path) => ignore.ignores(path))).toEqual([]);
+    expect(ignore.ignores("node_modules/onnxruntime-node/package.json")).toBe(true);
+  });
+});
