@@ -15,7 +15,7 @@ export interface DatasetCheck {
 /**
  * Reads the whole dataset and reports every line that would become an input error,
  * storing nothing. `--strict` runs it first and refuses the dataset on any error. It makes
- * the same checks as a run, so a dataset it passes stores without an input error.
+ * the same per-line checks as a run (`readDataset`, `planLine`).
  */
 export async function checkDataset(
   file: string,
