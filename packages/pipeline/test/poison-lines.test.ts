@@ -9,7 +9,7 @@ import {
   queryRows,
   type TestStore,
 } from "../../../test/support/stores.js";
-import { checkDataset, runLocal } from "../src/index.js";
+import { checkDataset, createScoreHandler, runLocal } from "../src/index.js";
 import { storeLines } from "../src/run/store-lines.js";
 import { jsonl, tempFiles } from "./temp-files.js";
 
@@ -222,5 +222,44 @@ describe.each(DRIVER_NAMES)("poison lines (%s)", (driver) => {
       ["ok3", 3],
       ["ok4", 4],
     ]);
+  });
+
+  it("drop a result not even an error row can hold, in-process, instead of stopping the run", async () => {
+    const runId = `unstorable-${driver}`;
+    await store.startRun({ id: runId, dataset: "jobs.jsonl", spec, transport: "local" });
+    const writer = store.createResultWriter({ maxDelayMs: 1 });
+    const job = (id: string, line: number) => ({
+      runId,
+      pool: "cpu" as const,
+      rule: "default",
+      scorer: { name: "exact", args: {} },
+      sample: sample(id, { line, answer: "a", target: "a" }),
+    });
+    const stored: string[] = [];
+    const options = {
+      registry,
+      writer,
+      store,
+      onStored: (_: unknown, j: { sample: { id: string } }) => void stored.push(j.sample.id),
+    };
+    const inProcess = createScoreHandler({ ...options, dropUnstorable: true });
+    const queued = createScoreHandler(options);
+    const signal = new AbortController().signal;
+
+    // The score's own key holds NUL: neither the result nor an error row can be stored.
+    await inProcess(job("key\u0000", 2), signal);
+    await expect(queued(job("key2\u0000", 3), signal)).rejects.toThrow(
+      /the store refused this row/,
+    );
+    await inProcess(job("fine", 4), signal);
+    await writer.close();
+
+    expect(stored).toEqual(["fine"]);
+    const errors = await inputErrors(store, runId);
+    expect(errors.map((e) => [e.line, e.field])).toEqual([
+      [2, ""],
+      [3, ""],
+    ]);
+    expect(errors[0]?.message).toMatch(/sample "key\\u0000" \(field unknown\).*\(22021\)$/);
   });
 });
