@@ -83,4 +83,7 @@ export type { ScoreContext, Scorer, ScorerDefinition } from "./scorer.js";
 export { type ScorerRef, type ScorerRefInput, ScorerRefSchema, scorerKey } from "./scorer-ref.js";
 export type { ExportRow, InputErrorSummary, RunSummary, ScorerRuleSummary } from "./summary.js";
 export { type GeneratorUsage, GeneratorUsageSchema } from "./usage.js";
+export { describeValue, printable } from "./validation/describe-value.js";
+export { MAX_ID_LENGTH, MAX_NESTING_DEPTH, MAX_TOKEN_COUNT } from "./validation/limits.js";
+export { type ParsedLine, parseDatasetLine } from "./validation/parse-dataset-line.js";
 export { firstIssue, formatPath } from "./zod-issues.js";

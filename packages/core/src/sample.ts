@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { type ScorerRef, ScorerRefSchema } from "./scorer-ref.js";
 import { type GeneratorUsage, GeneratorUsageSchema } from "./usage.js";
+import { describeValue } from "./validation/describe-value.js";
+import { idField } from "./validation/ids.js";
+import { MAX_ID_LENGTH } from "./validation/limits.js";
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
@@ -8,7 +11,17 @@ const scalar = z.union([z.string(), z.number(), z.boolean()]);
  * What an answer is checked against. Its JSON type is what routing rules see as
  * `target_type`: string | number | boolean | list | object.
  */
-export const TargetSchema = z.union([scalar, z.array(scalar), z.record(z.string(), z.unknown())]);
+export const TargetSchema = z.union([scalar, z.array(scalar), z.record(z.string(), z.unknown())], {
+  error: (issue) => targetMessage(issue.input),
+});
+
+function targetMessage(target: unknown): string {
+  if (Array.isArray(target)) {
+    const index = target.findIndex((item) => typeof item === "object" && item !== null);
+    return `target is a list, so its items must be strings, numbers or booleans; item [${index}] is ${describeValue(target[index])}`;
+  }
+  return `target must be a string, a number, true or false, a list of those, or an object; got ${describeValue(target)}`;
+}
 export type Target = z.infer<typeof TargetSchema>;
 export type TargetType = "string" | "number" | "boolean" | "list" | "object" | "none";
 
@@ -37,11 +50,8 @@ const CandidateSchema = z.strictObject({
 /** One line of a dataset file (JSONL). Field names are snake_case, as users write them. */
 export const DatasetLineSchema = z
   .strictObject({
-    id: z.union([z.string().min(1), z.int()]).transform(String),
-    task_id: z
-      .union([z.string().min(1), z.int()])
-      .transform(String)
-      .optional(),
+    id: idField("id"),
+    task_id: idField("task_id").optional(),
     question: z.string(),
     answer: z.string().optional(),
     candidates: z.array(CandidateSchema).min(1).optional(),
@@ -53,6 +63,16 @@ export const DatasetLineSchema = z
     steps: z.array(z.string()).optional(),
   })
   .superRefine((line, ctx) => {
+    line.scorers?.forEach((ref, index) => {
+      const key = ref.key ?? ref.name;
+      if (key.length > MAX_ID_LENGTH) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["scorers", index, ref.key === undefined ? "name" : "key"],
+          message: `a scorer key must be at most ${MAX_ID_LENGTH} characters, got ${key.length}`,
+        });
+      }
+    });
     const hasAnswer = line.answer !== undefined;
     const hasCandidates = line.candidates !== undefined;
     if (hasAnswer === hasCandidates) {

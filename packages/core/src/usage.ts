@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { MAX_TOKEN_COUNT } from "./validation/limits.js";
 
-const tokenCount = z.int().nonnegative();
+// Stored as Postgres `integer`.
+const tokenCount = z.int().nonnegative().max(MAX_TOKEN_COUNT);
 
 /** Tokens a generator spent producing an answer, as recorded in the dataset. */
 export const GeneratorUsageSchema = z.strictObject({

@@ -1,15 +1,26 @@
+import { isDataError } from "./data-error.js";
 import { Fifo } from "./fifo.js";
+import { RejectedRowError } from "./rejected-row-error.js";
+import { writeIsolating } from "./write-isolating.js";
 
 export interface BatchedWriterOptions {
   /** Rows per flush; a full batch flushes at once. Default 1000. */
   maxBatch?: number;
   /** Longest a buffered row waits for its batch to fill, in ms. Default 20. */
   maxDelayMs?: number;
+  /**
+   * Which write errors are the rows' fault: a batch failing with one is split until the
+   * refused rows stand alone (see `writeIsolating`). Default `isDataError` (Postgres data
+   * exceptions).
+   */
+  isRowError?: (error: unknown) => boolean;
 }
 
 export interface BatchedWriterStats {
   /** Rows whose flush succeeded. */
   rows: number;
+  /** Rows the store refused for what they hold (their `add()` rejected with RejectedRowError). */
+  refused: number;
   flushes: number;
   failedFlushes: number;
   lastFlushMs: number;
@@ -28,31 +39,38 @@ interface Entry<T> {
  * Collects items from many concurrent producers and writes them in batches, one flush at
  * a time. `add()` resolves only once the item's batch is stored, so a queue job can ack
  * after it; producers that run too far ahead wait (backpressure) instead of growing the
- * buffer without bound.
+ * buffer without bound. A row the store refuses for what it holds fails alone: its
+ * `add()` rejects with a RejectedRowError (an UnrecoverableJobError) and the rest of its
+ * batch is stored.
  */
 export class BatchedWriter<T> {
   readonly #write: (items: T[]) => Promise<unknown>;
   readonly #maxBatch: number;
   readonly #maxDelayMs: number;
+  readonly #isRowError: (error: unknown) => boolean;
   readonly #buffer: Entry<T>[] = [];
   #timer: NodeJS.Timeout | undefined;
   #inFlight: Promise<unknown> | undefined;
   #inFlightCount = 0;
   readonly #spaceWaiters = new Fifo<() => void>();
   #closed = false;
-  readonly #stats = { rows: 0, flushes: 0, failedFlushes: 0, lastFlushMs: 0 };
+  readonly #stats = { rows: 0, refused: 0, flushes: 0, failedFlushes: 0, lastFlushMs: 0 };
 
   constructor(write: (items: T[]) => Promise<unknown>, options: BatchedWriterOptions = {}) {
     this.#write = write;
     this.#maxBatch = positiveInteger("maxBatch", options.maxBatch ?? 1000);
     this.#maxDelayMs = nonNegative("maxDelayMs", options.maxDelayMs ?? 20);
+    this.#isRowError = options.isRowError ?? isDataError;
   }
 
   get stats(): BatchedWriterStats {
     return { ...this.#stats, pending: this.#pending() };
   }
 
-  /** Resolves once the item is stored; rejects with the error of its failed batch. */
+  /**
+   * Resolves once the item is stored; rejects with a RejectedRowError when the store
+   * refused this row, or with the error of its failed batch.
+   */
   async add(item: T): Promise<void> {
     // Waiters queue up in order; each one woken passes the turn on while there is room,
     // so a flush wakes only as many producers as it made room for.
@@ -71,7 +89,10 @@ export class BatchedWriter<T> {
     return stored;
   }
 
-  /** Writes everything added so far; rejects if any of those batches failed. */
+  /**
+   * Writes everything added so far; rejects if any of those batches failed. Refused rows
+   * do not count as a failure: their own `add()` reports them.
+   */
   async flush(): Promise<void> {
     let failure: unknown;
     while (this.#inFlight !== undefined || this.#buffer.length > 0) {
@@ -134,14 +155,23 @@ export class BatchedWriter<T> {
   async #writeBatch(batch: Entry<T>[]): Promise<unknown> {
     const started = performance.now();
     try {
-      await this.#write(batch.map((entry) => entry.item));
-      this.#stats.rows += batch.length;
-      for (const entry of batch) entry.resolve();
-      return undefined;
-    } catch (error) {
-      this.#stats.failedFlushes += 1;
-      for (const entry of batch) entry.reject(error);
-      return error ?? new Error("BatchedWriter: flush failed");
+      const items = batch.map((entry) => entry.item);
+      const failures = await writeIsolating(items, this.#write, this.#isRowError);
+      let failure: unknown;
+      for (let index = 0; index < batch.length; index += 1) {
+        const entry = batch[index] as Entry<T>;
+        const error = failures.get(index);
+        if (error === undefined) {
+          entry.resolve();
+          continue;
+        }
+        entry.reject(error);
+        if (error instanceof RejectedRowError) this.#stats.refused += 1;
+        else failure ??= error;
+      }
+      this.#stats.rows += batch.length - failures.size;
+      if (failure !== undefined) this.#stats.failedFlushes += 1;
+      return failure;
     } finally {
       this.#stats.flushes += 1;
       this.#stats.lastFlushMs = performance.now() - started;

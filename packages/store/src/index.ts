@@ -3,9 +3,12 @@ export {
   type BatchedWriterOptions,
   type BatchedWriterStats,
 } from "./batched-writer.js";
+export { isDataError } from "./data-error.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
+export { RejectedRowError } from "./rejected-row-error.js";
 export { resultKeyString } from "./result-key.js";
 export * as schema from "./schema.js";
 export type { StoreKind } from "./sql-runner.js";
 export type { ResultWriter, RunRecord, ScoreWriter, StartRunInput, Store } from "./store.js";
 export type { StoreDriver } from "./store-driver.js";
+export { writeIsolating } from "./write-isolating.js";

@@ -11,7 +11,7 @@ import { exportScores } from "./queries/export.js";
 import { writeResults } from "./queries/results.js";
 import type { AnyPgDatabase } from "./queries/runs.js";
 import * as runs from "./queries/runs.js";
-import { insertInputErrors, insertSamples, sampleLines } from "./queries/samples.js";
+import { deleteSamples, insertInputErrors, insertSamples, sampleLines } from "./queries/samples.js";
 import { countResults, storedResultKeys, writeScores } from "./queries/scores.js";
 import { runSummary } from "./queries/summary.js";
 import type { SqlRunner, StoreKind } from "./sql-runner.js";
@@ -78,6 +78,13 @@ export class SqlStore implements Store {
 
   async sampleLines(runId: string, sampleIds: readonly string[]): Promise<Map<string, number>> {
     return sampleLines(await this.#runner(), runId, sampleIds);
+  }
+
+  async deleteSamples(
+    runId: string,
+    samples: readonly Pick<Sample, "id" | "line">[],
+  ): Promise<void> {
+    await deleteSamples(await this.#runner(), runId, samples);
   }
 
   async insertInputErrors(runId: string, errors: readonly InputErrorSummary[]): Promise<number> {

@@ -49,6 +49,11 @@ export interface Store {
    * id (another line) from a resumed run (the same line) without holding every id in memory.
    */
   sampleLines(runId: string, sampleIds: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * Deletes samples (and their generator usage) where they were stored from the given
+   * line: a line refused after its samples were inserted takes them back.
+   */
+  deleteSamples(runId: string, samples: readonly Pick<Sample, "id" | "line">[]): Promise<void>;
   insertInputErrors(runId: string, errors: readonly InputErrorSummary[]): Promise<number>;
 
   /**

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { BatchedWriter } from "../src/batched-writer.js";
+import { RejectedRowError } from "../src/rejected-row-error.js";
+
+/** What a write function throws for a row it cannot hold (the store's data exception). */
+class BadRow extends Error {}
 
 /** A write function that records batches and can be held open or made to fail. */
 function recorder() {
@@ -84,5 +88,44 @@ describe("BatchedWriter", () => {
 
   it("checks its options", () => {
     expect(() => new BatchedWriter(async () => {}, { maxBatch: 0 })).toThrow(/`maxBatch`.*got `0`/);
+  });
+
+  it("splits a refused batch to find the bad rows: only they fail, in few extra writes", async () => {
+    const writes: number[][] = [];
+    const write = async (items: number[]) => {
+      writes.push(items);
+      if (items.some((n) => n < 0)) throw new BadRow("refused");
+    };
+    const writer = new BatchedWriter(write, {
+      maxBatch: 256,
+      maxDelayMs: 60_000,
+      isRowError: (error) => error instanceof BadRow,
+    });
+    const items = Array.from({ length: 256 }, (_, i) => (i === 40 || i === 200 ? -i : i));
+    const outcomes = Promise.allSettled(items.map((n) => writer.add(n)));
+    await writer.flush();
+    const settled = await outcomes;
+
+    const failed = settled.flatMap((s, i) => (s.status === "rejected" ? [i] : []));
+    expect(failed).toEqual([40, 200]);
+    expect((settled[40] as PromiseRejectedResult).reason).toBeInstanceOf(RejectedRowError);
+    const stored = writes.filter((batch) => !batch.some((n) => n < 0)).flat();
+    expect(stored.sort((a, b) => a - b)).toEqual(items.filter((n) => n >= 0));
+    // Two bad rows among 256: at most 2·2·log2(256) writes after the first.
+    expect(writes.length).toBeLessThanOrEqual(1 + 2 * 2 * 8);
+    expect(writer.stats).toMatchObject({ rows: 254, refused: 2, failedFlushes: 0 });
+  });
+
+  it("does not split a batch that failed for another reason (the store is down)", async () => {
+    const sink = recorder();
+    const writer = new BatchedWriter(sink.write, {
+      maxDelayMs: 60_000,
+      isRowError: (error) => error instanceof BadRow,
+    });
+    sink.failWith(new Error("connection refused"));
+    const added = [writer.add(1), writer.add(2), writer.add(3)];
+    await expect(writer.flush()).rejects.toThrow("connection refused");
+    for (const add of added) await expect(add).rejects.toThrow("connection refused");
+    expect(sink.batches).toEqual([[1, 2, 3]]);
   });
 });

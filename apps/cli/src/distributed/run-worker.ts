@@ -44,7 +44,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     maxDelayMs: 20,
   });
   const handler = countedHandler(
-    createScoreHandler({ registry: options.registry, writer }),
+    // The store records a result it refuses as an input error on the sample's line.
+    createScoreHandler({ registry: options.registry, writer, store }),
     pool,
     metrics,
     log,

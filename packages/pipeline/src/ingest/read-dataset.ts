@@ -1,20 +1,14 @@
 import { stat } from "node:fs/promises";
-import {
-  type DatasetLine,
-  DatasetLineSchema,
-  firstIssue,
-  InputError,
-  type Sample,
-  samplesFromLine,
-} from "@assay/core";
-import { readLines } from "./read-lines.js";
+import { InputError, parseDatasetLine, type Sample, samplesFromLine } from "@assay/core";
+import { type LineProblem, readLines } from "./read-lines.js";
 
 export interface ReadDatasetOptions {
   /** Longest accepted line, in bytes. Default 1 MiB. */
   maxLineBytes?: number;
   /**
-   * Report duplicate ids here, remembering every id (memory grows with the file). Default
-   * true; a producer that checks against the store passes false to stay in bounded memory.
+   * Report duplicate ids here, remembering every sample id (memory grows with the file).
+   * Default true; a producer that checks against the store passes false to stay in bounded
+   * memory.
    */
   checkDuplicateIds?: boolean;
 }
@@ -26,9 +20,11 @@ export type DatasetEvent =
 export const DEFAULT_MAX_LINE_BYTES = 1 << 20;
 
 /**
- * Streams a JSONL dataset as validated samples. A bad line becomes an `error` event with
- * its line number and field; the lines around it are unaffected. A missing or empty file
- * throws, since nothing could be scored.
+ * Streams a JSONL dataset as validated samples, one event per line. A bad line becomes an
+ * `error` event with its line number and field; the lines around it are unaffected. A line
+ * is accepted or refused whole: a candidates line whose `<id>#<n>` collides with an id
+ * used before yields no sample at all. A missing or empty file throws, since nothing could
+ * be scored.
  */
 export async function* readDataset(
   file: string,
@@ -47,18 +43,23 @@ export async function* readDataset(
     }
     if (raw.text.trim() === "") continue;
     sawLine = true;
-    const parsed = parseLine(file, raw.number, raw.text);
-    if (parsed instanceof InputError) {
-      yield { kind: "error", error: parsed };
+    const parsed = parseDatasetLine(raw.text);
+    if (!parsed.ok) {
+      const { field, message } = parsed;
+      yield { kind: "error", error: new InputError({ file, line: raw.number, field, message }) };
       continue;
     }
-    const firstLine = firstLineOfId?.get(parsed.id);
-    if (firstLine !== undefined) {
-      yield { kind: "error", error: duplicateIdError(file, raw.number, parsed.id, firstLine) };
-      continue;
+    const samples = samplesFromLine(parsed.line, raw.number);
+    if (firstLineOfId !== undefined) {
+      const taken = samples.find((sample) => firstLineOfId.has(sample.id));
+      if (taken !== undefined) {
+        const firstLine = firstLineOfId.get(taken.id) ?? 0;
+        yield { kind: "error", error: duplicateIdError(file, raw.number, taken.id, firstLine) };
+        continue;
+      }
+      for (const sample of samples) firstLineOfId.set(sample.id, raw.number);
     }
-    firstLineOfId?.set(parsed.id, raw.number);
-    yield { kind: "samples", line: raw.number, samples: samplesFromLine(parsed, raw.number) };
+    yield { kind: "samples", line: raw.number, samples };
   }
   if (!sawLine) {
     throw new InputError({
@@ -70,44 +71,21 @@ export async function* readDataset(
   }
 }
 
-function parseLine(file: string, line: number, text: string): DatasetLine | InputError {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    return new InputError({
-      file,
-      line,
-      field: "",
-      message: `malformed JSON (${detail}); each line must be one complete JSON object`,
-    });
-  }
-  if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    return new InputError({
-      file,
-      line,
-      field: "",
-      message: `expected a JSON object, got ${Array.isArray(json) ? "an array" : typeof json}`,
-    });
-  }
-  const result = DatasetLineSchema.safeParse(json);
-  if (!result.success) return new InputError({ file, line, ...firstIssue(result.error) });
-  return result.data;
-}
-
 function lineProblem(
   file: string,
   line: number,
-  problem: "too_long" | "invalid_utf8",
+  problem: LineProblem,
   maxLineBytes: number,
 ): InputError {
-  const message =
-    problem === "too_long"
-      ? `line longer than ${maxLineBytes} bytes; shorten it or raise --max-line-bytes`
-      : "invalid UTF-8; re-encode the file as UTF-8";
-  return new InputError({ file, line, field: "", message });
+  return new InputError({ file, line, field: "", message: PROBLEMS[problem](maxLineBytes) });
 }
+
+const PROBLEMS: Record<LineProblem, (maxLineBytes: number) => string> = {
+  too_long: (max) => `line longer than ${max} bytes; shorten it or raise --max-line-bytes`,
+  invalid_utf8: () => "invalid UTF-8; re-encode the file as UTF-8",
+  stray_bom: () =>
+    "byte-order mark (U+FEFF) at the start of a line past the first; were files concatenated? Remove it",
+};
 
 async function assertReadableFile(file: string): Promise<void> {
   try {
@@ -127,10 +105,14 @@ export function duplicateIdError(
   id: string,
   firstLine: number,
 ): InputError {
+  // A candidates line's samples are `<id>#<n>`: say so when that is what collided.
+  const candidate = /#\d+$/.test(id)
+    ? " (a line with candidates uses the ids <id>#0, <id>#1, …)"
+    : "";
   return new InputError({
     file,
     line,
     field: "id",
-    message: `duplicate id "${id}" (first used on line ${firstLine}); ids must be unique`,
+    message: `duplicate id "${id}" (first used on line ${firstLine}); ids must be unique${candidate}`,
   });
 }

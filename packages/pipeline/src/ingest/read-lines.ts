@@ -4,7 +4,10 @@ import { TextDecoder } from "node:util";
 /** One line of a text file, or why it could not be read. */
 export type RawLine =
   | { number: number; text: string }
-  | { number: number; problem: "too_long" | "invalid_utf8"; bytes: number };
+  | { number: number; problem: LineProblem; bytes: number };
+
+/** A byte-order mark anywhere but the start of the file is a `stray_bom`. */
+export type LineProblem = "too_long" | "invalid_utf8" | "stray_bom";
 
 export interface ReadLinesOptions {
   /** Lines longer than this many bytes are reported, not buffered. */
@@ -12,6 +15,7 @@ export interface ReadLinesOptions {
 }
 
 const NEWLINE = 0x0a;
+const BOM = 0xfeff;
 
 /**
  * Streams a file line by line. Written by hand rather than with `node:readline` because
@@ -19,7 +23,8 @@ const NEWLINE = 0x0a;
  * dataset needs both reported with their line number.
  */
 export async function* readLines(path: string, options: ReadLinesOptions): AsyncGenerator<RawLine> {
-  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+  // ignoreBOM keeps a byte-order mark in the text, so that one past line 1 can be reported.
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   let parts: Buffer[] = [];
   let bytes = 0;
   let oversize = false;
@@ -59,11 +64,15 @@ export async function* readLines(path: string, options: ReadLinesOptions): Async
 
 function decodeLine(decoder: TextDecoder, buffer: Buffer, number: number): RawLine {
   const withoutCr = buffer.at(-1) === 0x0d ? buffer.subarray(0, -1) : buffer;
+  let text: string;
   try {
-    // A byte-order mark is only legal at the very start of the file.
-    const text = decoder.decode(withoutCr);
-    return { number, text: number === 1 ? text.replace(/^\uFEFF/, "") : text };
+    text = decoder.decode(withoutCr);
   } catch {
     return { number, problem: "invalid_utf8", bytes: buffer.length };
   }
+  // A byte-order mark is only legal at the very start of the file; further down it marks
+  // files that were concatenated, and JSON.parse would call it a syntax error.
+  if (text.charCodeAt(0) !== BOM) return { number, text };
+  if (number === 1) return { number, text: text.slice(1) };
+  return { number, problem: "stray_bom", bytes: buffer.length };
 }

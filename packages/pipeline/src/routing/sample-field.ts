@@ -26,7 +26,10 @@ export function sampleField(sample: Sample, path: string): unknown {
   if (getter !== undefined) return getter(sample);
   let value: unknown = sample.metadata;
   for (const key of path.slice("metadata.".length).split(".")) {
-    if (typeof value !== "object" || value === null) return undefined;
+    // Own keys only: `metadata.constructor` must not find Object's constructor.
+    if (typeof value !== "object" || value === null || !Object.hasOwn(value, key)) {
+      return undefined;
+    }
     value = (value as Record<string, unknown>)[key];
   }
   return value;

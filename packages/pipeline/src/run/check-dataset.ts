@@ -2,7 +2,7 @@ import { InputError, type InputErrorSummary, type RunSpec } from "@assay/core";
 import type { ScorerRegistry } from "@assay/scorers";
 import { type ReadDatasetOptions, readDataset } from "../ingest/read-dataset.js";
 import { createRouter } from "../routing/router.js";
-import { planSample } from "./plan.js";
+import { planLine } from "./plan.js";
 
 export interface DatasetCheck {
   lines: number;
@@ -14,7 +14,8 @@ export interface DatasetCheck {
 
 /**
  * Reads the whole dataset and reports every line that would become an input error,
- * storing nothing. `--strict` runs it first and refuses the dataset on any error.
+ * storing nothing. `--strict` runs it first and refuses the dataset on any error. It makes
+ * the same per-line checks as a run (`readDataset`, `planLine`).
  */
 export async function checkDataset(
   file: string,
@@ -43,26 +44,12 @@ export async function checkDataset(
       record(event.error);
       continue;
     }
-    for (const sample of event.samples) {
-      const target = route(sample);
-      if (target === undefined) {
-        record(
-          new InputError({
-            file,
-            line: sample.line,
-            field: "",
-            message: "no routing rule matches",
-          }),
-        );
-        continue;
-      }
-      try {
-        planSample("check", sample, target, registry, file);
-        check.samples += 1;
-      } catch (error) {
-        if (!(error instanceof InputError)) throw error;
-        record(error);
-      }
+    try {
+      planLine("check", event.samples, route, registry, file);
+      check.samples += event.samples.length;
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      record(error);
     }
   }
   return check;

@@ -10,6 +10,37 @@ import type { ScorerRegistry } from "@assay/scorers";
 import type { Route } from "../routing/router.js";
 
 /**
+ * Routes and plans every sample of one dataset line. A line is accepted or refused whole:
+ * the first sample that cannot be routed or planned throws an InputError for the line, so
+ * a task never loses some of its candidates.
+ */
+export function planLine(
+  runId: string,
+  samples: readonly Sample[],
+  route: (sample: Sample) => Route | undefined,
+  registry: ScorerRegistry,
+  file: string,
+): ScoreJob[] {
+  const jobs: ScoreJob[] = [];
+  for (const sample of samples) {
+    const target = route(sample);
+    if (target === undefined) throw unrouted(file, sample);
+    for (const job of planSample(runId, sample, target, registry, file)) jobs.push(job);
+  }
+  return jobs;
+}
+
+function unrouted(file: string, sample: Sample): InputError {
+  return new InputError({
+    file,
+    line: sample.line,
+    field: "",
+    message:
+      "no routing rule matches this sample and the spec has no `default`; add a rule or a default",
+  });
+}
+
+/**
  * Turns a routed sample into jobs, one per scorer. Per-sample scorers are checked here,
  * since a spec check cannot see them; a bad one is an input error on the sample's line.
  */

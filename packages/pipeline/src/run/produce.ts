@@ -1,6 +1,7 @@
 import {
   InputError,
   type InputErrorSummary,
+  printable,
   type RunSpec,
   type Sample,
   type ScoreJob,
@@ -9,10 +10,11 @@ import {
 import type { Transport } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
 import { resultKeyString, type Store } from "@assay/store";
-import { duplicateIdError, readDataset } from "../ingest/read-dataset.js";
+import { readDataset } from "../ingest/read-dataset.js";
 import { createRouter } from "../routing/router.js";
-import { planSample } from "./plan.js";
+import { planLine } from "./plan.js";
 import type { ProduceProgress } from "./progress.js";
+import { type PlannedLine, storeLines } from "./store-lines.js";
 
 export interface ProduceOptions {
   store: Store;
@@ -39,16 +41,12 @@ export interface ProduceResult extends ProduceProgress {
   errorExamples: InputErrorSummary[];
 }
 
-interface PlannedChunkSample {
-  sample: Sample;
-  jobs: ScoreJob[];
-}
-
 /**
- * Streams a dataset into the store and the transport: samples are routed, checked, stored
+ * Streams a dataset into the store and the transport: lines are routed, checked, stored
  * and planned in chunks, and only results not stored yet are enqueued. Both `assay run`
- * and `assay produce` use it; the transport decides where the jobs go. Memory stays
- * bounded: duplicate ids are found through the store, not a set of every id.
+ * and `assay produce` use it; the transport decides where the jobs go. Every line ends up
+ * stored whole or as an input error naming it; none stops the run. Memory stays bounded:
+ * duplicate ids are found through the store, not a set of every id.
  */
 export async function produce(options: ProduceOptions): Promise<ProduceResult> {
   const { store, transport, registry, dataset, spec, runId } = options;
@@ -63,28 +61,28 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     inputErrors: 0,
   };
   const errorExamples: InputErrorSummary[] = [];
-  let chunk: Sample[] = [];
+  let chunk: Sample[][] = [];
+  let chunkSamples = 0;
   let errors: InputErrorSummary[] = [];
 
   const recordError = (error: InputError): void => {
-    const row = { file: error.file, line: error.line, field: error.field, message: error.reason };
+    // Escaped once more, so that no message or field can be what the store refuses.
+    const row = {
+      file: error.file,
+      line: error.line,
+      field: printable(error.field),
+      message: printable(error.reason),
+    };
     errors.push(row);
     if (errorExamples.length < 10) errorExamples.push(row);
     progress.inputErrors += 1;
   };
 
-  // A sample that cannot be routed or has bad scorers of its own is an input error.
-  const planOrReport = (sample: Sample): PlannedChunkSample | undefined => {
-    const target = route(sample);
-    if (target === undefined) {
-      recordError(unrouted(dataset, sample));
-      return undefined;
-    }
+  // A line with a sample that cannot be routed or has bad scorers of its own is an input error.
+  const planOrReport = (samples: Sample[]): PlannedLine | undefined => {
     try {
-      return {
-        sample,
-        jobs: planSample(runId, sample, target, registry, dataset),
-      };
+      const jobs = planLine(runId, samples, route, registry, dataset);
+      return { line: (samples[0] as Sample).line, samples, jobs };
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       recordError(error);
@@ -95,42 +93,31 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
   const flush = async (): Promise<void> => {
     const planned = chunk.map(planOrReport).filter((entry) => entry !== undefined);
     chunk = [];
-    const unique = await dropDuplicateIds(planned);
+    chunkSamples = 0;
+    const { stored: lines, errors: refused } = await storeLines(store, runId, dataset, planned);
+    for (const error of refused) recordError(error);
     if (errors.length > 0) await store.insertInputErrors(runId, errors);
     errors = [];
-    if (unique.length === 0) return;
+    if (lines.length === 0) return;
+    let samples = 0;
+    let total = 0;
+    for (const line of lines) {
+      samples += line.samples.length;
+      total += line.jobs.length;
+    }
     const stored = options.newRun
       ? NOTHING_STORED
       : await store.storedResultKeys(
           runId,
-          unique.map((entry) => entry.sample.id),
+          lines.flatMap((line) => line.samples.map((sample) => sample.id)),
         );
-    const jobs = unique.flatMap((entry) => entry.jobs).filter((job) => !stored.has(keyOf(job)));
-    const total = unique.reduce((sum, entry) => sum + entry.jobs.length, 0);
-    progress.samples += unique.length;
+    const jobs = lines.flatMap((line) => line.jobs).filter((job) => !stored.has(keyOf(job)));
+    progress.samples += samples;
     progress.planned += total;
     progress.skipped += total - jobs.length;
     await transport.enqueue(jobs);
     progress.enqueued += jobs.length;
     options.onProgress?.({ ...progress });
-  };
-
-  // Stores the samples; one that collides with a sample stored from another line is a
-  // duplicate id. The same line means a resumed run, which is fine.
-  const dropDuplicateIds = async (planned: PlannedChunkSample[]): Promise<PlannedChunkSample[]> => {
-    const samples = planned.map((entry) => entry.sample);
-    const inserted = await store.insertSamples(runId, samples);
-    if (inserted === samples.length) return planned;
-    const lines = await store.sampleLines(
-      runId,
-      samples.map((sample) => sample.id),
-    );
-    return planned.filter(({ sample }) => {
-      const firstLine = lines.get(sample.id);
-      if (firstLine === undefined || firstLine === sample.line) return true;
-      recordError(duplicateIdError(dataset, sample.line, sample.id, firstLine));
-      return false;
-    });
   };
 
   const readOptions = {
@@ -141,8 +128,11 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     if (options.signal?.aborted === true) break;
     progress.lines += 1;
     if (event.kind === "error") recordError(event.error);
-    else chunk.push(...event.samples);
-    if (chunk.length >= chunkSize || errors.length >= chunkSize) await flush();
+    else {
+      chunk.push(event.samples);
+      chunkSamples += event.samples.length;
+    }
+    if (chunkSamples >= chunkSize || errors.length >= chunkSize) await flush();
   }
   if (options.signal?.aborted === true) return { ...progress, errorExamples };
   await flush();
@@ -158,15 +148,5 @@ function keyOf(job: ScoreJob): string {
     scorer: scorerKey(job.scorer),
     criterion: "",
     repetition: 0,
-  });
-}
-
-function unrouted(file: string, sample: Sample): InputError {
-  return new InputError({
-    file,
-    line: sample.line,
-    field: "",
-    message:
-      "no routing rule matches this sample and the spec has no `default`; add a rule or a default",
   });
 }

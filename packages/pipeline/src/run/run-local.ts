@@ -64,6 +64,9 @@ export async function runLocal(options: RunLocalOptions): Promise<RunOutcome> {
   const handler = createScoreHandler({
     registry,
     writer,
+    store,
+    // One unstorable result must not stop the run: the local transport would.
+    dropUnstorable: true,
     onStored: () => {
       stored += 1;
     },

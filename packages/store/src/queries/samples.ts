@@ -7,18 +7,20 @@ const CHUNK = 5000;
 // unnest() turns one array parameter per column into rows: a constant number of
 // parameters however many rows, and no SQL text built per row.
 // The generator's token usage goes in the same statement, so a sample is never stored
-// without the cost of producing it.
+// without the cost of producing it; only for samples this statement inserted, so a
+// sample refused as a duplicate id never leaves its cost on the sample it collided with.
 const INSERT_SAMPLES = `
   WITH inserted AS (
     INSERT INTO samples (run_id, sample_id, task_id, candidate_index, label, line, metadata)
     SELECT $1, * FROM unnest($2::text[], $3::text[], $4::int[], $5::bool[], $6::int[], $7::jsonb[])
     ON CONFLICT DO NOTHING
-    RETURNING 1
+    RETURNING sample_id
   ), generator_usage AS (
     INSERT INTO usage (run_id, sample_id, role, model, input_tokens, cached_input_tokens, output_tokens, scorer)
     SELECT $1, g.sample_id, 'generator', g.model, g.input_tokens, g.cached_input_tokens, g.output_tokens, ''
     FROM unnest($8::text[], $9::text[], $10::int[], $11::int[], $12::int[])
       AS g(sample_id, model, input_tokens, cached_input_tokens, output_tokens)
+    JOIN inserted USING (sample_id)
     ON CONFLICT DO NOTHING
   )
   SELECT count(*)::int AS inserted FROM inserted`;
@@ -72,6 +74,27 @@ export async function insertInputErrors(
     inserted += result.rowCount;
   }
   return inserted;
+}
+
+// A refused dataset line takes back the samples it stored, with their generator usage.
+const DELETE_SAMPLES = `
+  WITH doomed AS (
+    DELETE FROM samples s
+    USING unnest($2::text[], $3::int[]) AS d(sample_id, line)
+    WHERE s.run_id = $1 AND s.sample_id = d.sample_id AND s.line = d.line
+    RETURNING s.sample_id
+  )
+  DELETE FROM usage u USING doomed
+  WHERE u.run_id = $1 AND u.sample_id = doomed.sample_id AND u.role = 'generator'`;
+
+/** Deletes these samples where they were stored from the given line; returns nothing. */
+export async function deleteSamples(
+  runner: SqlRunner,
+  runId: string,
+  samples: readonly Pick<Sample, "id" | "line">[],
+): Promise<void> {
+  if (samples.length === 0) return;
+  await runner.query(DELETE_SAMPLES, [runId, samples.map((s) => s.id), samples.map((s) => s.line)]);
 }
 
 /** The dataset line each of these samples was stored from (absent ids are left out). */
