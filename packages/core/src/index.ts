@@ -42,6 +42,8 @@ export type {
 } from "./report/run-report.js";
 export {
   DEFAULT_RULE,
+  type GeneratorUsageSpec,
+  GeneratorUsageSpecSchema,
   type RoutingRule,
   RoutingRuleSchema,
   type RunSpec,

@@ -33,6 +33,17 @@ export const SelectionSpecSchema = z.strictObject({
 });
 export type SelectionSpec = z.infer<typeof SelectionSpecSchema>;
 
+/**
+ * Whether the dataset's `generator.input_tokens` already counts the cached input tokens.
+ * Providers differ (some report a total that includes cached tokens, others count them
+ * apart), so a dataset that reports cached tokens must say which, or they would be billed
+ * twice or not at all.
+ */
+export const GeneratorUsageSpecSchema = z.strictObject({
+  input_tokens: z.enum(["includes_cached", "excludes_cached"]),
+});
+export type GeneratorUsageSpec = z.infer<typeof GeneratorUsageSpecSchema>;
+
 export const RunSpecSchema = z.strictObject({
   /** Shown in reports and used to group nightly runs. */
   name: z.string().min(1).optional(),
@@ -42,6 +53,8 @@ export const RunSpecSchema = z.strictObject({
   default: z.strictObject({ scorers: z.array(ScorerRefSchema).min(1) }).optional(),
   /** Best-of-N selection over each task's candidates, run when the run completes. */
   selection: SelectionSpecSchema.optional(),
+  /** Required when the dataset reports `cached_input_tokens`. */
+  generator_usage: GeneratorUsageSpecSchema.optional(),
 });
 export type RunSpec = z.infer<typeof RunSpecSchema>;
 export type RunSpecInput = z.input<typeof RunSpecSchema>;

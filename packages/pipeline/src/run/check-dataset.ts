@@ -45,7 +45,7 @@ export async function checkDataset(
       continue;
     }
     try {
-      planLine("check", event.samples, route, registry, file);
+      planLine("check", event.samples, route, registry, file, spec.generator_usage);
       check.samples += event.samples.length;
     } catch (error) {
       if (!(error instanceof InputError)) throw error;

@@ -1,4 +1,5 @@
 import {
+  type GeneratorUsageSpec,
   InputError,
   type Sample,
   type ScoreJob,
@@ -8,11 +9,13 @@ import {
 } from "@assay/core";
 import type { ScorerRegistry } from "@assay/scorers";
 import type { Route } from "../routing/router.js";
+import { toStoredGeneratorUsage } from "./generator-usage.js";
 
 /**
  * Routes and plans every sample of one dataset line. A line is accepted or refused whole:
  * the first sample that cannot be routed or planned throws an InputError for the line, so
- * a task never loses some of its candidates.
+ * a task never loses some of its candidates. Generator usage is brought to the store's
+ * convention here (see `toStoredGeneratorUsage`).
  */
 export function planLine(
   runId: string,
@@ -20,11 +23,13 @@ export function planLine(
   route: (sample: Sample) => Route | undefined,
   registry: ScorerRegistry,
   file: string,
+  generatorUsage?: GeneratorUsageSpec,
 ): ScoreJob[] {
   const jobs: ScoreJob[] = [];
   for (const sample of samples) {
     const target = route(sample);
     if (target === undefined) throw unrouted(file, sample);
+    toStoredGeneratorUsage(sample, generatorUsage, file);
     for (const job of planSample(runId, sample, target, registry, file)) jobs.push(job);
   }
   return jobs;

@@ -81,7 +81,7 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
   // A line with a sample that cannot be routed or has bad scorers of its own is an input error.
   const planOrReport = (samples: Sample[]): PlannedLine | undefined => {
     try {
-      const jobs = planLine(runId, samples, route, registry, dataset);
+      const jobs = planLine(runId, samples, route, registry, dataset, spec.generator_usage);
       return { line: (samples[0] as Sample).line, samples, jobs };
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
