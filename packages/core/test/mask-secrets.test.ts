@@ -64,8 +64,8 @@ describe("maskSecrets", () => {
   const anySecret = fc.string({ unit: "binary", maxLength: 30 }).map((tail) => MARK + tail);
   /** Characters a password can hold in a query value: `&` and `#` would end it. */
   const querySecret = anySecret.filter((s) => !/[&#]/.test(s));
-  /** Inside free text a URL ends at whitespace, quotes and angle brackets. */
-  const inText = (s: string) => !/[\s"`<>]/.test(s);
+  /** Inside free text a URL ends at whitespace, quotes, backslashes and angle brackets. */
+  const inText = (s: string) => !/[\s"\\`<>]/.test(s);
   const forms = (secret: string): string[] => [
     `postgres://user:${secret}@host:5432/db`,
     `postgres://:${secret}@host:99999/db`,

@@ -8,11 +8,12 @@
 const MASK = "***";
 
 /**
- * A `scheme://...` token inside free text. It ends at whitespace, a double quote (JSON log
- * lines), a backtick or an angle bracket, not at `'`, which passwords often contain; and
- * not on the punctuation of the sentence around it (`at postgres://h/db: refused`).
+ * A `scheme://...` token inside free text. It ends at whitespace, a double quote or a
+ * backslash (so a JSON log line stays valid JSON), a backtick or an angle bracket, not at
+ * `'`, which passwords often contain; and not on the punctuation of the sentence around it
+ * (`at postgres://h/db: refused`).
  */
-const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/(?:[^\s"`<>]*[^\s"`<>.,:;!?)\]])?/gi;
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/(?:[^\s"\\`<>]*[^\s"\\`<>.,:;!?)\]])?/gi;
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 /** Query keys whose values are credentials: password=, pass=, pwd=, token=, api_key=, ... */
 const SECRET_KEY = /pass|pwd|secret|token|key|auth|cred|sig/i;
