@@ -3,13 +3,16 @@ export const ExitCode = {
   ok: 0,
   /** Unexpected failure: a bug or a storage error mid-run. */
   failure: 1,
-  /** Bad command-line usage. */
+  /** Bad command-line usage: a bad option or value, an `--out` that cannot be written. */
   usage: 2,
-  /** The dataset, spec or model was refused (missing, empty, invalid, --strict errors). */
+  /**
+   * The dataset, spec, run or store folder was refused (missing, empty, invalid, --strict
+   * errors, a `--db` folder that is not a store).
+   */
   refused: 3,
   /** The run completed but some lines were input errors (stored in input_errors). */
   inputErrors: 4,
-  /** A service (Postgres, Redis) is unreachable or misconfigured. */
+  /** A service (Postgres, Redis) is unreachable, or the setup is wrong (env, metrics port). */
   unavailable: 5,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -1,6 +1,7 @@
 import type { RunSummary } from "@assay/core";
 import { renderSummaryJson, renderSummaryTable } from "@assay/report";
 import type { SelectForRunResult } from "@assay/selection";
+import { writeOut } from "./output.js";
 
 /** The end-of-run output of `run` and `produce --wait`: summary, then selection accuracy. */
 export function printSummary(
@@ -10,12 +11,12 @@ export function printSummary(
 ): void {
   if (json) {
     const body = JSON.parse(renderSummaryJson(summary)) as Record<string, unknown>;
-    process.stdout.write(`${JSON.stringify({ ...body, selection: selection ?? null }, null, 2)}\n`);
+    writeOut(`${JSON.stringify({ ...body, selection: selection ?? null }, null, 2)}\n`);
     return;
   }
   const lines = [renderSummaryTable(summary)];
   if (selection !== undefined) lines.push("", selectionLine(selection));
-  process.stdout.write(`${lines.join("\n")}\n`);
+  writeOut(`${lines.join("\n")}\n`);
 }
 
 function selectionLine(selection: SelectForRunResult): string {

@@ -8,6 +8,7 @@ import { registerReport } from "./commands/report.js";
 import { registerRun } from "./commands/run.js";
 import { registerStatus } from "./commands/status.js";
 import { registerWorker } from "./commands/worker.js";
+import { safeMessage } from "./output.js";
 
 export function createProgram(): Command {
   const program = new Command()
@@ -16,7 +17,10 @@ export function createProgram(): Command {
       "Score LLM outputs at scale: deterministic checks and ONNX verifiers, results in Postgres.",
     )
     .version(packageVersion(), "-V, --version")
+    .option("--debug", "print the stack trace of an error (same as ASSAY_DEBUG=1)")
     .showHelpAfterError("(run with --help for usage)")
+    // Usage errors quote the command line, which may hold a URL with a password.
+    .configureOutput({ outputError: (text, write) => write(safeMessage(text)) })
     .exitOverride();
   registerRun(program);
   registerReport(program);

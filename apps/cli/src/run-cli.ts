@@ -1,6 +1,7 @@
-import { AssayError, ConfigError, InputError, SpecError } from "@assay/core";
+import { AssayError, ConfigError, debugEnabled, InputError, SpecError } from "@assay/core";
 import { CommanderError } from "commander";
 import { CliExit, ExitCode } from "./exit-codes.js";
+import { safeMessage } from "./output.js";
 import { createProgram } from "./program.js";
 
 /** Parses argv, runs the command, and maps failures to documented exit codes. */
@@ -10,20 +11,31 @@ export async function runCli(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : ExitCode.ok;
   } catch (error) {
-    return reportFailure(error);
+    const debug = debugEnabled() || program.opts<{ debug?: boolean }>().debug === true;
+    return reportFailure(error, debug);
   }
 }
 
-function reportFailure(error: unknown): number {
+/**
+ * One line on stderr (a deliberate message, such as --strict's list of bad lines, may have
+ * more) and the documented exit code. The stack trace is for developers: `ASSAY_DEBUG=1`
+ * or `--debug` prints it.
+ */
+function reportFailure(error: unknown, debug: boolean): number {
   if (error instanceof CommanderError) {
     // Commander already printed the message; help and version are not failures.
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
   const code = exitCodeOf(error);
-  const message = error instanceof Error ? error.message : String(error);
-  if (message !== "") process.stderr.write(`assay: ${message}\n`);
-  if (code === ExitCode.failure && error instanceof Error && error.stack !== undefined) {
-    process.stderr.write(`${error.stack}\n`);
+  const raw = error instanceof Error ? error.message : String(error);
+  const message = error instanceof CliExit ? raw : raw.trim().replace(/\s*[\r\n]+\s*/g, " ");
+  const prefix = code === ExitCode.failure ? "unexpected failure: " : "";
+  const hint = code === ExitCode.failure && !debug ? " (ASSAY_DEBUG=1 prints the stack trace)" : "";
+  if (message !== "" || prefix !== "") {
+    process.stderr.write(`${safeMessage(`assay: ${prefix}${message}${hint}`)}\n`);
+  }
+  if (debug && error instanceof Error && error.stack !== undefined) {
+    process.stderr.write(`${safeMessage(error.stack)}\n`);
   }
   return code;
 }

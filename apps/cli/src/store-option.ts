@@ -1,29 +1,44 @@
-import { readEnv } from "@assay/core";
+import { ConfigError, readEnv } from "@assay/core";
 import { openStore, type Store } from "@assay/store";
+import { CliExit, ExitCode } from "./exit-codes.js";
 
 export interface StoreTarget {
   databaseUrl?: string;
   dataDir?: string;
 }
 
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+const ANY_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
+
 /**
  * `--db` takes a postgres:// URL or a folder for the embedded store. Without it,
- * DATABASE_URL wins, then the embedded store in ASSAY_DATA_DIR (default .assay/).
+ * DATABASE_URL wins, then the embedded store in ASSAY_DATA_DIR (default .assay/). Another
+ * kind of URL is refused rather than taken for a folder name.
  */
 export function storeTarget(db: string | undefined): StoreTarget {
   const env = readEnv();
   const chosen = db ?? env.DATABASE_URL;
-  if (chosen !== undefined && /^postgres(ql)?:\/\//.test(chosen)) return { databaseUrl: chosen };
-  return { dataDir: chosen ?? env.ASSAY_DATA_DIR };
+  if (chosen === undefined) return { dataDir: env.ASSAY_DATA_DIR };
+  if (POSTGRES_URL.test(chosen)) return { databaseUrl: chosen };
+  if (ANY_URL.test(chosen) && !chosen.startsWith("memory://")) {
+    const message = `Expected ${db !== undefined ? "--db" : "DATABASE_URL"} to be a postgres:// URL or a folder, got "${chosen}".`;
+    if (db !== undefined) throw new CliExit(ExitCode.usage, message);
+    throw new ConfigError(message);
+  }
+  return { dataDir: chosen };
 }
 
 export function describeStore(target: StoreTarget): string {
   return target.databaseUrl !== undefined ? "postgres" : `embedded store in ${target.dataDir}/`;
 }
 
+/**
+ * Opens the store. `create: false` is for commands that only read (report, export): a
+ * missing store is then an error instead of a new empty one.
+ */
 export async function openStoreFor(
   db: string | undefined,
-  options: { migrate?: boolean } = {},
+  options: { migrate?: boolean; create?: boolean } = {},
 ): Promise<Store> {
   return openStore({ ...storeTarget(db), ...options });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ConfigError } from "./errors/config-error.js";
 
 const EnvSchema = z.object({
   /** Postgres server; when unset the embedded PGlite store is used. */
@@ -17,18 +18,16 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): AssayEnv {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`Environment variable ${String(issue?.path[0])}: ${issue?.message}`);
+    throw new ConfigError(`Environment variable ${String(issue?.path[0])}: ${issue?.message}`);
   }
   return parsed.data;
 }
 
-/** A connection URL with its password replaced, safe for logs and error messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== "") parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
-  }
+/**
+ * `ASSAY_DEBUG=1`: errors are printed with their stack trace. Read on its own, so a bad
+ * value in another variable cannot hide it while that very error is reported.
+ */
+export function debugEnabled(source: NodeJS.ProcessEnv = process.env): boolean {
+  const value = source.ASSAY_DEBUG?.trim().toLowerCase();
+  return value !== undefined && value !== "" && value !== "0" && value !== "false";
 }

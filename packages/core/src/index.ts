@@ -13,7 +13,7 @@ export {
   type UsageRole,
   type UsageTotals,
 } from "./cost/usage-cost.js";
-export { type AssayEnv, readEnv, redactUrl } from "./env.js";
+export { type AssayEnv, debugEnabled, readEnv } from "./env.js";
 export * from "./errors/index.js";
 export {
   jobIdOf,
@@ -53,6 +53,12 @@ export {
   type SelectionSpec,
   SelectionSpecSchema,
 } from "./run-spec.js";
+export {
+  type EscapeTerminalOptions,
+  escapeTerminal,
+  maskSecrets,
+  redactUrl,
+} from "./safe-text/index.js";
 export {
   type DatasetLine,
   DatasetLineSchema,

@@ -11,4 +11,5 @@ export * as schema from "./schema.js";
 export type { StoreKind } from "./sql-runner.js";
 export type { ResultWriter, RunRecord, ScoreWriter, StartRunInput, Store } from "./store.js";
 export type { StoreDriver } from "./store-driver.js";
+export { inspectStoreFolder, StoreFolderError, type StoreFolderState } from "./store-folder.js";
 export { writeIsolating } from "./write-isolating.js";

@@ -9,16 +9,19 @@ import { assertMigrated } from "./migration-check.js";
 import { migrationsFolder, migrationsSchemaOf } from "./migrations.js";
 import { pgliteRunner } from "./sql-runner.js";
 import { SqlStore } from "./sql-store.js";
+import { inspectStoreFolder, StoreFolderError } from "./store-folder.js";
 
 export interface PgliteOptions {
   dataDir: string;
   schema: string | undefined;
   migrate: boolean;
+  /** Create the store when the folder is missing or empty; false refuses instead. */
+  create: boolean;
 }
 
 export async function openPglite(options: PgliteOptions): Promise<SqlStore> {
   const { schema } = options;
-  const client = await createClient(options.dataDir);
+  const client = await createClient(options.dataDir, options.create);
   if (schema !== undefined) {
     // PGlite is a single session, so one SET covers every later query.
     await client.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
@@ -47,9 +50,18 @@ export async function openPglite(options: PgliteOptions): Promise<SqlStore> {
 // off a 100k-sample run, with the same write throughput (measured with bench:local's data).
 const EMBEDDED_SETTINGS = "shared_buffers=16MB";
 
-async function createClient(dataDir: string): Promise<PGlite> {
+async function createClient(dataDir: string, create: boolean): Promise<PGlite> {
   const inMemory = dataDir.startsWith("memory://");
   const location = inMemory ? dataDir : resolve(dataDir);
+  if (!inMemory) {
+    const state = await inspectStoreFolder(location);
+    if (state !== "store" && !create) {
+      throw new StoreFolderError(
+        `No embedded store in ${location}: the folder ${state === "missing" ? "does not exist" : "is empty"}. ` +
+          "Pass the folder of an existing store.",
+      );
+    }
+  }
   try {
     if (!inMemory) await mkdir(location, { recursive: true });
     return await PGlite.create(location, { postgresqlconf: EMBEDDED_SETTINGS });

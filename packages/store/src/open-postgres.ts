@@ -1,4 +1,4 @@
-import { ConfigError, redactUrl } from "@assay/core";
+import { ConfigError, maskSecrets, redactUrl } from "@assay/core";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
@@ -16,6 +16,8 @@ export interface PostgresOptions {
   schema: string | undefined;
   migrate: boolean;
   poolSize: number;
+  /** Create the schema when it is missing. */
+  create: boolean;
 }
 
 export async function openPostgres(options: PostgresOptions): Promise<SqlStore> {
@@ -32,7 +34,8 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlStore> 
   // it and the next query reports any real outage.
   pool.on("error", () => {});
   await checkConnection(pool, databaseUrl, where);
-  if (schema !== undefined) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  if (schema !== undefined && options.create)
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
 
   const migrationsSchema = migrationsSchemaOf(schema);
   const runner = pgRunner(pool);
@@ -56,17 +59,12 @@ async function checkConnection(pool: pg.Pool, databaseUrl: string, where: string
     await pool.query("SELECT 1");
   } catch (error) {
     await pool.end().catch(() => {});
-    const reason = redactPassword(describeError(error), databaseUrl);
+    // A driver message should never echo the password, but make sure.
+    const reason = maskSecrets(describeError(error), [databaseUrl]);
     throw new ConfigError(
       `Cannot connect to Postgres ${where}: ${reason}. Check DATABASE_URL and that the server is running.`,
     );
   }
-}
-
-/** A driver message should never echo the password, but make sure. */
-function redactPassword(message: string, databaseUrl: string): string {
-  const password = URL.canParse(databaseUrl) ? new URL(databaseUrl).password : "";
-  return password === "" ? message : message.replaceAll(decodeURIComponent(password), "***");
 }
 
 async function applyMigrations(pool: pg.Pool, migrationsSchema: string): Promise<void> {

@@ -6,7 +6,10 @@ import type { Store } from "./store.js";
 export interface OpenStoreOptions {
   /** Postgres server URL. When absent, the embedded PGlite store is used. */
   databaseUrl?: string;
-  /** Folder of the embedded store (PGlite only); created if missing. Default ".assay". */
+  /**
+   * Folder of the embedded store (PGlite only). Default ".assay". A missing or empty folder
+   * becomes a new store; a folder holding anything else is refused (StoreFolderError).
+   */
   dataDir?: string;
   /**
    * Schema holding every table (its `search_path`), created if missing. Default: the
@@ -17,6 +20,12 @@ export interface OpenStoreOptions {
   migrate?: boolean;
   /** Most connections to Postgres at once. Default 10. */
   poolSize?: number;
+  /**
+   * Create what is missing: the embedded store's folder and database, the schema. Default
+   * true; commands that only read pass false, so a mistyped target is an error, not a new
+   * empty store.
+   */
+  create?: boolean;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -29,12 +38,14 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
       schema,
       migrate: options.migrate ?? false,
       poolSize: options.poolSize ?? 10,
+      create: options.create ?? true,
     });
   }
   return openPglite({
     dataDir: options.dataDir ?? ".assay",
     schema,
     migrate: options.migrate ?? true,
+    create: options.create ?? true,
   });
 }
 

@@ -1,24 +1,13 @@
-import { createWriteStream } from "node:fs";
-import { Readable } from "node:stream";
+import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { ExportRow } from "@assay/core";
+import { StringDecoder } from "node:string_decoder";
+import { type ExportRow, escapeTerminal } from "@assay/core";
 import { type Command, Option } from "commander";
-import { stringify } from "csv-stringify";
+import { openOutFile } from "../out-file.js";
 import { requireRun } from "../require-run.js";
+import { parseRunId } from "../run-id.js";
+import { scoreCsvEncoder } from "../score-csv.js";
 import { DB_OPTION_HELP, openStoreFor } from "../store-option.js";
-
-const COLUMNS: Array<keyof ExportRow> = [
-  "run_id",
-  "sample_id",
-  "task_id",
-  "scorer",
-  "criterion",
-  "repetition",
-  "status",
-  "value",
-  "reason",
-  "rule",
-];
 
 interface ExportFlags {
   format: "jsonl" | "csv";
@@ -30,20 +19,27 @@ export function registerExport(program: Command): void {
   program
     .command("export")
     .description("write one row per score of a run, streamed from the store")
-    .argument("<run-id>", "the run to export")
+    .argument("<run-id>", "the run to export", parseRunId)
     .addOption(
       new Option("--format <format>", "output format").choices(["jsonl", "csv"]).default("jsonl"),
     )
     .option("--out <file>", "write to a file instead of stdout")
     .option("--db <target>", DB_OPTION_HELP)
     .action(async (runId: string, flags: ExportFlags) => {
-      const store = await openStoreFor(flags.db);
+      const store = await openStoreFor(flags.db, { create: false });
       try {
         await requireRun(store, runId);
-        const encoder =
-          flags.format === "csv" ? stringify({ header: true, columns: COLUMNS }) : toJsonLines;
-        const out = flags.out === undefined ? process.stdout : createWriteStream(flags.out);
-        await pipeline(Readable.from(store.exportScores(runId)), encoder, out);
+        const encoder = flags.format === "csv" ? scoreCsvEncoder() : toJsonLines;
+        const rows = Readable.from(store.exportScores(runId));
+        if (flags.out !== undefined) {
+          await pipeline(rows, encoder, await openOutFile(flags.out));
+        } else if (flags.format === "jsonl" || process.stdout.isTTY) {
+          // On a terminal, or as JSON (where the escape keeps the value), control characters
+          // from the dataset are escaped; CSV piped elsewhere is data and stays as it is.
+          await pipeline(rows, encoder, terminalSafe(), process.stdout);
+        } else {
+          await pipeline(rows, encoder, process.stdout);
+        }
       } finally {
         await store.close();
       }
@@ -52,4 +48,17 @@ export function registerExport(program: Command): void {
 
 async function* toJsonLines(rows: AsyncIterable<ExportRow>): AsyncGenerator<string> {
   for await (const row of rows) yield `${JSON.stringify(row)}\n`;
+}
+
+function terminalSafe(): Transform {
+  const decoder = new StringDecoder("utf8");
+  return new Transform({
+    transform(chunk: Buffer | string, _encoding, done) {
+      const text = typeof chunk === "string" ? chunk : decoder.write(chunk);
+      done(null, escapeTerminal(text, { keepNewlines: true }));
+    },
+    flush(done) {
+      done(null, escapeTerminal(decoder.end(), { keepNewlines: true }));
+    },
+  });
 }

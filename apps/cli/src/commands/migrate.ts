@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { writeErr } from "../output.js";
 import { DB_OPTION_HELP, describeStore, openStoreFor, storeTarget } from "../store-option.js";
 
 export function registerMigrate(program: Command): void {
@@ -10,7 +11,7 @@ export function registerMigrate(program: Command): void {
       const store = await openStoreFor(flags.db, { migrate: false });
       try {
         await store.migrate();
-        process.stderr.write(`Migrations applied (${describeStore(storeTarget(flags.db))}).\n`);
+        writeErr(`Migrations applied (${describeStore(storeTarget(flags.db))}).\n`);
       } finally {
         await store.close();
       }

@@ -2,6 +2,7 @@ import Table from "cli-table3";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { type DeviceName, deviceName, positiveInt } from "../options.js";
+import { writeErr, writeOut } from "../output.js";
 import { requireVerifier } from "../scorer-registry.js";
 
 interface MakeTinyFlags {
@@ -55,7 +56,7 @@ export function registerModel(program: Command): void {
         ...(flags.hidden !== undefined && { hidden: flags.hidden }),
         ...(flags.seed !== undefined && { seed: flags.seed }),
       });
-      process.stderr.write(`Wrote a tiny ${flags.kind} (${flags.head} head) to ${written}\n`);
+      writeErr(`Wrote a tiny ${flags.kind} (${flags.head} head) to ${written}\n`);
     });
 
   model
@@ -78,7 +79,7 @@ export function registerModel(program: Command): void {
         lengths: flags.lengths,
         ...(flags.device !== undefined && { device: flags.device }),
       });
-      process.stdout.write(
+      writeOut(
         `${flags.json === true ? JSON.stringify(rows, null, 2) : checkTable(source, rows)}\n`,
       );
       const failed = rows.filter((row) => !row.passed).length;

@@ -8,11 +8,13 @@ import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { waitForRun } from "../distributed/wait-for-run.js";
 import { ExitCode } from "../exit-codes.js";
 import { positiveInt } from "../options.js";
+import { writeErr } from "../output.js";
 import { printSummary } from "../print-summary.js";
 import { createProgressView } from "../progress.js";
 import { defaultRunId, parseRunId } from "../run-id.js";
 import { scorerRegistry } from "../scorer-registry.js";
 import { specFor } from "../spec-option.js";
+import { assertUsableDataset } from "../usable-dataset.js";
 
 interface ProduceFlags extends DistributedFlags {
   spec?: string;
@@ -53,9 +55,10 @@ export function registerProduce(program: Command): void {
 async function produceCommand(dataset: string, flags: ProduceFlags): Promise<number> {
   const registry = await scorerRegistry({});
   const spec = await specFor(flags.spec, registry);
+  await assertUsableDataset(dataset, flags.maxLineBytes);
   const runId = flags.runId ?? defaultRunId(dataset);
   const quiet = flags.quiet === true || flags.json === true;
-  const log = quiet ? () => {} : (line: string) => process.stderr.write(`${line}\n`);
+  const log = quiet ? () => {} : (line: string) => writeErr(`${line}\n`);
   const store = await openSharedStore(flags);
   try {
     const transport = await openQueues(flags);

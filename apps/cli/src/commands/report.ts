@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { type PriceTable, parsePriceTable } from "@assay/core";
 import {
   renderReportHtml,
@@ -9,7 +9,10 @@ import {
 import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL, reportBundle, runnerOf } from "@assay/store/reports";
 import { type Command, Option } from "commander";
 import { CliExit, ExitCode } from "../exit-codes.js";
+import { writeOutFile } from "../out-file.js";
+import { writeOut } from "../output.js";
 import { requireRun } from "../require-run.js";
+import { parseRunId } from "../run-id.js";
 import { DB_OPTION_HELP, openStoreFor } from "../store-option.js";
 
 type Format = "table" | "json" | "html";
@@ -33,8 +36,8 @@ export function registerReport(program: Command): void {
     .description(
       "report a run from the store: summary, selection accuracy, cost, truncation, trend",
     )
-    .argument("<run-id>", "the run to report on")
-    .option("--compare <run-id>", "show a second run side by side")
+    .argument("<run-id>", "the run to report on", parseRunId)
+    .option("--compare <run-id>", "show a second run side by side", parseRunId)
     .addOption(
       new Option("--format <format>", "output format")
         .choices(["table", "json", "html"])
@@ -59,7 +62,7 @@ export function registerReport(program: Command): void {
     .action(async (runId: string, flags: ReportFlags) => {
       const format: Format = flags.json === true ? "json" : (flags.format ?? "table");
       const prices = flags.prices === undefined ? undefined : await loadPrices(flags.prices);
-      const store = await openStoreFor(flags.db);
+      const store = await openStoreFor(flags.db, { create: false });
       try {
         await requireRun(store, runId);
         if (flags.compare !== undefined) await requireRun(store, flags.compare);
@@ -78,8 +81,8 @@ export function registerReport(program: Command): void {
             : format === "html"
               ? renderReportHtml(bundle)
               : `${renderSummaryTable(summary)}\n\n${renderReportTable(bundle)}`;
-        if (flags.out === undefined) process.stdout.write(`${text}\n`);
-        else await writeFile(flags.out, text);
+        if (flags.out === undefined) writeOut(`${text}\n`);
+        else await writeOutFile(flags.out, text);
       } finally {
         await store.close();
       }

@@ -4,6 +4,7 @@ import type { ScorerRegistry } from "@assay/scorers";
 import type { Command } from "commander";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { type DeviceName, deviceName, positiveInt } from "../options.js";
+import { writeErr } from "../output.js";
 import { printSummary } from "../print-summary.js";
 import { createProgressView } from "../progress.js";
 import { defaultRunId, parseRunId } from "../run-id.js";
@@ -11,6 +12,7 @@ import { scorerRegistry } from "../scorer-registry.js";
 import { shutdownSignal } from "../shutdown-signal.js";
 import { specFor } from "../spec-option.js";
 import { DB_OPTION_HELP, describeStore, openStoreFor, storeTarget } from "../store-option.js";
+import { assertUsableDataset } from "../usable-dataset.js";
 
 interface RunFlags {
   spec?: string;
@@ -61,10 +63,11 @@ async function runCommand(dataset: string, flags: RunFlags): Promise<number> {
   });
   const spec = await specFor(flags.spec, registry);
   if (flags.strict === true) await refuseInvalidDataset(dataset, flags, registry, spec);
+  else await assertUsableDataset(dataset, flags.maxLineBytes);
 
   const runId = flags.runId ?? defaultRunId(dataset);
   const store = await openStoreFor(flags.db);
-  const log = flags.quiet === true ? () => {} : (line: string) => process.stderr.write(`${line}\n`);
+  const log = flags.quiet === true ? () => {} : (line: string) => writeErr(`${line}\n`);
   try {
     const { created } = await store.startRun({
       id: runId,

@@ -1,5 +1,4 @@
 import { type Pool, readEnv } from "@assay/core";
-import { createLogger } from "@assay/pipeline";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import {
   addDistributedOptions,
@@ -9,6 +8,7 @@ import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { argsWithoutDevices, parseDeviceList, runOnePerDevice } from "../distributed/per-device.js";
 import { runWorker } from "../distributed/run-worker.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
+import { createMaskedLogger } from "../logger.js";
 import { type DeviceName, deviceName, positiveInt } from "../options.js";
 import { requireVerifier, scorerRegistry } from "../scorer-registry.js";
 import { shutdownSignal } from "../shutdown-signal.js";
@@ -65,7 +65,7 @@ export function registerWorker(program: Command): void {
       positiveInt("--stalled-interval-ms"),
     );
   addDistributedOptions(command).action(async (flags: WorkerFlags) => {
-    const log = createLogger(readEnv().ASSAY_LOG_LEVEL, `assay-worker-${flags.pool}`);
+    const log = createMaskedLogger(readEnv().ASSAY_LOG_LEVEL, `assay-worker-${flags.pool}`);
     if (flags.pool === "gpu" && flags.model === undefined) {
       throw new CliExit(
         ExitCode.usage,

@@ -1,6 +1,7 @@
 import { ConfigError, readEnv } from "@assay/core";
 import { BullmqTransport, type BullmqTransportOptions, checkEvictionPolicy } from "@assay/queue";
 import { openStore, type Store } from "@assay/store";
+import { writeErr } from "../output.js";
 import { storeTarget } from "../store-option.js";
 import type { DistributedFlags } from "./distributed-options.js";
 
@@ -10,6 +11,7 @@ import type { DistributedFlags } from "./distributed-options.js";
  */
 export async function openSharedStore(
   flags: Pick<DistributedFlags, "db" | "dbSchema">,
+  options: { create?: boolean } = {},
 ): Promise<Store> {
   const target = storeTarget(flags.db);
   if (target.databaseUrl === undefined) {
@@ -21,6 +23,7 @@ export async function openSharedStore(
   return openStore({
     databaseUrl: target.databaseUrl,
     ...(flags.dbSchema !== undefined && { schema: flags.dbSchema }),
+    ...options,
   });
 }
 
@@ -42,7 +45,7 @@ export async function openQueues(
       allowEviction: flags.allowEviction === true,
     });
     if (check.unsafe) {
-      process.stderr.write(
+      writeErr(
         `\n*** WARNING: Redis maxmemory-policy is "${check.policy}", not "noeviction". ***\n` +
           "*** Under memory pressure Redis may delete queued jobs and samples will be lost. ***\n" +
           "*** Running anyway because of --allow-eviction. ***\n\n",

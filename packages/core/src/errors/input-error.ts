@@ -1,3 +1,4 @@
+import { escapeTerminal } from "../safe-text/terminal-text.js";
 import { AssayError } from "./assay-error.js";
 
 export interface InputErrorDetails {
@@ -26,9 +27,14 @@ export class InputError extends AssayError {
   }
 }
 
-/** `file:line: field \`a.b\`: message`, the one way an input error is shown. */
+/**
+ * `file:line: field \`a.b\`: message`, the one way an input error is shown. Every part may
+ * quote the dataset (ids, a snippet of malformed JSON), so control characters are escaped:
+ * the line is printed to terminals and must stay one line.
+ */
 export function describeInputError(details: InputErrorDetails): string {
-  const where = details.line > 0 ? `${details.file}:${details.line}` : details.file;
-  const field = details.field === "" ? "" : ` field \`${details.field}\`:`;
-  return `${where}:${field} ${details.message}`;
+  const file = escapeTerminal(details.file);
+  const where = details.line > 0 ? `${file}:${details.line}` : file;
+  const field = details.field === "" ? "" : ` field \`${escapeTerminal(details.field)}\`:`;
+  return `${where}:${field} ${escapeTerminal(details.message)}`;
 }

@@ -1,0 +1,114 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ExportRow } from "@assay/core";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { neutraliseCell, scoreCsvEncoder } from "../src/score-csv.js";
+import { runAssay } from "./run-assay.js";
+
+// Bytes from a dataset reach two dangerous places: a spreadsheet (a cell that starts with
+// `=` is a formula) and a terminal (ESC starts control sequences, U+202E reverses text).
+const work = mkdtempSync(join(tmpdir(), "assay-safe-output-"));
+const db = join(work, "store");
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const HOSTILE_ID = "evil\u001b[2J\u001b]0;pwned\u0007\u009b31m\u202etxt.exe";
+const FORMULA_IDS = ['=HYPERLINK("http://evil/","x")', "+1", "-2", "@SUM(A1)", "\tTAB", "\rCR"];
+
+function line(id: string): string {
+  return JSON.stringify({ id, question: "q", answer: "x", target: ["x"] });
+}
+
+describe("a dataset with hostile ids", () => {
+  const dataset = join(work, "hostile.jsonl");
+  writeFileSync(
+    dataset,
+    [
+      ...FORMULA_IDS.map(line),
+      line("plain"),
+      line(HOSTILE_ID),
+      line(HOSTILE_ID), // a duplicate: the input error quotes the id
+      // Node's JSON error quotes the line, escape sequence and all.
+      '{"id": x\u001b[31m',
+    ].join("\n"),
+  );
+
+  it("prints input errors and summaries with control characters escaped", async () => {
+    const run = await runAssay(["run", dataset, "--run-id", "hostile", "--db", db]);
+    expect(run.code, run.stderr).toBe(4);
+    expect(run.stdout).toContain(
+      'duplicate id "evil\\u001b[2J\\u001b]0;pwned\\u0007\\u009b31m\\u202etxt.exe"',
+    );
+    expect(run.stdout).not.toMatch(RAW_CONTROL);
+    expect(run.stderr).not.toMatch(RAW_CONTROL);
+
+    const strict = await runAssay(["run", dataset, "--strict", "--db", db]);
+    expect(strict.code).toBe(3);
+    expect(strict.stderr).toMatch(/--strict: refused .* 2 invalid lines/);
+    expect(strict.stderr).toContain('"{"id": x\\u001b[31m" is not valid JSON');
+    expect(strict.stderr).not.toMatch(RAW_CONTROL);
+  });
+
+  it("keeps JSON output valid and exact while escaping it for the terminal", async () => {
+    const jsonl = await runAssay(["export", "hostile", "--db", db]);
+    expect(jsonl.code, jsonl.stderr).toBe(0);
+    expect(jsonl.stdout).not.toMatch(RAW_CONTROL);
+    const ids = jsonl.stdout
+      .trim()
+      .split("\n")
+      .map((row) => (JSON.parse(row) as ExportRow).sample_id);
+    expect(new Set(ids)).toEqual(new Set([...FORMULA_IDS, "plain", HOSTILE_ID]));
+
+    const report = await runAssay(["report", "hostile", "--db", db, "--json"]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).not.toMatch(RAW_CONTROL);
+    expect(JSON.parse(report.stdout).inputErrors).toBe(2);
+  });
+
+  it("writes text cells a spreadsheet will not run as formulas", async () => {
+    const out = join(work, "scores.csv");
+    const csv = await runAssay(["export", "hostile", "--db", db, "--format", "csv", "--out", out]);
+    expect(csv.code, csv.stderr).toBe(0);
+    const text = readFileSync(out, "utf8");
+    expect(text).toContain(`"'=HYPERLINK(""http://evil/"",""x"")"`);
+    for (const id of ["'+1", "'-2", "'@SUM(A1)", "'\tTAB"]) expect(text).toContain(`${id},`);
+    expect(text).toContain(`"'\rCR"`);
+    expect(text).not.toMatch(/^[=+\-@]/m);
+    expect(text).toContain(`${HOSTILE_ID},`);
+  });
+});
+
+describe("CSV cells", () => {
+  it("keep numbers in numeric columns and neutralise the same text in text columns", async () => {
+    const row: ExportRow = {
+      run_id: "r",
+      sample_id: "-0.5",
+      task_id: "=1+1",
+      scorer: "exact",
+      criterion: "",
+      repetition: 0,
+      status: "scored",
+      value: -0.5,
+      reason: null,
+      rule: "@rule",
+    };
+    const encoder = scoreCsvEncoder();
+    encoder.end(row);
+    let text = "";
+    for await (const chunk of encoder) text += chunk;
+    expect(text.split("\n")[1]).toBe("r,'-0.5,'=1+1,exact,,0,scored,-0.5,,'@rule");
+  });
+
+  it("never start with a formula character, and change nothing else", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 40 }), (text) => {
+        const cell = neutraliseCell(text);
+        expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+        expect(cell === text || cell === `'${text}`).toBe(true);
+      }),
+    );
+  });
+});

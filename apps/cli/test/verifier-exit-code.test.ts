@@ -1,0 +1,54 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { makeTinyModel } from "@assay/verifier";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { processOutput } from "../../../test/support/process-output.js";
+import { REPO_ROOT } from "./run-assay.js";
+
+// A finished run exits 0 every time. The verifier's threads shut down after the store
+// closes; when one was not held the process could end first with code 13 (about one run
+// in ten), so a script checking $? saw a failure that did not happen. The built CLI is
+// run, as users run it (and the quickest to start): one tiny model, a one-line dataset
+// and one store folder serve every run.
+const RUNS = 20;
+const MAIN = join(REPO_ROOT, "apps/cli/dist/main.js");
+const work = mkdtempSync(join(tmpdir(), "assay-verifier-exit-"));
+const dataset = join(work, "one.jsonl");
+const spec = join(work, "spec.yaml");
+const store = join(work, "store");
+
+beforeAll(async () => {
+  const model = await makeTinyModel(join(work, "tiny"), { kind: "decoder" });
+  writeFileSync(dataset, `${JSON.stringify({ id: "a", question: "Why?", answer: "So." })}\n`);
+  writeFileSync(
+    spec,
+    `default:\n  scorers:\n    - { name: verifier, args: { model: ${JSON.stringify(model)} } }\n`,
+  );
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("assay run with the verifier", () => {
+  it(`exits 0 after a finished run, ${RUNS} times out of ${RUNS}`, {
+    timeout: 900_000,
+  }, async () => {
+    expect(existsSync(MAIN), "build first: npx turbo run build").toBe(true);
+    const codes: number[] = [];
+    for (let i = 0; i < RUNS; i += 1) {
+      const child = spawn(
+        process.execPath,
+        [MAIN, "run", dataset, "--spec", spec, "--db", store, "--run-id", `r${i}`, "--json"],
+        {
+          cwd: work,
+          env: { ...process.env, DATABASE_URL: undefined },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      const { code, stdout, stderr } = await processOutput(child);
+      expect(JSON.parse(stdout).results, stderr).toBe(1);
+      codes.push(code);
+    }
+    expect(codes).toEqual(Array(RUNS).fill(0));
+  });
+});
