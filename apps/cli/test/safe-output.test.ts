@@ -9,6 +9,7 @@ import { runAssay } from "./run-assay.js";
 
 // Bytes from a dataset reach two dangerous places: a spreadsheet (a cell that starts with
 // `=` is a formula) and a terminal (ESC starts control sequences, U+202E reverses text).
+// Ids with control characters are refused at ingest; the refusal quotes them, escaped.
 const work = mkdtempSync(join(tmpdir(), "assay-safe-output-"));
 const db = join(work, "store");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -16,7 +17,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const HOSTILE_ID = "evil\u001b[2J\u001b]0;pwned\u0007\u009b31m\u202etxt.exe";
-const FORMULA_IDS = ['=HYPERLINK("http://evil/","x")', "+1", "-2", "@SUM(A1)", "\tTAB", "\rCR"];
+const FORMULA_IDS = ['=HYPERLINK("http://evil/","x")', "+1", "-2", "@SUM(A1)"];
+const CONTROL_IDS = ["\tTAB", "\rCR"];
 
 function line(id: string): string {
   return JSON.stringify({ id, question: "q", answer: "x", target: ["x"] });
@@ -28,9 +30,9 @@ describe("a dataset with hostile ids", () => {
     dataset,
     [
       ...FORMULA_IDS.map(line),
+      ...CONTROL_IDS.map(line),
       line("plain"),
       line(HOSTILE_ID),
-      line(HOSTILE_ID), // a duplicate: the input error quotes the id
       // Node's JSON error quotes the line, escape sequence and all.
       '{"id": x\u001b[31m',
     ].join("\n"),
@@ -40,14 +42,15 @@ describe("a dataset with hostile ids", () => {
     const run = await runAssay(["run", dataset, "--run-id", "hostile", "--db", db]);
     expect(run.code, run.stderr).toBe(4);
     expect(run.stdout).toContain(
-      'duplicate id "evil\\u001b[2J\\u001b]0;pwned\\u0007\\u009b31m\\u202etxt.exe"',
+      "field `id`: id must be printable, but has U+001B (a control, zero-width or bidi character) at index 4",
     );
+    expect(run.stdout).toContain('"{"id": x\\u001b[31m" is not valid JSON');
     expect(run.stdout).not.toMatch(RAW_CONTROL);
     expect(run.stderr).not.toMatch(RAW_CONTROL);
 
     const strict = await runAssay(["run", dataset, "--strict", "--db", db]);
     expect(strict.code).toBe(3);
-    expect(strict.stderr).toMatch(/--strict: refused .* 2 invalid lines/);
+    expect(strict.stderr).toMatch(/--strict: refused .* 4 invalid lines/);
     expect(strict.stderr).toContain('"{"id": x\\u001b[31m" is not valid JSON');
     expect(strict.stderr).not.toMatch(RAW_CONTROL);
   });
@@ -60,12 +63,12 @@ describe("a dataset with hostile ids", () => {
       .trim()
       .split("\n")
       .map((row) => (JSON.parse(row) as ExportRow).sample_id);
-    expect(new Set(ids)).toEqual(new Set([...FORMULA_IDS, "plain", HOSTILE_ID]));
+    expect(new Set(ids)).toEqual(new Set([...FORMULA_IDS, "plain"]));
 
     const report = await runAssay(["report", "hostile", "--db", db, "--json"]);
     expect(report.code, report.stderr).toBe(0);
     expect(report.stdout).not.toMatch(RAW_CONTROL);
-    expect(JSON.parse(report.stdout).inputErrors).toBe(2);
+    expect(JSON.parse(report.stdout).inputErrors).toBe(4);
   });
 
   it("writes text cells a spreadsheet will not run as formulas", async () => {
@@ -74,10 +77,8 @@ describe("a dataset with hostile ids", () => {
     expect(csv.code, csv.stderr).toBe(0);
     const text = readFileSync(out, "utf8");
     expect(text).toContain(`"'=HYPERLINK(""http://evil/"",""x"")"`);
-    for (const id of ["'+1", "'-2", "'@SUM(A1)", "'\tTAB"]) expect(text).toContain(`${id},`);
-    expect(text).toContain(`"'\rCR"`);
+    for (const id of ["'+1", "'-2", "'@SUM(A1)"]) expect(text).toContain(`${id},`);
     expect(text).not.toMatch(/^[=+\-@]/m);
-    expect(text).toContain(`${HOSTILE_ID},`);
   });
 });
 

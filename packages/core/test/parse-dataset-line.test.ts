@@ -215,7 +215,7 @@ describe("parseDatasetLine: what Postgres cannot store is refused, with its path
 
   it("escapes what a message quotes, so that the message itself is storable", () => {
     const refused = refusal(line(`"id":"a",${BASE},"\u202ez\\u0000":1`));
-    expect(refused.field).toBe('["\\u202Ez\\u0000"]');
+    expect(refused.field).toBe('["\\u202ez\\u0000"]');
     const shown = `${refused.field} ${refused.message}`;
     expect(shown.includes("\u0000") || shown.includes("\u202e")).toBe(false);
   });

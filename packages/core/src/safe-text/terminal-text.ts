@@ -21,9 +21,10 @@ export interface EscapeTerminalOptions {
  * escape is also JSON's, so JSON text stays valid JSON with the same value.
  */
 export function escapeTerminal(text: string, options: EscapeTerminalOptions = {}): string {
-  return text.replace(options.keepNewlines === true ? UNSAFE_BUT_NEWLINE : UNSAFE, escapeChar);
+  return text.replace(options.keepNewlines === true ? UNSAFE_BUT_NEWLINE : UNSAFE, unicodeEscape);
 }
 
-function escapeChar(char: string): string {
+/** One UTF-16 unit as a `\uXXXX` escape, the form JSON and JavaScript read back. */
+export function unicodeEscape(char: string): string {
   return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }

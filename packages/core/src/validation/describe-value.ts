@@ -1,3 +1,5 @@
+import { unicodeEscape } from "../safe-text/terminal-text.js";
+
 /** How a received value is named in a message: `1.5`, `true`, `null`, `"abc…"`, `a list`. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
@@ -34,7 +36,7 @@ export function quoteText(text: string, max = QUOTED_MAX): string {
 
 /** The text with every unprintable character written as `\uXXXX`. */
 export function printable(text: string): string {
-  return text.replace(UNPRINTABLE, (char) => `\\u${hex4(char.charCodeAt(0))}`);
+  return text.replace(UNPRINTABLE, unicodeEscape);
 }
 
 /** `U+200B` for the first unprintable character of `text`, with its position; or undefined. */
