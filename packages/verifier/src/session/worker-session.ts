@@ -96,6 +96,9 @@ export class WorkerSession implements SessionInfo {
   }
 
   async release(): Promise<void> {
+    // The thread is unref'd between calls; without a ref the event loop could empty while
+    // this reply is awaited, and the process would end with the release still pending.
+    this.#worker.ref();
     await new Promise<void>((resolve) => {
       this.#worker.once("message", () => resolve());
       this.#worker.postMessage({ type: "release" });
