@@ -70,12 +70,18 @@ function scoreName(s: ScoreRecord): string {
   return parts.join(" / ");
 }
 
+/** One line per fitted prompt; the criterion and variant only when there are several. */
 function truncationText(s: ScoreRecord): string {
-  const t = s.truncation;
-  if (t === null) return "-";
-  if (t.droppedTokens === 0) return `${t.originalTokens} tokens, not cut`;
-  const slot = t.slot === "" ? "" : `${t.slot} `;
-  return `${t.originalTokens} → ${t.keptTokens} tokens (${slot}cut ${t.droppedTokens}, policy ${t.policy})`;
+  if (s.truncations.length === 0) return "-";
+  const several = s.truncations.length > 1;
+  return s.truncations
+    .map((t) => {
+      const prompt = several ? `${t.criterion || "prompt"} #${t.variant}: ` : "";
+      if (t.droppedTokens === 0) return `${prompt}${t.originalTokens} tokens, not cut`;
+      const slot = t.slot === "" ? "" : `${t.slot} `;
+      return `${prompt}${t.originalTokens} → ${t.keptTokens} tokens (${slot}cut ${t.droppedTokens}, policy ${t.policy})`;
+    })
+    .join("\n");
 }
 
 function usageText(u: UsageRecord): string {

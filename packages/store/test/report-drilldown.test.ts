@@ -47,18 +47,31 @@ function selection(taskId: string, first: boolean, picked: boolean): SelectionRe
   };
 }
 
-/** A verifier result with its truncation row and usage row, as the job handler writes them. */
+/**
+ * A verifier result with its usage row and two prompts' truncation rows, keyed as the job
+ * handler writes them: by the prompt's criterion and variant. The first prompt was cut.
+ */
 function verifierResult(runId: string, sampleId: string, value: number, cut: boolean): JobResult {
-  const key = { runId, sampleId, scorer: "verifier", criterion: "", repetition: 0 };
+  const prompt = { runId, sampleId, scorer: "verifier", criterion: "correct" };
   return {
     score: { ...scored(runId, sampleId, "verifier", value), detail: { head: "probe" } },
     truncations: [
       {
-        ...key,
+        ...prompt,
+        repetition: 0,
         originalTokens: cut ? 3000 : 400,
         keptTokens: cut ? 2040 : 400,
         droppedTokens: cut ? 960 : 0,
         slot: cut ? "question" : "",
+        policy: "error",
+      },
+      {
+        ...prompt,
+        repetition: 1,
+        originalTokens: 400,
+        keptTokens: 400,
+        droppedTokens: 0,
+        slot: "",
         policy: "error",
       },
     ],
@@ -178,8 +191,9 @@ describe.each(DRIVER_NAMES)("report drill-down (%s)", (driver) => {
     // Picks: tasks whose index is not a multiple of 4; among even (open) tasks that is 5 of 10.
     expect(open?.selected).toEqual({ count: 5, of: 10, rate: 0.5 });
     expect(short?.selected).toEqual({ count: 10, of: 10, rate: 1 });
-    expect(open?.truncation).toEqual({ count: 10, of: 10, rate: 1 });
-    expect(short?.truncation).toEqual({ count: 0, of: 10, rate: 0 });
+    // Two prompts per verifier call, the first of each open task's cut.
+    expect(open?.truncation).toEqual({ count: 10, of: 20, rate: 0.5 });
+    expect(short?.truncation).toEqual({ count: 0, of: 20, rate: 0 });
     expect(open?.scorers.map((s) => [s.scorer, s.results, s.scored])).toEqual([
       ["exact", 20, 20],
       ["verifier", 10, 10],
@@ -200,7 +214,7 @@ describe.each(DRIVER_NAMES)("report drill-down (%s)", (driver) => {
     expect(nested.slices[0]?.cost).toBeNull();
   });
 
-  it("reads one sample back with every score, its truncation and usage", async () => {
+  it("reads one sample back with every score, its truncations and usage", async () => {
     const record = await sampleRecord(runnerOf(store.driver), "tonight", "t00#0");
     expect(record).toMatchObject({
       runId: "tonight",
@@ -215,10 +229,19 @@ describe.each(DRIVER_NAMES)("report drill-down (%s)", (driver) => {
       ["exact", "short-answer", "scored", 0.6],
       ["verifier", "default", "scored", 0.25],
     ]);
-    expect(record?.scores[0]).toMatchObject({ truncation: null, usage: null });
+    expect(record?.scores[0]).toMatchObject({ truncations: [], usage: null });
     expect(record?.scores[1]).toMatchObject({
       detail: { head: "probe" },
-      truncation: { originalTokens: 3000, keptTokens: 2040, droppedTokens: 960, slot: "question" },
+      truncations: [
+        {
+          criterion: "correct",
+          variant: 0,
+          originalTokens: 3000,
+          keptTokens: 2040,
+          slot: "question",
+        },
+        { criterion: "correct", variant: 1, originalTokens: 400, droppedTokens: 0, slot: "" },
+      ],
       usage: { role: "verifier", model: "tiny", inputTokens: 2040, computeMs: 36, device: "cpu" },
     });
     expect(await sampleRecord(runnerOf(store.driver), "tonight", "nope")).toBeUndefined();

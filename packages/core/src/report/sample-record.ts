@@ -8,7 +8,12 @@ export interface UsageRecord {
   device: string | null;
 }
 
+/** How one prompt of a model call was fitted; a verifier logs one per criterion and variant. */
 export interface TruncationRecord {
+  /** The verifier criterion ("" when the model has one prompt). */
+  criterion: string;
+  /** The prompt variant (repetition). */
+  variant: number;
   originalTokens: number;
   keptTokens: number;
   droppedTokens: number;
@@ -28,7 +33,8 @@ export interface ScoreRecord {
   value: number | null;
   reason: string | null;
   detail: Record<string, unknown> | null;
-  truncation: TruncationRecord | null;
+  /** One per prompt the scorer fitted (none for deterministic scorers). */
+  truncations: TruncationRecord[];
   usage: UsageRecord | null;
 }
 

@@ -1,4 +1,4 @@
-import type { SampleRecord, ScoreRecord, UsageRecord } from "@assay/core";
+import type { SampleRecord, ScoreRecord, TruncationRecord, UsageRecord } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
 import { num, numOrNull } from "./group-by-run.js";
 
@@ -6,15 +6,17 @@ const SAMPLE = `
   SELECT task_id, candidate_index, label, line, metadata
   FROM samples WHERE run_id = $1 AND sample_id = $2`;
 
-// Every result of the sample with the truncation row of the same key (one per model call).
 const SCORES = `
-  SELECT s.scorer, s.criterion, s.repetition, s.rule, s.status, s.value, s.reason, s.detail,
-         t.original_tokens, t.kept_tokens, t.dropped_tokens, t.slot, t.policy
-  FROM scores s
-  LEFT JOIN truncations t ON t.run_id = s.run_id AND t.sample_id = s.sample_id
-    AND t.scorer = s.scorer AND t.criterion = s.criterion AND t.repetition = s.repetition
-  WHERE s.run_id = $1 AND s.sample_id = $2
-  ORDER BY s.scorer, s.criterion, s.repetition`;
+  SELECT scorer, criterion, repetition, rule, status, value, reason, detail
+  FROM scores WHERE run_id = $1 AND sample_id = $2
+  ORDER BY scorer, criterion, repetition`;
+
+// A verifier result has one truncation row per prompt: its key carries the prompt's
+// criterion and variant in place of the score's.
+const TRUNCATIONS = `
+  SELECT scorer, criterion, repetition, original_tokens, kept_tokens, dropped_tokens, slot, policy
+  FROM truncations WHERE run_id = $1 AND sample_id = $2
+  ORDER BY scorer, criterion, repetition`;
 
 // The generator's row has scorer ''; a verifier's row carries its scorer key.
 const USAGE = `
@@ -30,9 +32,10 @@ export async function sampleRecord(
   sampleId: string,
 ): Promise<SampleRecord | undefined> {
   const params = [runId, sampleId];
-  const [samples, scores, usage] = await Promise.all([
+  const [samples, scores, truncations, usage] = await Promise.all([
     runner.query<Row>(SAMPLE, params),
     runner.query<Row>(SCORES, params),
+    runner.query<Row>(TRUNCATIONS, params),
     runner.query<Row>(USAGE, params),
   ]);
   const sample = samples.rows[0];
@@ -50,11 +53,15 @@ export async function sampleRecord(
     line: num(sample.line),
     metadata: (sample.metadata as Record<string, unknown>) ?? {},
     generator: usageOf("generator", ""),
-    scores: scores.rows.map((row) => scoreRecord(row, usageOf("verifier", String(row.scorer)))),
+    scores: scores.rows.map((row) => ({
+      ...scoreRecord(row),
+      truncations: truncations.rows.filter((t) => t.scorer === row.scorer).map(truncationRecord),
+      usage: usageOf("verifier", String(row.scorer)),
+    })),
   };
 }
 
-function scoreRecord(row: Row, usage: UsageRecord | null): ScoreRecord {
+function scoreRecord(row: Row): Omit<ScoreRecord, "truncations" | "usage"> {
   return {
     scorer: String(row.scorer),
     criterion: String(row.criterion),
@@ -64,17 +71,18 @@ function scoreRecord(row: Row, usage: UsageRecord | null): ScoreRecord {
     value: numOrNull(row.value),
     reason: (row.reason as string | null) ?? null,
     detail: (row.detail as Record<string, unknown> | null) ?? null,
-    truncation:
-      row.original_tokens === null || row.original_tokens === undefined
-        ? null
-        : {
-            originalTokens: num(row.original_tokens),
-            keptTokens: num(row.kept_tokens),
-            droppedTokens: num(row.dropped_tokens),
-            slot: String(row.slot),
-            policy: String(row.policy),
-          },
-    usage,
+  };
+}
+
+function truncationRecord(row: Row): TruncationRecord {
+  return {
+    criterion: String(row.criterion),
+    variant: num(row.repetition),
+    originalTokens: num(row.original_tokens),
+    keptTokens: num(row.kept_tokens),
+    droppedTokens: num(row.dropped_tokens),
+    slot: String(row.slot),
+    policy: String(row.policy),
   };
 }
 
