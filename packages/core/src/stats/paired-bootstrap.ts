@@ -1,3 +1,4 @@
+import { bootstrapMeans } from "./bootstrap-means.js";
 import { seededRandom } from "./seeded-random.js";
 
 /** Resamples when not given: enough for stable 2.5% and 97.5% percentiles. */
@@ -35,7 +36,9 @@ export interface PairedBootstrap {
  * run. Each resample draws `n` tasks with replacement (seeded) and takes the mean of their
  * differences; the interval is the (1 − confidence)/2 and (1 + confidence)/2 percentiles of
  * those means (linear interpolation between order statistics). Pairing removes the spread
- * between tasks, which is most of the noise when two runs score the same tasks.
+ * between tasks, which is most of the noise when two runs score the same tasks. Resamples
+ * are drawn exactly, by index or, for differences with few distinct values, as counts per
+ * value (see `bootstrapMeans`).
  */
 export function pairedBootstrap(
   current: readonly number[],
@@ -64,12 +67,7 @@ export function pairedBootstrap(
   const differences = new Float64Array(n);
   for (let i = 0; i < n; i += 1) differences[i] = (current[i] as number) - (baseline[i] as number);
   const random = seededRandom(options.seed ?? DEFAULT_BOOTSTRAP_SEED);
-  const means = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r += 1) {
-    let sum = 0;
-    for (let i = 0; i < n; i += 1) sum += differences[Math.floor(random() * n)] as number;
-    means[r] = sum / n;
-  }
+  const means = bootstrapMeans(differences, resamples, random);
   means.sort();
   const tail = (1 - confidence) / 2;
   const low = percentile(means, tail);
