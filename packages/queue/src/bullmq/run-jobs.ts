@@ -52,7 +52,8 @@ export async function failedJobsOf(
       }
     });
   }
-  return failed;
+  // ISO times sort as text; a job without one (never seen) goes last.
+  return failed.sort((a, b) => (b.failedAt ?? "").localeCompare(a.failedAt ?? ""));
 }
 
 /**
