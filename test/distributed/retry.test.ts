@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "@assay/cli";
@@ -141,23 +141,14 @@ describe("assay retry and the failed jobs in assay status", () => {
     );
 
     await admin.query(`DROP TRIGGER outage ON "${schema}".scores`);
-    const retried = await cli(["retry", RUN, ...queues, "--json"]);
+    // --wait follows the run to its end and prints the summary.
+    const retried = await cli(["retry", RUN, ...queues, "--wait", "--quiet"]);
     expect(retried.code, retried.stderr).toBe(0);
-    expect(JSON.parse(retried.stdout)).toMatchObject({
-      runId: RUN,
-      failed: 2,
-      retried: 2,
-      alreadyStored: 0,
-      missingEnqueued: 1,
-      planned: PLANNED,
-      skippedMissing: null,
-    });
-
-    await waitFor(
-      async () => (await store.countResults(RUN)) === PLANNED,
-      30_000,
-      "the retried jobs to be stored",
+    expect(retried.stderr).toContain(
+      `Re-enqueued 3 jobs of run ${RUN}: 2 failed jobs retried, 1 missing results enqueued.`,
     );
+    expect(retried.stdout).toContain(`${PLANNED}/${PLANNED} results`);
+    expect(await store.countResults(RUN)).toBe(PLANNED);
     const perSample = await admin.query(
       `SELECT sample_id, count(*)::int AS n FROM "${schema}".scores WHERE run_id = $1
        GROUP BY sample_id HAVING count(*) <> 2`,
@@ -172,10 +163,33 @@ describe("assay retry and the failed jobs in assay status", () => {
 
     const after = JSON.parse((await cli(["status", RUN, ...queues, "--json"])).stdout);
     expect(after).toMatchObject({ done: PLANNED, finished: true, failedJobs: { total: 0 } });
-    const again = await cli(["retry", RUN, ...queues]);
-    expect(again.stderr).toContain(
-      `Re-enqueued 0 jobs of run ${RUN}: 0 failed jobs retried, 0 missing results enqueued.`,
-    );
+    const again = await cli(["retry", RUN, ...queues, "--json"]);
+    expect(JSON.parse(again.stdout)).toEqual({
+      runId: RUN,
+      failed: 0,
+      retried: 0,
+      alreadyStored: 0,
+      missingEnqueued: 0,
+      missingPending: 0,
+      planned: PLANNED,
+      skippedMissing: null,
+    });
+  });
+
+  it("retries failed jobs only, and says why, when the dataset cannot be read", async () => {
+    renameSync(dataset, `${dataset}.moved`);
+    try {
+      const { code, stdout } = await cli(["retry", RUN, ...queues, "--json"]);
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout)).toMatchObject({ failed: 0, planned: null });
+      expect(JSON.parse(stdout).skippedMissing).toMatch(
+        /the dataset .*night\.jsonl cannot be read here .*pass --dataset <file>/,
+      );
+      const copy = await cli(["retry", RUN, ...queues, "--json", "--dataset", `${dataset}.moved`]);
+      expect(JSON.parse(copy.stdout)).toMatchObject({ planned: PLANNED, skippedMissing: null });
+    } finally {
+      renameSync(`${dataset}.moved`, dataset);
+    }
   });
 
   it("refuses a run that `assay run` scored, saying how to finish it", async () => {
