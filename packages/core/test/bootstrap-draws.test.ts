@@ -50,7 +50,7 @@ describe("bootstrap resamples drawn as counts per distinct value", () => {
     const current = solved(20_000, 0.62, 1);
     const baseline = solved(20_000, 0.6, 2);
     const differences = Float64Array.from(current, (v, i) => v - (baseline[i] as number));
-    const percentiles = (method: "direct" | "grouped") => {
+    const percentiles = (method: "direct" | "grouped"): [number, number] => {
       const means = bootstrapMeans(differences, 2000, seededRandom(5), method).sort();
       return [means[49] as number, means[1949] as number];
     };
