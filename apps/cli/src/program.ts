@@ -5,7 +5,9 @@ import { registerMigrate } from "./commands/migrate.js";
 import { registerModel } from "./commands/model.js";
 import { registerProduce } from "./commands/produce.js";
 import { registerReport } from "./commands/report.js";
+import { registerRetry } from "./commands/retry.js";
 import { registerRun } from "./commands/run.js";
+import { registerShow } from "./commands/show.js";
 import { registerStatus } from "./commands/status.js";
 import { registerWorker } from "./commands/worker.js";
 import { safeMessage } from "./output.js";
@@ -24,11 +26,13 @@ export function createProgram(): Command {
     .exitOverride();
   registerRun(program);
   registerReport(program);
+  registerShow(program);
   registerExport(program);
   registerMigrate(program);
   registerProduce(program);
   registerWorker(program);
   registerStatus(program);
+  registerRetry(program);
   registerModel(program);
   return program;
 }

@@ -24,6 +24,7 @@ export {
   scoreRowOf,
 } from "./job.js";
 export type { JobResult, ModelCallDetail, TruncationRow, UsageRow } from "./job-result.js";
+export type { PairedDifference, RunComparison } from "./report/comparison.js";
 export type { EarlyStopCandidate, EarlyStopReport } from "./report/early-stop.js";
 export { type Rate, rateOf } from "./report/rate.js";
 export type {
@@ -40,6 +41,15 @@ export type {
   UnscoredReasonCount,
   UnscoredReport,
 } from "./report/run-report.js";
+export type {
+  DatasetReadBack,
+  SampleRecord,
+  SampleView,
+  ScoreRecord,
+  TruncationRecord,
+  UsageRecord,
+} from "./report/sample-record.js";
+export type { SliceCost, SliceFigures, SliceReport, SliceScorer } from "./report/slices.js";
 export {
   DEFAULT_RULE,
   type GeneratorUsageSpec,
@@ -89,6 +99,15 @@ export {
 } from "./score.js";
 export type { ScoreContext, Scorer, ScorerDefinition } from "./scorer.js";
 export { type ScorerRef, type ScorerRefInput, ScorerRefSchema, scorerKey } from "./scorer-ref.js";
+export {
+  type BootstrapOptions,
+  DEFAULT_BOOTSTRAP_SEED,
+  DEFAULT_CONFIDENCE,
+  DEFAULT_RESAMPLES,
+  type PairedBootstrap,
+  pairedBootstrap,
+} from "./stats/paired-bootstrap.js";
+export { seededRandom } from "./stats/seeded-random.js";
 export type { ExportRow, InputErrorSummary, RunSummary, ScorerRuleSummary } from "./summary.js";
 export { type GeneratorUsage, GeneratorUsageSchema } from "./usage.js";
 export { describeValue, printable } from "./validation/describe-value.js";

@@ -3,7 +3,8 @@ import { totalsByScorer } from "./aggregate.js";
 
 /**
  * The summary JSON of `renderSummaryJson` (same keys, so existing readers keep working)
- * plus the run report, the compared run, the trend and the early-stop candidates.
+ * plus the run report, the compared run, the trend, the early-stop candidates, the paired
+ * differences against the compared run and the slices by a metadata field.
  */
 export function renderReportJson(summary: RunSummary, bundle: ReportBundle): string {
   return JSON.stringify(
@@ -14,6 +15,8 @@ export function renderReportJson(summary: RunSummary, bundle: ReportBundle): str
       compare: bundle.compare,
       trend: bundle.trend,
       earlyStops: bundle.earlyStops ?? null,
+      comparison: bundle.comparison ?? null,
+      slices: bundle.slices ?? null,
     },
     null,
     2,

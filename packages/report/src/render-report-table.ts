@@ -9,6 +9,8 @@ import {
   formatRate,
   plural,
 } from "./format.js";
+import { comparisonTable } from "./render-comparison-table.js";
+import { slicesTable } from "./render-slices-table.js";
 
 const STYLE = {
   style: { head: [], border: [] },
@@ -18,11 +20,10 @@ const STYLE = {
 /** Selection, cost, truncation and trend as terminal tables (after the run summary). */
 export function renderReportTable(bundle: ReportBundle): string {
   const runs = [bundle.report, ...(bundle.compare === null ? [] : [bundle.compare])];
-  const sections = [
-    headlineTable(runs),
-    truncationTable(bundle.report),
-    reasonsLine(bundle.report),
-  ];
+  const sections = [headlineTable(runs)];
+  if (bundle.comparison !== undefined) sections.push(comparisonTable(bundle.comparison));
+  if (bundle.slices !== undefined) sections.push(slicesTable(bundle.slices));
+  sections.push(truncationTable(bundle.report), reasonsLine(bundle.report));
   const warnings = bundle.report.cost?.warnings ?? [];
   if (warnings.length > 0)
     sections.push(`Cost warnings\n${warnings.map((w) => `  - ${w}`).join("\n")}`);

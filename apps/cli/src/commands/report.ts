@@ -11,6 +11,7 @@ import { type Command, Option } from "commander";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { writeOutFile } from "../out-file.js";
 import { writeOut } from "../output.js";
+import { BY_OPTION, comparisonOptions, RESAMPLES_OPTION, SEED_OPTION } from "../report-options.js";
 import { requireRun } from "../require-run.js";
 import { parseRunId } from "../run-id.js";
 import { DB_OPTION_HELP, openStoreFor } from "../store-option.js";
@@ -27,6 +28,9 @@ interface ReportFlags {
   series?: string;
   fallSteps: string;
   minFall: string;
+  by?: string;
+  resamples: string;
+  seed: string;
   db?: string;
 }
 
@@ -58,6 +62,9 @@ export function registerReport(program: Command): void {
       "smallest drop of the verifier value (0–1) that counts as a fall",
       String(DEFAULT_MIN_FALL),
     )
+    .option(...BY_OPTION)
+    .option(...RESAMPLES_OPTION)
+    .option(...SEED_OPTION)
     .option("--db <target>", DB_OPTION_HELP)
     .action(async (runId: string, flags: ReportFlags) => {
       const format: Format = flags.json === true ? "json" : (flags.format ?? "table");
@@ -74,6 +81,7 @@ export function registerReport(program: Command): void {
           trendRuns: wholeNumber("--trend", flags.trend),
           fallSteps: wholeNumber("--fall-steps", flags.fallSteps),
           minFall: nonNegative("--min-fall", flags.minFall),
+          ...comparisonOptions(flags),
         });
         const text =
           format === "json"

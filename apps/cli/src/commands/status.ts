@@ -3,6 +3,7 @@ import {
   addDistributedOptions,
   type DistributedFlags,
 } from "../distributed/distributed-options.js";
+import { readFailedJobs, renderFailedJobs } from "../distributed/failed-jobs-status.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { readRunStatus, renderRunStatus } from "../distributed/run-status.js";
 import { writeOut } from "../output.js";
@@ -29,8 +30,9 @@ export function registerStatus(program: Command): void {
       const transport = await openQueues({ ...flags, allowEviction: true });
       try {
         const status = await readRunStatus(store, transport, runId);
+        const failedJobs = await readFailedJobs(transport, runId);
         writeOut(
-          `${flags.json === true ? JSON.stringify(status, null, 2) : renderRunStatus(status)}\n`,
+          `${flags.json === true ? JSON.stringify({ ...status, failedJobs }, null, 2) : `${renderRunStatus(status)}\n${renderFailedJobs(runId, failedJobs)}`}\n`,
         );
       } finally {
         await transport.close();

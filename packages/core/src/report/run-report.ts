@@ -1,6 +1,8 @@
 import type { UsageCost } from "../cost/usage-cost.js";
+import type { RunComparison } from "./comparison.js";
 import type { EarlyStopReport } from "./early-stop.js";
 import type { Rate } from "./rate.js";
+import type { SliceReport } from "./slices.js";
 
 export interface RunIdentity {
   runId: string;
@@ -108,4 +110,8 @@ export interface ReportBundle {
   trend: RunTrendPoint[];
   /** Trajectories of the reported run that fell M steps in a row; absent when not queried. */
   earlyStops?: EarlyStopReport;
+  /** Paired differences against `compare` with bootstrap intervals; absent without one. */
+  comparison?: RunComparison;
+  /** The headline figures by one metadata field (`--by`); absent when not asked for. */
+  slices?: SliceReport;
 }

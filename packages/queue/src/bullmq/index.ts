@@ -8,3 +8,10 @@ export { jobOptionsOf, resultKeyOfJob } from "./job-options.js";
 export type { BullmqTransportOptions } from "./options.js";
 export { DEFAULT_PREFIX, queueNameFor, queueNameOf } from "./queue-names.js";
 export { connectRedis, type RedisConnectOptions } from "./redis-connection.js";
+export {
+  type FailedJob,
+  failedJobsOf,
+  type RequeueResult,
+  requeueJobs,
+  retryFailedJobs,
+} from "./run-jobs.js";

@@ -1,6 +1,7 @@
 import type { ReportBundle, RunReport } from "@assay/core";
 import { formatMoney } from "../format.js";
 import { SVG_DEFS } from "./bar-chart.js";
+import { comparisonSection } from "./comparison-section.js";
 import { earlyStopsSection } from "./early-stops-section.js";
 import { escapeHtml } from "./escape-html.js";
 import { headlineCards } from "./headline.js";
@@ -12,6 +13,7 @@ import {
   unscoredChart,
 } from "./report-charts.js";
 import { REPORT_CSS } from "./report-css.js";
+import { slicesSection } from "./slices-section.js";
 
 /**
  * The run report as one self-contained HTML file: inline CSS and SVG, no script, no
@@ -37,6 +39,8 @@ ${bundle.compare === null ? "" : `<p>Compared with <strong>${escapeHtml(bundle.c
 </header>
 ${headlineCards(report)}
 ${warnings(report)}
+${bundle.comparison === undefined ? "" : comparisonSection(bundle.comparison)}
+${bundle.slices === undefined ? "" : slicesSection(bundle.slices)}
 <section class="charts">
 ${accuracyChart(bundle)}
 ${costTrendChart(bundle)}

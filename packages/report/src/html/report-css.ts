@@ -12,5 +12,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:16px 0 8px}header p{ma
 .chart svg{max-width:100%;height:auto}.chart text{font-size:11px;fill:#333}.chart .axis{stroke:#999}
 .warnings{border-left:4px solid #e08a1e;background:#fff7ec;padding:4px 12px}
 .early-stops li{margin:4px 0}.sparkline{vertical-align:middle;fill:none;stroke-width:1.5}.sparkline .curve{stroke:#2f6fdf}.sparkline .fall{stroke:#d33;stroke-width:2.5}
+.comparison tr.real{background:#fff4d6}.comparison .verdict,.comparison th:last-child{text-align:left}.comparison tr.real .verdict{font-weight:600}
+.interval .zero{stroke:#999;stroke-dasharray:2 2}.interval .range{stroke:#2f6fdf;stroke-width:3}.interval circle{fill:#1d2330}.comparison tr.real .range{stroke:#d9822b}
 table{border-collapse:collapse}th,td{padding:4px 10px;border-bottom:1px solid #eee;text-align:right}th:first-child{text-align:left}
 `;

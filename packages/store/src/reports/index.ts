@@ -5,10 +5,14 @@ export {
   type EarlyStopOptions,
   earlyStops,
 } from "./early-stops.js";
+export { type PairedValues, pairedTaskValues } from "./paired-task-values.js";
 export { type BundleOptions, reportBundle } from "./report-bundle.js";
+export { runComparison } from "./run-comparison.js";
 export { lastRuns, type RunSelector } from "./run-list.js";
 export { type ReportOptions, runReports, runTrend, trendPointOf } from "./run-reports.js";
 export { runnerOf } from "./runner-of.js";
+export { sampleRecord } from "./sample-record.js";
 export { HISTOGRAM_BINS } from "./score-stats.js";
+export { metadataPath, type SliceOptions, sliceReport } from "./slice-report.js";
 export { type CandidateQuery, type CandidateRow, taskCandidatePages } from "./task-candidates.js";
 export { type SelectionRecord, writeSelections } from "./write-selections.js";

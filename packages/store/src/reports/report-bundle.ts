@@ -1,7 +1,9 @@
-import type { ReportBundle } from "@assay/core";
+import type { BootstrapOptions, ReportBundle } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
 import { earlyStops } from "./early-stops.js";
+import { runComparison } from "./run-comparison.js";
 import { type ReportOptions, runReports, runTrend } from "./run-reports.js";
+import { sliceReport } from "./slice-report.js";
 
 export interface BundleOptions extends ReportOptions {
   /** A second run shown side by side. */
@@ -16,6 +18,10 @@ export interface BundleOptions extends ReportOptions {
   minFall?: number;
   /** Early-stop candidates listed. Default 100. */
   earlyStopLimit?: number;
+  /** Resampling of the paired differences against `compareRunId` (seeded). */
+  bootstrap?: BootstrapOptions;
+  /** Slice the headline figures by this metadata field (`metadata.<key>`). */
+  by?: string;
 }
 
 /** What `assay report` shows: the run, an optional comparison, the trend it sits in, early stops. */
@@ -38,5 +44,22 @@ export async function reportBundle(
     ...(options.minFall !== undefined && { minFall: options.minFall }),
     ...(options.earlyStopLimit !== undefined && { limit: options.earlyStopLimit }),
   });
-  return { report, compare: compare ?? null, trend, earlyStops: stops };
+  const comparison =
+    options.compareRunId === undefined
+      ? undefined
+      : await runComparison(runner, runId, options.compareRunId, options.bootstrap);
+  const slices =
+    options.by === undefined
+      ? undefined
+      : await sliceReport(runner, runId, options.by, {
+          ...(options.prices !== undefined && { prices: options.prices }),
+        });
+  return {
+    report,
+    compare: compare ?? null,
+    trend,
+    earlyStops: stops,
+    ...(comparison !== undefined && { comparison }),
+    ...(slices !== undefined && { slices }),
+  };
 }

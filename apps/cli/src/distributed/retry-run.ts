@@ -1,0 +1,152 @@
+import { stat } from "node:fs/promises";
+import type { RunSpec, ScoreJob } from "@assay/core";
+import { parseSpec, produce } from "@assay/pipeline";
+import {
+  type BullmqTransport,
+  failedJobsOf,
+  requeueJobs,
+  retryFailedJobs,
+  type Transport,
+} from "@assay/queue";
+import type { ScorerRegistry } from "@assay/scorers";
+import { type RunRecord, resultKeyString, type Store } from "@assay/store";
+
+export interface RetryOutcome {
+  runId: string;
+  /** Failed jobs of the run found in Redis. */
+  failed: number;
+  /** Of those, moved back to waiting with fresh attempts. */
+  retried: number;
+  /** Failed jobs whose result is stored after all (nothing to do). */
+  alreadyStored: number;
+  /** Planned results missing from the store that were put back in a queue. */
+  missingEnqueued: number;
+  /** Missing results whose job is waiting or running already. */
+  missingPending: number;
+  /** Results the run plans; null when the dataset could not be read again. */
+  planned: number | null;
+  /** Why missing results were not looked for, when they were not. */
+  skippedMissing: string | null;
+}
+
+export interface RetryOptions {
+  store: Store;
+  transport: BullmqTransport;
+  registry: ScorerRegistry;
+  run: RunRecord;
+  /** Read the dataset from here instead of the path the run recorded (trusted as is). */
+  dataset?: string;
+}
+
+/**
+ * Puts a distributed run's unfinished work back in the queues: its failed jobs (retried
+ * with fresh attempts) and every planned result missing from the store, found by planning
+ * the run's dataset with its stored spec again, as a resumed `assay produce` would. Job ids
+ * are the result keys, so nothing is scored twice and no row is written twice.
+ */
+export async function retryRun(options: RetryOptions): Promise<RetryOutcome> {
+  const { store, transport, run } = options;
+  const failed = await failedJobsOf(transport, run.id);
+  const stored = await store.storedResultKeys(
+    run.id,
+    failed.map((job) => job.sampleId),
+  );
+  const toRetry = failed.filter(
+    (job) => !stored.has(resultKeyString({ ...job, criterion: "", repetition: 0 })),
+  );
+  const retried = await retryFailedJobs(transport, toRetry);
+  const outcome: RetryOutcome = {
+    runId: run.id,
+    failed: failed.length,
+    retried,
+    alreadyStored: failed.length - toRetry.length,
+    missingEnqueued: 0,
+    missingPending: 0,
+    planned: null,
+    skippedMissing: null,
+  };
+
+  const dataset = await datasetToPlan(run, options.dataset);
+  if (typeof dataset !== "string") {
+    outcome.skippedMissing = dataset.reason;
+    return outcome;
+  }
+  const spec = storedSpec(run, options.registry);
+  const produced = await produce({
+    store,
+    transport: requeueingTransport(transport, outcome),
+    registry: options.registry,
+    dataset,
+    spec,
+    runId: run.id,
+  });
+  outcome.planned = produced.planned;
+  return outcome;
+}
+
+/** The run's spec as stored when it was produced, checked against this registry. */
+export function storedSpec(run: RunRecord, registry: ScorerRegistry): RunSpec {
+  return parseSpec(JSON.stringify(run.spec), `the stored spec of run ${run.id}.json`, registry);
+}
+
+/**
+ * The dataset to plan missing results from. The recorded one is refused when it is gone
+ * or was modified after the run started: planning an edited file would enqueue work the
+ * run never had. An explicit `--dataset` is trusted.
+ */
+async function datasetToPlan(
+  run: RunRecord,
+  explicit: string | undefined,
+): Promise<string | { reason: string }> {
+  if (explicit !== undefined) return explicit;
+  if (run.dataset === null) return { reason: "the run recorded no dataset" };
+  const info = await stat(run.dataset).catch(() => undefined);
+  if (info === undefined || !info.isFile()) {
+    return {
+      reason: `the dataset ${run.dataset} cannot be read here (paths are relative to where \`assay produce\` ran); pass --dataset <file>`,
+    };
+  }
+  if (info.mtime.getTime() > new Date(run.createdAt).getTime()) {
+    return {
+      reason: `the dataset ${run.dataset} was modified after the run started; pass --dataset ${run.dataset} to plan from it anyway`,
+    };
+  }
+  return run.dataset;
+}
+
+/** What `produce` enqueues is exactly the planned work missing from the store. */
+function requeueingTransport(transport: BullmqTransport, outcome: RetryOutcome): Transport {
+  return {
+    kind: "bullmq",
+    async enqueue(jobs: readonly ScoreJob[]) {
+      if (jobs.length === 0) return;
+      const result = await requeueJobs(transport, jobs);
+      outcome.missingEnqueued += result.enqueued;
+      outcome.missingPending += result.pending;
+    },
+    consume() {
+      throw new Error("retry only enqueues");
+    },
+    async close() {},
+  };
+}
+
+export function renderRetryOutcome(outcome: RetryOutcome): string {
+  const total = outcome.retried + outcome.missingEnqueued;
+  const lines = [
+    `Re-enqueued ${total} jobs of run ${outcome.runId}: ${outcome.retried} failed jobs retried, ` +
+      `${outcome.missingEnqueued} missing results enqueued.`,
+  ];
+  if (outcome.alreadyStored > 0) {
+    lines.push(`${outcome.alreadyStored} failed jobs had their result stored already; left alone.`);
+  }
+  if (outcome.missingPending > 0) {
+    lines.push(
+      `${outcome.missingPending} missing results were waiting or running already (the failed jobs just retried among them).`,
+    );
+  }
+  if (outcome.skippedMissing !== null) {
+    lines.push(`Missing results were not looked for: ${outcome.skippedMissing}.`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,49 @@
+import type { Rate } from "./rate.js";
+
+export interface SliceScorer {
+  scorer: string;
+  results: number;
+  scored: number;
+  /** Mean over scored results; null when none. */
+  mean: number | null;
+}
+
+export interface SliceCost {
+  currency: string;
+  /** Null when some usage of the slice could not be priced. */
+  total: number | null;
+  solvedTasks: number;
+  perSolvedTask: number | null;
+  perSample: number | null;
+  warnings: string[];
+}
+
+/**
+ * The headline figures of the samples and tasks whose metadata field has one value. A
+ * sample counts under its own value; a task (selection, accuracy) under the value of its
+ * lowest-index candidate.
+ */
+export interface SliceFigures {
+  /** The field's value as text; null for samples without the field. */
+  value: string | null;
+  tasks: number;
+  samples: number;
+  pass1: Rate;
+  selected: Rate;
+  oracle: Rate;
+  /** Tasks where the verifier scored no candidate (counted unsolved). */
+  unselected: number;
+  tie: Rate;
+  truncation: Rate;
+  unscored: Rate;
+  scorers: SliceScorer[];
+  /** Null without a price table. */
+  cost: SliceCost | null;
+}
+
+/** A run's headline figures sliced by one metadata field (`--by metadata.<key>`). */
+export interface SliceReport {
+  /** As given, e.g. "metadata.kind". */
+  by: string;
+  slices: SliceFigures[];
+}

@@ -1,0 +1,164 @@
+import { jobIdOf, type ScoreJob, scorerKey } from "@assay/core";
+import { type Job, Queue } from "bullmq";
+import type { BullmqTransport } from "./bullmq-transport.js";
+import { resultKeyOfJob } from "./job-options.js";
+import { queueNameOf } from "./queue-names.js";
+
+/** A job that used up its attempts (or failed unrecoverably), as `assay status` lists it. */
+export interface FailedJob {
+  queue: string;
+  jobId: string;
+  sampleId: string;
+  /** The scorer key. */
+  scorer: string;
+  attemptsMade: number;
+  /** The last attempt's error. */
+  error: string;
+  failedAt: string | null;
+}
+
+export interface RequeueResult {
+  /** Jobs put back in their queue: new ones, and finished ones moved back to waiting. */
+  enqueued: number;
+  /** Jobs left alone because they are waiting, delayed or running already. */
+  pending: number;
+}
+
+const PAGE = 500;
+/** Failed-job errors are stack traces at worst; the first line or two say what happened. */
+const ERROR_CHARS = 500;
+/** A retried job gets its full number of attempts again. */
+const FRESH_ATTEMPTS = { resetAttemptsMade: true, resetAttemptsStarted: true } as const;
+
+/**
+ * Every failed job of one run, in every queue under the transport's prefix, newest
+ * failure first. Queues are shared by all runs, so jobs are matched on their run id.
+ * BullMQ keeps the last `keepFailed` failed jobs of a queue (default 10,000).
+ */
+export async function failedJobsOf(
+  transport: BullmqTransport,
+  runId: string,
+): Promise<FailedJob[]> {
+  const failed: FailedJob[] = [];
+  for (const counts of await transport.queueCounts()) {
+    if (counts.failed === 0) continue;
+    await withQueue(transport, counts.queue, async (queue) => {
+      for (let start = 0; start < counts.failed; start += PAGE) {
+        const jobs = (await queue.getFailed(start, start + PAGE - 1)) as Job<ScoreJob>[];
+        for (const job of jobs) {
+          if (job?.data?.runId === runId) failed.push(describe(counts.queue, job));
+        }
+        if (jobs.length < PAGE) break;
+      }
+    });
+  }
+  // ISO times sort as text; a job without one (never seen) goes last.
+  return failed.sort((a, b) => (b.failedAt ?? "").localeCompare(a.failedAt ?? ""));
+}
+
+/**
+ * Moves failed jobs back to waiting with their attempts reset, so workers take them
+ * again. The job keeps its id, so its result still lands under the same key (exactly once).
+ * Returns how many were moved; a job that is no longer failed is left alone.
+ */
+export async function retryFailedJobs(
+  transport: BullmqTransport,
+  jobs: readonly FailedJob[],
+): Promise<number> {
+  let retried = 0;
+  for (const [name, group] of groupBy(jobs, (job) => job.queue)) {
+    await withQueue(transport, name, async (queue) => {
+      for (const failed of group) {
+        const job = await queue.getJob(failed.jobId);
+        if (job === undefined || (await job.getState()) !== "failed") continue;
+        await job.retry("failed", FRESH_ATTEMPTS);
+        retried += 1;
+      }
+    });
+  }
+  return retried;
+}
+
+/**
+ * Puts jobs whose results are missing back in their queues. A job id still held by
+ * Redis as completed or failed (its row was lost, or it gave up) is moved back to waiting;
+ * one that is waiting, delayed or active is left alone; an unknown one is added.
+ */
+export async function requeueJobs(
+  transport: BullmqTransport,
+  jobs: readonly ScoreJob[],
+): Promise<RequeueResult> {
+  const result: RequeueResult = { enqueued: 0, pending: 0 };
+  for (const [name, group] of groupBy(jobs, queueNameOf)) {
+    const absent: ScoreJob[] = [];
+    await withQueue(transport, name, async (queue) => {
+      for (let start = 0; start < group.length; start += PAGE) {
+        const page = group.slice(start, start + PAGE);
+        const states = await Promise.all(page.map((job) => stateOf(queue, job)));
+        for (const [i, state] of states.entries()) {
+          if (state.kind === "absent") absent.push(page[i] as ScoreJob);
+          else if (state.kind === "pending") result.pending += 1;
+          else {
+            await state.job.retry(state.kind, FRESH_ATTEMPTS);
+            result.enqueued += 1;
+          }
+        }
+      }
+    });
+    await transport.enqueue(absent);
+    result.enqueued += absent.length;
+  }
+  return result;
+}
+
+type JobState =
+  | { kind: "absent" }
+  | { kind: "pending" }
+  | { kind: "completed" | "failed"; job: Job<ScoreJob> };
+
+async function stateOf(queue: Queue<ScoreJob>, job: ScoreJob): Promise<JobState> {
+  const found = await queue.getJob(jobIdOf(resultKeyOfJob(job)));
+  if (found === undefined) return { kind: "absent" };
+  const state = await found.getState();
+  if (state === "completed" || state === "failed") return { kind: state, job: found };
+  return state === "unknown" ? { kind: "absent" } : { kind: "pending" };
+}
+
+function describe(queue: string, job: Job<ScoreJob>): FailedJob {
+  return {
+    queue,
+    jobId: String(job.id),
+    sampleId: job.data.sample.id,
+    scorer: scorerKey(job.data.scorer),
+    attemptsMade: job.attemptsMade,
+    error: (job.failedReason ?? "").slice(0, ERROR_CHARS),
+    failedAt: job.finishedOn === undefined ? null : new Date(job.finishedOn).toISOString(),
+  };
+}
+
+async function withQueue<T>(
+  transport: BullmqTransport,
+  name: string,
+  use: (queue: Queue<ScoreJob>) => Promise<T>,
+): Promise<T> {
+  const queue = new Queue<ScoreJob>(name, {
+    connection: transport.redis,
+    prefix: transport.prefix,
+  });
+  try {
+    return await use(queue);
+  } finally {
+    await queue.close();
+  }
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group === undefined) groups.set(k, [item]);
+    else group.push(item);
+  }
+  return groups;
+}

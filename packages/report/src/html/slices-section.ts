@@ -1,0 +1,35 @@
+import type { SliceReport } from "@assay/core";
+import { sliceName, sliceRows } from "../render-slices-table.js";
+import { escapeHtml } from "./escape-html.js";
+
+/** The headline figures by one metadata field: a row per figure, a column per value. */
+export function slicesSection(report: SliceReport): string {
+  const head = report.slices
+    .map(
+      (s) =>
+        `<th data-slice="${escapeHtml(sliceName(s.value))}">${escapeHtml(sliceName(s.value))}</th>`,
+    )
+    .join("");
+  const rows = sliceRows(report).map(
+    (row) =>
+      `<tr data-figure="${escapeHtml(row.id)}"><th>${escapeHtml(row.label)}</th>${report.slices
+        .map(
+          (s) =>
+            `<td data-slice="${escapeHtml(sliceName(s.value))}">${escapeHtml(row.cell(s))}</td>`,
+        )
+        .join("")}</tr>`,
+  );
+  return `<section class="slices" data-section="slices">
+<h2>By ${escapeHtml(report.by)}</h2>
+<p>A sample counts under its own value, a task under its first candidate's; "(none)" holds samples without the field.</p>
+${
+  report.slices.length === 0
+    ? "<p>No samples.</p>"
+    : `<table data-table="slices">
+<thead><tr><th></th>${head}</tr></thead>
+<tbody>
+${rows.join("\n")}
+</tbody></table>`
+}
+</section>`;
+}

@@ -1,0 +1,66 @@
+import type { Rate, SliceFigures, SliceReport } from "@assay/core";
+import Table from "cli-table3";
+import { formatMoney, formatRate, plural } from "./format.js";
+
+const STYLE = {
+  style: { head: [], border: [] },
+  chars: { mid: "", "left-mid": "", "mid-mid": "", "right-mid": "" },
+};
+
+/** How a slice's value is shown: samples without the field are "(none)". */
+export function sliceName(value: string | null): string {
+  return value === null ? "(none)" : value;
+}
+
+/** One row of the sliced headline table: a label and each slice's cell. */
+export interface SliceRow {
+  id: string;
+  label: string;
+  cell(slice: SliceFigures): string;
+}
+
+/** The headline figures, one row each, then one row per scorer mean. */
+export function sliceRows(report: SliceReport): SliceRow[] {
+  const scorers = [...new Set(report.slices.flatMap((s) => s.scorers.map((c) => c.scorer)))].sort();
+  const cost =
+    (pick: (c: NonNullable<SliceFigures["cost"]>) => number | null) => (s: SliceFigures) =>
+      s.cost === null ? "no prices" : formatMoney(pick(s.cost), s.cost.currency);
+  return [
+    { id: "tasks", label: "tasks / samples", cell: (s) => `${s.tasks} / ${s.samples}` },
+    { id: "pass1", label: "pass@1", cell: (s) => rateCell(s.pass1) },
+    { id: "selected", label: "verifier-selected", cell: (s) => rateCell(s.selected) },
+    { id: "oracle", label: "oracle", cell: (s) => rateCell(s.oracle) },
+    { id: "unselected", label: "no scored candidate", cell: (s) => plural(s.unselected, "task") },
+    { id: "tie", label: "top tie (continuous)", cell: (s) => rateCell(s.tie) },
+    { id: "cost-per-solved", label: "cost per solved task", cell: cost((c) => c.perSolvedTask) },
+    { id: "cost-per-sample", label: "cost per sample", cell: cost((c) => c.perSample) },
+    { id: "truncated", label: "truncated", cell: (s) => rateCell(s.truncation) },
+    { id: "unscored", label: "unscored", cell: (s) => rateCell(s.unscored) },
+    ...scorers.map((scorer) => ({
+      id: `mean-${scorer}`,
+      label: `mean ${scorer}`,
+      cell: (s: SliceFigures) => {
+        const found = s.scorers.find((c) => c.scorer === scorer);
+        return found?.mean == null ? "n/a" : `${found.mean.toFixed(4)} (${found.scored})`;
+      },
+    })),
+  ];
+}
+
+/** Every headline figure by the value of one metadata field, a column per value. */
+export function slicesTable(report: SliceReport): string {
+  const title = `By ${report.by}`;
+  if (report.slices.length === 0) return `${title}: no samples`;
+  const table = new Table({
+    head: ["", ...report.slices.map((s) => sliceName(s.value))],
+    ...STYLE,
+  });
+  for (const row of sliceRows(report)) {
+    table.push([row.label, ...report.slices.map((s) => row.cell(s))]);
+  }
+  return `${title}\n${table.toString()}`;
+}
+
+function rateCell(rate: Rate): string {
+  return rate.of === 0 ? "n/a" : `${formatRate(rate.rate)} (${rate.count}/${rate.of})`;
+}

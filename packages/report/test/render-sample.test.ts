@@ -1,0 +1,130 @@
+import type { SampleView } from "@assay/core";
+import { describe, expect, it } from "vitest";
+import { renderSampleView } from "../src/index.js";
+
+const VIEW: SampleView = {
+  sample: {
+    runId: "night-2",
+    sampleId: "t7#1",
+    taskId: "t7",
+    candidateIndex: 1,
+    label: false,
+    line: 7,
+    metadata: { kind: "open" },
+    generator: {
+      role: "generator",
+      model: "gen-a",
+      inputTokens: 120,
+      cachedInputTokens: 100,
+      outputTokens: 30,
+      computeMs: null,
+      device: null,
+    },
+    scores: [
+      {
+        scorer: "judge",
+        criterion: "",
+        repetition: 0,
+        rule: "open-ended",
+        status: "scored",
+        value: 0.25,
+        reason: null,
+        detail: { head: "distribution" },
+        truncations: [
+          {
+            criterion: "correct",
+            variant: 0,
+            originalTokens: 5000,
+            keptTokens: 2040,
+            droppedTokens: 2960,
+            slot: "question",
+            policy: "error",
+          },
+          {
+            criterion: "complete",
+            variant: 0,
+            originalTokens: 400,
+            keptTokens: 400,
+            droppedTokens: 0,
+            slot: "",
+            policy: "error",
+          },
+        ],
+        usage: {
+          role: "verifier",
+          model: "judge-0.6b",
+          inputTokens: 2440,
+          cachedInputTokens: 0,
+          outputTokens: 0,
+          computeMs: 12.5,
+          device: "cuda:0",
+        },
+      },
+      {
+        scorer: "exact",
+        criterion: "",
+        repetition: 0,
+        rule: "short-answer",
+        status: "unscored",
+        value: null,
+        reason: "invalid_target",
+        detail: null,
+        truncations: [],
+        usage: null,
+      },
+    ],
+  },
+  dataset: {
+    path: "data/night-2.jsonl",
+    line: 7,
+    status: "ok",
+    message: null,
+    question: "Why?\nExplain.",
+    answer: "Because.",
+    target: ["because"],
+    steps: ["First.", "Then."],
+  },
+};
+
+describe("one sample for a terminal", () => {
+  const text = renderSampleView(VIEW);
+
+  it("says where the sample came from, then its text, indented", () => {
+    expect(text).toContain("Sample t7#1 of run night-2 (task t7, candidate 1, label false)");
+    expect(text).toContain("dataset   data/night-2.jsonl, line 7\n");
+    expect(text).toContain("generator gen-a: 120 in (100 cached), 30 out");
+    expect(text).toContain("Question\n  Why?\n  Explain.\n\nAnswer\n  Because.");
+    expect(text).toContain('Target    ["because"]');
+    expect(text).toContain("Steps (2)\n  1. First.\n  2. Then.");
+  });
+
+  it("lists every score with its rule, reason, each prompt's fit and the usage", () => {
+    expect(text).toMatch(
+      /judge\s+│ open-ended\s+│ scored\s+│\s+0\.2500 │\s+│ correct #0: 5000 → 2040 tokens \(question cut 2960, policy error\) │ judge-0\.6b: 2440 in, 0 out, 12\.5 ms on cuda:0/,
+    );
+    expect(text).toMatch(/│\s+│ complete #0: 400 tokens, not cut\s+│/);
+    expect(text).toMatch(/exact\s+│ short-answer │ unscored │\s+│ invalid_target │ -/);
+    expect(text).toContain('Detail\n  judge: {"head":"distribution"}');
+  });
+
+  it("puts the reason in front when the text cannot be shown, or may differ", () => {
+    const gone = renderSampleView({
+      ...VIEW,
+      dataset: {
+        path: "data/night-2.jsonl",
+        line: 7,
+        status: "missing",
+        message: "cannot read data/night-2.jsonl: no such file",
+      },
+    });
+    expect(gone).toContain("  NOT SHOWN: cannot read data/night-2.jsonl: no such file");
+    expect(gone).not.toContain("Question");
+    expect(gone).toContain("Scores (2)");
+    const modified = renderSampleView({
+      ...VIEW,
+      dataset: { ...VIEW.dataset, status: "modified", message: "modified after the run" },
+    });
+    expect(modified).toContain("  WARNING: modified after the run\n");
+    expect(modified).toContain("Answer\n  Because.");
+  });
+});

@@ -1,0 +1,38 @@
+import {
+  type BootstrapOptions,
+  DEFAULT_BOOTSTRAP_SEED,
+  DEFAULT_CONFIDENCE,
+  DEFAULT_RESAMPLES,
+  pairedBootstrap,
+  type RunComparison,
+} from "@assay/core";
+import type { SqlRunner } from "../sql-runner.js";
+import { pairedTaskValues } from "./paired-task-values.js";
+
+/**
+ * The reported run minus the baseline for pass@1, selected, oracle and each scorer's mean,
+ * paired over the tasks both runs have, each with a bootstrap interval over those tasks.
+ */
+export async function runComparison(
+  runner: SqlRunner,
+  runId: string,
+  baselineRunId: string,
+  options: BootstrapOptions = {},
+): Promise<RunComparison> {
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const seed = options.seed ?? DEFAULT_BOOTSTRAP_SEED;
+  const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
+  const paired = await pairedTaskValues(runner, runId, baselineRunId);
+  return {
+    runId,
+    baselineRunId,
+    resamples,
+    seed,
+    confidence,
+    differences: paired.map(({ metric, kind, current, baseline }) => ({
+      metric,
+      kind,
+      ...pairedBootstrap(current, baseline, { resamples, seed, confidence }),
+    })),
+  };
+}

@@ -1,0 +1,191 @@
+import {
+  costOfUsage,
+  type PriceTable,
+  perUnit,
+  rateOf,
+  type SliceCost,
+  type SliceFigures,
+  type SliceReport,
+  type UsageRole,
+  type UsageTotals,
+} from "@assay/core";
+import type { SqlRunner } from "../sql-runner.js";
+import { num, numOrNull } from "./group-by-run.js";
+
+// $1 run id, $2 the metadata path as text[] (`metadata.a.b` → {a,b}). `#>>` reads the value
+// as text; a sample without the field lands in the NULL slice.
+const SLICE = "metadata #>> $2::text[]";
+
+// A task belongs to the slice of its lowest-index candidate, so each task counts once.
+const TASKS = `
+  WITH task_slice AS (
+    SELECT DISTINCT ON (task_id) task_id, ${SLICE} AS slice
+    FROM samples WHERE run_id = $1 ORDER BY task_id, candidate_index
+  ), s AS (
+    SELECT ts.slice, sel.task_id IS NOT NULL AS has_selection, sel.selected_index, sel.tie,
+           sel.first_correct, sel.any_correct,
+           CASE WHEN sel.selected_index IS NULL THEN false ELSE sel.selected_correct END AS picked_correct
+    FROM task_slice ts
+    LEFT JOIN selections sel ON sel.run_id = $1 AND sel.task_id = ts.task_id
+  ), c AS (
+    SELECT *, (has_selection AND first_correct IS NOT NULL AND picked_correct IS NOT NULL
+               AND any_correct IS NOT NULL) AS counted
+    FROM s
+  )
+  SELECT slice, count(*) AS tasks,
+         count(selected_index) AS selected_tasks,
+         count(*) FILTER (WHERE has_selection AND selected_index IS NULL) AS unselected,
+         count(*) FILTER (WHERE counted) AS counted,
+         count(*) FILTER (WHERE counted AND first_correct) AS pass1,
+         count(*) FILTER (WHERE counted AND picked_correct) AS selected,
+         count(*) FILTER (WHERE counted AND any_correct) AS oracle,
+         count(*) FILTER (WHERE tie) AS ties
+  FROM c GROUP BY slice`;
+
+const SAMPLES = `
+  SELECT ${SLICE} AS slice, count(*) AS samples FROM samples WHERE run_id = $1 GROUP BY 1`;
+
+const SCORES = `
+  SELECT sm.${SLICE} AS slice, s.scorer, count(*) AS results,
+         count(*) FILTER (WHERE s.status = 'scored') AS scored,
+         avg(s.value) FILTER (WHERE s.status = 'scored') AS mean
+  FROM scores s JOIN samples sm ON sm.run_id = s.run_id AND sm.sample_id = s.sample_id
+  WHERE s.run_id = $1 GROUP BY 1, 2 ORDER BY 2`;
+
+const TRUNCATIONS = `
+  SELECT sm.${SLICE} AS slice, count(*) AS calls,
+         count(*) FILTER (WHERE t.dropped_tokens > 0) AS cut
+  FROM truncations t JOIN samples sm ON sm.run_id = t.run_id AND sm.sample_id = t.sample_id
+  WHERE t.run_id = $1 GROUP BY 1`;
+
+const USAGE = `
+  SELECT sm.${SLICE} AS slice, u.role, u.model,
+         sum(u.input_tokens) AS input_tokens, sum(u.cached_input_tokens) AS cached_input_tokens,
+         sum(u.output_tokens) AS output_tokens, sum(u.compute_ms) AS compute_ms, count(*) AS rows
+  FROM usage u JOIN samples sm ON sm.run_id = u.run_id AND sm.sample_id = u.sample_id
+  WHERE u.run_id = $1 GROUP BY 1, 2, 3 ORDER BY 2, 3`;
+
+type Row = Record<string, unknown> & { slice: string | null };
+
+export interface SliceOptions {
+  /** Prices usage per slice; without it each slice's cost is null. */
+  prices?: PriceTable;
+}
+
+/** Every headline figure of a run, one row per value of `by` (`metadata.<key>`). */
+export async function sliceReport(
+  runner: SqlRunner,
+  runId: string,
+  by: string,
+  options: SliceOptions = {},
+): Promise<SliceReport> {
+  const params = [runId, metadataPath(by)];
+  const [tasks, samples, scores, truncations, usage] = await Promise.all(
+    [TASKS, SAMPLES, SCORES, TRUNCATIONS, USAGE].map((sql) => runner.query<Row>(sql, params)),
+  );
+  const slices = new Map<string | null, SliceFigures>();
+  const slice = (value: string | null): SliceFigures => {
+    let figures = slices.get(value);
+    if (figures === undefined) {
+      figures = emptySlice(value);
+      slices.set(value, figures);
+    }
+    return figures;
+  };
+  for (const r of tasks?.rows ?? []) {
+    const counted = num(r.counted);
+    Object.assign(slice(r.slice), {
+      tasks: num(r.tasks),
+      unselected: num(r.unselected),
+      pass1: rateOf(num(r.pass1), counted),
+      selected: rateOf(num(r.selected), counted),
+      oracle: rateOf(num(r.oracle), counted),
+      tie: rateOf(num(r.ties), num(r.selected_tasks)),
+    });
+  }
+  for (const r of samples?.rows ?? []) slice(r.slice).samples = num(r.samples);
+  for (const r of scores?.rows ?? []) {
+    const figures = slice(r.slice);
+    const results = num(r.results);
+    const scored = num(r.scored);
+    figures.scorers.push({ scorer: String(r.scorer), results, scored, mean: numOrNull(r.mean) });
+    const unscored = figures.unscored.count + results - scored;
+    figures.unscored = rateOf(unscored, figures.unscored.of + results);
+  }
+  for (const r of truncations?.rows ?? []) {
+    slice(r.slice).truncation = rateOf(num(r.cut), num(r.calls));
+  }
+  if (options.prices !== undefined) {
+    const usageBySlice = groupUsage(usage?.rows ?? []);
+    for (const figures of slices.values()) {
+      figures.cost = costOf(usageBySlice.get(figures.value) ?? [], figures, options.prices);
+    }
+  }
+  return { by, slices: [...slices.values()].sort(byValue) };
+}
+
+/** `metadata.kind` → ["kind"]; anything else is refused with what was expected. */
+export function metadataPath(by: string): string[] {
+  const parts = by.split(".");
+  if (parts[0] === "metadata" && parts.length > 1 && parts.every((p) => p !== "")) {
+    return parts.slice(1);
+  }
+  throw new RangeError(
+    `Expected \`--by\` to be a metadata field such as metadata.kind (dots reach nested keys), got \`${by}\``,
+  );
+}
+
+function emptySlice(value: string | null): SliceFigures {
+  return {
+    value,
+    tasks: 0,
+    samples: 0,
+    pass1: rateOf(0, 0),
+    selected: rateOf(0, 0),
+    oracle: rateOf(0, 0),
+    unselected: 0,
+    tie: rateOf(0, 0),
+    truncation: rateOf(0, 0),
+    unscored: rateOf(0, 0),
+    scorers: [],
+    cost: null,
+  };
+}
+
+function groupUsage(rows: readonly Row[]): Map<string | null, UsageTotals[]> {
+  const bySlice = new Map<string | null, UsageTotals[]>();
+  for (const r of rows) {
+    const totals: UsageTotals = {
+      role: r.role as UsageRole,
+      model: String(r.model),
+      inputTokens: num(r.input_tokens),
+      cachedInputTokens: num(r.cached_input_tokens),
+      outputTokens: num(r.output_tokens),
+      computeMs: numOrNull(r.compute_ms),
+      rows: num(r.rows),
+    };
+    bySlice.set(r.slice, [...(bySlice.get(r.slice) ?? []), totals]);
+  }
+  return bySlice;
+}
+
+/** As the run's cost: generation plus verification over the slice's solved tasks. */
+function costOf(usage: UsageTotals[], figures: SliceFigures, prices: PriceTable): SliceCost {
+  const cost = costOfUsage(usage, prices);
+  return {
+    currency: cost.currency,
+    total: cost.total,
+    solvedTasks: figures.selected.count,
+    perSolvedTask: perUnit(cost.total, figures.selected.count),
+    perSample: perUnit(cost.total, figures.samples),
+    warnings: cost.warnings,
+  };
+}
+
+/** Values in text order; samples without the field last. */
+function byValue(a: SliceFigures, b: SliceFigures): number {
+  if (a.value === b.value) return 0;
+  if (a.value === null) return 1;
+  if (b.value === null) return -1;
+  return a.value.localeCompare(b.value);
+}
