@@ -1,4 +1,4 @@
-import { GraphBuilder } from "./onnx-builder.js";
+import { GraphBuilder, type TensorSpec } from "./onnx-builder.js";
 import { normalArray, seededNormal } from "./random.js";
 
 export interface TinyGraphSpec {
@@ -12,7 +12,20 @@ export interface TinyGraphSpec {
   logitsVocab: number;
   /** Token ids whose logit gets −1e9, so a scale made of them has zero mass. */
   maskedLogitIds: number[];
+  /**
+   * Shape the decoder's outputs like optimum's text-generation export: `logits` straight
+   * from the LM head MatMul after the final norm, no bias, no `last_hidden_state` output.
+   */
+  exportLike: boolean;
   seed: number;
+  /** Move weights to this external data file (as optimum does above 2 GB); null keeps them inline. */
+  externalData: string | null;
+}
+
+export interface TinyGraph {
+  model: Uint8Array;
+  /** Bytes of the external data file; null when the weights are inline. */
+  data: Uint8Array | null;
 }
 
 /** Two coprime moduli whose product exceeds any Qwen3 id: distinct ids never share both rows. */
@@ -24,7 +37,7 @@ const HASH_MODULI = [509, 499] as const;
  * to padded keys (and, for the decoder, to future keys), so padding never changes the
  * results of real positions.
  */
-export function buildTinyGraph(spec: TinyGraphSpec): Uint8Array {
+export function buildTinyGraph(spec: TinyGraphSpec): TinyGraph {
   const g = new GraphBuilder();
   const next = seededNormal(spec.seed);
   const H = spec.hidden;
@@ -60,32 +73,36 @@ export function buildTinyGraph(spec: TinyGraphSpec): Uint8Array {
     const silu = g.op("Mul", [up, g.op("Sigmoid", [up])]);
     x = g.op("Add", [x, g.op("MatMul", [silu, weight(`l${layer}_down`, 2 * H, H)])]);
   }
-  const last = g.op(
-    "LayerNormalization",
-    [x, ones, zeros],
-    { axis: -1, epsilon: 1e-5 },
-    "last_hidden_state",
-  );
-  const outputs = [
-    { name: "last_hidden_state", type: "float" as const, dims: ["batch", "sequence", H] },
-  ];
-  if (spec.kind === "decoder") {
-    const bias = new Float32Array(spec.logitsVocab);
-    for (const id of spec.maskedLogitIds) bias[id] = -1e9;
-    const projected = g.op("MatMul", [last, weight("lm_head", H, spec.logitsVocab)]);
-    g.op("Add", [projected, g.floats("lm_bias", [spec.logitsVocab], bias)], {}, "logits");
-    outputs.unshift({
-      name: "logits",
-      type: "float",
-      dims: ["batch", "sequence", spec.logitsVocab],
-    });
+  const finalNorm = (name: string) =>
+    g.op("LayerNormalization", [x, ones, zeros], { axis: -1, epsilon: 1e-5 }, name);
+  const outputs: TensorSpec[] = [];
+  if (spec.kind === "decoder" && spec.exportLike) {
+    const last = finalNorm("final_norm");
+    g.op("MatMul", [last, weight("lm_head", H, spec.logitsVocab)], {}, "logits");
+    outputs.push({ name: "logits", type: "float", dims: ["batch", "sequence", spec.logitsVocab] });
+  } else {
+    const last = finalNorm("last_hidden_state");
+    if (spec.kind === "decoder") {
+      const bias = new Float32Array(spec.logitsVocab);
+      for (const id of spec.maskedLogitIds) bias[id] = -1e9;
+      const projected = g.op("MatMul", [last, weight("lm_head", H, spec.logitsVocab)]);
+      g.op("Add", [projected, g.floats("lm_bias", [spec.logitsVocab], bias)], {}, "logits");
+      outputs.push({
+        name: "logits",
+        type: "float",
+        dims: ["batch", "sequence", spec.logitsVocab],
+      });
+    }
+    outputs.push({ name: "last_hidden_state", type: "float", dims: ["batch", "sequence", H] });
   }
   const ids = ["input_ids", "attention_mask", "position_ids"].map((name) => ({
     name,
     type: "int64" as const,
     dims: ["batch", "sequence"],
   }));
-  return g.encode({ name: `assay-tiny-${spec.kind}`, inputs: ids, outputs });
+  const io = { name: `assay-tiny-${spec.kind}`, inputs: ids, outputs };
+  if (spec.externalData === null) return { model: g.encode(io), data: null };
+  return g.encodeWithExternalData(io, spec.externalData);
 }
 
 function embed(g: GraphBuilder, next: () => number, spec: TinyGraphSpec): string {
