@@ -56,7 +56,10 @@ export async function scoreValues(
   });
 }
 
-/** Largest |a − b| over matching entries; Infinity when shapes differ or a value is missing. */
+/**
+ * Largest |a − b| over matching entries (NaN, unscored, matches only NaN); Infinity when
+ * the shapes differ or one side is unscored where the other is not.
+ */
 export function largestDelta(a: number[][], b: number[][]): number {
   if (a.length !== b.length) return Number.POSITIVE_INFINITY;
   let largest = 0;
@@ -64,8 +67,11 @@ export function largestDelta(a: number[][], b: number[][]): number {
     const other = b[i] ?? [];
     if (row.length !== other.length) largest = Number.POSITIVE_INFINITY;
     row.forEach((value, j) => {
-      largest = Math.max(largest, Math.abs(value - (other[j] ?? Number.NaN)));
+      const theirs = other[j] ?? Number.NaN;
+      if (Number.isNaN(value) && Number.isNaN(theirs)) return;
+      const delta = Math.abs(value - theirs);
+      largest = Number.isNaN(delta) ? Number.POSITIVE_INFINITY : Math.max(largest, delta);
     });
   });
-  return Number.isNaN(largest) ? Number.POSITIVE_INFINITY : largest;
+  return largest;
 }
