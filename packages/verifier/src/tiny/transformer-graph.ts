@@ -46,7 +46,7 @@ export function buildTinyGraph(spec: TinyGraphSpec): TinyGraph {
     g.floats(name, [rows, cols], normalArray(next, rows * cols, 1 / Math.sqrt(rows)));
 
   let x = embed(g, next, spec);
-  const additiveMask = attentionMask(g, spec.kind);
+  const masks = attentionMasks(g, spec.kind);
   const ones = g.floats("ln_ones", [H], new Float32Array(H).fill(1));
   const zeros = g.floats("ln_zeros", [H], new Float32Array(H));
   const norm = (input: string) =>
@@ -62,7 +62,10 @@ export function buildTinyGraph(spec: TinyGraphSpec): TinyGraph {
     const q = split(weight(`l${layer}_q`, H, H), [0, 2, 1, 3]);
     const kT = split(weight(`l${layer}_k`, H, H), [0, 2, 3, 1]);
     const v = split(weight(`l${layer}_v`, H, H), [0, 2, 1, 3]);
-    const scores = g.op("Add", [g.op("Mul", [g.op("MatMul", [q, kT]), scale]), additiveMask]);
+    const scores = masks.reduce(
+      (sum, mask) => g.op("Add", [sum, mask]),
+      g.op("Mul", [g.op("MatMul", [q, kT]), scale]),
+    );
     const attended = g.op("MatMul", [g.op("Softmax", [scores], { axis: -1 }), v]);
     const merged = g.op("Reshape", [
       g.op("Transpose", [attended], { perm: [0, 2, 1, 3] }),
@@ -117,24 +120,27 @@ function embed(g: GraphBuilder, next: () => number, spec: TinyGraphSpec): string
   return g.op("Add", [g.op("Add", rows), position]);
 }
 
-/** [B,1,T,T] (decoder) or [B,1,1,T] (encoder): 0 where a key may be read, −1e9 elsewhere. */
-function attentionMask(g: GraphBuilder, kind: TinyGraphSpec["kind"]): string {
+/**
+ * Additive masks, 0 where a key may be read and −1e9 elsewhere: padded keys ([B,1,1,T]) and,
+ * for the decoder, future keys ([T,T]). Kept apart so no [B,1,T,T] tensor is ever built: at
+ * batch 16 × 2,048 tokens that would be 268 MB.
+ */
+function attentionMasks(g: GraphBuilder, kind: TinyGraphSpec["kind"]): string[] {
   const keys = g.op("Unsqueeze", [
     g.op("Cast", ["attention_mask"], { to: 1 }),
     g.ints("axes_12", [2], [1, 2]),
   ]);
-  let allowed = keys;
-  if (kind === "decoder") {
-    const length = g.op("Slice", [
-      g.op("Shape", ["input_ids"]),
-      g.ints("one_start", [1], [1]),
-      g.ints("one_end", [1], [2]),
-    ]);
-    const square = g.op("Concat", [length, length], { axis: 0 });
-    const ones = g.op("ConstantOfShape", [square], { value: Float32Array.of(1) });
-    allowed = g.op("Mul", [g.op("Trilu", [ones], { upper: 0 }), keys]);
-  }
-  return g.op("Mul", [g.op("Sub", [allowed, g.scalar(1)]), g.scalar(1e9)]);
+  const additive = (allowed: string) =>
+    g.op("Mul", [g.op("Sub", [allowed, g.scalar(1)]), g.scalar(1e9)]);
+  if (kind === "encoder") return [additive(keys)];
+  const length = g.op("Slice", [
+    g.op("Shape", ["input_ids"]),
+    g.ints("one_start", [1], [1]),
+    g.ints("one_end", [1], [2]),
+  ]);
+  const square = g.op("Concat", [length, length], { axis: 0 });
+  const ones = g.op("ConstantOfShape", [square], { value: Float32Array.of(1) });
+  return [additive(keys), additive(g.op("Trilu", [ones], { upper: 0 }))];
 }
 
 function sinusoids(rows: number, width: number): Float32Array {
