@@ -27,6 +27,7 @@ const cases: [string, TinyModelOptions, number][] = [
     { fullVocab: true, paddingSide: "right" },
     20,
   ],
+  ["decoder, probe head, left padding", { head: "probe" }, 32],
   ["encoder, probe head, right padding", { kind: "encoder" }, 32],
   ["encoder, probe head, left padding", { kind: "encoder", paddingSide: "left" }, 32],
 ];
@@ -65,6 +66,17 @@ describe("a prepared graph", () => {
       expect(row.output).toHaveLength(width);
     },
   );
+
+  it("drops the LM head of a decoder prepared for a probe head only", async () => {
+    const pair = await preparedPair({ head: "probe" });
+    const graph = (dir: string) =>
+      onnx.ModelProto.decode(readFileSync(join(dir, "onnx", "model.onnx"))).graph;
+    const names = (dir: string) => (graph(dir)?.initializer ?? []).map((t) => t.name);
+    expect(names(pair.original)).toContain("lm_head");
+    expect(names(pair.prepared)).not.toContain("lm_head");
+    expect((graph(pair.prepared)?.output ?? []).map((o) => o.name)).toEqual([PREPARED.hidden]);
+    expect((graph(pair.prepared)?.node ?? []).some((n) => n.opType === "LogSoftmax")).toBe(false);
+  });
 
   it("returns at most 1/1000 of the original's output bytes per row", async () => {
     const pair = await preparedPair({ fullVocab: true });

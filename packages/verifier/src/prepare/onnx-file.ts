@@ -90,7 +90,7 @@ export async function readOnnxModel(reader: ProtoReader): Promise<OnnxModelFile>
     model.entries.push(await readEntry(reader, field, model));
   }
   const locations = [...model.initializers.values()].flatMap((t) => t.externalLocations);
-  model.externalFiles = [...new Set(locations)];
+  model.externalFiles = [...new Set([...locations, ...constantLocations(model.nodes)])];
   return model;
 }
 
@@ -189,6 +189,19 @@ function packedVarints(bytes: Uint8Array): number[] {
     }
   }
   return values;
+}
+
+/** External data files of tensors stored in node attributes (Constant nodes). */
+function constantLocations(nodes: readonly NodeProto[]): string[] {
+  return nodes.flatMap((node) =>
+    node.attribute.flatMap((attribute) =>
+      attribute.t?.dataLocation === EXTERNAL
+        ? (attribute.t.externalData ?? [])
+            .filter((e) => e.key === "location")
+            .map((e) => e.value ?? "")
+        : [],
+    ),
+  );
 }
 
 /** protobufjs gives int64 fields as numbers or Long objects. */
