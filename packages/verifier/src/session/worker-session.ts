@@ -102,6 +102,8 @@ export class WorkerSession implements SessionInfo {
   async release(): Promise<void> {
     await new Promise<void>((resolve) => {
       this.#worker.once("message", () => resolve());
+      // Held while releasing: an unref'd thread would let the process exit before the reply.
+      this.#worker.ref();
       this.#worker.postMessage({ type: "release" });
     });
     await this.#worker.terminate();
