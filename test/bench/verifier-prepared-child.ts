@@ -41,7 +41,8 @@ const sampleOf = (question: string, i: number): Sample => ({
 const samples = Array.from({ length: options.samples }, (_, i) =>
   sampleOf(fillerText(model.tokenizer, 2100, i), i),
 );
-await scorer(sampleOf("warm-up", -1), {});
+// Warm the session directly: through the batcher a lone row would wait maxWaitMs for company.
+await model.runner.run([[1, 2, 3]], model.config.head.output, model.scaleIds ?? []);
 const warm = model.outputTotals();
 const statsBefore = model.stats();
 const started = performance.now();
