@@ -72,7 +72,8 @@ export function planRewrite(model: OnnxModelFile, options: RewriteOptions): Rewr
     wantsLogits || (wantsProbe && !hasHiddenOutput)
       ? findLmHead(model, graph, options.logits)
       : null;
-  const batch = declaredShape(graph.declared.get("input_ids"))?.dims?.[0] ?? "batch";
+  const declaredBatch = declaredShape(graph.declared.get("input_ids"))?.dims?.[0];
+  const batch = declaredBatch === undefined || declaredBatch === "?" ? "batch" : declaredBatch;
   const plan: RewritePlan = {
     replaced: new Map(),
     first: [],
@@ -89,30 +90,25 @@ export function planRewrite(model: OnnxModelFile, options: RewriteOptions): Rewr
   const index = `${PREFIX}score_index`;
   plan.first.push(node("Unsqueeze", [PREPARED.position, AXES_ONE], index));
 
+  // One GatherND per source tensor, shared when the probe and the LM head read the same one.
   const gathered = new Map<string, string>();
-  const gatherAt = (source: string, name: string): string => {
+  const gatherAt = (source: string, name?: string): string => {
     const existing = gathered.get(source);
     if (existing !== undefined) return existing;
     checkRank3(model, graph, source);
-    insertAfterProducer(plan, graph, source, [
-      node("GatherND", [source, index], name, { batch_dims: 1 }),
+    const output = name ?? `${PREFIX}at_score_${gathered.size}`;
+    insertAfter(plan, source, graph, [
+      node("GatherND", [source, index], output, { batch_dims: 1 }),
     ]);
-    gathered.set(source, name);
-    return name;
+    gathered.set(source, output);
+    return output;
   };
-
   if (wantsProbe) {
     const source = hasHiddenOutput ? options.hidden : (lmHead as LmHead).hidden;
-    const float = isFloat(graph, source, lmHead);
-    const at = gatherAt(source, float ? PREPARED.hidden : `${PREFIX}hidden_at_score`);
-    if (!float) insertAfter(plan, at, graph, [cast(at, PREPARED.hidden)]);
-    const width = hiddenWidth(graph, source, lmHead);
-    plan.outputs.push(tensorInfo(PREPARED.hidden, FLOAT, [batch, width]));
+    addProbe(plan, graph, source, lmHead, batch, gatherAt);
   }
   if (wantsLogits && lmHead !== null) {
-    addDistribution(plan, graph, lmHead, options.logits, batch, (source) =>
-      gatherAt(source, `${PREFIX}hidden_at_score`),
-    );
+    addDistribution(plan, graph, lmHead, options.logits, batch, gatherAt);
   }
   removeDeadNodes(model, plan);
   return plan;
@@ -175,6 +171,22 @@ function readsOf(n: NodeProto): string[] {
   return reads;
 }
 
+/** `score_hidden` [batch, hidden]: the hidden state at the position, as float32. */
+function addProbe(
+  plan: RewritePlan,
+  graph: GraphIndex,
+  source: string,
+  lmHead: LmHead | null,
+  batch: number | string,
+  gatherAt: (source: string, name?: string) => string,
+): void {
+  const float = isFloat(graph, source, lmHead);
+  const at = gatherAt(source, float ? PREPARED.hidden : undefined);
+  if (!float) insertAfter(plan, at, graph, [cast(at, PREPARED.hidden)]);
+  const width = hiddenWidth(graph, source, lmHead);
+  plan.outputs.push(tensorInfo(PREPARED.hidden, FLOAT, [batch, width]));
+}
+
 function addDistribution(
   plan: RewritePlan,
   graph: GraphIndex,
@@ -186,7 +198,7 @@ function addDistribution(
   const at = gatherAt(lmHead.hidden);
   // Keep rank 3 ([batch, 1, hidden]) so the head and the ops after it see the shapes they expect.
   const row = `${PREFIX}hidden_row`;
-  insertAfter(plan, at, graph, [node("Unsqueeze", [at, AXES_ONE], row)], plan.first);
+  insertAfter(plan, at, graph, [node("Unsqueeze", [at, AXES_ONE], row)]);
   const head = lmHead.node;
   plan.replaced.set(head, onnx.NodeProto.create({ ...head, input: [row, ...head.input.slice(1)] }));
   const logitsType = declaredShape(graph.declared.get(logits))?.elemType;
@@ -203,7 +215,7 @@ function addDistribution(
     }),
     node("Squeeze", [`${PREFIX}score_logprobs_row`, AXES_ONE], PREPARED.logprobs),
   );
-  insertAfterProducer(plan, graph, logits, tail);
+  insertAfter(plan, logits, graph, tail);
   plan.inputs.push(tensorInfo(PREPARED.tokenIds, INT64, ["score_tokens"]));
   plan.outputs.unshift(tensorInfo(PREPARED.logprobs, FLOAT, [batch, "score_tokens"]));
 }
@@ -264,22 +276,12 @@ function hiddenWidth(graph: GraphIndex, tensor: string, lmHead: LmHead | null): 
   return declared ?? "hidden";
 }
 
-function insertAfterProducer(
-  plan: RewritePlan,
-  graph: GraphIndex,
-  tensor: string,
-  nodes: NodeProto[],
-): void {
-  insertAfter(plan, tensor, graph, nodes, plan.first);
-}
-
 /** Writes `nodes` right after the producer of `tensor` (or with the first nodes for an input). */
 function insertAfter(
   plan: RewritePlan,
   tensor: string,
   graph: GraphIndex,
   nodes: NodeProto[],
-  fallback: NodeProto[] = plan.first,
 ): void {
   const producer = graph.producers.get(tensor);
   if (producer !== undefined) {
@@ -294,7 +296,7 @@ function insertAfter(
       return;
     }
   }
-  fallback.push(...nodes);
+  plan.first.push(...nodes);
 }
 
 const AXES_ONE = `${PREFIX}axes_1`;
