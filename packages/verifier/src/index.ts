@@ -26,12 +26,24 @@ export { VerifierArgsError } from "./errors/verifier-args-error.js";
 export { type FitOptions, type FitResult, fitPrompt } from "./fit/fit.js";
 export type { OverflowPolicy, TruncationRecord } from "./fit/truncation-record.js";
 export { type DistributionValue, distributionValue } from "./heads/distribution.js";
+export { distributionFromLogProbs } from "./heads/distribution-logprobs.js";
 export { type ProbeHead, type ProbeValue, probeValue } from "./heads/probe.js";
 export { type ScaleCheck, scaleTokenIds } from "./heads/scale.js";
 export { type LoadModelOptions, loadModel } from "./model/load-model.js";
 export { MODEL_FILES, type ResolveOptions, resolveModelDir } from "./model/resolve-source.js";
 export { loadTokenizer, scorePosition, type VerifierTokenizer } from "./model/tokenizer.js";
 export { VerifierModel } from "./model/verifier-model.js";
+export {
+  type CheckPreparedOptions,
+  checkPrepared,
+  type PreparedCheckRow,
+} from "./prepare/check-prepared.js";
+export {
+  type PreparedModel,
+  type PrepareModelOptions,
+  prepareModel,
+} from "./prepare/prepare-model.js";
+export { PREPARED, type PreparedHead } from "./prepare/prepared-names.js";
 export { createVerifierScorer } from "./scorer/create-verifier-scorer.js";
 export {
   type VerifierArgs,

@@ -49,6 +49,19 @@ describe("makeTinyModel", () => {
     },
   );
 
+  it("makes a full-vocabulary decoder shaped like optimum's text-generation export", async () => {
+    const dir = await tinyModel({ fullVocab: true, externalData: true });
+    const model = await loadModel(dir, { threads: 1 });
+    loaded.push(model);
+    expect(model.session.outputNames).toEqual(["logits"]);
+    expect(model.session.outputMetadata[0]?.shape).toEqual(["batch", "sequence", 151_669]);
+    const row = await model.forward([1, 2, 3], "logits");
+    expect(row.output).toHaveLength(151_669);
+    // Weights live in the external data file; the graph itself stays small.
+    expect(statSync(join(dir, "onnx", "model.onnx")).size).toBeLessThan(64 * 1024);
+    expect(statSync(join(dir, "onnx", "model.onnx_data")).size).toBeGreaterThan(32 * 151_669 * 4);
+  });
+
   it("uses Qwen3's real tokenizer", async () => {
     const model = await loadModel(await tinyModel(), { threads: 1 });
     loaded.push(model);

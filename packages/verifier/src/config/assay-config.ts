@@ -87,6 +87,11 @@ export const AssayConfigSchema = z.strictObject({
    */
   delimiters: z.array(z.string().min(1)).optional(),
   head: HeadSchema,
+  /**
+   * `prepared`: the graph was rewritten by `assay model prepare` (it takes `score_position`
+   * and returns only what the head reads). Default `exported`.
+   */
+  graph: z.enum(["exported", "prepared"]).default("exported"),
 });
 
 export type TextPiece = z.output<typeof TextPieceSchema>;

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { BatcherOptions } from "../batch/batcher.js";
 import { ModelFolderError } from "../errors/model-folder-error.js";
 import { FitThread } from "../fit/fit-thread.js";
+import { checkPreparedGraph } from "../prepare/check-prepared-graph.js";
 import { createSession, type SessionOptions } from "../session/create-session.js";
 import { checkInputs, checkOutput } from "../session/model-io.js";
 import { ModelRunner } from "../session/model-runner.js";
@@ -33,8 +34,10 @@ export async function loadModel(
   const session = await createSession(onnxFile, options);
   try {
     const io = checkInputs(session, onnxFile);
+    checkPreparedGraph(session, io, config, { onnx: onnxFile, assay: join(dir, "assay.json") });
     const hiddenOutput = config.head.type === "probe" ? config.head.output : null;
-    const graphHidden = hiddenOutput === null ? null : checkOutput(session, onnxFile, hiddenOutput);
+    const graphHidden =
+      hiddenOutput === null ? null : checkOutput(session, onnxFile, hiddenOutput, io.prepared);
     if (declaredHidden !== null && graphHidden !== null && declaredHidden !== graphHidden) {
       throw new ModelFolderError(
         onnxFile,
@@ -43,7 +46,7 @@ export async function loadModel(
     }
     const logitsWidth =
       config.head.type === "distribution"
-        ? checkOutput(session, onnxFile, config.head.output)
+        ? checkOutput(session, onnxFile, config.head.output, io.prepared)
         : null;
     const hiddenSize = graphHidden ?? declaredHidden ?? 0;
     const head = await checkHead(dir, config, tokenizer, hiddenSize, logitsWidth);

@@ -48,21 +48,40 @@ export class VerifierModel {
     return this.runner.paddingSide;
   }
 
+  /** The graph was rewritten by `assay model prepare`: outputs are [batch, width]. */
+  get prepared(): boolean {
+    return this.runner.io.prepared;
+  }
+
   /**
    * The vector of `output` at the score position of `ids` (from `tokenizer.encode(text,
    * true)`): the text's last token, before any appended special token. Through the batcher.
+   * `scoreTokenIds` (the scale's ids) is what a graph prepared for a distribution head
+   * returns log-probabilities of; other graphs ignore it.
    */
-  forward(ids: readonly number[], output: string): Promise<BatchedResult<Float32Array>> {
-    return this.batcher(output).submit(ids);
+  forward(
+    ids: readonly number[],
+    output: string,
+    scoreTokenIds: readonly number[] = [],
+  ): Promise<BatchedResult<Float32Array>> {
+    return this.batcher(output, scoreTokenIds).submit(ids);
   }
 
-  batcher(output: string): Batcher<Float32Array> {
-    let batcher = this.#batchers.get(output);
+  /** One batcher per output (and, on a prepared graph, per scale: rows of a pass share it). */
+  batcher(output: string, scoreTokenIds: readonly number[] = []): Batcher<Float32Array> {
+    const ids = this.runner.io.hasScoreTokenIds ? scoreTokenIds : [];
+    const key = ids.length === 0 ? output : `${output}:${ids.join(",")}`;
+    let batcher = this.#batchers.get(key);
     if (batcher === undefined) {
-      batcher = new Batcher((rows) => this.runner.run(rows, output), this.batchOptions);
-      this.#batchers.set(output, batcher);
+      batcher = new Batcher((rows) => this.runner.run(rows, output, ids), this.batchOptions);
+      this.#batchers.set(key, batcher);
     }
     return batcher;
+  }
+
+  /** Bytes of output tensors onnxruntime returned, and the rows they held, since load. */
+  outputTotals(): { bytes: number; rows: number } {
+    return { ...this.runner.session.outputTotals };
   }
 
   stats(): BatchStats {

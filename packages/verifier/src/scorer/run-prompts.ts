@@ -1,5 +1,6 @@
 import type { Sample } from "@assay/core";
 import { distributionValue } from "../heads/distribution.js";
+import { distributionFromLogProbs } from "../heads/distribution-logprobs.js";
 import { probeValue } from "../heads/probe.js";
 import type { VerifierModel } from "../model/verifier-model.js";
 import { resolvePrompt } from "../template/resolve-prompt.js";
@@ -56,11 +57,16 @@ export async function runPrompts(
     fitted.push(fit.ids);
   }
   signal?.throwIfAborted();
-  const outputs = await Promise.all(fitted.map((ids) => model.forward(ids, head.output)));
+  const scoreTokenIds = head.type === "distribution" ? head.scaleIds : [];
+  const outputs = await Promise.all(
+    fitted.map((ids) => model.forward(ids, head.output, scoreTokenIds)),
+  );
   return {
     kind: "ran",
     truncations,
-    values: outputs.map((out, i) => variantResult(head, prompts[i]?.variant ?? i, out.output)),
+    values: outputs.map((out, i) =>
+      variantResult(head, prompts[i]?.variant ?? i, out.output, model.prepared),
+    ),
     inputTokens: fitted.reduce((sum, ids) => sum + ids.length, 0),
     computeMs: outputs.reduce((sum, out) => sum + out.computeMs, 0),
   };
@@ -72,11 +78,19 @@ export function meanValue(values: readonly (number | null)[]): number | null {
   return (values as number[]).reduce((a, b) => a + b, 0) / values.length;
 }
 
-function variantResult(head: ResolvedHead, variant: number, vector: Float32Array): VariantResult {
+/** `prepared`: the vector is already what the head reads (the scale's log-probabilities). */
+function variantResult(
+  head: ResolvedHead,
+  variant: number,
+  vector: Float32Array,
+  prepared: boolean,
+): VariantResult {
   if (head.type === "probe") {
     const { raw, value } = probeValue(head, vector);
     return { variant, value, raw };
   }
-  const { value, mass, distribution } = distributionValue(vector, head.scaleIds, head.minMass);
+  const { value, mass, distribution } = prepared
+    ? distributionFromLogProbs(vector, head.minMass)
+    : distributionValue(vector, head.scaleIds, head.minMass);
   return { variant, value, mass, distribution };
 }

@@ -1,13 +1,25 @@
 import { ModelFolderError } from "../errors/model-folder-error.js";
+import { PREPARED } from "../prepare/prepared-names.js";
 import type { SessionInfo } from "./worker-session.js";
 
 /** The graph inputs the verifier feeds, found at load. */
 export interface ModelIo {
   hasPositionIds: boolean;
   hasTokenTypeIds: boolean;
+  /** A prepared graph: it takes `score_position` and returns [batch, width] outputs. */
+  prepared: boolean;
+  /** It takes `score_token_ids` (prepared for a distribution head). */
+  hasScoreTokenIds: boolean;
 }
 
-const KNOWN_INPUTS = new Set(["input_ids", "attention_mask", "position_ids", "token_type_ids"]);
+const KNOWN_INPUTS = new Set([
+  "input_ids",
+  "attention_mask",
+  "position_ids",
+  "token_type_ids",
+  PREPARED.position,
+  PREPARED.tokenIds,
+]);
 
 export function checkInputs(session: SessionInfo, file: string): ModelIo {
   for (const required of ["input_ids", "attention_mask"]) {
@@ -25,17 +37,31 @@ export function checkInputs(session: SessionInfo, file: string): ModelIo {
       `unexpected graph inputs ${unknown.join(", ")}; export the model without past key values (e.g. optimum-cli --task text-generation, not text-generation-with-past)`,
     );
   }
+  const prepared = session.inputNames.includes(PREPARED.position);
+  if (!prepared && session.inputNames.includes(PREPARED.tokenIds)) {
+    throw new ModelFolderError(
+      file,
+      `the graph takes \`${PREPARED.tokenIds}\` but not \`${PREPARED.position}\`; prepare the original export again with assay model prepare`,
+    );
+  }
   return {
     hasPositionIds: session.inputNames.includes("position_ids"),
     hasTokenTypeIds: session.inputNames.includes("token_type_ids"),
+    prepared,
+    hasScoreTokenIds: session.inputNames.includes(PREPARED.tokenIds),
   };
 }
 
 /**
- * Checks that `name` is a float32 output shaped [batch, sequence, width] and returns its
- * width when the graph states it (null when symbolic).
+ * Checks that `name` is a float32 output shaped [batch, sequence, width] (a prepared graph:
+ * [batch, width]) and returns its width when the graph states it (null when symbolic).
  */
-export function checkOutput(session: SessionInfo, file: string, name: string): number | null {
+export function checkOutput(
+  session: SessionInfo,
+  file: string,
+  name: string,
+  prepared = false,
+): number | null {
   const meta = session.outputMetadata.find((m) => m.name === name);
   if (meta === undefined) {
     throw new ModelFolderError(
@@ -47,12 +73,13 @@ export function checkOutput(session: SessionInfo, file: string, name: string): n
   if (meta.type !== "float32") {
     throw new ModelFolderError(file, `output \`${name}\` must be float32, got ${meta.type}`);
   }
-  if (meta.shape.length !== 3) {
+  const expected = prepared ? "[batch, width]" : "[batch, sequence, width]";
+  if (meta.shape.length !== (prepared ? 2 : 3)) {
     throw new ModelFolderError(
       file,
-      `output \`${name}\` must have shape [batch, sequence, width], got [${meta.shape.join(", ")}]`,
+      `output \`${name}\` must have shape ${expected}, got [${meta.shape.join(", ")}]`,
     );
   }
-  const width = meta.shape[2];
+  const width = meta.shape.at(-1);
   return typeof width === "number" ? width : null;
 }

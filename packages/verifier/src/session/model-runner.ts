@@ -1,10 +1,13 @@
+import { PREPARED } from "../prepare/prepared-names.js";
 import type { ModelIo } from "./model-io.js";
+import { scorePositions } from "./score-position.js";
 import type { Int64Feed, WorkerSession } from "./worker-session.js";
 
 /**
  * Runs one padded forward pass and returns, for each row, the output vector at that row's
  * score position: its last real token before the special tokens the tokenizer appends
- * (never position −1 of a right-padded row, never an appended EOS or SEP).
+ * (never position −1 of a right-padded row, never an appended EOS or SEP). A prepared graph
+ * gets the positions as `score_position` and returns only those vectors.
  */
 export class ModelRunner {
   constructor(
@@ -16,18 +19,38 @@ export class ModelRunner {
     readonly appendedTokens = 0,
   ) {}
 
-  run(rows: readonly (readonly number[])[], output: string): Promise<Float32Array[]> {
-    const length = Math.max(...rows.map((r) => r.length));
-    const positions = rows.map((row) => {
-      const start = this.paddingSide === "left" ? length - row.length : 0;
-      return start + Math.max(0, row.length - 1 - this.appendedTokens);
-    });
-    return this.session.run(
-      padRows(rows, this.io, this.paddingSide, this.padId),
-      output,
-      positions,
-    );
+  /** `scoreTokenIds`: the scale's token ids, fed to a graph prepared for a distribution head. */
+  run(
+    rows: readonly (readonly number[])[],
+    output: string,
+    scoreTokenIds: readonly number[] = [],
+  ): Promise<Float32Array[]> {
+    const positions = scorePositions(rows, this.paddingSide, this.appendedTokens);
+    const feeds = padRows(rows, this.io, this.paddingSide, this.padId);
+    if (this.io.prepared) Object.assign(feeds, preparedFeeds(this.io, positions, scoreTokenIds));
+    return this.session.run(feeds, output, positions);
   }
+}
+
+/** The inputs a prepared graph adds: where to read each row, and which tokens to score. */
+export function preparedFeeds(
+  io: ModelIo,
+  positions: readonly number[],
+  scoreTokenIds: readonly number[],
+): Record<string, Int64Feed> {
+  const feeds: Record<string, Int64Feed> = {
+    [PREPARED.position]: {
+      data: BigInt64Array.from(positions, (p) => BigInt(p)),
+      dims: [positions.length],
+    },
+  };
+  if (io.hasScoreTokenIds) {
+    feeds[PREPARED.tokenIds] = {
+      data: BigInt64Array.from(scoreTokenIds, (id) => BigInt(id)),
+      dims: [scoreTokenIds.length],
+    };
+  }
+  return feeds;
 }
 
 /** The padded int64 inputs for `rows`; position ids count real tokens only. */

@@ -24,6 +24,8 @@ interface ResultMessage {
   type: "result";
   id: number;
   width?: number;
+  /** Bytes of the whole output tensor onnxruntime returned. */
+  bytes?: number;
   data?: Float32Array;
   error?: string;
 }
@@ -36,6 +38,8 @@ export class WorkerSession implements SessionInfo {
     { resolve: (rows: Float32Array[]) => void; reject: (e: Error) => void }
   >();
   #nextId = 0;
+  /** Output tensor bytes and rows over every pass, to compare graphs (model check). */
+  readonly outputTotals = { bytes: 0, rows: 0 };
 
   private constructor(
     worker: Worker,
@@ -101,6 +105,8 @@ export class WorkerSession implements SessionInfo {
     this.#worker.ref();
     await new Promise<void>((resolve) => {
       this.#worker.once("message", () => resolve());
+      // Held while releasing: an unref'd thread would let the process exit before the reply.
+      this.#worker.ref();
       this.#worker.postMessage({ type: "release" });
     });
     await this.#worker.terminate();
@@ -116,9 +122,10 @@ export class WorkerSession implements SessionInfo {
       return;
     }
     const { data, width } = message;
-    const rows = Array.from({ length: data.length / width }, (_, r) =>
-      data.subarray(r * width, (r + 1) * width),
-    );
+    const count = width === 0 ? 0 : data.length / width;
+    const rows = Array.from({ length: count }, (_, r) => data.subarray(r * width, (r + 1) * width));
+    this.outputTotals.bytes += message.bytes ?? 0;
+    this.outputTotals.rows += count;
     call.resolve(rows);
   }
 

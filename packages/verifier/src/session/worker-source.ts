@@ -41,14 +41,24 @@ parentPort.on("message", async (message) => {
     for (const [name, value] of Object.entries(feeds)) tensors[name] = new ort.Tensor("int64", value.data, value.dims);
     const result = await session.run(tensors, [output]);
     const tensor = result[output];
-    const [batch, length, width] = tensor.dims;
     const data = tensor.data;
-    const out = new Float32Array(positions.length * width);
-    positions.forEach((position, row) => {
-      const offset = (row * length + position) * width;
-      out.set(data.subarray(offset, offset + width), row * width);
-    });
-    parentPort.postMessage({ type: "result", id, width, batch, data: out }, [out.buffer]);
+    const bytes = data.byteLength;
+    let out;
+    let width;
+    if (tensor.dims.length === 2) {
+      // A prepared graph already returns one vector per row.
+      width = tensor.dims[1];
+      out = new Float32Array(data);
+    } else {
+      const length = tensor.dims[1];
+      width = tensor.dims[2];
+      out = new Float32Array(positions.length * width);
+      positions.forEach((position, row) => {
+        const offset = (row * length + position) * width;
+        out.set(data.subarray(offset, offset + width), row * width);
+      });
+    }
+    parentPort.postMessage({ type: "result", id, width, bytes, data: out }, [out.buffer]);
   } catch (error) {
     parentPort.postMessage({ type: "result", id, error: String(error && error.message || error) });
   }

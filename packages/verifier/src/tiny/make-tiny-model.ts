@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { AssayConfigInput } from "../config/assay-config.js";
@@ -29,6 +29,18 @@ export interface TinyModelOptions {
    * `cls-sep` (`<|im_start|> $A <|im_end|>`, as BERT-style `[CLS] $A [SEP]`). Default `none`.
    */
   specialTokens?: "none" | "eos" | "cls-sep";
+  /**
+   * A decoder shaped like optimum's text-generation export: `logits` over Qwen3's whole
+   * vocabulary (151,669 ids) at every position, straight from an LM head MatMul with a
+   * [hidden, vocab] weight after the final norm; no `last_hidden_state` output and no digit
+   * mask. The LM head alone is hidden × 151,669 float32 (19 MB at hidden 32). Default false.
+   */
+  fullVocab?: boolean;
+  /**
+   * Write the weights to `onnx/model.onnx_data` (external data, as optimum does for models
+   * over 2 GB) instead of inside model.onnx. Default false.
+   */
+  externalData?: boolean;
 }
 
 /** Logits cover the first 1,024 Qwen3 ids: every ASCII letter and digit is among them. */
@@ -36,6 +48,7 @@ const LOGITS_VOCAB = 1024;
 /** Qwen3 ids of "0".."9": the tiny decoder never predicts a digit (tests zero score mass). */
 const DIGIT_IDS = [15, 16, 17, 18, 19, 20, 21, 22, 23, 24];
 const QWEN3_VOCAB = 151_669;
+const EXTERNAL_DATA = "model.onnx_data";
 
 /**
  * Writes a tiny verifier model folder (Hugging Face layout + assay.json) with seeded
@@ -48,7 +61,8 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
   const heads = options.heads ?? 2;
   const layers = options.layers ?? 2;
   const seed = options.seed ?? 1;
-  const head = options.head ?? "probe";
+  const fullVocab = options.fullVocab ?? false;
+  const head = options.head ?? (fullVocab ? "distribution" : "probe");
   const maxLength = options.maxLength ?? 2048;
   if (hidden % heads !== 0) {
     throw new RangeError(
@@ -60,6 +74,11 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
       'The tiny encoder has no logits: use `head: "probe"` or `kind: "decoder"`',
     );
   }
+  if (fullVocab && (kind !== "decoder" || head !== "distribution")) {
+    throw new RangeError(
+      'A full-vocabulary tiny model is a decoder that returns only `logits` (like optimum\'s text-generation export): use `kind: "decoder"` and `head: "distribution"`',
+    );
+  }
   await mkdir(join(dir, "onnx"), { recursive: true });
   const graph = buildTinyGraph({
     kind,
@@ -67,11 +86,15 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
     hidden,
     heads,
     maxPositions: maxLength,
-    logitsVocab: LOGITS_VOCAB,
-    maskedLogitIds: DIGIT_IDS,
+    logitsVocab: fullVocab ? QWEN3_VOCAB : LOGITS_VOCAB,
+    maskedLogitIds: fullVocab ? [] : DIGIT_IDS,
+    exportLike: fullVocab,
     seed,
+    externalData: options.externalData === true ? EXTERNAL_DATA : null,
   });
-  await writeFile(join(dir, "onnx", "model.onnx"), graph);
+  await writeFile(join(dir, "onnx", "model.onnx"), graph.model);
+  await rm(join(dir, "onnx", EXTERNAL_DATA), { force: true });
+  if (graph.data !== null) await writeFile(join(dir, "onnx", EXTERNAL_DATA), graph.data);
   await copyTokenizer(
     dir,
     options.paddingSide ?? (kind === "decoder" ? "left" : "right"),
@@ -85,7 +108,11 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
     num_attention_heads: heads,
     vocab_size: QWEN3_VOCAB,
     max_position_embeddings: maxLength,
-    assay_tiny: { seed, logits_vocab: LOGITS_VOCAB, note: "scores from this model mean nothing" },
+    assay_tiny: {
+      seed,
+      logits_vocab: fullVocab ? QWEN3_VOCAB : LOGITS_VOCAB,
+      note: "scores from this model mean nothing",
+    },
   };
   await writeJson(join(dir, "config.json"), config);
   await writeJson(join(dir, "assay.json"), assayConfig(head, hidden, seed, maxLength));

@@ -65,10 +65,56 @@ export class GraphBuilder {
   }
 
   encode(io: { inputs: TensorSpec[]; outputs: TensorSpec[]; name: string }): Uint8Array {
+    return this.#encodeModel(io, this.#initializers);
+  }
+
+  /**
+   * The model with every initializer of at least `threshold` bytes moved to one external
+   * data file, the way optimum saves models over 2 GB: `location` relative to the .onnx,
+   * byte offset and length per tensor. Returns the .onnx bytes and the data file's bytes.
+   */
+  encodeWithExternalData(
+    io: { inputs: TensorSpec[]; outputs: TensorSpec[]; name: string },
+    location: string,
+    threshold = 1024,
+  ): { model: Uint8Array; data: Uint8Array } {
+    const chunks: Uint8Array[] = [];
+    let offset = 0;
+    const initializers = this.#initializers.map((tensor) => {
+      const raw = tensor.rawData;
+      if (raw.byteLength < threshold) return tensor;
+      chunks.push(raw);
+      const entry = onnx.TensorProto.create({
+        name: tensor.name,
+        dims: tensor.dims,
+        dataType: tensor.dataType,
+        dataLocation: onnx.TensorProto.DataLocation.EXTERNAL,
+        externalData: [
+          { key: "location", value: location },
+          { key: "offset", value: String(offset) },
+          { key: "length", value: String(raw.byteLength) },
+        ],
+      });
+      offset += raw.byteLength;
+      return entry;
+    });
+    const data = new Uint8Array(offset);
+    let at = 0;
+    for (const chunk of chunks) {
+      data.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    return { model: this.#encodeModel(io, initializers), data };
+  }
+
+  #encodeModel(
+    io: { inputs: TensorSpec[]; outputs: TensorSpec[]; name: string },
+    initializers: InstanceType<typeof onnx.TensorProto>[],
+  ): Uint8Array {
     const graph = onnx.GraphProto.create({
       name: io.name,
       node: this.#nodes,
-      initializer: this.#initializers,
+      initializer: initializers,
       input: io.inputs.map(valueInfo),
       output: io.outputs.map(valueInfo),
     });

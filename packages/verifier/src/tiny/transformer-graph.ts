@@ -1,4 +1,4 @@
-import { GraphBuilder } from "./onnx-builder.js";
+import { GraphBuilder, type TensorSpec } from "./onnx-builder.js";
 import { normalArray, seededNormal } from "./random.js";
 
 export interface TinyGraphSpec {
@@ -12,7 +12,20 @@ export interface TinyGraphSpec {
   logitsVocab: number;
   /** Token ids whose logit gets −1e9, so a scale made of them has zero mass. */
   maskedLogitIds: number[];
+  /**
+   * Shape the decoder's outputs like optimum's text-generation export: `logits` straight
+   * from the LM head MatMul after the final norm, no bias, no `last_hidden_state` output.
+   */
+  exportLike: boolean;
   seed: number;
+  /** Move weights to this external data file (as optimum does above 2 GB); null keeps them inline. */
+  externalData: string | null;
+}
+
+export interface TinyGraph {
+  model: Uint8Array;
+  /** Bytes of the external data file; null when the weights are inline. */
+  data: Uint8Array | null;
 }
 
 /** Two coprime moduli whose product exceeds any Qwen3 id: distinct ids never share both rows. */
@@ -24,7 +37,7 @@ const HASH_MODULI = [509, 499] as const;
  * to padded keys (and, for the decoder, to future keys), so padding never changes the
  * results of real positions.
  */
-export function buildTinyGraph(spec: TinyGraphSpec): Uint8Array {
+export function buildTinyGraph(spec: TinyGraphSpec): TinyGraph {
   const g = new GraphBuilder();
   const next = seededNormal(spec.seed);
   const H = spec.hidden;
@@ -33,7 +46,7 @@ export function buildTinyGraph(spec: TinyGraphSpec): Uint8Array {
     g.floats(name, [rows, cols], normalArray(next, rows * cols, 1 / Math.sqrt(rows)));
 
   let x = embed(g, next, spec);
-  const additiveMask = attentionMask(g, spec.kind);
+  const masks = attentionMasks(g, spec.kind);
   const ones = g.floats("ln_ones", [H], new Float32Array(H).fill(1));
   const zeros = g.floats("ln_zeros", [H], new Float32Array(H));
   const norm = (input: string) =>
@@ -49,7 +62,10 @@ export function buildTinyGraph(spec: TinyGraphSpec): Uint8Array {
     const q = split(weight(`l${layer}_q`, H, H), [0, 2, 1, 3]);
     const kT = split(weight(`l${layer}_k`, H, H), [0, 2, 3, 1]);
     const v = split(weight(`l${layer}_v`, H, H), [0, 2, 1, 3]);
-    const scores = g.op("Add", [g.op("Mul", [g.op("MatMul", [q, kT]), scale]), additiveMask]);
+    const scores = masks.reduce(
+      (sum, mask) => g.op("Add", [sum, mask]),
+      g.op("Mul", [g.op("MatMul", [q, kT]), scale]),
+    );
     const attended = g.op("MatMul", [g.op("Softmax", [scores], { axis: -1 }), v]);
     const merged = g.op("Reshape", [
       g.op("Transpose", [attended], { perm: [0, 2, 1, 3] }),
@@ -60,32 +76,36 @@ export function buildTinyGraph(spec: TinyGraphSpec): Uint8Array {
     const silu = g.op("Mul", [up, g.op("Sigmoid", [up])]);
     x = g.op("Add", [x, g.op("MatMul", [silu, weight(`l${layer}_down`, 2 * H, H)])]);
   }
-  const last = g.op(
-    "LayerNormalization",
-    [x, ones, zeros],
-    { axis: -1, epsilon: 1e-5 },
-    "last_hidden_state",
-  );
-  const outputs = [
-    { name: "last_hidden_state", type: "float" as const, dims: ["batch", "sequence", H] },
-  ];
-  if (spec.kind === "decoder") {
-    const bias = new Float32Array(spec.logitsVocab);
-    for (const id of spec.maskedLogitIds) bias[id] = -1e9;
-    const projected = g.op("MatMul", [last, weight("lm_head", H, spec.logitsVocab)]);
-    g.op("Add", [projected, g.floats("lm_bias", [spec.logitsVocab], bias)], {}, "logits");
-    outputs.unshift({
-      name: "logits",
-      type: "float",
-      dims: ["batch", "sequence", spec.logitsVocab],
-    });
+  const finalNorm = (name: string) =>
+    g.op("LayerNormalization", [x, ones, zeros], { axis: -1, epsilon: 1e-5 }, name);
+  const outputs: TensorSpec[] = [];
+  if (spec.kind === "decoder" && spec.exportLike) {
+    const last = finalNorm("final_norm");
+    g.op("MatMul", [last, weight("lm_head", H, spec.logitsVocab)], {}, "logits");
+    outputs.push({ name: "logits", type: "float", dims: ["batch", "sequence", spec.logitsVocab] });
+  } else {
+    const last = finalNorm("last_hidden_state");
+    if (spec.kind === "decoder") {
+      const bias = new Float32Array(spec.logitsVocab);
+      for (const id of spec.maskedLogitIds) bias[id] = -1e9;
+      const projected = g.op("MatMul", [last, weight("lm_head", H, spec.logitsVocab)]);
+      g.op("Add", [projected, g.floats("lm_bias", [spec.logitsVocab], bias)], {}, "logits");
+      outputs.push({
+        name: "logits",
+        type: "float",
+        dims: ["batch", "sequence", spec.logitsVocab],
+      });
+    }
+    outputs.push({ name: "last_hidden_state", type: "float", dims: ["batch", "sequence", H] });
   }
   const ids = ["input_ids", "attention_mask", "position_ids"].map((name) => ({
     name,
     type: "int64" as const,
     dims: ["batch", "sequence"],
   }));
-  return g.encode({ name: `assay-tiny-${spec.kind}`, inputs: ids, outputs });
+  const io = { name: `assay-tiny-${spec.kind}`, inputs: ids, outputs };
+  if (spec.externalData === null) return { model: g.encode(io), data: null };
+  return g.encodeWithExternalData(io, spec.externalData);
 }
 
 function embed(g: GraphBuilder, next: () => number, spec: TinyGraphSpec): string {
@@ -100,24 +120,27 @@ function embed(g: GraphBuilder, next: () => number, spec: TinyGraphSpec): string
   return g.op("Add", [g.op("Add", rows), position]);
 }
 
-/** [B,1,T,T] (decoder) or [B,1,1,T] (encoder): 0 where a key may be read, −1e9 elsewhere. */
-function attentionMask(g: GraphBuilder, kind: TinyGraphSpec["kind"]): string {
+/**
+ * Additive masks, 0 where a key may be read and −1e9 elsewhere: padded keys ([B,1,1,T]) and,
+ * for the decoder, future keys ([T,T]). Kept apart so no [B,1,T,T] tensor is ever built: at
+ * batch 16 × 2,048 tokens that would be 268 MB.
+ */
+function attentionMasks(g: GraphBuilder, kind: TinyGraphSpec["kind"]): string[] {
   const keys = g.op("Unsqueeze", [
     g.op("Cast", ["attention_mask"], { to: 1 }),
     g.ints("axes_12", [2], [1, 2]),
   ]);
-  let allowed = keys;
-  if (kind === "decoder") {
-    const length = g.op("Slice", [
-      g.op("Shape", ["input_ids"]),
-      g.ints("one_start", [1], [1]),
-      g.ints("one_end", [1], [2]),
-    ]);
-    const square = g.op("Concat", [length, length], { axis: 0 });
-    const ones = g.op("ConstantOfShape", [square], { value: Float32Array.of(1) });
-    allowed = g.op("Mul", [g.op("Trilu", [ones], { upper: 0 }), keys]);
-  }
-  return g.op("Mul", [g.op("Sub", [allowed, g.scalar(1)]), g.scalar(1e9)]);
+  const additive = (allowed: string) =>
+    g.op("Mul", [g.op("Sub", [allowed, g.scalar(1)]), g.scalar(1e9)]);
+  if (kind === "encoder") return [additive(keys)];
+  const length = g.op("Slice", [
+    g.op("Shape", ["input_ids"]),
+    g.ints("one_start", [1], [1]),
+    g.ints("one_end", [1], [2]),
+  ]);
+  const square = g.op("Concat", [length, length], { axis: 0 });
+  const ones = g.op("ConstantOfShape", [square], { value: Float32Array.of(1) });
+  return [additive(keys), additive(g.op("Trilu", [ones], { upper: 0 }))];
 }
 
 function sinusoids(rows: number, width: number): Float32Array {

@@ -1,0 +1,35 @@
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { processOutput } from "../../../test/support/process-output.js";
+import { tempRoot, tinyModel } from "./fixtures.js";
+
+const INDEX = fileURLToPath(new URL("../src/index.ts", import.meta.url));
+
+describe("releasing a session", () => {
+  it("keeps the process alive until the inference thread has released it", async () => {
+    // After a pass the idle inference thread is unref'd; nothing else holds this script's
+    // event loop, so an unheld release would end the process before the reply (exit 13).
+    const script = join(tempRoot, "release.mts");
+    writeFileSync(
+      script,
+      `import { loadModel } from ${JSON.stringify(INDEX)};
+const model = await loadModel(process.argv[2], { threads: 1 });
+await model.forward([1, 2, 3], model.config.head.output);
+await model.fitThread.close();
+await model.runner.session.release();
+console.log("released");
+`,
+    );
+    const child = spawn(
+      process.execPath,
+      ["--conditions=@assay/source", "--import", "tsx", script, await tinyModel()],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const { code, stdout, stderr } = await processOutput(child);
+    expect(code, stderr).toBe(0);
+    expect(stdout.trim()).toBe("released");
+  });
+});
