@@ -15,8 +15,8 @@ export interface Accuracy {
 }
 
 /**
- * The three accuracies of DESIGN.md §7, over the same tasks: those whose correctness is
- * known for all three. A task with no scored candidate stays in (selected counts it
+ * The three accuracies (docs/architecture.md, "Selection"), over the same tasks: those whose
+ * correctness is known for all three. A task with no scored candidate stays in (selected counts it
  * unsolved); a task whose first, picked or any-correct answer is unknown is left out of all
  * three, never counted as a failure of one of them only.
  */

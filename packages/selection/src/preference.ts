@@ -1,7 +1,7 @@
 /**
  * Bradley–Terry preference: P(A beats B) = σ(scale · (R_A − R_B)). With scale 1 (the
- * default, as in DESIGN.md §7) and R in [0, 1] the probability stays within
- * [σ(−1), σ(1)] ≈ [0.27, 0.73]; a larger scale sharpens it without changing any ranking,
+ * default, as in docs/architecture.md, "Selection") and R in [0, 1] the probability stays
+ * within [σ(−1), σ(1)] ≈ [0.27, 0.73]; a larger scale sharpens it without changing any ranking,
  * until scale·|R_A − R_B| passes ~36, where σ rounds to exactly 1 in floating point.
  */
 export function preferenceProbability(scoreA: number, scoreB: number, scale = 1): number {

@@ -37,8 +37,8 @@ export interface TaskSelection {
   tieBreak: TieBreak | null;
   /**
    * Selection solved the task: the picked candidate is correct. False when nothing was
-   * picked (DESIGN.md §7: a task with no scored candidate is unsolved); null when the
-   * pick's correctness is unknown.
+   * picked (a task with no scored candidate is unsolved: docs/architecture.md, "Selection");
+   * null when the pick's correctness is unknown.
    */
   selectedCorrect: boolean | null;
   /** pass@1: the first candidate (lowest index) is correct. */

@@ -55,7 +55,10 @@ export const samples = pgTable(
   ],
 );
 
-/** One row per result; the primary key is the exactly-once key of DESIGN.md §6. */
+/**
+ * One row per result; the primary key is the exactly-once result key (docs/architecture.md,
+ * "Delivery and storage").
+ */
 export const scores = pgTable(
   "scores",
   {

@@ -11,7 +11,7 @@ import { sample, tinyModel } from "./fixtures.js";
 
 const LENGTHS = [500, 2000, 2100, 4000, 8000];
 
-describe("DESIGN §4 checks on the tiny models", () => {
+describe("the model checks on the tiny models", () => {
   let decoder: VerifierModel;
   beforeAll(async () => {
     decoder = await loadModel(await tinyModel(), { threads: 2 });

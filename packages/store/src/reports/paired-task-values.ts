@@ -8,8 +8,8 @@ export interface PairedValues {
   baseline: number[];
 }
 
-// Tasks counted in a run's accuracy (DESIGN.md §7): correctness known for the first
-// candidate, the pick (a task with nothing picked is unsolved) and the oracle. Pairing is
+// Tasks counted in a run's accuracy (docs/architecture.md, "Selection"): correctness known
+// for the first candidate, the pick (a task with nothing picked is unsolved) and the oracle. Pairing is
 // on task_id, through the selections primary key.
 const ACCURACY = `
   WITH v AS (

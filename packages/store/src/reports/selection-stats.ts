@@ -3,8 +3,8 @@ import type { SqlRunner } from "../sql-runner.js";
 import { num } from "./group-by-run.js";
 
 // One pass over the run's selections (primary key range). All three accuracies count the
-// same tasks (DESIGN.md §7): those whose correctness is known for pass@1, the pick and the
-// oracle. A task with nothing selected (no scored candidate) is unsolved, not unknown; rows
+// same tasks (docs/architecture.md, "Selection"): those whose correctness is known for
+// pass@1, the pick and the oracle. A task with nothing selected (no scored candidate) is unsolved, not unknown; rows
 // stored before selected_correct said so carry a null there, hence the CASE.
 const SELECTION_STATS = `
   WITH s AS (

@@ -26,8 +26,8 @@ export interface CheckModelOptions extends LoadModelOptions {
 }
 
 /**
- * DESIGN §4's three checks on any verifier: (1) the answer and the final question survive
- * at every length, (2) different answers give different input ids and scores, (3) inputs
+ * The three checks of docs/architecture.md ("Fit: never cut the answer") on any verifier:
+ * (1) the answer and the final question survive at every length, (2) different answers give different input ids and scores, (3) inputs
  * that fit are untouched (and inputs that do not lose only the question's tail); plus the
  * token the head reads, which must be the prompt's last, not an appended EOS or SEP.
  */

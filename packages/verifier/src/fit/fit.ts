@@ -27,8 +27,8 @@ export type FitResult =
 
 /**
  * Fits a filled template into the window without ever cutting the assembled text
- * (DESIGN §4). An input that fits is returned untouched. Otherwise text pieces, required
- * pieces and the answer are kept whole, and optional pieces are left out in drop order
+ * (docs/architecture.md, "Fit: never cut the answer"). An input that fits is returned
+ * untouched. Otherwise text pieces, required pieces and the answer are kept whole, and optional pieces are left out in drop order
  * (lowest priority first): the question, when its turn comes, keeps its head; every other
  * piece is dropped whole. Whatever is left out is a prefix of that order. The text is
  * assembled, re-tokenized and shrunk until it fits.
