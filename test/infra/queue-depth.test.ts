@@ -1,5 +1,5 @@
-import { jobIdOf, type ScoreJob } from "@assay/core";
-import { BullmqTransport, DEFAULT_PREFIX, resultKeyOfJob } from "@assay/queue";
+import { jobIdOf, resultKeyOfJob, type ScoreJob } from "@assay/core";
+import { BullmqTransport, DEFAULT_PREFIX } from "@assay/queue";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

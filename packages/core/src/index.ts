@@ -17,13 +17,15 @@ export { type AssayEnv, debugEnabled, readEnv } from "./env.js";
 export * from "./errors/index.js";
 export {
   jobIdOf,
+  jobResultKey,
   type Pool,
   type ResultKey,
+  resultKeyOfJob,
   type ScoreJob,
   type ScoreRow,
   scoreRowOf,
 } from "./job.js";
-export type { JobResult, ModelCallDetail, TruncationRow, UsageRow } from "./job-result.js";
+export type { JobResult, TruncationRow, UsageRow } from "./job-result.js";
 export type { PairedDifference, RunComparison } from "./report/comparison.js";
 export type { EarlyStopCandidate, EarlyStopReport } from "./report/early-stop.js";
 export { type Rate, rateOf } from "./report/rate.js";
@@ -88,6 +90,8 @@ export {
   sanitizeUntrusted,
 } from "./sanitize-untrusted.js";
 export {
+  type ModelCalls,
+  ModelCallsSchema,
   type Score,
   type ScoredScore,
   ScoreSchema,

@@ -31,27 +31,3 @@ export interface JobResult {
   truncations: TruncationRow[];
   usage: UsageRow[];
 }
-
-/**
- * What a model-based scorer reports in `score.detail` besides its value; the job handler
- * turns it into `truncations` and `usage` rows.
- */
-export interface ModelCallDetail {
-  truncations?: Array<{
-    criterion: string;
-    variant: number;
-    originalTokens: number;
-    keptTokens: number;
-    droppedTokens: number;
-    slot: string | null;
-    policy: string;
-  }>;
-  usage?: {
-    model: string;
-    device: string;
-    inputTokens: number;
-    cachedInputTokens?: number;
-    outputTokens: number;
-    computeMs: number;
-  };
-}

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Sample } from "./sample.js";
 import type { Score } from "./score.js";
-import type { ScorerRef } from "./scorer-ref.js";
+import { type ScorerRef, scorerKey } from "./scorer-ref.js";
 
 export type Pool = "cpu" | "gpu";
 
@@ -22,6 +22,20 @@ export interface ScoreJob {
   rule: string;
   scorer: ScorerRef;
   sample: Sample;
+}
+
+/**
+ * The key of the result a job stores. A job's own row takes the default criterion ("") and
+ * repetition (0); a verifier's per-criterion, per-variant records replace them in their
+ * truncation rows. Job ids, resume checks and stored rows all use this key.
+ */
+export function resultKeyOfJob(job: Pick<ScoreJob, "runId" | "sample" | "scorer">): ResultKey {
+  return jobResultKey(job.runId, job.sample.id, scorerKey(job.scorer));
+}
+
+/** `resultKeyOfJob` from the job's parts, for callers holding a scorer key, not the job. */
+export function jobResultKey(runId: string, sampleId: string, scorer: string): ResultKey {
+  return { runId, sampleId, scorer, criterion: "", repetition: 0 };
 }
 
 /** A score as stored: the key, how it was routed, and the outcome. */

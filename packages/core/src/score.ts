@@ -14,17 +14,52 @@ export const UNSCORED_REASONS = [
 ] as const;
 export type UnscoredReason = (typeof UNSCORED_REASONS)[number];
 
+const tokens = z.int().nonnegative();
+
+/**
+ * What a model-based scorer's calls cost and how fitting treated them, returned beside the
+ * score (not inside `detail`) so that the job handler stores them as typed `truncations`
+ * and `usage` rows. Deterministic scorers leave it out.
+ */
+export const ModelCallsSchema = z.object({
+  /** One record per prompt, every call included, cut or not. */
+  truncations: z.array(
+    z.object({
+      criterion: z.string(),
+      variant: z.int().nonnegative(),
+      originalTokens: tokens,
+      keptTokens: tokens,
+      droppedTokens: tokens,
+      /** The slot whose text was cut, or null when nothing was. */
+      slot: z.string().nullable(),
+      policy: z.string(),
+    }),
+  ),
+  usage: z.object({
+    model: z.string(),
+    device: z.string(),
+    /** Tokens computed; `cachedInputTokens` (reused) are counted apart. */
+    inputTokens: tokens,
+    cachedInputTokens: tokens.optional(),
+    outputTokens: tokens,
+    computeMs: z.number().nonnegative(),
+  }),
+});
+export type ModelCalls = z.infer<typeof ModelCallsSchema>;
+
 export const ScoreSchema = z.discriminatedUnion("status", [
   z.object({
     status: z.literal("scored"),
     value: z.number().min(0).max(1),
     detail: z.record(z.string(), z.unknown()).optional(),
+    calls: ModelCallsSchema.optional(),
   }),
   z.object({
     status: z.literal("unscored"),
     reason: z.enum(UNSCORED_REASONS),
     message: z.string().optional(),
     detail: z.record(z.string(), z.unknown()).optional(),
+    calls: ModelCallsSchema.optional(),
   }),
 ]);
 export type Score = z.infer<typeof ScoreSchema>;

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import type { RunSpec, ScoreJob } from "@assay/core";
+import { jobResultKey, type RunSpec, type ScoreJob } from "@assay/core";
 import { parseSpec, produce } from "@assay/pipeline";
 import {
   type BullmqTransport,
@@ -52,7 +52,7 @@ export async function retryRun(options: RetryOptions): Promise<RetryOutcome> {
     failed.map((job) => job.sampleId),
   );
   const toRetry = failed.filter(
-    (job) => !stored.has(resultKeyString({ ...job, criterion: "", repetition: 0 })),
+    (job) => !stored.has(resultKeyString(jobResultKey(run.id, job.sampleId, job.scorer))),
   );
   const retried = await retryFailedJobs(transport, toRetry);
   const outcome: RetryOutcome = {

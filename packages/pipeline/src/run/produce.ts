@@ -3,9 +3,9 @@ import {
   type InputErrorSummary,
   printable,
   type RunSpec,
+  resultKeyOfJob,
   type Sample,
   type ScoreJob,
-  scorerKey,
 } from "@assay/core";
 import type { Transport } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
@@ -143,10 +143,5 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
 const NOTHING_STORED: ReadonlySet<string> = new Set();
 
 function keyOf(job: ScoreJob): string {
-  return resultKeyString({
-    sampleId: job.sample.id,
-    scorer: scorerKey(job.scorer),
-    criterion: "",
-    repetition: 0,
-  });
+  return resultKeyString(resultKeyOfJob(job));
 }

@@ -4,7 +4,7 @@ export {
   type QueueCounts,
 } from "./bullmq-transport.js";
 export { checkEvictionPolicy, type EvictionCheck } from "./eviction-policy.js";
-export { jobOptionsOf, resultKeyOfJob } from "./job-options.js";
+export { jobOptionsOf } from "./job-options.js";
 export type { BullmqTransportOptions } from "./options.js";
 export { DEFAULT_PREFIX, queueNameFor, queueNameOf } from "./queue-names.js";
 export { connectRedis, type RedisConnectOptions } from "./redis-connection.js";

@@ -1,17 +1,6 @@
-import { jobIdOf, type ScoreJob, scorerKey } from "@assay/core";
+import { jobIdOf, resultKeyOfJob, type ScoreJob } from "@assay/core";
 import type { BulkJobOptions } from "bullmq";
 import type { ResolvedOptions } from "./options.js";
-
-/** The result key of a score job; the handler stores its row under the same key. */
-export function resultKeyOfJob(job: ScoreJob) {
-  return {
-    runId: job.runId,
-    sampleId: job.sample.id,
-    scorer: scorerKey(job.scorer),
-    criterion: "",
-    repetition: 0,
-  };
-}
 
 /**
  * Per-job options. The id is derived from the result key, so re-adding a job that is still

@@ -1,7 +1,6 @@
-import { jobIdOf, type ScoreJob, scorerKey } from "@assay/core";
+import { jobIdOf, resultKeyOfJob, type ScoreJob, scorerKey } from "@assay/core";
 import { type Job, Queue } from "bullmq";
 import type { BullmqTransport } from "./bullmq-transport.js";
-import { resultKeyOfJob } from "./job-options.js";
 import { queueNameOf } from "./queue-names.js";
 
 /** A job that used up its attempts (or failed unrecoverably), as `assay status` lists it. */

@@ -39,14 +39,26 @@ export function createVerifierScorer(
     if (run === undefined) throw new Error("unreachable: no prompt run for the answer");
     const detail = emptyDetail(runner, 1 + prefixes.length);
     if (prefixes.length > 0) addProgress(detail, steps);
-    if (run.kind === "missing") return unscored("invalid_target", run.message, detail);
+    if (run.kind === "missing") {
+      return withCalls(unscored("invalid_target", run.message, detail), detail);
+    }
     detail.truncations.push(...run.truncations);
-    if (run.kind === "refused") return unscored("overflow", run.message, finish(detail));
+    if (run.kind === "refused") {
+      return withCalls(unscored("overflow", run.message, finish(detail)), detail);
+    }
     detail.usage.inputTokens += run.inputTokens;
     detail.usage.computeMs += run.computeMs;
     detail.criteria = groupByCriterion(runner.prompts, run.values);
-    return finalScore(runner.head, finish(detail));
+    return withCalls(finalScore(runner.head, finish(detail)), detail);
   };
+}
+
+/**
+ * The truncation records and usage the job handler stores as rows, returned typed beside
+ * the score; `detail` keeps them too, for `assay show` and exports.
+ */
+function withCalls(score: Score, detail: VerifierDetail): Score {
+  return { ...score, calls: { truncations: detail.truncations, usage: detail.usage } };
 }
 
 /** The progress curve; prefix passes count in usage (they ran) but not in `truncations`. */
