@@ -40,7 +40,8 @@ function reportFailure(error: unknown, debug: boolean): number {
   return code;
 }
 
-function exitCodeOf(error: unknown): number {
+/** The documented exit code of a failure (README.md, "Exit codes"). */
+export function exitCodeOf(error: unknown): number {
   if (error instanceof CliExit) return error.code;
   if (error instanceof InputError || error instanceof SpecError) return ExitCode.refused;
   if (error instanceof ConfigError) return ExitCode.unavailable;

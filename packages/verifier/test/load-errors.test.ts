@@ -1,5 +1,6 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ConfigError, SpecError } from "@assay/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createVerifierScorer,
@@ -146,6 +147,9 @@ describe("scale and repetitions checks", () => {
       createVerifierScorer(model, { model: model.name, variants: [template], repetitions: 3 });
     expect(make).toThrow(VerifierArgsError);
     expect(make).toThrow(/identical prompts/);
+    // The spec must change, not the environment.
+    expect(make).toThrow(SpecError);
+    expect(make).not.toThrow(ConfigError);
     expect(() => createVerifierScorer(model, { model: model.name, repetitions: 3 })).not.toThrow();
     expect(() => createVerifierScorer(model, { model: model.name, repetitions: 4 })).toThrow(
       /at most 3/,
