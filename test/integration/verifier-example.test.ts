@@ -142,7 +142,11 @@ describe.skipIf(!hasChromium)("the example's report.html in a real browser", () 
       expect(verdicts).toContainEqual(["exact", "lower: beyond noise"]);
       // A marked row is drawn apart from the others.
       const background = (metric: string) =>
-        page.$eval(`tr[data-metric="${metric}"]`, (r) => getComputedStyle(r).backgroundColor);
+        page.$eval(
+          `tr[data-metric="${metric}"]`,
+          (r) => r.ownerDocument.defaultView?.getComputedStyle(r).backgroundColor,
+        );
+      expect(await background("pass@1")).toMatch(/^rgba?\(/);
       expect(await background("exact")).not.toBe(await background("pass@1"));
       const sliceHeads = await page.$$eval("[data-table=slices] thead th[data-slice]", (ths) =>
         ths.map((th) => th.textContent),
