@@ -83,6 +83,11 @@ describe("assay produce + assay worker", () => {
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(metrics).toMatch(/assay_jobs_processed_total\{pool="cpu",scorer="exact"\} 500/);
     expect(metrics).toMatch(/assay_writer_batch_size_count \d+/);
+    // Every write is timed and counted once, and what it inserted is recorded.
+    const total = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, "m").exec(metrics)?.[1]);
+    expect(total("assay_writer_flush_seconds_count")).toBe(total("assay_writer_batch_size_count"));
+    expect(total("assay_writer_batch_size_count")).toBeGreaterThan(0);
+    expect(metrics).toMatch(/assay_writer_rows_total\{outcome="inserted"\} [1-9]\d*/);
     expect(metrics).toContain('assay_queue_depth{queue="cpu",state="waiting"} 0');
   });
 

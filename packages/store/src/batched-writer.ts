@@ -3,7 +3,16 @@ import { Fifo } from "./fifo.js";
 import { RejectedRowError } from "./rejected-row-error.js";
 import { writeIsolating } from "./write-isolating.js";
 
-export interface BatchedWriterOptions {
+/** One call of the write function, as `onWrite` sees it. */
+export interface WriteObservation<R> {
+  /** Rows in this call: a whole batch, or part of one being split to isolate refused rows. */
+  rows: number;
+  seconds: number;
+  /** What the write function returned; absent when it threw. */
+  result?: R;
+}
+
+export interface BatchedWriterOptions<R = unknown> {
   /** Rows per flush; a full batch flushes at once. Default 1000. */
   maxBatch?: number;
   /** Longest a buffered row waits for its batch to fill, in ms. Default 20. */
@@ -14,6 +23,11 @@ export interface BatchedWriterOptions {
    * exceptions).
    */
   isRowError?: (error: unknown) => boolean;
+  /**
+   * Called after every call of the write function, failed or not, e.g. to time flushes
+   * and count what they stored. Must not throw.
+   */
+  onWrite?: (write: WriteObservation<R>) => void;
 }
 
 export interface BatchedWriterStats {
@@ -43,8 +57,8 @@ interface Entry<T> {
  * `add()` rejects with a RejectedRowError (an UnrecoverableJobError) and the rest of its
  * batch is stored.
  */
-export class BatchedWriter<T> {
-  readonly #write: (items: T[]) => Promise<unknown>;
+export class BatchedWriter<T, R = unknown> {
+  readonly #write: (items: T[]) => Promise<R>;
   readonly #maxBatch: number;
   readonly #maxDelayMs: number;
   readonly #isRowError: (error: unknown) => boolean;
@@ -56,8 +70,8 @@ export class BatchedWriter<T> {
   #closed = false;
   readonly #stats = { rows: 0, refused: 0, flushes: 0, failedFlushes: 0, lastFlushMs: 0 };
 
-  constructor(write: (items: T[]) => Promise<unknown>, options: BatchedWriterOptions = {}) {
-    this.#write = write;
+  constructor(write: (items: T[]) => Promise<R>, options: BatchedWriterOptions<R> = {}) {
+    this.#write = options.onWrite === undefined ? write : observed(write, options.onWrite);
     this.#maxBatch = positiveInteger("maxBatch", options.maxBatch ?? 1000);
     this.#maxDelayMs = nonNegative("maxDelayMs", options.maxDelayMs ?? 20);
     this.#isRowError = options.isRowError ?? isDataError;
@@ -177,6 +191,26 @@ export class BatchedWriter<T> {
       this.#stats.lastFlushMs = performance.now() - started;
     }
   }
+}
+
+/** `write`, reporting each call to `onWrite` once it settles. */
+function observed<T, R>(
+  write: (items: T[]) => Promise<R>,
+  onWrite: (write: WriteObservation<R>) => void,
+): (items: T[]) => Promise<R> {
+  return async (items) => {
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    let result: R;
+    try {
+      result = await write(items);
+    } catch (error) {
+      onWrite({ rows: items.length, seconds: seconds() });
+      throw error;
+    }
+    onWrite({ rows: items.length, seconds: seconds(), result });
+    return result;
+  };
 }
 
 function positiveInteger(name: string, value: number): number {

@@ -2,6 +2,7 @@ export {
   BatchedWriter,
   type BatchedWriterOptions,
   type BatchedWriterStats,
+  type WriteObservation,
 } from "./batched-writer.js";
 export { isDataError } from "./data-error.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";

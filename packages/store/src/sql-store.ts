@@ -107,8 +107,8 @@ export class SqlStore implements Store {
     return writeResults(await this.#runner(), results);
   }
 
-  createResultWriter(options?: BatchedWriterOptions): ResultWriter {
-    return new BatchedWriter<JobResult>((results) => this.writeResults(results), options);
+  createResultWriter(options?: BatchedWriterOptions<number>): ResultWriter {
+    return new BatchedWriter<JobResult, number>((results) => this.writeResults(results), options);
   }
 
   async countResults(runId: string): Promise<number> {

@@ -23,7 +23,8 @@ export interface StartRunInput {
 }
 
 export type ScoreWriter = BatchedWriter<ScoreRow>;
-export type ResultWriter = BatchedWriter<JobResult>;
+/** Resolves each flush to the number of results inserted (duplicates are absorbed). */
+export type ResultWriter = BatchedWriter<JobResult, number>;
 
 /** Everything Assay reads from and writes to its database, for either driver. */
 export interface Store {
@@ -70,7 +71,7 @@ export interface Store {
    */
   writeResults(results: readonly JobResult[]): Promise<number>;
   /** The batched writer the job handler uses: a job is acknowledged once this stored it. */
-  createResultWriter(options?: BatchedWriterOptions): ResultWriter;
+  createResultWriter(options?: BatchedWriterOptions<number>): ResultWriter;
   countResults(runId: string): Promise<number>;
 
   /** Throws a ConfigError when no run has this id. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BatchedWriter } from "../src/batched-writer.js";
+import { BatchedWriter, type WriteObservation } from "../src/batched-writer.js";
 import { RejectedRowError } from "../src/rejected-row-error.js";
 
 /** What a write function throws for a row it cannot hold (the store's data exception). */
@@ -127,5 +127,32 @@ describe("BatchedWriter", () => {
     await expect(writer.flush()).rejects.toThrow("connection refused");
     for (const add of added) await expect(add).rejects.toThrow("connection refused");
     expect(sink.batches).toEqual([[1, 2, 3]]);
+  });
+
+  it("reports every write to onWrite, with its result, including the splits that isolate a refused row", async () => {
+    const seen: WriteObservation<number>[] = [];
+    const writer = new BatchedWriter(
+      async (items: number[]) => {
+        if (items.some((n) => n < 0)) throw new BadRow("refused");
+        return items.length;
+      },
+      {
+        maxBatch: 4,
+        maxDelayMs: 10,
+        isRowError: (error) => error instanceof BadRow,
+        onWrite: (write) => seen.push(write),
+      },
+    );
+    const added = [1, 2, -3, 4].map((n) => writer.add(n));
+    await expect(added[2]).rejects.toBeInstanceOf(RejectedRowError);
+    await Promise.all([added[0], added[1], added[3]]);
+    const stored = seen.filter((write) => write.result !== undefined);
+    const failed = seen.filter((write) => write.result === undefined);
+    // The whole batch failed, then its halves were written until -3 stood alone.
+    expect(failed.map((write) => write.rows)).toContain(4);
+    expect(failed.map((write) => write.rows)).toContain(1);
+    expect(stored.reduce((sum, write) => sum + (write.result ?? 0), 0)).toBe(3);
+    for (const write of seen) expect(write.seconds).toBeGreaterThanOrEqual(0);
+    await writer.close();
   });
 });
