@@ -1,24 +1,11 @@
 import { jobIdOf, resultKeyOfJob, type ScoreJob, scored, unscored } from "@assay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { scoreJob } from "../../queue/test/score-job.js";
 import { jobResultOf } from "../src/run/job-result.js";
 
 function jobFor(sampleId: string, scorer: { name: string; key?: string }): ScoreJob {
-  return {
-    runId: "r",
-    pool: "gpu",
-    rule: "open",
-    scorer: { args: {}, ...scorer },
-    sample: {
-      id: sampleId,
-      taskId: sampleId,
-      candidateIndex: 0,
-      question: "q",
-      answer: "a",
-      metadata: {},
-      line: 3,
-    },
-  };
+  return { ...scoreJob(sampleId, { runId: "r", pool: "gpu" }), scorer: { args: {}, ...scorer } };
 }
 
 const calls = {
