@@ -100,6 +100,17 @@ export {
 export type { ScoreContext, Scorer, ScorerDefinition } from "./scorer.js";
 export { type ScorerRef, type ScorerRefInput, ScorerRefSchema, scorerKey } from "./scorer-ref.js";
 export {
+  accuracyAt,
+  auroc,
+  brierScore,
+  type CalibrationSummary,
+  calibrationSummary,
+  expectedCalibrationError,
+  type LabelledScore,
+  type ReliabilityBin,
+  reliabilityBins,
+} from "./stats/calibration.js";
+export {
   type BootstrapOptions,
   DEFAULT_BOOTSTRAP_SEED,
   DEFAULT_CONFIDENCE,
