@@ -11,7 +11,7 @@ import {
 } from "./logistic-regression.js";
 
 /** Regularisation strengths tried by default, strongest first (warm starts follow the path). */
-export const DEFAULT_LAMBDAS = [10, 3, 1, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001];
+export const DEFAULT_LAMBDAS = [10, 3, 1, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001, 3e-4, 1e-4];
 
 export interface CrossValidateOptions extends Pick<LogisticOptions, "tolerance" | "maxIterations"> {
   /** Folds k. Default 5 (fewer when a class has fewer samples). */
