@@ -66,7 +66,7 @@ export function registerProbe(program: Command): void {
         writeOut(
           `${[
             `Probe fitted on ${report.samples} answers (${report.positives} labelled true) from ${report.output}, width ${report.hiddenSize}`,
-            `  λ = ${report.lambda} chosen by ${report.folds}-fold cross-validation (seed ${report.seed})${report.converged ? "" : "; the final fit stopped at its iteration limit"}`,
+            `  λ = ${report.lambda} chosen by ${report.folds}-fold cross-validation (seed ${report.seed})${edgeNote(report.lambda, report.path)}${report.converged ? "" : "; the final fit stopped at its iteration limit"}`,
             `Held out (each answer scored by a probe fitted without its fold):`,
             metricsTable(report.heldOut),
           ].join("\n")}\n`,
@@ -116,6 +116,16 @@ export function registerProbe(program: Command): void {
         );
       }
     });
+}
+
+/** The chosen λ at an end of the tried range: the best value may lie beyond it. */
+function edgeNote(lambda: number, path: readonly { lambda: number }[]): string {
+  const tried = path.map((p) => p.lambda);
+  if (lambda === Math.min(...tried))
+    return ", the weakest tried (the labels may be nearly separable)";
+  if (lambda === Math.max(...tried))
+    return ", the strongest tried (the features say little about the labels)";
+  return "";
 }
 
 function deviceOption(device: DeviceName | undefined) {
