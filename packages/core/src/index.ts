@@ -35,6 +35,7 @@ export type {
   RunReport,
   RunTrendPoint,
   ScoreHistogram,
+  ScorerCalibration,
   TieReport,
   TruncationBucket,
   TruncationReport,

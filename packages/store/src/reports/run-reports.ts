@@ -10,6 +10,7 @@ import {
   type UsageTotals,
 } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
+import { calibrationStats } from "./calibration-stats.js";
 import { lastRuns, type RunSelector, runsById } from "./run-list.js";
 import { NO_SCORES, scoreStats } from "./score-stats.js";
 import { NO_SELECTIONS, type SelectionStats, selectionStats } from "./selection-stats.js";
@@ -36,12 +37,13 @@ export async function runReports(
     );
   }
   const ids = runs.map((run) => run.runId);
-  const [counts, selections, usage, truncation, scores] = await Promise.all([
+  const [counts, selections, usage, truncation, scores, calibration] = await Promise.all([
     taskCounts(runner, ids),
     selectionStats(runner, ids),
     usageTotals(runner, ids),
     truncationStats(runner, ids),
     scoreStats(runner, ids),
+    calibrationStats(runner, ids),
   ]);
   return runIds.map((id) => {
     const run = runs.find((r) => r.runId === id) as RunIdentity;
@@ -66,6 +68,7 @@ export async function runReports(
       truncation: truncation.get(id) ?? NO_TRUNCATION_DATA,
       unscored: score.unscored,
       histograms: score.histograms,
+      calibration: calibration.get(id) ?? [],
     };
   });
 }
