@@ -1,4 +1,10 @@
-import type { EarlyStopReport, Rate, ReportBundle, RunReport } from "@assay/core";
+import type {
+  EarlyStopReport,
+  Rate,
+  ReportBundle,
+  RunReport,
+  ScorerCalibration,
+} from "@assay/core";
 import Table from "cli-table3";
 import {
   EARLY_STOPS_SHOWN,
@@ -24,6 +30,8 @@ export function renderReportTable(bundle: ReportBundle): string {
   if (bundle.comparison !== undefined) sections.push(comparisonTable(bundle.comparison));
   if (bundle.slices !== undefined) sections.push(slicesTable(bundle.slices));
   sections.push(truncationTable(bundle.report), reasonsLine(bundle.report));
+  const calibration = bundle.report.calibration ?? [];
+  if (calibration.length > 0) sections.push(calibrationTable(calibration));
   const warnings = bundle.report.cost?.warnings ?? [];
   if (warnings.length > 0)
     sections.push(`Cost warnings\n${warnings.map((w) => `  - ${w}`).join("\n")}`);
@@ -83,6 +91,27 @@ function truncationTable(report: RunReport): string {
     ]);
   }
   return `Truncation by input length\n${table.toString()}`;
+}
+
+/** Verifier scores against the answers' labels, one row per scorer (and criterion). */
+function calibrationTable(calibration: readonly ScorerCalibration[]): string {
+  const table = new Table({
+    head: ["scorer", "labelled", "AUROC", "accuracy@0.5", "Brier", "ECE (10 bins)"],
+    ...STYLE,
+  });
+  const f = (v: number | null) => (v === null ? "n/a" : v.toFixed(3));
+  for (const c of calibration) {
+    const s = c.summary;
+    table.push([
+      c.criterion === "" ? c.scorer : `${c.scorer} / ${c.criterion}`,
+      `${s.count} (${s.positives} true)`,
+      f(s.auroc),
+      f(s.accuracy),
+      f(s.brier),
+      f(s.ece),
+    ]);
+  }
+  return `Calibration against labels\n${table.toString()}`;
 }
 
 function reasonsLine(report: RunReport): string {

@@ -1,6 +1,7 @@
+import { calibrationSummary } from "@assay/core";
 import { describe, expect, it } from "vitest";
 import { renderReportHtml, renderReportTable } from "../src/index.js";
-import { COMPARE, REPORT, TREND } from "./support/bundle.js";
+import { CALIBRATION_POINTS, COMPARE, REPORT, TREND } from "./support/bundle.js";
 
 const bundle = { report: REPORT, compare: COMPARE, trend: TREND };
 
@@ -67,5 +68,47 @@ describe("table report", () => {
     expect(renderReportTable({ ...bundle, report: two, compare: null })).toContain(
       "2 tasks, counted unsolved",
     );
+  });
+});
+
+describe("calibration in reports", () => {
+  const calibration = [
+    { scorer: "judge", criterion: "", summary: calibrationSummary(CALIBRATION_POINTS) },
+  ];
+  const labelled = { report: { ...REPORT, calibration }, compare: null, trend: TREND };
+
+  it("prints AUROC, accuracy, Brier and ECE per verifier scorer in the table", () => {
+    const text = renderReportTable(labelled);
+    expect(text).toContain("Calibration against labels");
+    // Of 15 positive–negative pairs, 10 ordered right and one tie (0.55) counting half.
+    const s = calibration[0]?.summary;
+    expect(text).toMatch(
+      new RegExp(
+        `judge\\s*│\\s*8 \\(5 true\\)\\s*│\\s*${s?.auroc?.toFixed(3)}\\s*│\\s*${s?.accuracy?.toFixed(3)}\\s*│\\s*${s?.brier?.toFixed(3)}\\s*│\\s*${s?.ece?.toFixed(3)}`,
+      ),
+    );
+    expect(s?.auroc).toBeCloseTo(10.5 / 15, 12);
+  });
+
+  it("leaves the section out when the run has no labelled verifier scores", () => {
+    expect(
+      renderReportTable({ ...labelled, report: { ...REPORT, calibration: [] } }),
+    ).not.toContain("Calibration");
+    expect(renderReportHtml({ ...labelled, report: REPORT })).not.toContain("Reliability");
+  });
+
+  it("draws a reliability diagram with one dot per non-empty bin", () => {
+    const html = renderReportHtml(labelled);
+    const chart = html.slice(html.indexOf('data-chart="reliability-judge"'));
+    const dots = [...chart.matchAll(/data-bin="(\d+)"[^>]*data-count="(\d+)"/g)].map((m) => [
+      Number(m[1]),
+      Number(m[2]),
+    ]);
+    expect(dots).toEqual([
+      [1, 2],
+      [5, 2],
+      [9, 4],
+    ]);
+    expect(html).toContain('data-table="calibration"');
   });
 });

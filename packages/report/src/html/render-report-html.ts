@@ -5,6 +5,7 @@ import { comparisonSection } from "./comparison-section.js";
 import { earlyStopsSection } from "./early-stops-section.js";
 import { escapeHtml } from "./escape-html.js";
 import { headlineCards } from "./headline.js";
+import { calibrationSection } from "./reliability-diagram.js";
 import {
   accuracyChart,
   costTrendChart,
@@ -48,6 +49,7 @@ ${truncationChart(report)}
 ${unscoredChart(report)}
 ${histogramCharts(report).join("\n")}
 </section>
+${calibrationSection(report.calibration)}
 ${bundle.earlyStops === undefined ? "" : earlyStopsSection(bundle.earlyStops)}
 ${costTable(report)}
 </body>
