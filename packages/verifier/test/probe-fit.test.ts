@@ -83,3 +83,38 @@ describe.each(["decoder", "encoder"] as const)("probe fit on the tiny %s", (kind
     await expect(fitProbe(model, same)).rejects.toThrow(/each label/);
   });
 });
+
+describe("probe fit on a model with a distribution head", () => {
+  it("reads last_hidden_state, and eval scores through the distribution head", async () => {
+    const model = await loadModel(await tinyModel({ head: "distribution" }), { threads: 1 });
+    try {
+      const samples = bananaSamples(40, 5);
+      const evaluation = await evaluateHead(model, samples);
+      expect(evaluation.head).toBe("distribution");
+      expect(evaluation.summary.count + evaluation.unscored.length).toBe(40);
+      const fitted = await fitProbe(model, samples, { seed: 2 });
+      expect(fitted.output).toBe("last_hidden_state");
+      const out = join(tempRoot, "probe-from-distribution");
+      await writeProbeModel(model.dir, out, fitted);
+      const config = JSON.parse(await readFile(join(out, "assay.json"), "utf8"));
+      // Fitted on the first template and criterion only: the others are dropped.
+      expect(config.variants).toBeUndefined();
+      expect(config.criteria).toHaveLength(1);
+      const probed = await loadModel(out, { threads: 1 });
+      await probed.close();
+    } finally {
+      await model.close();
+    }
+  });
+
+  it("refuses a graph that returns only logits, naming the output it needs", async () => {
+    const model = await loadModel(await tinyModel({ fullVocab: true }), { threads: 1 });
+    try {
+      await expect(fitProbe(model, bananaSamples(10, 5))).rejects.toThrow(
+        /a probe reads a hidden-state output \(`last_hidden_state`.*returns only `logits`/,
+      );
+    } finally {
+      await model.close();
+    }
+  });
+});
