@@ -50,6 +50,13 @@ export type {
   TruncationRecord,
   UsageRecord,
 } from "./report/sample-record.js";
+export {
+  type GroupMean,
+  SELF_PREFERENCE_THRESHOLD,
+  type SelfPreference,
+  type SelfPreferenceCell,
+  selfPreference,
+} from "./report/self-preference.js";
 export type { SliceCost, SliceFigures, SliceReport, SliceScorer } from "./report/slices.js";
 export {
   DEFAULT_RULE,

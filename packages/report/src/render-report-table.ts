@@ -1,9 +1,12 @@
-import type {
-  EarlyStopReport,
-  Rate,
-  ReportBundle,
-  RunReport,
-  ScorerCalibration,
+import {
+  type EarlyStopReport,
+  type GroupMean,
+  type Rate,
+  type ReportBundle,
+  type RunReport,
+  type ScorerCalibration,
+  SELF_PREFERENCE_THRESHOLD,
+  type SelfPreference,
 } from "@assay/core";
 import Table from "cli-table3";
 import {
@@ -32,6 +35,8 @@ export function renderReportTable(bundle: ReportBundle): string {
   sections.push(truncationTable(bundle.report), reasonsLine(bundle.report));
   const calibration = bundle.report.calibration ?? [];
   if (calibration.length > 0) sections.push(calibrationTable(calibration));
+  const preference = bundle.report.selfPreference ?? [];
+  if (preference.length > 0) sections.push(selfPreferenceTable(preference));
   const warnings = bundle.report.cost?.warnings ?? [];
   if (warnings.length > 0)
     sections.push(`Cost warnings\n${warnings.map((w) => `  - ${w}`).join("\n")}`);
@@ -112,6 +117,40 @@ function calibrationTable(calibration: readonly ScorerCalibration[]): string {
     ]);
   }
   return `Calibration against labels\n${table.toString()}`;
+}
+
+/** Mean verifier score by generator family and correctness; a warning above the threshold. */
+function selfPreferenceTable(checks: readonly SelfPreference[]): string {
+  const table = new Table({
+    head: ["scorer", "family", "", "correct", "incorrect"],
+    ...STYLE,
+  });
+  const mean = (g: GroupMean) => (g.mean === null ? "n/a" : `${g.mean.toFixed(3)} (${g.answers})`);
+  const lines: string[] = [];
+  for (const c of checks) {
+    table.push([
+      c.scorer,
+      c.family,
+      "same family",
+      mean(c.sameFamily.correct),
+      mean(c.sameFamily.incorrect),
+    ]);
+    table.push([
+      "",
+      "",
+      "other generators",
+      mean(c.otherFamily.correct),
+      mean(c.otherFamily.incorrect),
+    ]);
+    const gap = c.gap === null ? "n/a (a group has no answers)" : c.gap.toFixed(3);
+    lines.push(`  ${c.scorer}: gap ${gap}`);
+    if (c.warning) {
+      lines.push(
+        `  WARNING ${c.scorer} scores ${c.family} answers ${gap} higher than other generators' at equal correctness (threshold ${SELF_PREFERENCE_THRESHOLD})`,
+      );
+    }
+  }
+  return `Self-preference (mean verifier score on labelled answers)\n${table.toString()}\n${lines.join("\n")}`;
 }
 
 function reasonsLine(report: RunReport): string {

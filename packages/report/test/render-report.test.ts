@@ -1,4 +1,4 @@
-import { calibrationSummary } from "@assay/core";
+import { calibrationSummary, selfPreference } from "@assay/core";
 import { describe, expect, it } from "vitest";
 import { renderReportHtml, renderReportTable } from "../src/index.js";
 import { CALIBRATION_POINTS, COMPARE, REPORT, TREND } from "./support/bundle.js";
@@ -110,5 +110,34 @@ describe("calibration in reports", () => {
       [9, 4],
     ]);
     expect(html).toContain('data-table="calibration"');
+  });
+});
+
+describe("self-preference in reports", () => {
+  const cell = (generator: string, label: boolean, mean: number) => ({
+    generator,
+    label,
+    sum: mean * 4,
+    answers: 4,
+  });
+  const check = selfPreference("verifier", "qwen", [
+    cell("qwen3", true, 0.9),
+    cell("qwen3", false, 0.6),
+    cell("llama", true, 0.8),
+    cell("llama", false, 0.3),
+  ]);
+
+  it("prints the means by family and correctness, the gap and a warning above the threshold", () => {
+    const text = renderReportTable({
+      report: { ...REPORT, selfPreference: [check] },
+      compare: null,
+      trend: TREND,
+    });
+    expect(text).toMatch(/same family\s*│\s*0\.900 \(4\)\s*│\s*0\.600 \(4\)/);
+    expect(text).toMatch(/other generators\s*│\s*0\.800 \(4\)\s*│\s*0\.300 \(4\)/);
+    expect(text).toContain("verifier: gap 0.200");
+    expect(text).toMatch(
+      /WARNING verifier scores qwen answers 0\.200 higher .* \(threshold 0\.05\)/,
+    );
   });
 });

@@ -51,6 +51,40 @@ export function registerCalibrationSuite(kind: Store["kind"], factory: StoreFact
       await factory.cleanup();
     });
 
+    it("compares a verifier's scores on its own family's answers with other generators'", async () => {
+      const run = freshRunId();
+      await store.startRun({ id: run, spec: {}, transport: "local" });
+      const gen = (model: string) => ({ model, input_tokens: 1, output_tokens: 1 });
+      // Qwen answers get +0.2 at equal correctness; the unlabelled one is left out.
+      const rows: [string, string, boolean | undefined, number][] = [
+        ["q1", "Qwen3-8B", true, 0.9],
+        ["q2", "qwen2.5", false, 0.6],
+        ["l1", "llama-3", true, 0.7],
+        ["l2", "llama-3", false, 0.4],
+        ["l3", "llama-3", undefined, 0.0],
+      ];
+      await store.insertSamples(
+        run,
+        rows.map(([id, model, label]) =>
+          sample(id, { generator: gen(model), ...(label !== undefined && { label }) }),
+        ),
+      );
+      await store.writeScores(
+        rows.map(([id, , , value]) => ({
+          ...scored(run, id, "judge", value),
+          detail: { head: "probe", family: "qwen" },
+        })),
+      );
+      const [report] = await runReports(runnerOf(store.driver), [run]);
+      const [check] = report?.selfPreference ?? [];
+      expect(report?.selfPreference).toHaveLength(1);
+      expect(check?.family).toBe("qwen");
+      expect(check?.sameFamily.correct).toEqual({ answers: 1, mean: 0.9 });
+      expect(check?.otherFamily.incorrect).toEqual({ answers: 1, mean: 0.4 });
+      expect(check?.gap).toBeCloseTo(0.2, 12);
+      expect(check?.warning).toBe(true);
+    });
+
     it("measures each verifier scorer on its scored, labelled answers only", async () => {
       const [report, unlabelled] = await runReports(runnerOf(store.driver), [runId, unlabelledRun]);
       const points = Object.values(POINTS).map(([score, label]) => ({ score, label }));

@@ -3,6 +3,7 @@ import type { CalibrationSummary } from "../stats/calibration.js";
 import type { RunComparison } from "./comparison.js";
 import type { EarlyStopReport } from "./early-stop.js";
 import type { Rate } from "./rate.js";
+import type { SelfPreference } from "./self-preference.js";
 import type { SliceReport } from "./slices.js";
 
 export interface RunIdentity {
@@ -108,6 +109,11 @@ export interface RunReport {
    * none; absent from reports built before calibration was measured.
    */
   calibration?: ScorerCalibration[];
+  /**
+   * Verifiers whose assay.json names a `family`, on labelled answers with a known generator
+   * model: their scores on that family's answers against other generators'.
+   */
+  selfPreference?: SelfPreference[];
 }
 
 /** One run's headline numbers, for trends across runs. */

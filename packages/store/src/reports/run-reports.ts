@@ -14,6 +14,7 @@ import { calibrationStats } from "./calibration-stats.js";
 import { lastRuns, type RunSelector, runsById } from "./run-list.js";
 import { NO_SCORES, scoreStats } from "./score-stats.js";
 import { NO_SELECTIONS, type SelectionStats, selectionStats } from "./selection-stats.js";
+import { selfPreferenceStats } from "./self-preference-stats.js";
 import { taskCounts } from "./task-counts.js";
 import { NO_TRUNCATION_DATA, truncationStats } from "./truncation-stats.js";
 import { usageTotals } from "./usage-totals.js";
@@ -37,14 +38,16 @@ export async function runReports(
     );
   }
   const ids = runs.map((run) => run.runId);
-  const [counts, selections, usage, truncation, scores, calibration] = await Promise.all([
-    taskCounts(runner, ids),
-    selectionStats(runner, ids),
-    usageTotals(runner, ids),
-    truncationStats(runner, ids),
-    scoreStats(runner, ids),
-    calibrationStats(runner, ids),
-  ]);
+  const [counts, selections, usage, truncation, scores, calibration, preference] =
+    await Promise.all([
+      taskCounts(runner, ids),
+      selectionStats(runner, ids),
+      usageTotals(runner, ids),
+      truncationStats(runner, ids),
+      scoreStats(runner, ids),
+      calibrationStats(runner, ids),
+      selfPreferenceStats(runner, ids),
+    ]);
   return runIds.map((id) => {
     const run = runs.find((r) => r.runId === id) as RunIdentity;
     const { samples, tasks } = counts.get(id) ?? { samples: 0, tasks: 0 };
@@ -69,6 +72,7 @@ export async function runReports(
       unscored: score.unscored,
       histograms: score.histograms,
       calibration: calibration.get(id) ?? [],
+      selfPreference: preference.get(id) ?? [],
     };
   });
 }
