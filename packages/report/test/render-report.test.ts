@@ -140,4 +140,20 @@ describe("self-preference in reports", () => {
       /WARNING verifier scores qwen answers 0\.200 higher .* \(threshold 0\.05\)/,
     );
   });
+
+  it("shows the same figures and the warning in the HTML report, escaped", () => {
+    const html = renderReportHtml({
+      report: { ...REPORT, selfPreference: [{ ...check, family: "<qwen>" }] },
+      compare: null,
+      trend: TREND,
+    });
+    const gap = html.match(/data-scorer="verifier" data-gap="([^"]*)"/)?.[1];
+    expect(Number(gap)).toBeCloseTo(0.2, 12);
+    expect(html).toContain('data-warning="true"');
+    expect(html).toContain("&lt;qwen&gt;");
+    expect(html).not.toContain("<qwen>");
+    expect(renderReportHtml({ report: REPORT, compare: null, trend: TREND })).not.toContain(
+      "Self-preference",
+    );
+  });
 });

@@ -14,6 +14,7 @@ import {
   unscoredChart,
 } from "./report-charts.js";
 import { REPORT_CSS } from "./report-css.js";
+import { selfPreferenceSection } from "./self-preference-section.js";
 import { slicesSection } from "./slices-section.js";
 
 /**
@@ -50,6 +51,7 @@ ${unscoredChart(report)}
 ${histogramCharts(report).join("\n")}
 </section>
 ${calibrationSection(report.calibration)}
+${selfPreferenceSection(report.selfPreference)}
 ${bundle.earlyStops === undefined ? "" : earlyStopsSection(bundle.earlyStops)}
 ${costTable(report)}
 </body>
