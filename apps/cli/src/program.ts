@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { registerExport } from "./commands/export.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerModel } from "./commands/model.js";
+import { registerProbe } from "./commands/probe.js";
 import { registerProduce } from "./commands/produce.js";
 import { registerReport } from "./commands/report.js";
 import { registerRetry } from "./commands/retry.js";
@@ -34,6 +35,7 @@ export function createProgram(): Command {
   registerStatus(program);
   registerRetry(program);
   registerModel(program);
+  registerProbe(program);
   return program;
 }
 

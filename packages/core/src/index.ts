@@ -37,6 +37,7 @@ export type {
   RunReport,
   RunTrendPoint,
   ScoreHistogram,
+  ScorerCalibration,
   TieReport,
   TruncationBucket,
   TruncationReport,
@@ -51,6 +52,13 @@ export type {
   TruncationRecord,
   UsageRecord,
 } from "./report/sample-record.js";
+export {
+  type GroupMean,
+  SELF_PREFERENCE_THRESHOLD,
+  type SelfPreference,
+  type SelfPreferenceCell,
+  selfPreference,
+} from "./report/self-preference.js";
 export type { SliceCost, SliceFigures, SliceReport, SliceScorer } from "./report/slices.js";
 export {
   DEFAULT_RULE,
@@ -103,6 +111,17 @@ export {
 } from "./score.js";
 export type { ScoreContext, Scorer, ScorerDefinition } from "./scorer.js";
 export { type ScorerRef, type ScorerRefInput, ScorerRefSchema, scorerKey } from "./scorer-ref.js";
+export {
+  accuracyAt,
+  auroc,
+  brierScore,
+  type CalibrationSummary,
+  calibrationSummary,
+  expectedCalibrationError,
+  type LabelledScore,
+  type ReliabilityBin,
+  reliabilityBins,
+} from "./stats/calibration.js";
 export {
   type BootstrapOptions,
   DEFAULT_BOOTSTRAP_SEED,

@@ -1,4 +1,13 @@
-import type { EarlyStopReport, Rate, ReportBundle, RunReport } from "@assay/core";
+import {
+  type EarlyStopReport,
+  type GroupMean,
+  type Rate,
+  type ReportBundle,
+  type RunReport,
+  type ScorerCalibration,
+  SELF_PREFERENCE_THRESHOLD,
+  type SelfPreference,
+} from "@assay/core";
 import Table from "cli-table3";
 import {
   EARLY_STOPS_SHOWN,
@@ -24,6 +33,10 @@ export function renderReportTable(bundle: ReportBundle): string {
   if (bundle.comparison !== undefined) sections.push(comparisonTable(bundle.comparison));
   if (bundle.slices !== undefined) sections.push(slicesTable(bundle.slices));
   sections.push(truncationTable(bundle.report), reasonsLine(bundle.report));
+  const calibration = bundle.report.calibration ?? [];
+  if (calibration.length > 0) sections.push(calibrationTable(calibration));
+  const preference = bundle.report.selfPreference ?? [];
+  if (preference.length > 0) sections.push(selfPreferenceTable(preference));
   const warnings = bundle.report.cost?.warnings ?? [];
   if (warnings.length > 0)
     sections.push(`Cost warnings\n${warnings.map((w) => `  - ${w}`).join("\n")}`);
@@ -83,6 +96,61 @@ function truncationTable(report: RunReport): string {
     ]);
   }
   return `Truncation by input length\n${table.toString()}`;
+}
+
+/** Verifier scores against the answers' labels, one row per scorer (and criterion). */
+function calibrationTable(calibration: readonly ScorerCalibration[]): string {
+  const table = new Table({
+    head: ["scorer", "labelled", "AUROC", "accuracy@0.5", "Brier", "ECE (10 bins)"],
+    ...STYLE,
+  });
+  const f = (v: number | null) => (v === null ? "n/a" : v.toFixed(3));
+  for (const c of calibration) {
+    const s = c.summary;
+    table.push([
+      c.criterion === "" ? c.scorer : `${c.scorer} / ${c.criterion}`,
+      `${s.count} (${s.positives} true)`,
+      f(s.auroc),
+      f(s.accuracy),
+      f(s.brier),
+      f(s.ece),
+    ]);
+  }
+  return `Calibration against labels\n${table.toString()}`;
+}
+
+/** Mean verifier score by generator family and correctness; a warning above the threshold. */
+function selfPreferenceTable(checks: readonly SelfPreference[]): string {
+  const table = new Table({
+    head: ["scorer", "family", "", "correct", "incorrect"],
+    ...STYLE,
+  });
+  const mean = (g: GroupMean) => (g.mean === null ? "n/a" : `${g.mean.toFixed(3)} (${g.answers})`);
+  const lines: string[] = [];
+  for (const c of checks) {
+    table.push([
+      c.scorer,
+      c.family,
+      "same family",
+      mean(c.sameFamily.correct),
+      mean(c.sameFamily.incorrect),
+    ]);
+    table.push([
+      "",
+      "",
+      "other generators",
+      mean(c.otherFamily.correct),
+      mean(c.otherFamily.incorrect),
+    ]);
+    const gap = c.gap === null ? "n/a (a group has no answers)" : c.gap.toFixed(3);
+    lines.push(`  ${c.scorer}: gap ${gap}`);
+    if (c.warning) {
+      lines.push(
+        `  WARNING ${c.scorer} scores ${c.family} answers ${gap} higher than other generators' at equal correctness (threshold ${SELF_PREFERENCE_THRESHOLD})`,
+      );
+    }
+  }
+  return `Self-preference (mean verifier score on labelled answers)\n${table.toString()}\n${lines.join("\n")}`;
 }
 
 function reasonsLine(report: RunReport): string {

@@ -1,10 +1,11 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { calibrationSummary } from "@assay/core";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderReportHtml } from "../src/index.js";
-import { COMPARE, REPORT, TREND } from "./support/bundle.js";
+import { CALIBRATION_POINTS, COMPARE, REPORT, TREND } from "./support/bundle.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const TMP = fileURLToPath(new URL("../../../test/.tmp/", import.meta.url));
@@ -12,6 +13,13 @@ const hasChromium = existsSync(CHROMIUM);
 
 if (!hasChromium) {
   console.warn(`Skipping the browser test: ${CHROMIUM} is missing (apt-get install -y chromium).`);
+}
+
+interface DOMRectLike {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
 }
 
 interface Bar {
@@ -28,7 +36,13 @@ describe.skipIf(!hasChromium)("HTML report in a real browser", () => {
 
   beforeAll(async () => {
     await mkdir(TMP, { recursive: true });
-    await writeFile(file, renderReportHtml({ report: REPORT, compare: COMPARE, trend: TREND }));
+    const calibration = [
+      { scorer: "judge", criterion: "", summary: calibrationSummary(CALIBRATION_POINTS) },
+    ];
+    await writeFile(
+      file,
+      renderReportHtml({ report: { ...REPORT, calibration }, compare: COMPARE, trend: TREND }),
+    );
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -107,6 +121,27 @@ describe.skipIf(!hasChromium)("HTML report in a real browser", () => {
     );
     expect(cards).toContainEqual(["cost-per-solved", "0.0500 USD"]);
     expect(cards).toContainEqual(["selected", "70.0%"]);
+
+    // Reliability: each dot sits at (mean score, share true) on the plot's 0..1 axes.
+    const dots = await page.$$eval('[data-chart="reliability-judge"] circle.bin', (circles) =>
+      circles.map((c) => {
+        const box = (c as unknown as { getBBox(): DOMRectLike }).getBBox();
+        return {
+          mean: Number(c.getAttribute("data-mean")),
+          rate: Number(c.getAttribute("data-rate")),
+          x: box.x + box.width / 2,
+          y: box.y + box.height / 2,
+        };
+      }),
+    );
+    expect(dots).toHaveLength(3);
+    const [low, , high] = dots;
+    if (low === undefined || high === undefined) throw new Error("missing dots");
+    const xPerUnit = (high.x - low.x) / (high.mean - low.mean);
+    const yPerUnit = (high.y - low.y) / (high.rate - low.rate);
+    expect(xPerUnit).toBeGreaterThan(100);
+    // Up the page means more answers labelled true; both axes share one scale.
+    expect(yPerUnit).toBeCloseTo(-xPerUnit, 0);
 
     expect(requests).toEqual([]);
     await page.screenshot({ path: `${TMP}report.png`, fullPage: true });

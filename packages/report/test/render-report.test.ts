@@ -1,6 +1,7 @@
+import { calibrationSummary, selfPreference } from "@assay/core";
 import { describe, expect, it } from "vitest";
 import { renderReportHtml, renderReportTable } from "../src/index.js";
-import { COMPARE, REPORT, TREND } from "./support/bundle.js";
+import { CALIBRATION_POINTS, COMPARE, REPORT, TREND } from "./support/bundle.js";
 
 const bundle = { report: REPORT, compare: COMPARE, trend: TREND };
 
@@ -66,6 +67,93 @@ describe("table report", () => {
     const two = { ...REPORT, accuracy: { ...REPORT.accuracy, unselected: 2 } };
     expect(renderReportTable({ ...bundle, report: two, compare: null })).toContain(
       "2 tasks, counted unsolved",
+    );
+  });
+});
+
+describe("calibration in reports", () => {
+  const calibration = [
+    { scorer: "judge", criterion: "", summary: calibrationSummary(CALIBRATION_POINTS) },
+  ];
+  const labelled = { report: { ...REPORT, calibration }, compare: null, trend: TREND };
+
+  it("prints AUROC, accuracy, Brier and ECE per verifier scorer in the table", () => {
+    const text = renderReportTable(labelled);
+    expect(text).toContain("Calibration against labels");
+    // Of 15 positive–negative pairs, 10 ordered right and one tie (0.55) counting half.
+    const s = calibration[0]?.summary;
+    expect(text).toMatch(
+      new RegExp(
+        `judge\\s*│\\s*8 \\(5 true\\)\\s*│\\s*${s?.auroc?.toFixed(3)}\\s*│\\s*${s?.accuracy?.toFixed(3)}\\s*│\\s*${s?.brier?.toFixed(3)}\\s*│\\s*${s?.ece?.toFixed(3)}`,
+      ),
+    );
+    expect(s?.auroc).toBeCloseTo(10.5 / 15, 12);
+  });
+
+  it("leaves the section out when the run has no labelled verifier scores", () => {
+    expect(
+      renderReportTable({ ...labelled, report: { ...REPORT, calibration: [] } }),
+    ).not.toContain("Calibration");
+    expect(renderReportHtml({ ...labelled, report: REPORT })).not.toContain("Reliability");
+  });
+
+  it("draws a reliability diagram with one dot per non-empty bin", () => {
+    const html = renderReportHtml(labelled);
+    const chart = html.slice(html.indexOf('data-chart="reliability-judge"'));
+    const dots = [...chart.matchAll(/data-bin="(\d+)"[^>]*data-count="(\d+)"/g)].map((m) => [
+      Number(m[1]),
+      Number(m[2]),
+    ]);
+    expect(dots).toEqual([
+      [1, 2],
+      [5, 2],
+      [9, 4],
+    ]);
+    expect(html).toContain('data-table="calibration"');
+  });
+});
+
+describe("self-preference in reports", () => {
+  const cell = (generator: string, label: boolean, mean: number) => ({
+    generator,
+    label,
+    sum: mean * 4,
+    answers: 4,
+  });
+  const check = selfPreference("verifier", "qwen", [
+    cell("qwen3", true, 0.9),
+    cell("qwen3", false, 0.6),
+    cell("llama", true, 0.8),
+    cell("llama", false, 0.3),
+  ]);
+
+  it("prints the means by family and correctness, the gap and a warning above the threshold", () => {
+    const text = renderReportTable({
+      report: { ...REPORT, selfPreference: [check] },
+      compare: null,
+      trend: TREND,
+    });
+    expect(text).toMatch(/same family\s*│\s*0\.900 \(4\)\s*│\s*0\.600 \(4\)/);
+    expect(text).toMatch(/other generators\s*│\s*0\.800 \(4\)\s*│\s*0\.300 \(4\)/);
+    expect(text).toContain("verifier: gap 0.200");
+    expect(text).toMatch(
+      /WARNING verifier scores qwen answers 0\.200 higher .* \(threshold 0\.05\)/,
+    );
+  });
+
+  it("shows the same figures and the warning in the HTML report, escaped", () => {
+    const html = renderReportHtml({
+      report: { ...REPORT, selfPreference: [{ ...check, family: "<qwen>" }] },
+      compare: null,
+      trend: TREND,
+    });
+    const gap = html.match(/data-scorer="verifier" data-gap="([^"]*)"/)?.[1];
+    expect(Number(gap)).toBeCloseTo(0.2, 12);
+    expect(html).toContain('data-warning="true"');
+    expect(html).toContain("&lt;qwen&gt;");
+    expect(html).not.toContain("<qwen>");
+    expect(renderReportHtml({ report: REPORT, compare: null, trend: TREND })).not.toContain(
+      "Self-preference",
     );
   });
 });

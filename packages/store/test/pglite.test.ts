@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../src/open-store.js";
+import { registerCalibrationSuite } from "./calibration-suite.js";
 import { registerEarlyStopSuite } from "./early-stops-suite.js";
 import { scored } from "./fixtures.js";
 import { registerStoreSuite, type StoreFactory } from "./store-suite.js";
@@ -25,6 +26,7 @@ const pglite: StoreFactory = {
 };
 registerStoreSuite("pglite", pglite);
 registerEarlyStopSuite("pglite", pglite);
+registerCalibrationSuite("pglite", pglite);
 
 describe("embedded store", () => {
   afterAll(removeTempDirs);

@@ -3,6 +3,7 @@ import { ConfigError } from "@assay/core";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../src/open-store.js";
+import { registerCalibrationSuite } from "./calibration-suite.js";
 import { registerEarlyStopSuite } from "./early-stops-suite.js";
 import { registerStoreSuite, type StoreFactory } from "./store-suite.js";
 
@@ -33,6 +34,7 @@ const postgres: StoreFactory = {
 };
 registerStoreSuite("postgres", postgres);
 registerEarlyStopSuite("postgres", postgres);
+registerCalibrationSuite("postgres", postgres);
 
 describe("postgres connection", () => {
   it("names the server, without its password, when it cannot connect", async () => {

@@ -44,6 +44,21 @@ export {
   prepareModel,
 } from "./prepare/prepare-model.js";
 export { PREPARED, type PreparedHead } from "./prepare/prepared-names.js";
+export {
+  type CrossValidateOptions,
+  DEFAULT_LAMBDAS,
+  fitProbeVector,
+  type LambdaResult,
+  type ProbeFit,
+} from "./probe/cross-validate.js";
+export { evaluateHead, type HeadEvaluation } from "./probe/evaluate-head.js";
+export { type FittedProbe, fitProbe, type ProbeFitReport } from "./probe/fit-probe.js";
+export { collectHiddenStates, type HiddenStates, hiddenOutputOf } from "./probe/hidden-states.js";
+export {
+  PROBE_FIT_FILE,
+  type WrittenProbeModel,
+  writeProbeModel,
+} from "./probe/write-probe-model.js";
 export { createVerifierScorer } from "./scorer/create-verifier-scorer.js";
 export {
   type VerifierArgs,

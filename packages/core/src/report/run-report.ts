@@ -1,7 +1,9 @@
 import type { UsageCost } from "../cost/usage-cost.js";
+import type { CalibrationSummary } from "../stats/calibration.js";
 import type { RunComparison } from "./comparison.js";
 import type { EarlyStopReport } from "./early-stop.js";
 import type { Rate } from "./rate.js";
+import type { SelfPreference } from "./self-preference.js";
 import type { SliceReport } from "./slices.js";
 
 export interface RunIdentity {
@@ -77,6 +79,19 @@ export interface ScoreHistogram {
   scored: number;
 }
 
+/**
+ * How one verifier scorer's scores line up with the answers' labels: AUROC, accuracy at
+ * 0.5, Brier score, expected calibration error and the reliability bins. One per scorer
+ * (and criterion, when the scorer stores one row per criterion) over its scored results on
+ * labelled answers.
+ */
+export interface ScorerCalibration {
+  scorer: string;
+  /** "" when the scorer stores one value per answer. */
+  criterion: string;
+  summary: CalibrationSummary;
+}
+
 /** Everything `assay report` shows for one run. */
 export interface RunReport {
   run: RunIdentity;
@@ -89,6 +104,16 @@ export interface RunReport {
   truncation: TruncationReport;
   unscored: UnscoredReport;
   histograms: ScoreHistogram[];
+  /**
+   * Verifier scores against labels, where the run has labelled answers; empty when it has
+   * none; absent from reports built before calibration was measured.
+   */
+  calibration?: ScorerCalibration[];
+  /**
+   * Verifiers whose assay.json names a `family`, on labelled answers with a known generator
+   * model: their scores on that family's answers against other generators'.
+   */
+  selfPreference?: SelfPreference[];
 }
 
 /** One run's headline numbers, for trends across runs. */

@@ -5,6 +5,7 @@ import { comparisonSection } from "./comparison-section.js";
 import { earlyStopsSection } from "./early-stops-section.js";
 import { escapeHtml } from "./escape-html.js";
 import { headlineCards } from "./headline.js";
+import { calibrationSection } from "./reliability-diagram.js";
 import {
   accuracyChart,
   costTrendChart,
@@ -13,6 +14,7 @@ import {
   unscoredChart,
 } from "./report-charts.js";
 import { REPORT_CSS } from "./report-css.js";
+import { selfPreferenceSection } from "./self-preference-section.js";
 import { slicesSection } from "./slices-section.js";
 
 /**
@@ -48,6 +50,8 @@ ${truncationChart(report)}
 ${unscoredChart(report)}
 ${histogramCharts(report).join("\n")}
 </section>
+${calibrationSection(report.calibration)}
+${selfPreferenceSection(report.selfPreference)}
 ${bundle.earlyStops === undefined ? "" : earlyStopsSection(bundle.earlyStops)}
 ${costTable(report)}
 </body>

@@ -96,3 +96,15 @@ export const TREND: RunTrendPoint[] = [
     costPerSolvedTask: 0.05,
   },
 ];
+
+/** A verifier scorer on 8 labelled answers: two bins off the diagonal, one on it. */
+export const CALIBRATION_POINTS = [
+  { score: 0.92, label: true },
+  { score: 0.95, label: true },
+  { score: 0.91, label: false },
+  { score: 0.9, label: true },
+  { score: 0.55, label: true },
+  { score: 0.55, label: false },
+  { score: 0.1, label: false },
+  { score: 0.12, label: true },
+];

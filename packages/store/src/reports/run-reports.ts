@@ -10,9 +10,11 @@ import {
   type UsageTotals,
 } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
+import { calibrationStats } from "./calibration-stats.js";
 import { lastRuns, type RunSelector, runsById } from "./run-list.js";
 import { NO_SCORES, scoreStats } from "./score-stats.js";
 import { NO_SELECTIONS, type SelectionStats, selectionStats } from "./selection-stats.js";
+import { selfPreferenceStats } from "./self-preference-stats.js";
 import { taskCounts } from "./task-counts.js";
 import { NO_TRUNCATION_DATA, truncationStats } from "./truncation-stats.js";
 import { usageTotals } from "./usage-totals.js";
@@ -36,13 +38,16 @@ export async function runReports(
     );
   }
   const ids = runs.map((run) => run.runId);
-  const [counts, selections, usage, truncation, scores] = await Promise.all([
-    taskCounts(runner, ids),
-    selectionStats(runner, ids),
-    usageTotals(runner, ids),
-    truncationStats(runner, ids),
-    scoreStats(runner, ids),
-  ]);
+  const [counts, selections, usage, truncation, scores, calibration, preference] =
+    await Promise.all([
+      taskCounts(runner, ids),
+      selectionStats(runner, ids),
+      usageTotals(runner, ids),
+      truncationStats(runner, ids),
+      scoreStats(runner, ids),
+      calibrationStats(runner, ids),
+      selfPreferenceStats(runner, ids),
+    ]);
   return runIds.map((id) => {
     const run = runs.find((r) => r.runId === id) as RunIdentity;
     const { samples, tasks } = counts.get(id) ?? { samples: 0, tasks: 0 };
@@ -66,6 +71,8 @@ export async function runReports(
       truncation: truncation.get(id) ?? NO_TRUNCATION_DATA,
       unscored: score.unscored,
       histograms: score.histograms,
+      calibration: calibration.get(id) ?? [],
+      selfPreference: preference.get(id) ?? [],
     };
   });
 }

@@ -92,6 +92,12 @@ export const AssayConfigSchema = z.strictObject({
    * and returns only what the head reads). Default `exported`.
    */
   graph: z.enum(["exported", "prepared"]).default("exported"),
+  /**
+   * The model family the verifier belongs to (e.g. `qwen`). Its scores carry it, and the
+   * report compares them on answers from generators whose model name contains it with
+   * answers from other generators (self-preference). Optional.
+   */
+  family: z.string().min(1).optional(),
 });
 
 export type TextPiece = z.output<typeof TextPieceSchema>;

@@ -120,6 +120,7 @@ function emptyDetail(runner: PromptRunner, answers: number): VerifierDetail {
   return {
     head: head.type,
     ...(head.type === "distribution" && { scale: head.scale }),
+    ...(model.config.family !== undefined && { family: model.config.family }),
     criteria: [],
     truncations: [],
     truncated: false,

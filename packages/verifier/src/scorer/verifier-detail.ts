@@ -45,6 +45,8 @@ export interface VerifierDetail extends Record<string, unknown> {
   /** The answer itself was cut (keep-answer-tail): do not trust the value. */
   unreliable: boolean;
   usage: VerifierUsage;
+  /** assay.json `family`, when it names one: the report's self-preference check reads it. */
+  family?: string;
   /**
    * Trajectories only (the sample has `steps`): entry i is the value of the prefix
    * steps[0..i] joined with newlines as the answer (same prompts, same head, same mean),

@@ -1,0 +1,59 @@
+import { type SelfPreference, type SelfPreferenceCell, selfPreference } from "@assay/core";
+import type { SqlRunner } from "../sql-runner.js";
+import { num } from "./group-by-run.js";
+
+// Verifier scores that carry their model's `family`, on labelled answers whose generator
+// model is stored (the generator's usage row: role generator, scorer '').
+const SELF_PREFERENCE_CELLS = `
+  SELECT s.run_id, s.scorer, s.detail->>'family' AS family, u.model AS generator, sa.label,
+         sum(s.value) AS total, count(*) AS n
+  FROM scores s
+  JOIN samples sa ON sa.run_id = s.run_id AND sa.sample_id = s.sample_id
+  JOIN usage u ON u.run_id = s.run_id AND u.sample_id = s.sample_id
+    AND u.role = 'generator' AND u.scorer = ''
+  WHERE s.run_id = ANY($1::text[]) AND s.status = 'scored' AND sa.label IS NOT NULL
+    AND s.detail ? 'family'
+  GROUP BY s.run_id, s.scorer, s.detail->>'family', u.model, sa.label`;
+
+type Row = {
+  run_id: string;
+  scorer: string;
+  family: string;
+  generator: string;
+  label: boolean;
+  total: unknown;
+  n: unknown;
+};
+
+/** Per run, the self-preference check of each verifier scorer that names its family. */
+export async function selfPreferenceStats(
+  runner: SqlRunner,
+  runIds: readonly string[],
+): Promise<Map<string, SelfPreference[]>> {
+  const { rows } = await runner.query<Row>(SELF_PREFERENCE_CELLS, [runIds]);
+  const cells = new Map<string, Map<string, SelfPreferenceCell[]>>();
+  for (const row of rows) {
+    const byScorer = cells.get(row.run_id) ?? new Map<string, SelfPreferenceCell[]>();
+    const key = JSON.stringify([row.scorer, row.family]);
+    const list = byScorer.get(key) ?? [];
+    list.push({
+      generator: row.generator,
+      label: row.label,
+      sum: num(row.total),
+      answers: num(row.n),
+    });
+    byScorer.set(key, list);
+    cells.set(row.run_id, byScorer);
+  }
+  return new Map(
+    runIds.map((runId) => [
+      runId,
+      [...(cells.get(runId) ?? new Map<string, SelfPreferenceCell[]>())]
+        .map(([key, list]) => {
+          const [scorer, family] = JSON.parse(key) as [string, string];
+          return selfPreference(scorer, family, list);
+        })
+        .sort((a, b) => a.scorer.localeCompare(b.scorer) || a.family.localeCompare(b.family)),
+    ]),
+  );
+}
