@@ -55,6 +55,23 @@ describe("fitLogistic", () => {
     );
   });
 
+  it("converges where an underestimated curvature bound once made it stall", () => {
+    const zero = [0, 0, 0];
+    const at = (index: number, value: number) => zero.map((_, j) => (j === index ? value : 0));
+    const rows = Array.from({ length: 27 }, () => zero);
+    [rows[2], rows[3], rows[12], rows[13], rows[18]] = [
+      at(1, -3),
+      at(0, 3),
+      at(1, -3),
+      at(1, -3),
+      at(0, -3),
+    ];
+    const labels = rows.map((_, i) => i === 2 || i === 13);
+    const data = { rows: rows.map((r) => Float64Array.from(r)), labels };
+    const fit = fitLogistic(data, 0.01, { tolerance: 1e-7, maxIterations: 20_000 });
+    expect(fit.converged).toBe(true);
+  });
+
   it("shrinks the weights as λ grows", () => {
     fc.assert(
       fc.property(datasets, (data) => {

@@ -85,7 +85,9 @@ export function fitLogistic(
   const width = data.rows[0]?.length ?? 0;
   const tolerance = options.tolerance ?? 1e-6;
   const maxIterations = options.maxIterations ?? 5000;
-  const step = 1 / curvatureBound(data, lambda);
+  // The curvature bound is an estimate: a step that fails to lower the objective as a true
+  // bound guarantees is halved (backtracking), so the solver can neither diverge nor stall.
+  let step = 1 / curvatureBound(data, lambda);
   let weights = Float64Array.from(options.start?.weights ?? new Float64Array(width));
   let bias = options.start?.bias ?? 0;
   // Look-ahead point (y) of the accelerated method and the momentum counter.
@@ -98,9 +100,20 @@ export function fitLogistic(
     if (maxAbs(grad, biasGrad) < tolerance) {
       return { weights: lookWeights, bias: lookBias, iterations: iteration, converged: true };
     }
+    let gradNorm2 = biasGrad * biasGrad;
+    for (const g of grad) gradNorm2 += g * g;
+    const lookObjective = objective(data, lambda, lookWeights, lookBias);
     const nextWeights = new Float64Array(width);
-    for (let j = 0; j < width; j++) nextWeights[j] = (lookWeights[j] ?? 0) - step * (grad[j] ?? 0);
-    const nextBias = lookBias - step * biasGrad;
+    let nextBias = lookBias;
+    for (;;) {
+      for (let j = 0; j < width; j++)
+        nextWeights[j] = (lookWeights[j] ?? 0) - step * (grad[j] ?? 0);
+      nextBias = lookBias - step * biasGrad;
+      const decrease = lookObjective - objective(data, lambda, nextWeights, nextBias);
+      if (decrease >= (step / 2) * gradNorm2 - 1e-15 * Math.abs(lookObjective) || step < 1e-12)
+        break;
+      step /= 2;
+    }
     // Restart the momentum when it points uphill (O'Donoghue & Candès): keeps it monotone.
     let uphill = (nextBias - bias) * biasGrad;
     for (let j = 0; j < width; j++)
