@@ -23,8 +23,16 @@ export function distributionValue(
   const probabilities = scaleIds.map(
     (id) => Math.exp((logits[id] ?? Number.NEGATIVE_INFINITY) - max) / sum,
   );
+  return scaleValue(probabilities, minMass);
+}
+
+/**
+ * R, the mass and the G-bin distribution from the scale tokens' probabilities (worst level
+ * first), however they were computed: from a whole logits row, or in a prepared graph.
+ */
+export function scaleValue(probabilities: readonly number[], minMass = 0): DistributionValue {
   const mass = probabilities.reduce((a, b) => a + b, 0);
-  const levels = scaleIds.length;
+  const levels = probabilities.length;
   if (!(mass > minMass)) return { value: null, mass, distribution: probabilities.map(() => 0) };
   const distribution = probabilities.map((p) => p / mass);
   const value = distribution.reduce((acc, p, g) => acc + (p * g) / (levels - 1), 0);
