@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import { openStore } from "@assay/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../distributed/support/redis-server.js";
 import { loadCompose } from "./support/compose.js";
 import { ROOT } from "./support/paths.js";
 import {
@@ -14,14 +14,6 @@ import {
   REDIS_URL,
   waitFor,
 } from "./support/services.js";
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
 
 /** `argv` as the container would run it, on `port` instead of the fixed metrics port. */
 const onPort = (argv: string[], fixed: string, port: number) =>
