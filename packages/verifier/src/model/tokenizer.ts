@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import * as transformers from "@huggingface/transformers";
+import { Tokenizer } from "@huggingface/tokenizers";
 import { ModelFolderError } from "../errors/model-folder-error.js";
 import { readJsonFile } from "./read-assay-config.js";
 
@@ -24,42 +24,49 @@ export function scorePosition(tokenizer: VerifierTokenizer, ids: readonly number
   return Math.max(0, ids.length - 1 - tokenizer.appendedTokens);
 }
 
-type TokenizerClass = new (json: unknown, config: unknown) => transformers.PreTrainedTokenizer;
-
 /**
  * Builds the real tokenizer from tokenizer.json + tokenizer_config.json with
- * @huggingface/transformers, choosing the class from `tokenizer_class` like AutoTokenizer,
- * but from files already on disk (no network, no global path settings).
+ * @huggingface/tokenizers, from files already on disk (no network, no global path settings).
+ * It is the tokenizer core that @huggingface/transformers wraps, without the model runtime
+ * (onnxruntime-web, sharp) that the wrapper brings: same ids, a smaller install, less memory.
  */
 export async function loadTokenizer(dir: string): Promise<VerifierTokenizer> {
   const json = await readJsonFile(dir, "tokenizer.json");
   const config = (await readJsonFile(dir, "tokenizer_config.json")) as Record<string, unknown>;
-  const className = String(config.tokenizer_class ?? "PreTrainedTokenizer").replace(/Fast$/, "");
-  const exported = (transformers as unknown as Record<string, unknown>)[className];
-  const Class = (
-    typeof exported === "function" ? exported : transformers.PreTrainedTokenizer
-  ) as TokenizerClass;
-  let tokenizer: transformers.PreTrainedTokenizer;
+  let tokenizer: Tokenizer;
   try {
-    tokenizer = new Class(json, config);
+    tokenizer = new Tokenizer(json as object, config);
   } catch (error) {
     throw new ModelFolderError(
       join(dir, "tokenizer.json"),
       `cannot build the tokenizer: ${(error as Error).message}`,
     );
   }
-  const padId = tokenizer.pad_token_id ?? tokenizer.eos_token_id ?? 0;
+  const padId = tokenId(tokenizer, config.pad_token) ?? tokenId(tokenizer, config.eos_token) ?? 0;
   const paddingSide = config.padding_side === "left" ? "left" : "right";
   const encode = (text: string, special: boolean) =>
-    tokenizer.encode(text, { add_special_tokens: special });
+    tokenizer.encode(text, { add_special_tokens: special }).ids;
+  const decode = (ids: readonly number[]) =>
+    ids.length === 0 ? "" : tokenizer.decode([...ids], { skip_special_tokens: false });
   return {
     encode,
-    decode: (ids) => tokenizer.decode([...ids], { skip_special_tokens: false }),
-    tokenText: (id) => tokenizer.decode([id], { skip_special_tokens: false }),
+    decode,
+    tokenText: (id) => decode([id]),
     padId,
     paddingSide,
     appendedTokens: appendedTokens(encode, join(dir, "tokenizer.json")),
   };
+}
+
+/** The id of a special token named in tokenizer_config.json (a string or `{ content }`). */
+function tokenId(tokenizer: Tokenizer, entry: unknown): number | undefined {
+  const content =
+    typeof entry === "string"
+      ? entry
+      : typeof entry === "object" && entry !== null && "content" in entry
+        ? String((entry as { content: unknown }).content)
+        : undefined;
+  return content === undefined ? undefined : tokenizer.token_to_id(content);
 }
 
 /**
