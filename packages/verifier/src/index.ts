@@ -25,6 +25,7 @@ export { ModelFolderError } from "./errors/model-folder-error.js";
 export { VerifierArgsError } from "./errors/verifier-args-error.js";
 export { type FitOptions, type FitResult, fitPrompt } from "./fit/fit.js";
 export type { OverflowPolicy, TruncationRecord } from "./fit/truncation-record.js";
+export { makeTinyModel, prepareModel } from "./graph-tools.js";
 export { type DistributionValue, distributionValue } from "./heads/distribution.js";
 export { distributionFromLogProbs } from "./heads/distribution-logprobs.js";
 export { type ProbeHead, type ProbeValue, probeValue } from "./heads/probe.js";
@@ -38,11 +39,7 @@ export {
   checkPrepared,
   type PreparedCheckRow,
 } from "./prepare/check-prepared.js";
-export {
-  type PreparedModel,
-  type PrepareModelOptions,
-  prepareModel,
-} from "./prepare/prepare-model.js";
+export type { PreparedModel, PrepareModelOptions } from "./prepare/prepare-model.js";
 export { PREPARED, type PreparedHead } from "./prepare/prepared-names.js";
 export {
   type CrossValidateOptions,
@@ -85,4 +82,4 @@ export {
 export { ModelRunner } from "./session/model-runner.js";
 export { type PromptPiece, plainText, resolvePrompt } from "./template/resolve-prompt.js";
 export { templateDelimiters, untrustedSanitizer } from "./template/untrusted-text.js";
-export { makeTinyModel, type TinyModelOptions } from "./tiny/make-tiny-model.js";
+export type { TinyModelOptions } from "./tiny/make-tiny-model.js";
