@@ -13,7 +13,7 @@ import { defineScorer, ScorerRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
 import { Queue, Worker } from "bullmq";
 import { z } from "zod";
-import { runWorker } from "../../apps/cli/src/distributed/run-worker.js";
+import { runWorker } from "@assay/pipeline";
 import { startRedis } from "../distributed/support/redis-server.js";
 import { fmt, median } from "./bench-util.js";
 

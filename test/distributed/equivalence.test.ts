@@ -4,7 +4,7 @@ import { BullmqTransport } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runWorker } from "../../apps/cli/src/distributed/run-worker.js";
+import { runWorker } from "@assay/pipeline";
 import { scoreRowsOf } from "./support/score-rows.js";
 import {
   DATABASE_URL,

@@ -16,3 +16,4 @@ export {
 export { createScoreHandler, type ScoreHandlerOptions } from "./run/score-handler.js";
 export { DEFAULT_SPEC } from "./spec/default-spec.js";
 export { loadSpec, parseSpec, validateSpec } from "./spec/load-spec.js";
+export { type RunWorkerOptions, runWorker } from "./worker/run-worker.js";

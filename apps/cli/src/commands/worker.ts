@@ -1,4 +1,5 @@
 import { type Pool, readEnv } from "@assay/core";
+import { runWorker } from "@assay/pipeline";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import {
   addDistributedOptions,
@@ -6,7 +7,6 @@ import {
 } from "../distributed/distributed-options.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { argsWithoutDevices, parseDeviceList, runOnePerDevice } from "../distributed/per-device.js";
-import { runWorker } from "../distributed/run-worker.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { createMaskedLogger } from "../logger.js";
 import { type DeviceName, deviceName, positiveInt } from "../options.js";

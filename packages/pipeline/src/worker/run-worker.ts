@@ -1,9 +1,10 @@
 import { once } from "node:events";
 import { type Pool, scorerKey, UnrecoverableJobError } from "@assay/core";
-import { createScoreHandler, type Logger } from "@assay/pipeline";
 import type { BullmqTransport, JobHandler } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
+import type { Logger } from "../logger.js";
+import { createScoreHandler } from "../run/score-handler.js";
 import { meteredResultWriter } from "./metered-writer.js";
 import { startMetricsServer } from "./metrics-server.js";
 import { WorkerMetrics } from "./worker-metrics.js";
