@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { processOutput } from "../support/process-output.js";
+import { processOutput } from "@assay/test-support/process-output";
 
 /** Median of a non-empty list. */
 export function median(values: readonly number[]): number {

@@ -7,13 +7,12 @@
  */
 import { parseArgs } from "node:util";
 import { type ScoreJob, scored } from "@assay/core";
-import { createLogger } from "@assay/pipeline";
+import { createLogger, runWorker } from "@assay/pipeline";
 import { BullmqTransport } from "@assay/queue";
 import { defineScorer, ScorerRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
 import { Queue, Worker } from "bullmq";
 import { z } from "zod";
-import { runWorker } from "@assay/pipeline";
 import { startRedis } from "../distributed/support/redis-server.js";
 import { fmt, median } from "./bench-util.js";
 

@@ -1,10 +1,9 @@
 import { fileURLToPath } from "node:url";
-import { createLogger, loadSpec, produce, runLocal } from "@assay/pipeline";
+import { createLogger, loadSpec, produce, runLocal, runWorker } from "@assay/pipeline";
 import { BullmqTransport } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runWorker } from "@assay/pipeline";
 import { scoreRowsOf } from "./support/score-rows.js";
 import {
   DATABASE_URL,

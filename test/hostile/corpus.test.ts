@@ -5,6 +5,7 @@ import { ExitCode } from "@assay/cli";
 import { checkDataset, DEFAULT_SPEC } from "@assay/pipeline";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
+import { queryRows } from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAssay } from "../../apps/cli/test/run-assay.js";
@@ -17,7 +18,6 @@ import {
   REDIS_URL,
 } from "../distributed/support/services.js";
 import { startCpuWorker, type WorkerProcess } from "../distributed/support/worker-process.js";
-import { queryRows } from "../support/stores.js";
 import { BAD_LINES, buildCorpus, type Corpus } from "./corpus.js";
 
 const work = mkdtempSync(join(tmpdir(), "assay-hostile-"));

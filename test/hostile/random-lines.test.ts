@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { checkDataset, DEFAULT_SPEC, runLocal } from "@assay/pipeline";
 import { defaultRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
+import { openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestStore, queryRows, type TestStore } from "../support/stores.js";
 
 // Random lines among valid ones, through the same functions `assay run` and `--strict`
 // use, in-process: bounded to a few seconds, unlike a CLI process per case.

@@ -2,6 +2,8 @@ import type { ScoreJob } from "@assay/core";
 import { DEFAULT_SPEC } from "@assay/pipeline";
 import { BullmqTransport, queueNameFor } from "@assay/queue";
 import { openStore, type Store } from "@assay/store";
+import { sample } from "@assay/test-support/samples";
+import { queryRows } from "@assay/test-support/stores";
 import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -14,8 +16,6 @@ import {
   waitFor,
 } from "../distributed/support/services.js";
 import { startCpuWorker, type WorkerProcess } from "../distributed/support/worker-process.js";
-import { sample } from "../support/samples.js";
-import { queryRows } from "../support/stores.js";
 
 // The second line of defence on the distributed path: jobs that carry what the line checks
 // would have refused (as a producer of an older version, or a bug, could enqueue) must not

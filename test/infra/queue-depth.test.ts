@@ -1,9 +1,9 @@
 import { jobIdOf, resultKeyOfJob, type ScoreJob } from "@assay/core";
 import { BullmqTransport, DEFAULT_PREFIX } from "@assay/queue";
+import { sample } from "@assay/test-support/samples";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sample } from "../support/samples.js";
 import { parseAssay } from "./support/cli-parse.js";
 import { assayArgsOf } from "./support/entry-points.js";
 import { type Container, containersOf, find, loadManifests } from "./support/manifests.js";

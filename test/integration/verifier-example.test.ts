@@ -3,10 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAssay } from "../../apps/cli/test/run-assay.js";
-import { type ProcessOutput, processOutput } from "../support/process-output.js";
 
 // `npm run example:verifier` runs this script after a build: the tiny verifier, two nights
 // of best-of-N candidates, and their comparison as a table and as report.html.

@@ -6,9 +6,9 @@ import { runLocal } from "@assay/pipeline";
 import { ScorerRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
 import { reportBundle, runnerOf } from "@assay/store/reports";
+import { queryRows } from "@assay/test-support/stores";
 import { defineVerifierScorer, makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../support/stores.js";
 
 // `assay run` with the verifier: the same handler stores each score with its truncation
 // record and its usage row, and the summary counts the cut inputs.

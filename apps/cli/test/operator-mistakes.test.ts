@@ -13,10 +13,10 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
+import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABASE_URL, dropSchema, freshSchema } from "../../../test/support/stores.js";
 import { defaultRunId, isRunId } from "../src/run-id.js";
 import { type AssayResult, runAssay } from "./run-assay.js";
 

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { type ProcessOutput, processOutput } from "../../../test/support/process-output.js";
+import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const MAIN = `${REPO}apps/cli/src/main.ts`;

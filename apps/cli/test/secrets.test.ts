@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { openStore } from "@assay/store";
+import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABASE_URL, dropSchema, freshSchema } from "../../../test/support/stores.js";
 import { createMaskedLogger } from "../src/logger.js";
 import { runAssay } from "./run-assay.js";
 

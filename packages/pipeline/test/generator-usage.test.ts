@@ -1,9 +1,9 @@
 import { type RunSpec, RunSpecSchema, type Sample } from "@assay/core";
 import { defaultRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
+import { queryRows } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../../test/support/stores.js";
 import { checkDataset, runLocal } from "../src/index.js";
 import { toStoredGeneratorUsage } from "../src/run/generator-usage.js";
 import { pgliteTarget, type StoreTarget } from "./store-targets.js";

@@ -1,14 +1,9 @@
 import { RunSpecSchema, scored } from "@assay/core";
 import { defaultRegistry, defineScorer, exact, ScorerRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
+import { sample } from "@assay/test-support/samples";
+import { DRIVER_NAMES, openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sample } from "../../../test/support/samples.js";
-import {
-  DRIVER_NAMES,
-  openTestStore,
-  queryRows,
-  type TestStore,
-} from "../../../test/support/stores.js";
 import { checkDataset, createScoreHandler, runLocal } from "../src/index.js";
 import { storeLines } from "../src/run/store-lines.js";
 import { jsonl, tempFiles } from "./temp-files.js";

@@ -1,6 +1,6 @@
 import { RunSpecSchema, type Sample } from "@assay/core";
+import { sample as sampleWithId } from "@assay/test-support/samples";
 import { describe, expect, it } from "vitest";
-import { sample as sampleWithId } from "../../../test/support/samples.js";
 import { createRouter } from "../src/index.js";
 
 const spec = RunSpecSchema.parse({

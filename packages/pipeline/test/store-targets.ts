@@ -1,10 +1,5 @@
 import type { Store } from "@assay/store";
-import {
-  type Driver,
-  openTestStore,
-  queryRows,
-  type TestStore,
-} from "../../../test/support/stores.js";
+import { type Driver, openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
 
 export interface StoreTarget {
   name: Driver;

@@ -1,6 +1,6 @@
 import type { InputErrorSummary, ScoreRow } from "@assay/core";
 
-export { sample } from "../../../test/support/samples.js";
+export { sample } from "@assay/test-support/samples";
 
 export function scored(
   runId: string,

@@ -1,35 +1,26 @@
-import { randomUUID } from "node:crypto";
 import { ConfigError } from "@assay/core";
-import pg from "pg";
+import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../src/open-store.js";
 import { registerCalibrationSuite } from "./calibration-suite.js";
 import { registerEarlyStopSuite } from "./early-stops-suite.js";
 import { registerStoreSuite, type StoreFactory } from "./store-suite.js";
 
-const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const schemas: string[] = [];
 
 /** Each store gets its own schema, dropped afterwards, so test files never meet. */
-function freshSchema(): string {
-  const schema = `assay_test_${randomUUID().replaceAll("-", "")}`;
+function trackedSchema(): string {
+  const schema = freshSchema();
   schemas.push(schema);
   return schema;
 }
 
 async function dropSchemas(): Promise<void> {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    for (const schema of schemas.splice(0))
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
+  for (const schema of schemas.splice(0)) await dropSchema(schema);
 }
 
 const postgres: StoreFactory = {
-  open: ({ migrate }) => openStore({ databaseUrl: DATABASE_URL, schema: freshSchema(), migrate }),
+  open: ({ migrate }) => openStore({ databaseUrl: DATABASE_URL, schema: trackedSchema(), migrate }),
   cleanup: dropSchemas,
 };
 registerStoreSuite("postgres", postgres);

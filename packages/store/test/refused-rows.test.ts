@@ -1,12 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { JobResult, Sample } from "@assay/core";
+import { DRIVER_NAMES, openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  DRIVER_NAMES,
-  openTestStore,
-  queryRows,
-  type TestStore,
-} from "../../../test/support/stores.js";
 import { RejectedRowError } from "../src/rejected-row-error.js";
 import type { Store } from "../src/store.js";
 import { writeIsolating } from "../src/write-isolating.js";

@@ -1,6 +1,6 @@
 import type { JobResult, Sample } from "@assay/core";
+import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DRIVER_NAMES, openTestStore, type TestStore } from "../../../test/support/stores.js";
 import {
   runComparison,
   runnerOf,

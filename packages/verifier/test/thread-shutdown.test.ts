@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { processOutput } from "@assay/test-support/process-output";
 import { describe, expect, it } from "vitest";
-import { processOutput } from "../../../test/support/process-output.js";
 import { tempRoot, tinyModel } from "./fixtures.js";
 
 const SOURCE = new URL("../src/index.ts", import.meta.url).href;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readEnv } from "@assay/core";
 import { Redis } from "ioredis";
 
-export { DATABASE_URL, dropSchema, freshSchema } from "../../support/stores.js";
+export { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 
 // The services every distributed test talks to (CI starts them: .ci/services.sh).
 export const REDIS_URL = readEnv().REDIS_URL;

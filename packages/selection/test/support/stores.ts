@@ -1,4 +1,4 @@
-import { openTestStore, type TestStore } from "../../../../test/support/stores.js";
+import { openTestStore, type TestStore } from "@assay/test-support/stores";
 
 export type { TestStore };
 
