@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RunSpecSchema } from "@assay/core";
 import { runLocal } from "@assay/pipeline";
+import { renderReportHtml, renderReportTable } from "@assay/report";
 import { ScorerRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
+import { reportBundle, runnerOf } from "@assay/store/reports";
 import { defineVerifierScorers, makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../support/stores.js";
@@ -113,5 +115,36 @@ describe("a local run with a pairwise judge", () => {
       )
       .map((s) => s.task_id);
     expect(differing).toEqual(["t3", "t4", "t5"]);
+
+    // The report puts both accuracies side by side over the same tasks, with the bias.
+    const bundle = await reportBundle(runnerOf(store.driver), "pw");
+    const pointwiseRight = selections.filter(
+      (s) => (s.detail.pointwise as { selectedCorrect: boolean }).selectedCorrect,
+    ).length;
+    const pairwiseRight = selections.filter((s) => s.selected_index === 1).length;
+    const flipped = selections.reduce(
+      (sum, s) => sum + (s.detail.pairwise as { flippedPairs: number }).flippedPairs,
+      0,
+    );
+    expect(bundle.report.pairwise).toEqual({
+      tasks: TASKS.length,
+      pointwiseSelected: expect.objectContaining({ count: pointwiseRight, of: TASKS.length }),
+      pairwiseSelected: expect.objectContaining({ count: pairwiseRight, of: TASKS.length }),
+      positionBias: expect.objectContaining({ count: flipped, of: TASKS.length * 5 }),
+    });
+    // Every prompt ran one pass: 4 pointwise candidates × 2 criteria, plus 10 pair prompts.
+    const effort = bundle.report.verifierEffort;
+    expect(effort?.byScorer.map((r) => [r.scorer, r.forwardPasses])).toEqual([
+      ["judge", TASKS.length * 10],
+      ["verifier", TASKS.length * 4 * 2],
+    ]);
+    expect(effort?.solvedTasks).toBe(pairwiseRight);
+    expect(effort?.cachedShare.count).toBe(0);
+    const table = renderReportTable(bundle);
+    expect(table).toContain("Pointwise vs pairwise selection");
+    expect(table).toContain("forward passes per solved task");
+    const html = renderReportHtml(bundle);
+    expect(html).toContain('data-table="pairwise"');
+    expect(html).toContain('data-figure="passes-per-solved"');
   });
 });
