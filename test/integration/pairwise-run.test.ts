@@ -52,6 +52,25 @@ const TASKS = [
   },
 ];
 
+describe("a spec with a pairwise judge", () => {
+  it("needs the pivot tournament and a judge the registry knows, with valid args", () => {
+    const parsed = RunSpecSchema.safeParse({
+      default: { scorers: [{ name: "verifier", args: { model: "m" } }] },
+      selection: { verifier: "verifier", judge: { name: "pairwise", args: { model: "m" } } },
+    });
+    expect(parsed.error?.message).toMatch(/a pairwise judge needs `method: pivot_tournament`/);
+    const spec = RunSpecSchema.parse({
+      default: { scorers: [{ name: "verifier", args: { model: "m" } }] },
+      selection: {
+        verifier: "verifier",
+        method: "pivot_tournament",
+        judge: { name: "pairwise", args: { model: "m", overflow: "keep-answer-tail" } },
+      },
+    });
+    expect(() => registry.validateSpec(spec, "spec.yaml")).toThrow(/selection judge \(pairwise\)/);
+  });
+});
+
 describe("a local run with a pairwise judge", () => {
   it("plans k·N − k(k+1)/2 pairs × 2 orders per task and selects from their judgments", async () => {
     const dataset = join(work, "candidates.jsonl");
@@ -146,5 +165,11 @@ describe("a local run with a pairwise judge", () => {
     const html = renderReportHtml(bundle);
     expect(html).toContain('data-table="pairwise"');
     expect(html).toContain('data-figure="passes-per-solved"');
+
+    // Running the same command again resumes: every pair result is found, none re-judged.
+    const again = await runLocal({ store, registry, dataset, spec, runId: "pw" });
+    expect(again.produced.planned).toBe(TASKS.length * (4 + 10));
+    expect(again.produced.enqueued).toBe(0);
+    expect(again.complete).toBe(true);
   });
 });
