@@ -103,7 +103,7 @@ describe("a local run with a pairwise judge", () => {
     const selections = (await queryRows(
       store,
       "SELECT task_id, selected_index, detail FROM selections WHERE run_id = 'pw' ORDER BY task_id",
-    )) as { task_id: string; selected_index: number; detail: Record<string, never> }[];
+    )) as { task_id: string; selected_index: number; detail: Record<string, unknown> }[];
     expect(outcome.selection?.tasks).toBe(TASKS.length);
     for (const { selected_index, detail } of selections) {
       const evidence = detail.pairwise as {

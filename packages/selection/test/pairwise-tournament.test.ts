@@ -5,6 +5,7 @@ import {
   combineOrders,
   fitBradleyTerry,
   type PairJudgment,
+  pairPrompts,
   pairwiseTournament,
   pivotPairs,
   selectTask,
@@ -46,6 +47,30 @@ describe("pivot pairs", () => {
           expect(
             pairs.every(({ a, b }) => a !== b && (pivots.includes(a) || pivots.includes(b))),
           ).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it("plans both orders of every pair, under ids selection reads back with the same pivots", () => {
+    fc.assert(
+      fc.property(
+        distinctIndices,
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer(),
+        (indices, k, seed) => {
+          const prompts = pairPrompts("task", indices, { k, seed });
+          const n = indices.length;
+          const kk = Math.min(k, n);
+          expect(prompts).toHaveLength(n < 2 ? 0 : 2 * (kk * n - (kk * (kk + 1)) / 2));
+          expect(new Set(prompts.map((p) => p.sampleId)).size).toBe(prompts.length);
+          const judgments = prompts.map((p) => ({
+            first: p.first,
+            second: p.second,
+            probability: 0.5,
+          }));
+          const result = pairwiseTournament(indices, judgments, { k, seed, taskId: "task" });
+          expect(result.evidence.judgedPairs).toBe(prompts.length / 2);
         },
       ),
     );
