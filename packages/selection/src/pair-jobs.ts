@@ -23,7 +23,8 @@ export function pairPrompts(
   indices: readonly number[],
   options: PairPlanOptions,
 ): PairPrompt[] {
-  const sorted = [...indices].sort((x, y) => x - y);
+  // Distinct: tasks built from several one-answer lines share candidate index 0.
+  const sorted = [...new Set(indices)].sort((x, y) => x - y);
   if (sorted.length < 2) return [];
   const pivots = choosePivots(sorted, options.k, options.seed, taskId);
   return pivotPairs(sorted, pivots).flatMap(({ a, b }) => [

@@ -51,7 +51,7 @@ export function pairwiseTournament(
   options: PairwiseTournamentOptions,
 ): PairwiseTournament {
   // Sorted, so the fit sums in one order and the result cannot depend on the input's.
-  const sorted = [...indices].sort((x, y) => x - y);
+  const sorted = [...new Set(indices)].sort((x, y) => x - y);
   const pivots = choosePivots(sorted, options.k, options.seed, options.taskId);
   const pairs = pivotPairs(sorted, pivots);
   const { judged } = combineOrders(pairs, judgments);
