@@ -14,20 +14,20 @@ export interface VerifierSettings {
 }
 
 /**
- * The deterministic scorers plus, where @assay/verifier is installed, the `verifier`
- * scorer. The verifier is imported lazily: a CPU worker never loads onnxruntime, and its
+ * The deterministic scorers plus, where @assay/verifier is installed, the `verifier` and
+ * `pairwise` scorers (one model cache: a model both use loads once). The verifier is imported lazily: a CPU worker never loads onnxruntime, and its
  * deployable image does not need it.
  */
 export async function scorerRegistry(verifier: VerifierSettings | false): Promise<ScorerRegistry> {
   if (verifier === false) return defaultRegistry();
   const pkg = await importVerifier();
   if (pkg === undefined) return defaultRegistry();
-  const definition = pkg.defineVerifierScorer({
+  const definitions = pkg.defineVerifierScorers({
     ...(verifier.device !== undefined && { device: verifier.device }),
     ...(verifier.threads !== undefined && { threads: verifier.threads }),
     ...(verifier.models !== undefined && { models: verifier.models }),
   });
-  return new ScorerRegistry([definition]);
+  return new ScorerRegistry(definitions);
 }
 
 /** The verifier package, or a clear error where it is not installed. */

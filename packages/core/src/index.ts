@@ -28,6 +28,11 @@ export {
 export type { JobResult, TruncationRow, UsageRow } from "./job-result.js";
 export type { PairedDifference, RunComparison } from "./report/comparison.js";
 export type { EarlyStopCandidate, EarlyStopReport } from "./report/early-stop.js";
+export type {
+  PairwiseReport,
+  VerifierEffortReport,
+  VerifierEffortRow,
+} from "./report/pairwise-report.js";
 export { type Rate, rateOf } from "./report/rate.js";
 export type {
   AccuracyReport,

@@ -19,18 +19,36 @@ export type RoutingRule = z.infer<typeof RoutingRuleSchema>;
  * How to pick one candidate per task once the run is scored. Correctness comes from each
  * candidate's label, else from the `check` scorer's value ≥ `threshold`.
  */
-export const SelectionSpecSchema = z.strictObject({
-  /** Scorer key whose value ranks the candidates (usually the verifier's). */
-  verifier: z.string().min(1),
-  /** Deterministic scorer key deciding correctness where a candidate has no label. */
-  check: z.string().min(1).optional(),
-  /** A check value at or above this is correct. Default 0.5. */
-  threshold: z.number().min(0).max(1).default(0.5),
-  /** best_of_n (default) or pivot_tournament (O(N·k) pairwise comparisons). */
-  method: z.enum(["best_of_n", "pivot_tournament"]).default("best_of_n"),
-  /** Pivots of the tournament. Default 3. */
-  k: z.int().min(1).default(3),
-});
+export const SelectionSpecSchema = z
+  .strictObject({
+    /** Scorer key whose value ranks the candidates (usually the verifier's). */
+    verifier: z.string().min(1),
+    /** Deterministic scorer key deciding correctness where a candidate has no label. */
+    check: z.string().min(1).optional(),
+    /** A check value at or above this is correct. Default 0.5. */
+    threshold: z.number().min(0).max(1).default(0.5),
+    /** best_of_n (default) or pivot_tournament (O(N·k) pairwise comparisons). */
+    method: z.enum(["best_of_n", "pivot_tournament"]).default("best_of_n"),
+    /** Pivots of the tournament. Default 3. */
+    k: z.int().min(1).default(3),
+    /**
+     * A pairwise judge (usually `{ name: "pairwise", args: { model } }`). With it the pivot
+     * tournament's pairs are judged by a model, each in both orders, as GPU jobs planned with
+     * the candidates; without it P(A beats B) is derived from the pointwise scores.
+     */
+    judge: ScorerRefSchema.optional(),
+    /** Seed of the tournament's pivot draw (each task draws its own). Default 0. */
+    seed: z.int().default(0),
+  })
+  .superRefine((selection, ctx) => {
+    if (selection.judge !== undefined && selection.method !== "pivot_tournament") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["judge"],
+        message: "a pairwise judge needs `method: pivot_tournament`",
+      });
+    }
+  });
 export type SelectionSpec = z.infer<typeof SelectionSpecSchema>;
 
 /**

@@ -19,6 +19,7 @@ import {
   plural,
 } from "./format.js";
 import { comparisonTable } from "./render-comparison-table.js";
+import { pairwiseTable, verifierEffortTable } from "./render-pairwise-table.js";
 import { slicesTable } from "./render-slices-table.js";
 
 const STYLE = {
@@ -32,6 +33,9 @@ export function renderReportTable(bundle: ReportBundle): string {
   const sections = [headlineTable(runs)];
   if (bundle.comparison !== undefined) sections.push(comparisonTable(bundle.comparison));
   if (bundle.slices !== undefined) sections.push(slicesTable(bundle.slices));
+  for (const section of [pairwiseTable(bundle.report), verifierEffortTable(bundle.report)]) {
+    if (section !== null) sections.push(section);
+  }
   sections.push(truncationTable(bundle.report), reasonsLine(bundle.report));
   const calibration = bundle.report.calibration ?? [];
   if (calibration.length > 0) sections.push(calibrationTable(calibration));

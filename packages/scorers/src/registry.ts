@@ -56,6 +56,8 @@ export class ScorerRegistry {
   validateSpec(spec: RunSpec, file: string): void {
     for (const rule of spec.rules) this.#validateList(rule.scorers, `rule "${rule.name}"`, file);
     if (spec.default !== undefined) this.#validateList(spec.default.scorers, "default", file);
+    const judge = spec.selection?.judge;
+    if (judge !== undefined) this.validate(judge, `selection judge (${judge.name})`, file);
   }
 
   /** The scorer for `ref`, built once per distinct name and args. */

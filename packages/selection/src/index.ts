@@ -1,8 +1,28 @@
 export { type Accuracy, accuracyOf } from "./accuracy.js";
 export { type BestOfN, bestOfN } from "./best-of-n.js";
+export {
+  type BradleyTerryFit,
+  type BradleyTerryOptions,
+  fitBradleyTerry,
+  type PairProbability,
+} from "./bradley-terry.js";
 export { type Candidate, isScored, type ScoredCandidate } from "./candidate.js";
 export { type CorrectnessInput, DEFAULT_CORRECT_THRESHOLD, isCorrect } from "./correctness.js";
 export { discreteScoreOf } from "./discrete-score.js";
+export { type PairPlanOptions, type PairPrompt, pairPrompts } from "./pair-jobs.js";
+export {
+  type CombinedJudgments,
+  combineOrders,
+  type JudgedPair,
+  type PairJudgment,
+} from "./pair-judgments.js";
+export {
+  type PairwiseEvidence,
+  type PairwiseTournament,
+  type PairwiseTournamentOptions,
+  pairwiseTournament,
+} from "./pairwise-tournament.js";
+export { type CandidatePair, choosePivots, pairSampleId, pivotPairs } from "./pivot-pairs.js";
 export {
   DEFAULT_PIVOTS,
   type PivotTournament,

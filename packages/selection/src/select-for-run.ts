@@ -10,6 +10,8 @@ import { type Accuracy, accuracyOf } from "./accuracy.js";
 import type { Candidate } from "./candidate.js";
 import { DEFAULT_CORRECT_THRESHOLD, isCorrect } from "./correctness.js";
 import { discreteScoreOf } from "./discrete-score.js";
+import { DEFAULT_PIVOTS } from "./pivot-tournament.js";
+import { readPairJudgments } from "./read-pair-judgments.js";
 import { type SelectOptions, selectTask, type TaskSelection } from "./select-task.js";
 
 export interface SelectForRunOptions extends SelectOptions {
@@ -21,6 +23,8 @@ export interface SelectForRunOptions extends SelectOptions {
   threshold?: number;
   /** Tasks read and written per round trip. Default 2000. */
   tasksPerPage?: number;
+  /** Scorer key of a pairwise judge whose stored pair judgments rank the tournament. */
+  judgeScorer?: string;
 }
 
 export interface SelectForRunResult extends Accuracy {
@@ -45,11 +49,19 @@ export async function selectForRun(
   };
   const totals: SelectForRunResult = { ...accuracyOf([]), ties: 0 };
   for await (const page of taskCandidatePages(runner, runId, query, options.tasksPerPage)) {
+    const judgments =
+      options.judgeScorer === undefined
+        ? undefined
+        : await readPairJudgments(runner, runId, options.judgeScorer, page, {
+            k: options.k ?? DEFAULT_PIVOTS,
+            seed: options.seed ?? 0,
+          });
     const selections = [...groupByTask(page)].map(([taskId, rows]) =>
       selectTask(
         taskId,
         rows.map((row) => candidateOf(row, options.threshold)),
         options,
+        judgments?.get(taskId),
       ),
     );
     await writeSelections(runner, runId, selections.map(recordOf));
@@ -71,8 +83,8 @@ export function candidateOf(row: CandidateRow, threshold = DEFAULT_CORRECT_THRES
 }
 
 function recordOf(selection: TaskSelection) {
-  const { scores, comparisons, ranking, ...columns } = selection;
-  return { ...columns, detail: { scores, comparisons, ranking } };
+  const { scores, comparisons, ranking, pairwise, pointwise, ...columns } = selection;
+  return { ...columns, detail: { scores, comparisons, ranking, pairwise, pointwise } };
 }
 
 function groupByTask(rows: readonly CandidateRow[]): Map<string, CandidateRow[]> {

@@ -1,6 +1,8 @@
 import { bestOfN } from "./best-of-n.js";
 import { type Candidate, isScored } from "./candidate.js";
-import { pivotTournament } from "./pivot-tournament.js";
+import type { PairJudgment } from "./pair-judgments.js";
+import { type PairwiseEvidence, pairwiseTournament } from "./pairwise-tournament.js";
+import { DEFAULT_PIVOTS, pivotTournament } from "./pivot-tournament.js";
 import { type Comparison, preferenceProbability } from "./preference.js";
 import { isTopTied, rankByValue, TIE_BREAK, type TieBreak } from "./tie-break.js";
 
@@ -13,6 +15,8 @@ export interface SelectOptions {
   k?: number;
   /** Bradley–Terry scale β in σ(β(R_A − R_B)). Default 1. */
   scale?: number;
+  /** Seed of the pivot draw when a pairwise judge's judgments are given. Default 0. */
+  seed?: number;
 }
 
 /** Everything selection decided for one task, and the evidence it used. */
@@ -41,29 +45,55 @@ export interface TaskSelection {
    * null when the pick's correctness is unknown.
    */
   selectedCorrect: boolean | null;
+  /**
+   * Tournament over a pairwise judge only: its pivots, seed, pair-probability matrix,
+   * strengths and position bias.
+   */
+  pairwise?: PairwiseEvidence;
+  /** Beside a judged tournament: what best-of-N on the pointwise score picked. */
+  pointwise?: { selectedIndex: number | null; selectedCorrect: boolean | null };
   /** pass@1: the first candidate (lowest index) is correct. */
   firstCorrect: boolean | null;
   /** Oracle: some candidate is correct (null when none is known correct and some unknown). */
   anyCorrect: boolean | null;
 }
 
+/**
+ * Picks one candidate of a task. With `judgments` (a pairwise judge's stored probabilities)
+ * the pivot tournament ranks by Bradley–Terry strengths fitted to them, and best-of-N's
+ * pointwise pick is kept beside it; without, it derives P(A beats B) from the pointwise
+ * scores (and so always agrees with best-of-N).
+ */
 export function selectTask(
   taskId: string,
   candidates: readonly Candidate[],
   options: SelectOptions = {},
+  judgments?: readonly PairJudgment[],
 ): TaskSelection {
   const method = options.method ?? "best_of_n";
   const scoredCandidates = candidates.filter(isScored);
   const byIndex = new Map(candidates.map((c) => [c.index, c]));
+  const pointwise = { ...bestOfN(scoredCandidates), comparisons: [] };
+  const judged =
+    method === "pivot_tournament" && judgments !== undefined
+      ? pairwiseTournament(
+          candidates.map((c) => c.index),
+          judgments,
+          { k: options.k ?? DEFAULT_PIVOTS, seed: options.seed ?? 0, taskId },
+        )
+      : undefined;
   const outcome =
-    method === "best_of_n"
-      ? { ...bestOfN(scoredCandidates), comparisons: [] }
+    judged ??
+    (method === "best_of_n"
+      ? pointwise
       : pivotTournament(
           scoredCandidates.map((c) => c.index),
           (a, b) => preferenceProbability(scoreOf(byIndex, a), scoreOf(byIndex, b), options.scale),
           options.k === undefined ? {} : { k: options.k },
-        );
+        ));
   const selected = outcome.ranking[0] === undefined ? undefined : byIndex.get(outcome.ranking[0]);
+  const pointwisePick =
+    pointwise.ranking[0] === undefined ? undefined : byIndex.get(pointwise.ranking[0]);
   return {
     taskId,
     method,
@@ -77,6 +107,13 @@ export function selectTask(
     discreteTie: discreteTieOf(scoredCandidates),
     tieBreak: outcome.tie ? TIE_BREAK : null,
     selectedCorrect: selected === undefined ? false : selected.correct,
+    ...(judged !== undefined && {
+      pairwise: judged.evidence,
+      pointwise: {
+        selectedIndex: pointwisePick?.index ?? null,
+        selectedCorrect: pointwisePick === undefined ? false : pointwisePick.correct,
+      },
+    }),
     firstCorrect: firstOf(candidates)?.correct ?? null,
     anyCorrect: anyCorrect(candidates),
   };

@@ -18,6 +18,8 @@ export {
   AssayConfigSchema,
   type Criterion,
   type HeadConfig,
+  PAIR_SLOTS,
+  type PairwiseConfig,
   type Template,
   type TemplatePiece,
 } from "./config/assay-config.js";
@@ -56,7 +58,15 @@ export {
   type WrittenProbeModel,
   writeProbeModel,
 } from "./probe/write-probe-model.js";
+export {
+  createPairwiseScorer,
+  PAIRWISE_CRITERION,
+  type PairwiseDetail,
+} from "./scorer/create-pairwise-scorer.js";
 export { createVerifierScorer } from "./scorer/create-verifier-scorer.js";
+export { type ModelCache, modelCache } from "./scorer/model-cache.js";
+export { type PairwiseArgs, PairwiseArgsSchema } from "./scorer/pairwise-args.js";
+export { definePairwiseScorer } from "./scorer/pairwise-definition.js";
 export {
   type VerifierArgs,
   type VerifierArgsInput,
@@ -64,6 +74,7 @@ export {
 } from "./scorer/verifier-args.js";
 export {
   defineVerifierScorer,
+  defineVerifierScorers,
   type VerifierScorerOptions,
   verifierScorer,
 } from "./scorer/verifier-definition.js";

@@ -43,6 +43,9 @@ describe("the model checks on the tiny models", () => {
           row,
           `${JSON.stringify(options)} ${row.check} @ ${row.length}: ${row.detail}`,
         ).toMatchObject({ passed: true });
+      // The distribution decoder carries a pairwise judge: both answers survive the cut too.
+      const pairwise = rows.filter((r) => r.check === "pairwise answers survive");
+      expect(pairwise.map((r) => r.length)).toEqual(options.head === undefined ? [] : [500, 4000]);
     }
   });
 

@@ -117,7 +117,7 @@ export function registerModel(program: Command): void {
   model
     .command("check")
     .description(
-      "run the fitting checks (answer survives, distinct answers, fit untouched, score position) on a model",
+      "run the fitting checks (answer survives, distinct answers, fit untouched, score position; pairwise answers survive) on a model",
     )
     .argument("<model>", "model folder (or Hugging Face id, cached)")
     .option(

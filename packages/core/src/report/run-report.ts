@@ -2,6 +2,7 @@ import type { UsageCost } from "../cost/usage-cost.js";
 import type { CalibrationSummary } from "../stats/calibration.js";
 import type { RunComparison } from "./comparison.js";
 import type { EarlyStopReport } from "./early-stop.js";
+import type { PairwiseReport, VerifierEffortReport } from "./pairwise-report.js";
 import type { Rate } from "./rate.js";
 import type { SelfPreference } from "./self-preference.js";
 import type { SliceReport } from "./slices.js";
@@ -114,6 +115,10 @@ export interface RunReport {
    * model: their scores on that family's answers against other generators'.
    */
   selfPreference?: SelfPreference[];
+  /** Pointwise against pairwise selection and the judge's position bias; null without a judge. */
+  pairwise?: PairwiseReport | null;
+  /** Verifier tokens and forward passes per solved task, and the cached share of its input. */
+  verifierEffort?: VerifierEffortReport;
 }
 
 /** One run's headline numbers, for trends across runs. */

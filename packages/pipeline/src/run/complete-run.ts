@@ -1,4 +1,4 @@
-import type { RunSpec } from "@assay/core";
+import { type RunSpec, scorerKey } from "@assay/core";
 import { type SelectForRunResult, selectForRun } from "@assay/selection";
 import type { Store } from "@assay/store";
 
@@ -20,5 +20,7 @@ export async function completeRun(
     threshold: selection.threshold,
     method: selection.method,
     k: selection.k,
+    seed: selection.seed,
+    ...(selection.judge !== undefined && { judgeScorer: scorerKey(selection.judge) }),
   });
 }

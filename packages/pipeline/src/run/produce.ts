@@ -13,6 +13,7 @@ import { resultKeyString, type Store } from "@assay/store";
 import { readDataset } from "../ingest/read-dataset.js";
 import { createRouter } from "../routing/router.js";
 import { planLine } from "./plan.js";
+import { planPairJobs } from "./plan-pairs.js";
 import type { ProduceProgress } from "./progress.js";
 import { type PlannedLine, storeLines } from "./store-lines.js";
 
@@ -81,7 +82,10 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
   // A line with a sample that cannot be routed or has bad scorers of its own is an input error.
   const planOrReport = (samples: Sample[]): PlannedLine | undefined => {
     try {
-      const jobs = planLine(runId, samples, route, registry, dataset, spec.generator_usage);
+      const jobs = [
+        ...planLine(runId, samples, route, registry, dataset, spec.generator_usage),
+        ...planPairJobs(runId, samples, spec, registry),
+      ];
       return { line: (samples[0] as Sample).line, samples, jobs };
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
@@ -107,10 +111,10 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     }
     const stored = options.newRun
       ? NOTHING_STORED
-      : await store.storedResultKeys(
-          runId,
-          lines.flatMap((line) => line.samples.map((sample) => sample.id)),
-        );
+      : await store.storedResultKeys(runId, [
+          // A pairwise judge's jobs are stored under their pair's id, not a candidate's.
+          ...new Set(lines.flatMap((line) => line.jobs.map((job) => job.sample.id))),
+        ]);
     const jobs = lines.flatMap((line) => line.jobs).filter((job) => !stored.has(keyOf(job)));
     progress.samples += samples;
     progress.planned += total;

@@ -5,6 +5,7 @@ import { comparisonSection } from "./comparison-section.js";
 import { earlyStopsSection } from "./early-stops-section.js";
 import { escapeHtml } from "./escape-html.js";
 import { headlineCards } from "./headline.js";
+import { pairwiseSection, verifierEffortSection } from "./pairwise-section.js";
 import { calibrationSection } from "./reliability-diagram.js";
 import {
   accuracyChart,
@@ -50,6 +51,8 @@ ${truncationChart(report)}
 ${unscoredChart(report)}
 ${histogramCharts(report).join("\n")}
 </section>
+${pairwiseSection(report)}
+${verifierEffortSection(report)}
 ${calibrationSection(report.calibration)}
 ${selfPreferenceSection(report.selfPreference)}
 ${bundle.earlyStops === undefined ? "" : earlyStopsSection(bundle.earlyStops)}

@@ -5,6 +5,7 @@ export {
   type EarlyStopOptions,
   earlyStops,
 } from "./early-stops.js";
+export { pairScores } from "./pair-scores.js";
 export { type PairedValues, pairedTaskValues } from "./paired-task-values.js";
 export { type BundleOptions, reportBundle } from "./report-bundle.js";
 export { runComparison } from "./run-comparison.js";

@@ -11,6 +11,7 @@ import {
 } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
 import { calibrationStats } from "./calibration-stats.js";
+import { pairwiseStats } from "./pairwise-stats.js";
 import { lastRuns, type RunSelector, runsById } from "./run-list.js";
 import { NO_SCORES, scoreStats } from "./score-stats.js";
 import { NO_SELECTIONS, type SelectionStats, selectionStats } from "./selection-stats.js";
@@ -18,6 +19,7 @@ import { selfPreferenceStats } from "./self-preference-stats.js";
 import { taskCounts } from "./task-counts.js";
 import { NO_TRUNCATION_DATA, truncationStats } from "./truncation-stats.js";
 import { usageTotals } from "./usage-totals.js";
+import { verifierEffortOf, verifierEffortRows } from "./verifier-effort.js";
 
 export interface ReportOptions {
   /** Prices usage; without it cost is left out of the report (null), not shown as 0. */
@@ -38,7 +40,7 @@ export async function runReports(
     );
   }
   const ids = runs.map((run) => run.runId);
-  const [counts, selections, usage, truncation, scores, calibration, preference] =
+  const [counts, selections, usage, truncation, scores, calibration, preference, pairwise, effort] =
     await Promise.all([
       taskCounts(runner, ids),
       selectionStats(runner, ids),
@@ -47,6 +49,8 @@ export async function runReports(
       scoreStats(runner, ids),
       calibrationStats(runner, ids),
       selfPreferenceStats(runner, ids),
+      pairwiseStats(runner, ids),
+      verifierEffortRows(runner, ids),
     ]);
   return runIds.map((id) => {
     const run = runs.find((r) => r.runId === id) as RunIdentity;
@@ -73,6 +77,8 @@ export async function runReports(
       histograms: score.histograms,
       calibration: calibration.get(id) ?? [],
       selfPreference: preference.get(id) ?? [],
+      pairwise: pairwise.get(id) ?? null,
+      verifierEffort: verifierEffortOf(effort.get(id) ?? [], selection.selected.count),
     };
   });
 }

@@ -6,9 +6,15 @@ import type { VerifierModel } from "../model/verifier-model.js";
 import { createVerifierScorer } from "../scorer/create-verifier-scorer.js";
 import { type PromptPiece, plainText, resolvePrompt } from "../template/resolve-prompt.js";
 import { untrustedSanitizer } from "../template/untrusted-text.js";
+import { checkPairwiseLength } from "./check-pairwise.js";
 import { fillerText } from "./filler.js";
 
-export type CheckName = "answer survives" | "distinct answers" | "fit untouched" | "score position";
+export type CheckName =
+  | "answer survives"
+  | "distinct answers"
+  | "fit untouched"
+  | "score position"
+  | "pairwise answers survive";
 
 export interface CheckRow {
   check: CheckName;
@@ -29,7 +35,8 @@ export interface CheckModelOptions extends LoadModelOptions {
  * The three checks of docs/architecture.md ("Fit: never cut the answer") on any verifier:
  * (1) the answer and the final question survive at every length, (2) different answers give different input ids and scores, (3) inputs
  * that fit are untouched (and inputs that do not lose only the question's tail); plus the
- * token the head reads, which must be the prompt's last, not an appended EOS or SEP.
+ * token the head reads, which must be the prompt's last, not an appended EOS or SEP. A
+ * model with a pairwise judge is checked for both answers surviving too.
  */
 export async function checkModel(
   model: string | VerifierModel,
@@ -38,10 +45,10 @@ export async function checkModel(
   const loaded = typeof model === "string" ? await loadModel(model, options) : model;
   try {
     const rows: CheckRow[] = [];
+    const answers = options.answers ?? ["C. Allomone", "B. Pheromone"];
     for (const length of options.lengths ?? [500, 2000, 2100, 4000, 8000]) {
-      rows.push(
-        ...(await checkLength(loaded, length, options.answers ?? ["C. Allomone", "B. Pheromone"])),
-      );
+      rows.push(...(await checkLength(loaded, length, answers)));
+      rows.push(...checkPairwiseLength(loaded, length, answers));
     }
     return rows;
   } finally {

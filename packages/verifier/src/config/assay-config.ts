@@ -44,6 +44,51 @@ export const TemplateSchema = z
     }
   });
 
+/** The two answer slots of a pairwise template: answer A is shown first. */
+export const PAIR_SLOTS = ["answer_a", "answer_b"] as const;
+
+/**
+ * A pairwise judge's template: `answer_a` and `answer_b` once each (both always enter
+ * whole), no `answer` slot; question and other slots as in a pointwise template.
+ */
+export const PairwiseTemplateSchema = z
+  .array(z.union([TextPieceSchema, SlotPieceSchema]))
+  .min(1)
+  .superRefine((pieces, ctx) => {
+    const count = (name: string) => pieces.filter((p) => "slot" in p && p.slot === name).length;
+    for (const name of PAIR_SLOTS) {
+      if (count(name) !== 1) {
+        ctx.addIssue({
+          code: "custom",
+          message: `needs exactly one {"slot": "${name}"} piece, got ${count(name)}`,
+        });
+      }
+    }
+    for (const name of ["answer", "criterion"]) {
+      if (count(name) > 0) {
+        ctx.addIssue({ code: "custom", message: `a pairwise template has no "${name}" slot` });
+      }
+    }
+    if (count("question") > 1) {
+      ctx.addIssue({
+        code: "custom",
+        message: `has ${count("question")} "question" slots; at most one`,
+      });
+    }
+  });
+
+/**
+ * The pairwise judge: one forward pass over both answers gives P(A better than B) from the
+ * next-token probabilities of the two choice tokens at the score position.
+ */
+export const PairwiseConfigSchema = z.strictObject({
+  template: PairwiseTemplateSchema,
+  /** The tokens that name answer A and answer B; each must be ONE token. Default ["A", "B"]. */
+  choices: z.tuple([z.string().min(1), z.string().min(1)]).default(["A", "B"]),
+  /** Output read (next-token logits). Default `logits`. */
+  output: z.string().min(1).default("logits"),
+});
+
 export const ProbeHeadSchema = z.strictObject({
   type: z.literal("probe"),
   /** The probe vector (length = hidden size), or a path (relative to the folder) of a JSON array. */
@@ -87,6 +132,8 @@ export const AssayConfigSchema = z.strictObject({
    */
   delimiters: z.array(z.string().min(1)).optional(),
   head: HeadSchema,
+  /** A pairwise judge over two answers (the `pairwise` scorer). Optional. */
+  pairwise: PairwiseConfigSchema.optional(),
   /**
    * `prepared`: the graph was rewritten by `assay model prepare` (it takes `score_position`
    * and returns only what the head reads). Default `exported`.
@@ -104,6 +151,7 @@ export type TextPiece = z.output<typeof TextPieceSchema>;
 export type SlotPiece = z.output<typeof SlotPieceSchema>;
 export type TemplatePiece = TextPiece | SlotPiece;
 export type Template = TemplatePiece[];
+export type PairwiseConfig = z.output<typeof PairwiseConfigSchema>;
 export type ProbeHeadConfig = z.output<typeof ProbeHeadSchema>;
 export type DistributionHeadConfig = z.output<typeof DistributionHeadSchema>;
 export type HeadConfig = z.output<typeof HeadSchema>;

@@ -68,15 +68,16 @@ export function fitPrompt(
     },
   });
 
+  // A pairwise template has no `answer` piece: its two answers are required slots, which
+  // enter whole or refuse the call, so no policy can cut either.
   const answer = pieces.find((p) => p.role === "answer");
-  if (answer === undefined) return refuse("the template has no answer slot");
   const question = pieces.find((p) => p.role === "question");
   const parts: Parts = {
     tokenizer,
     pieces,
     order: dropOrder(pieces),
     questionIds: once(() => (question === undefined ? [] : tokenizer.encode(question.body, false))),
-    answerIds: once(() => tokenizer.encode(answer.body, false)),
+    answerIds: once(() => (answer === undefined ? [] : tokenizer.encode(answer.body, false))),
   };
   const everyOptionalDropped: Plan = {
     dropped: parts.order.length,
@@ -88,7 +89,9 @@ export function fitPrompt(
     plan = firstPlan(parts, options, plainIds.length);
   } else {
     const frame = encodedLength(parts, { ...everyOptionalDropped, answerKeep: 0 });
-    if (frame > options.maxLength) return refuse(requiredMessage(pieces, frame, options));
+    if (frame > options.maxLength || answer === undefined) {
+      return refuse(requiredMessage(pieces, frame, options));
+    }
     const answerLength = parts.answerIds().length;
     if (options.policy === "error") {
       return refuse(
@@ -149,5 +152,6 @@ function requiredMessage(pieces: readonly PromptPiece[], tokens: number, options
     .map((p) => `\`${p.name}\``);
   const what =
     names.length > 0 ? `template text and required slots ${names.join(", ")}` : "template text";
-  return `the ${what} take ${tokens} tokens (with an empty answer); they do not fit max_length ${options.maxLength}`;
+  const empty = pieces.some((p) => p.role === "answer") ? " (with an empty answer)" : "";
+  return `the ${what} take ${tokens} tokens${empty}; they do not fit max_length ${options.maxLength}`;
 }

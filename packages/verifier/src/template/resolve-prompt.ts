@@ -1,5 +1,5 @@
 import type { Sample, Sanitizer } from "@assay/core";
-import type { Template } from "../config/assay-config.js";
+import { PAIR_SLOTS, type Template } from "../config/assay-config.js";
 import { untrustedSanitizer } from "./untrusted-text.js";
 
 export type PieceRole = "text" | "question" | "answer" | "criterion" | "slot";
@@ -58,7 +58,12 @@ export function resolvePrompt(
       }
       continue;
     }
-    const required = piece.required || role === "answer" || role === "criterion";
+    // An answer is never dropped: the pairwise judge's two answers no more than the one.
+    const required =
+      piece.required ||
+      role === "answer" ||
+      role === "criterion" ||
+      (PAIR_SLOTS as readonly string[]).includes(piece.slot);
     pieces.push({
       role,
       name: piece.slot,

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { AssayConfigInput } from "../config/assay-config.js";
 import { normalArray, seededNormal } from "./random.js";
+import { tinyPairwiseConfig } from "./tiny-pairwise.js";
 import { TINY_SCALE, tinyDistributionTemplates, tinyProbeTemplate } from "./tiny-template.js";
 import { buildTinyGraph } from "./transformer-graph.js";
 
@@ -143,6 +144,7 @@ function assayConfig(
       { name: "completeness", text: "The answer addresses every part of the question." },
     ],
     head: { type: "distribution", scale: TINY_SCALE },
+    pairwise: tinyPairwiseConfig(),
   } satisfies AssayConfigInput;
 }
 

@@ -1,0 +1,38 @@
+import { type LoadModelOptions, loadModel } from "../model/load-model.js";
+import type { VerifierModel } from "../model/verifier-model.js";
+
+export interface ModelCacheOptions extends LoadModelOptions {
+  /** Models already loaded by the worker, matched on `args.model` (= the model's `name`). */
+  models?: VerifierModel[];
+}
+
+/**
+ * Models loaded on first use and shared by every scorer built over this cache, so a worker
+ * process loads each model once, whether it scores answers, pairs of answers or both.
+ */
+export interface ModelCache {
+  modelFor(name: string): Promise<VerifierModel>;
+  close(): Promise<void>;
+}
+
+export function modelCache(options: ModelCacheOptions = {}): ModelCache {
+  const models = new Map<string, Promise<VerifierModel>>();
+  for (const model of options.models ?? []) models.set(model.name, Promise.resolve(model));
+  return {
+    modelFor(name) {
+      let model = models.get(name);
+      if (model === undefined) {
+        model = loadModel(name, options);
+        models.set(name, model);
+      }
+      return model;
+    },
+    async close() {
+      const loaded = await Promise.allSettled(models.values());
+      models.clear();
+      await Promise.all(
+        loaded.map((result) => (result.status === "fulfilled" ? result.value.close() : undefined)),
+      );
+    },
+  };
+}
