@@ -63,6 +63,11 @@ export class AblationTally {
     }
   }
 
+  /** False once the views are known to be none (one criterion, one variant): stop reading. */
+  get needsMore(): boolean {
+    return this.#shape === null || this.#views.length > 0;
+  }
+
   /** The rows, or null when there is nothing to take apart (C = K = 1, or no values at all). */
   result(): AblationResult | null {
     const shape = this.#shape;

@@ -32,6 +32,7 @@ export async function selectionAblation(
     for (const task of groupByTask(page)) {
       tally.add(task.map((row) => candidateOf(row, spec.threshold)));
     }
+    if (!tally.needsMore) return undefined;
   }
   const result = tally.result();
   if (result === null) return undefined;
