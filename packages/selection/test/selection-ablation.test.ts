@@ -11,7 +11,7 @@ import {
 } from "./support/ablation-run.js";
 import { DRIVERS, type TestStore } from "./support/stores.js";
 
-/** A run of C criteria × K variants; values on a 20-step grid so exact ties happen. */
+/** A run of C criteria × K variants; values on a coarse grid so exact ties are common. */
 const ablationRun: fc.Arbitrary<AblationRunSpec> = fc
   .record({
     c: fc.integer({ min: 1, max: 3 }),
@@ -21,7 +21,7 @@ const ablationRun: fc.Arbitrary<AblationRunSpec> = fc
   })
   .chain(({ c, k, method, pivots }) => {
     const value = fc.oneof(
-      { weight: 9, arbitrary: fc.integer({ min: 0, max: 20 }).map((v) => v / 20) },
+      { weight: 9, arbitrary: fc.integer({ min: 0, max: 4 }).map((v) => v / 4) },
       { weight: 1, arbitrary: fc.constant(null) },
     );
     const candidate: fc.Arbitrary<AblationCandidateSpec> = fc.record(
