@@ -7,9 +7,9 @@ import { renderReportHtml, renderReportTable } from "@assay/report";
 import { ScorerRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
 import { reportBundle, runnerOf } from "@assay/store/reports";
+import { queryRows } from "@assay/test-support/stores";
 import { defineVerifierScorers, makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "@assay/test-support/stores";
 
 // `assay run` with a pairwise judge: its pair jobs are planned with the candidates, scored
 // by the same handler as the pointwise verifier, stored, and read back by selection.

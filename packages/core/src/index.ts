@@ -57,6 +57,11 @@ export type {
   TruncationRecord,
   UsageRecord,
 } from "./report/sample-record.js";
+export type {
+  AblationKind,
+  AblationRow,
+  SelectionAblation,
+} from "./report/selection-ablation.js";
 export {
   type GroupMean,
   SELF_PREFERENCE_THRESHOLD,

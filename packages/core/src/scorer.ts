@@ -22,6 +22,15 @@ export interface ScorerDefinition<Args = unknown> {
   description: string;
   args: z.ZodType<Args, unknown>;
   create(args: Args): Scorer;
+  /**
+   * Checks what `args` need beyond their schema against what they name (a model's
+   * tokenizer, head and prompt variants), once before a run enqueues anything, so a spec
+   * that cannot work is refused instead of leaving every sample unscored. Throws a
+   * SpecError naming the argument and how to fix it; a ConfigError when what the args name
+   * cannot be reached from this machine (a model folder that only the GPU workers have).
+   * Absent: the schema says everything.
+   */
+  check?(args: Args): Promise<void>;
   /** Releases what the scorers hold (model sessions, threads); called once at shutdown. */
   close?(): Promise<void>;
 }

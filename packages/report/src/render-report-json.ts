@@ -4,7 +4,8 @@ import { totalsByScorer } from "./aggregate.js";
 /**
  * The summary JSON of `renderSummaryJson` (same keys, so existing readers keep working)
  * plus the run report, the compared run, the trend, the early-stop candidates, the paired
- * differences against the compared run and the slices by a metadata field.
+ * differences against the compared run, the slices by a metadata field and the selection
+ * ablation by criterion and variant.
  */
 export function renderReportJson(summary: RunSummary, bundle: ReportBundle): string {
   return JSON.stringify(
@@ -17,6 +18,7 @@ export function renderReportJson(summary: RunSummary, bundle: ReportBundle): str
       earlyStops: bundle.earlyStops ?? null,
       comparison: bundle.comparison ?? null,
       slices: bundle.slices ?? null,
+      ablation: bundle.ablation ?? null,
     },
     null,
     2,

@@ -18,6 +18,7 @@ import {
   formatRate,
   plural,
 } from "./format.js";
+import { ablationTable } from "./render-ablation-table.js";
 import { comparisonTable } from "./render-comparison-table.js";
 import { pairwiseTable, verifierEffortTable } from "./render-pairwise-table.js";
 import { slicesTable } from "./render-slices-table.js";
@@ -31,6 +32,7 @@ const STYLE = {
 export function renderReportTable(bundle: ReportBundle): string {
   const runs = [bundle.report, ...(bundle.compare === null ? [] : [bundle.compare])];
   const sections = [headlineTable(runs)];
+  if (bundle.ablation !== undefined) sections.push(ablationTable(bundle.ablation));
   if (bundle.comparison !== undefined) sections.push(comparisonTable(bundle.comparison));
   if (bundle.slices !== undefined) sections.push(slicesTable(bundle.slices));
   for (const section of [pairwiseTable(bundle.report), verifierEffortTable(bundle.report)]) {

@@ -1,3 +1,4 @@
+export { type CheckSpecScorersOptions, checkSpecScorers } from "./check-spec-scorers.js";
 export { defineScorer } from "./define-scorer.js";
 export { defaultRegistry, ScorerRegistry } from "./registry.js";
 export {

@@ -1,3 +1,20 @@
+export { AblationTally, type AblationTaskCandidate } from "./ablation/ablation-tally.js";
+export {
+  type AblationView,
+  ablationViews,
+  type ValueShape,
+  viewScore,
+} from "./ablation/ablation-views.js";
+export {
+  type AblationCandidate,
+  type PickOptions,
+  type TaskOutcome,
+  taskOutcome,
+} from "./ablation/pick-candidate.js";
+export {
+  type SelectionAblationOptions,
+  selectionAblation,
+} from "./ablation/selection-ablation.js";
 export { type Accuracy, accuracyOf } from "./accuracy.js";
 export { type BestOfN, bestOfN } from "./best-of-n.js";
 export {

@@ -1,4 +1,5 @@
 import { completeRun, produce } from "@assay/pipeline";
+import { checkSpecScorers } from "@assay/scorers";
 import type { Command } from "commander";
 import {
   addDistributedOptions,
@@ -55,10 +56,22 @@ export function registerProduce(program: Command): void {
 async function produceCommand(dataset: string, flags: ProduceFlags): Promise<number> {
   const registry = await scorerRegistry({});
   const spec = await specFor(flags.spec, registry);
-  await assertUsableDataset(dataset, flags.maxLineBytes);
-  const runId = flags.runId ?? defaultRunId(dataset);
   const quiet = flags.quiet === true || flags.json === true;
   const log = quiet ? () => {} : (line: string) => writeErr(`${line}\n`);
+  // A model that only the GPU workers have cannot be checked here; one that is, is.
+  try {
+    await checkSpecScorers(spec, flags.spec ?? "(default spec)", registry, {
+      onUnavailable: (where, error) =>
+        log(
+          `Not checked here: ${where}: ${error.message}; the workers check it when they load it.`,
+        ),
+    });
+  } finally {
+    // Producing scores nothing: release whatever model the check loaded.
+    await registry.close();
+  }
+  await assertUsableDataset(dataset, flags.maxLineBytes);
+  const runId = flags.runId ?? defaultRunId(dataset);
   const store = await openSharedStore(flags);
   try {
     const transport = await openQueues(flags);

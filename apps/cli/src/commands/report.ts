@@ -6,6 +6,7 @@ import {
   renderReportTable,
   renderSummaryTable,
 } from "@assay/report";
+import { selectionAblation } from "@assay/selection";
 import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL, reportBundle, runnerOf } from "@assay/store/reports";
 import { type Command, Option } from "commander";
 import { CliExit, ExitCode } from "../exit-codes.js";
@@ -74,7 +75,7 @@ export function registerReport(program: Command): void {
         await requireRun(store, runId);
         if (flags.compare !== undefined) await requireRun(store, flags.compare);
         const summary = await store.runSummary(runId);
-        const bundle = await reportBundle(runnerOf(store.driver), runId, {
+        const stored = await reportBundle(runnerOf(store.driver), runId, {
           ...(prices !== undefined && { prices }),
           ...(flags.compare !== undefined && { compareRunId: flags.compare }),
           ...(flags.series !== undefined && { series: flags.series }),
@@ -83,6 +84,9 @@ export function registerReport(program: Command): void {
           minFall: nonNegative("--min-fall", flags.minFall),
           ...comparisonOptions(flags),
         });
+        // Re-selection from stored per-criterion, per-variant values (no model runs).
+        const ablation = await selectionAblation(store, runId);
+        const bundle = ablation === undefined ? stored : { ...stored, ablation };
         const text =
           format === "json"
             ? renderReportJson(summary, bundle)

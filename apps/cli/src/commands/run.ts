@@ -1,6 +1,6 @@
 import { describeInputError } from "@assay/core";
 import { checkDataset, runLocal } from "@assay/pipeline";
-import type { ScorerRegistry } from "@assay/scorers";
+import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
 import type { Command } from "commander";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { type DeviceName, deviceName, positiveInt } from "../options.js";
@@ -61,7 +61,23 @@ async function runCommand(dataset: string, flags: RunFlags): Promise<number> {
     ...(flags.device !== undefined && { device: flags.device }),
     ...(flags.threads !== undefined && { threads: flags.threads }),
   });
+  // Closed on every path: the spec check may already have loaded a model (and its threads).
+  try {
+    return await runWithRegistry(dataset, flags, registry);
+  } finally {
+    await registry.close();
+  }
+}
+
+async function runWithRegistry(
+  dataset: string,
+  flags: RunFlags,
+  registry: ScorerRegistry,
+): Promise<number> {
   const spec = await specFor(flags.spec, registry);
+  // Model-dependent args (score tokens, head overrides) are refused here, before the run
+  // exists, rather than as one error row per sample.
+  await checkSpecScorers(spec, flags.spec ?? "(default spec)", registry);
   if (flags.strict === true) await refuseInvalidDataset(dataset, flags, registry, spec);
   else await assertUsableDataset(dataset, flags.maxLineBytes);
 
@@ -109,7 +125,7 @@ async function runCommand(dataset: string, flags: RunFlags): Promise<number> {
     printSummary(outcome.summary, outcome.selection, flags.json === true);
     return outcome.produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;
   } finally {
-    await Promise.all([store.close(), registry.close()]);
+    await store.close();
   }
 }
 

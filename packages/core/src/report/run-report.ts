@@ -4,6 +4,7 @@ import type { RunComparison } from "./comparison.js";
 import type { EarlyStopReport } from "./early-stop.js";
 import type { PairwiseReport, VerifierEffortReport } from "./pairwise-report.js";
 import type { Rate } from "./rate.js";
+import type { SelectionAblation } from "./selection-ablation.js";
 import type { SelfPreference } from "./self-preference.js";
 import type { SliceReport } from "./slices.js";
 
@@ -144,4 +145,9 @@ export interface ReportBundle {
   comparison?: RunComparison;
   /** The headline figures by one metadata field (`--by`); absent when not asked for. */
   slices?: SliceReport;
+  /**
+   * Selected accuracy by criterion alone and by the first 1..K variants; absent when the
+   * run has no selection or its verifier used one criterion and one variant.
+   */
+  ablation?: SelectionAblation;
 }

@@ -1,5 +1,6 @@
 import type { ReportBundle, RunReport } from "@assay/core";
 import { formatMoney } from "../format.js";
+import { ablationSection } from "./ablation-section.js";
 import { SVG_DEFS } from "./bar-chart.js";
 import { comparisonSection } from "./comparison-section.js";
 import { earlyStopsSection } from "./early-stops-section.js";
@@ -44,6 +45,7 @@ ${headlineCards(report)}
 ${warnings(report)}
 ${bundle.comparison === undefined ? "" : comparisonSection(bundle.comparison)}
 ${bundle.slices === undefined ? "" : slicesSection(bundle.slices)}
+${ablationSection(bundle.ablation)}
 <section class="charts">
 ${accuracyChart(bundle)}
 ${costTrendChart(bundle)}

@@ -10,6 +10,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:16px 0 8px}header p{ma
 .chart{margin:0;border:1px solid #eee;border-radius:8px;padding:8px}
 .chart figcaption{font-weight:600;margin-bottom:4px}.chart figcaption small{display:block;font-weight:400;color:#667}
 .chart svg{max-width:100%;height:auto}.chart text{font-size:11px;fill:#333}.chart .axis{stroke:#999}
+.ablation{margin-bottom:16px}.ablation .chart{margin-bottom:8px}
 .warnings{border-left:4px solid #e08a1e;background:#fff7ec;padding:4px 12px}
 .early-stops li{margin:4px 0}.sparkline{vertical-align:middle;fill:none;stroke-width:1.5}.sparkline .curve{stroke:#2f6fdf}.sparkline .fall{stroke:#d33;stroke-width:2.5}
 .comparison tr.real{background:#fff4d6}.comparison .verdict,.comparison th:last-child{text-align:left}.comparison tr.real .verdict{font-weight:600}

@@ -1,4 +1,9 @@
 export {
+  type AblationCandidateRow,
+  ablationCandidatePages,
+  type CriterionValues,
+} from "./ablation-candidates.js";
+export {
   DEFAULT_EARLY_STOP_LIMIT,
   DEFAULT_FALL_STEPS,
   DEFAULT_MIN_FALL,

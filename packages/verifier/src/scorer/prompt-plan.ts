@@ -25,7 +25,7 @@ export function promptPlan(model: VerifierModel, args: VerifierArgs): PromptSpec
   }
   if (k > templates.length) {
     throw new VerifierArgsError(
-      `Expected \`repetitions\` to be at most ${templates.length} (the number of prompt variants), got ${k}`,
+      `Expected \`repetitions\` to be at most ${templates.length} (the number of prompt variants), got ${k}: lower it or add \`variants\``,
     );
   }
   const criteria = criteriaOf(model, args);
@@ -35,7 +35,7 @@ export function promptPlan(model: VerifierModel, args: VerifierArgs): PromptSpec
     used.some((t) => !t.some((p) => "slot" in p && p.slot === "criterion"))
   ) {
     throw new VerifierArgsError(
-      "Several criteria need a `criterion` slot in every prompt variant; without it each criterion gets the same prompt",
+      "Several `criteria` need a `criterion` slot in every prompt variant; without it each criterion gets the same prompt: add `{ slot: criterion }` to each of the first `repetitions` variants, or give one criterion",
     );
   }
   const sanitizers = used.map((template) => untrustedSanitizer(template, model.config.delimiters));

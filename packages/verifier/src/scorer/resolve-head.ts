@@ -15,10 +15,14 @@ export function resolveHead(model: VerifierModel, args: VerifierArgs): ResolvedH
   if (head.type === "probe") {
     if (overrides.scale !== undefined || overrides.min_mass !== undefined) {
       throw new VerifierArgsError(
-        "`head.scale` and `head.min_mass` apply to a distribution head; this model's head is a probe",
+        "`head.scale` and `head.min_mass` apply to a distribution head; this model's head is a probe: remove them from the scorer's `head` args, or use a model with a distribution head",
       );
     }
-    if (model.probe === null) throw new VerifierArgsError("the model has no probe vector");
+    if (model.probe === null) {
+      throw new VerifierArgsError(
+        "this model's head is a probe but it has no probe vector: set `head.probe` in its assay.json",
+      );
+    }
     return {
       type: "probe",
       output: head.output,
@@ -29,7 +33,7 @@ export function resolveHead(model: VerifierModel, args: VerifierArgs): ResolvedH
   }
   if (overrides.bias !== undefined || overrides.sigmoid !== undefined) {
     throw new VerifierArgsError(
-      "`head.bias` and `head.sigmoid` apply to a probe head; this model's head is a distribution",
+      "`head.bias` and `head.sigmoid` apply to a probe head; this model's head is a distribution: remove them from the scorer's `head` args",
     );
   }
   const scale = overrides.scale ?? head.scale;

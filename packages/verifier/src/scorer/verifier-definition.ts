@@ -14,6 +14,18 @@ export function defineVerifierScorer(
   options: VerifierScorerOptions | ModelCache = {},
 ): ScorerDefinition<VerifierArgs> {
   const cache = "modelFor" in options ? options : modelCache(options);
+  // One scorer per distinct args: `check` builds it (so the args are checked against the
+  // model once, before a run) and every sample of a run then uses that same scorer.
+  const scorers = new Map<string, Promise<Scorer>>();
+  const scorerFor = (args: VerifierArgs): Promise<Scorer> => {
+    const key = JSON.stringify(args);
+    let scorer = scorers.get(key);
+    if (scorer === undefined) {
+      scorer = cache.modelFor(args.model).then((model) => createVerifierScorer(model, args));
+      scorers.set(key, scorer);
+    }
+    return scorer;
+  };
   return {
     name: "verifier",
     pool: "gpu",
@@ -21,13 +33,16 @@ export function defineVerifierScorer(
       "ONNX verifier model: one forward pass per prompt, probe or score-distribution head",
     args: VerifierArgsSchema,
     create(args: VerifierArgs): Scorer {
-      let scorer: Promise<Scorer> | undefined;
-      return async (sample, context) => {
-        scorer ??= cache.modelFor(args.model).then((model) => createVerifierScorer(model, args));
-        return (await scorer)(sample, context);
-      };
+      return async (sample, context) => (await scorerFor(args))(sample, context);
     },
-    close: () => cache.close(),
+    /** Loads the model and builds the scorer: VerifierArgsError (a SpecError) when they clash. */
+    async check(args: VerifierArgs): Promise<void> {
+      await scorerFor(args);
+    },
+    async close() {
+      scorers.clear();
+      await cache.close();
+    },
   };
 }
 

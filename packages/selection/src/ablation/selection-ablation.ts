@@ -1,0 +1,75 @@
+import { type SelectionAblation, type SelectionSpec, SelectionSpecSchema } from "@assay/core";
+import type { Store } from "@assay/store";
+import { type AblationCandidateRow, ablationCandidatePages, runnerOf } from "@assay/store/reports";
+import { isCorrect } from "../correctness.js";
+import { AblationTally, type AblationTaskCandidate } from "./ablation-tally.js";
+
+export interface SelectionAblationOptions {
+  /** Tasks read per round trip. Default 2000. */
+  tasksPerPage?: number;
+}
+
+/**
+ * Selected accuracy of the run re-computed from its stored per-criterion, per-variant
+ * verifier values: each criterion alone and the first 1..K variants, next to the full mean.
+ * Uses the selection the run's stored spec asked for (verifier, check, threshold, method);
+ * undefined when the spec asked for none or the verifier used one criterion and one variant.
+ */
+export async function selectionAblation(
+  store: Store,
+  runId: string,
+  options: SelectionAblationOptions = {},
+): Promise<SelectionAblation | undefined> {
+  const spec = selectionSpecOf((await store.getRun(runId))?.spec);
+  if (spec === undefined) return undefined;
+  const tally = new AblationTally({ method: spec.method, k: spec.k });
+  const query = {
+    verifierScorer: spec.verifier,
+    ...(spec.check !== undefined && { checkScorer: spec.check }),
+  };
+  const pages = ablationCandidatePages(runnerOf(store.driver), runId, query, options.tasksPerPage);
+  for await (const page of pages) {
+    for (const task of groupByTask(page)) {
+      tally.add(task.map((row) => candidateOf(row, spec.threshold)));
+    }
+    if (!tally.needsMore) return undefined;
+  }
+  const result = tally.result();
+  if (result === null) return undefined;
+  return {
+    scorer: spec.verifier,
+    method: spec.method,
+    criteria: result.shape.criteria,
+    variants: result.shape.variants,
+    rows: result.rows,
+  };
+}
+
+/** The selection part of a stored (already resolved) spec; undefined when it has none. */
+function selectionSpecOf(spec: unknown): SelectionSpec | undefined {
+  const selection = (spec as { selection?: unknown } | null | undefined)?.selection;
+  if (selection === undefined) return undefined;
+  const parsed = SelectionSpecSchema.safeParse(selection);
+  return parsed.success ? parsed.data : undefined;
+}
+
+function candidateOf(row: AblationCandidateRow, threshold: number): AblationTaskCandidate {
+  return {
+    index: row.candidateIndex,
+    correct: isCorrect({ label: row.label, checkValue: row.checkValue }, threshold),
+    rows: row.verifierRows,
+  };
+}
+
+/** Rows come ordered by task, so each task's candidates are adjacent. */
+function* groupByTask(rows: readonly AblationCandidateRow[]): Generator<AblationCandidateRow[]> {
+  let task: AblationCandidateRow[] = [];
+  for (const row of rows) {
+    if (task.length > 0 && task[0]?.taskId !== row.taskId) {
+      yield task;
+      task = [];
+    }
+    task.push(row);
+  }
+  if (task.length > 0) yield task;
+}

@@ -1,0 +1,181 @@
+import { randomUUID } from "node:crypto";
+import type { AblationRow } from "@assay/core";
+import { runnerOf, runReports } from "@assay/store/reports";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { selectForRun, selectionAblation } from "../src/index.js";
+import {
+  type AblationCandidateSpec,
+  type AblationRunSpec,
+  seedAblationRun,
+} from "./support/ablation-run.js";
+import { DRIVERS, type TestStore } from "./support/stores.js";
+
+/** A run of C criteria × K variants; values on a coarse grid so exact ties are common. */
+const ablationRun: fc.Arbitrary<AblationRunSpec> = fc
+  .record({
+    c: fc.integer({ min: 1, max: 3 }),
+    k: fc.integer({ min: 1, max: 3 }),
+    method: fc.constantFrom("best_of_n" as const, "pivot_tournament" as const),
+    pivots: fc.integer({ min: 1, max: 3 }),
+  })
+  .chain(({ c, k, method, pivots }) => {
+    const value = fc.oneof(
+      { weight: 9, arbitrary: fc.integer({ min: 0, max: 4 }).map((v) => v / 4) },
+      { weight: 1, arbitrary: fc.constant(null) },
+    );
+    const candidate: fc.Arbitrary<AblationCandidateSpec> = fc.record(
+      {
+        label: fc.boolean(),
+        values: fc.oneof(
+          {
+            weight: 9,
+            arbitrary: fc.array(fc.array(value, { minLength: k, maxLength: k }), {
+              minLength: c,
+              maxLength: c,
+            }),
+          },
+          { weight: 1, arbitrary: fc.constant("overflow" as const) },
+        ),
+      },
+      { requiredKeys: ["values"] },
+    );
+    return fc.record({
+      criteria: fc.constant(["spec", "output", "errors"].slice(0, c)),
+      tasks: fc.dictionary(
+        fc.string({ unit: fc.constantFrom("a", "b", "c"), minLength: 1, maxLength: 3 }),
+        fc.array(candidate, { minLength: 1, maxLength: 5 }),
+        { minKeys: 1, maxKeys: 10 },
+      ),
+      method: fc.constant(method),
+      k: fc.constant(pivots),
+    });
+  });
+
+function row(rows: readonly AblationRow[] | undefined, label: string): AblationRow | undefined {
+  return rows?.find(
+    (r) =>
+      (r.kind === "full" && label === "full") ||
+      (r.kind === "criterion" && r.criterion === label) ||
+      (r.kind === "variants" && label === `k=${r.variants}`),
+  );
+}
+
+describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
+  "selection ablation on %s",
+  (driver) => {
+    let db: TestStore;
+    beforeAll(async () => {
+      db = await DRIVERS[driver]();
+    });
+    afterAll(() => db?.dispose());
+
+    it("its full-mean row is the run's own selected accuracy; C = K = 1 shows none", async () => {
+      await fc.assert(
+        fc.asyncProperty(ablationRun, fc.constantFrom(1, 4), async (run, tasksPerPage) => {
+          const runId = `run-${randomUUID()}`;
+          await seedAblationRun(db.store, runId, run);
+          await selectForRun(db.store, runId, {
+            verifierScorer: "judge",
+            method: run.method ?? "best_of_n",
+            k: run.k ?? 3,
+            tasksPerPage,
+          });
+          const [report] = await runReports(runnerOf(db.store.driver), [runId]);
+          const ablation = await selectionAblation(db.store, runId, { tasksPerPage });
+          const c = run.criteria.length;
+          const k = Object.values(run.tasks)
+            .flat()
+            .find((x) => x.values !== "overflow")?.values[0]?.length;
+          if (c === 1 && (k ?? 1) === 1) {
+            expect(ablation).toBeUndefined();
+            return;
+          }
+          if (k === undefined) {
+            // Every candidate overflowed: no values, nothing to take apart.
+            expect(ablation).toBeUndefined();
+            return;
+          }
+          const full = row(ablation?.rows, "full");
+          expect(full?.selected).toEqual(report?.accuracy.selected);
+          expect(full?.unselected).toBe(report?.accuracy.unselected);
+          expect(full?.ties).toBe(report?.ties.continuous.count);
+          // Using every variant is the full mean again.
+          expect(row(ablation?.rows, `k=${k}`)?.selected ?? full?.selected).toEqual(full?.selected);
+          expect(ablation?.rows.length).toBe(1 + (c > 1 ? c : 0) + (k > 1 ? k : 0));
+        }),
+        { numRuns: 30 },
+      );
+    });
+
+    it("shows one criterion alone selecting better, and another worse, than the mean", async () => {
+      // Two criteria, one variant. The mean picks right in T1 and T2 and wrong in T3;
+      // `spec` alone picks right in all three, `output` alone wrong in all three.
+      const runId = `run-${randomUUID()}`;
+      await seedAblationRun(db.store, runId, {
+        criteria: ["spec", "output"],
+        tasks: {
+          T1: [
+            { label: false, values: [[0.2], [0.9]] },
+            { label: true, values: [[0.8], [0.4]] },
+          ],
+          T2: [
+            { label: true, values: [[0.9], [0.3]] },
+            { label: false, values: [[0.1], [0.95]] },
+          ],
+          T3: [
+            { label: false, values: [[0.3], [0.9]] },
+            { label: true, values: [[0.7], [0.2]] },
+          ],
+        },
+      });
+      await selectForRun(db.store, runId, { verifierScorer: "judge" });
+      const ablation = await selectionAblation(db.store, runId);
+      expect(ablation?.criteria).toEqual(["spec", "output"]);
+      expect(ablation?.variants).toBe(1);
+      expect(
+        ablation?.rows.map((r) => [r.kind, r.criterion, r.selected.count, r.selected.of]),
+      ).toEqual([
+        ["full", null, 2, 3],
+        ["criterion", "spec", 3, 3],
+        ["criterion", "output", 0, 3],
+      ]);
+    });
+
+    it("shows the first k variants: one variant picks wrong where two pick right", async () => {
+      const runId = `run-${randomUUID()}`;
+      await seedAblationRun(db.store, runId, {
+        criteria: ["default"],
+        tasks: {
+          T: [
+            { label: false, values: [[0.9, 0.1]] },
+            { label: true, values: [[0.6, 0.6]] },
+          ],
+        },
+      });
+      const ablation = await selectionAblation(db.store, runId);
+      expect(ablation?.rows.map((r) => [r.kind, r.variants, r.selected.rate])).toEqual([
+        ["full", 2, 1],
+        ["variants", 1, 0],
+        ["variants", 2, 1],
+      ]);
+    });
+
+    it("shows none for one criterion and one variant, or without selection", async () => {
+      const runId = `run-${randomUUID()}`;
+      await seedAblationRun(db.store, runId, {
+        criteria: ["default"],
+        tasks: {
+          T: [
+            { label: true, values: [[0.4]] },
+            { label: false, values: [[0.6]] },
+          ],
+        },
+      });
+      expect(await selectionAblation(db.store, runId)).toBeUndefined();
+      const bare = `run-${randomUUID()}`;
+      await db.store.startRun({ id: bare, spec: { rules: [] }, transport: "local" });
+      expect(await selectionAblation(db.store, bare)).toBeUndefined();
+    });
+  },
+);
