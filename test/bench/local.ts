@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { readEnv, type ScoreRow } from "@assay/core";
 import { type OpenStoreOptions, openStore } from "@assay/store";
-import { rawBulkInsertScores } from "@assay/store/bench-baseline";
 import pg from "pg";
 import { fmt, measureProcess, median, timed } from "./bench-util.js";
+import { rawBulkInsertScores } from "./raw-copy-baseline.js";
 
 const { values: flags } = parseArgs({
   options: {
