@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import type { QueryResult, SqlRunner } from "../sql-runner.js";
+import type { SqlRunner } from "../sql-runner.js";
 import type { ColumnList, RowOf } from "./column-list.js";
 import { copyText } from "./copy-text.js";
 
@@ -34,28 +34,51 @@ export interface BulkTarget {
 }
 
 /**
- * From this many rows on, a Postgres batch is sent by COPY into per-connection staging
- * tables and merged by the statement; below it, COPY's extra round trips cost more than
- * array parameters save.
+ * From this many rows on, a Postgres batch is sent by COPY; below it, COPY's extra round
+ * trips cost more than array parameters save.
  */
 export const COPY_MIN_ROWS = 100;
 
 /**
- * Runs one statement over many rows as ONE atomic, all-or-nothing write:
- * - Postgres, large batches: COPY each part into a temporary staging table, then the
- *   statement reads the staging tables, all inside one transaction;
- * - otherwise (PGlite, small batches): one array parameter per column, unnested into rows.
+ * An idempotent insert of every part's rows: it must insert each row unless its key is
+ * stored already, and answer one row whose `inserted` column counts the new rows of the
+ * first part. Written once against a RowSource, it runs on either loading path.
+ */
+export type BulkInsertStatement = (from: RowSource) => string;
+
+/**
+ * Inserts many rows as ONE atomic, all-or-nothing write; returns the new rows of the
+ * first part.
+ * - Postgres, large batches: COPY each part straight into its table, in one transaction.
+ *   When a key is stored already (a redelivered job, a resumed run, a duplicate id), that
+ *   transaction rolls back and the batch goes again by COPY into per-connection staging
+ *   tables, merged by `statement`.
+ * - Otherwise (PGlite, small batches): `statement` over one array parameter per column.
  * Either way a data error fails the whole call and stores nothing, which is what
  * `writeIsolating` needs to find the bad row by splitting the batch.
  */
-export async function bulkStatement<R>(
+export async function bulkInsert(
   target: BulkTarget,
   parts: readonly BulkPart[],
-  statement: (from: RowSource) => string,
-): Promise<QueryResult<R>> {
+  statement: BulkInsertStatement,
+): Promise<number> {
   const rows = parts.reduce((total, part) => total + part.rows.length, 0);
   if (target.pool !== undefined && rows >= COPY_MIN_ROWS) {
-    return copyAndMerge<R>(target.pool, parts, statement);
+    const encoded = parts.map((part) => ({
+      list: part.list,
+      chunks: copyText(part.list, part.rows),
+    }));
+    try {
+      await inTransaction(target.pool, (client) => copyStraight(client, encoded));
+      return parts[0]?.rows.length ?? 0;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+    }
+    return inTransaction(
+      target.pool,
+      (client) => copyAndMerge(client, encoded, statement),
+      (client) => createStages(client, encoded),
+    );
   }
   const params: unknown[][] = [];
   const firstParam = new Map<ColumnList, number>();
@@ -69,7 +92,8 @@ export async function bulkStatement<R>(
     const arrays = list.types.map((type, index) => `$${first + index}::${type}[]`);
     return `unnest(${arrays.join(", ")}) AS ${alias}(${list.names.join(", ")})`;
   };
-  return target.runner.query<R>(statement(unnest), params);
+  const result = await target.runner.query<{ inserted: number }>(statement(unnest), params);
+  return result.rows[0]?.inserted ?? 0;
 }
 
 /** One array per column, in list order; JSON columns as JSON text. */
@@ -85,33 +109,30 @@ function columnArrays(part: BulkPart): unknown[][] {
 
 const stagesOfClient = new WeakMap<pg.PoolClient, Set<string>>();
 
-async function copyAndMerge<R>(
+interface EncodedPart {
+  list: ColumnList;
+  /** COPY text, a few thousand rows per string. */
+  chunks: string[];
+}
+
+/**
+ * Runs `work` in a transaction on one pooled connection, after `prepare` (outside it);
+ * rolls back if `work` throws.
+ */
+async function inTransaction<T>(
   pool: pg.Pool,
-  parts: readonly BulkPart[],
-  statement: (from: RowSource) => string,
-): Promise<QueryResult<R>> {
-  const encoded = parts.map((part) => ({
-    list: part.list,
-    chunks: copyText(part.list, part.rows),
-  }));
+  work: (client: pg.PoolClient) => Promise<T>,
+  prepare?: (client: pg.PoolClient) => Promise<void>,
+): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await createStages(client, parts);
+    await prepare?.(client);
     await client.query("BEGIN");
     try {
-      for (const { list, chunks } of encoded) {
-        if (chunks.length === 0) continue;
-        const copy = client.query(
-          copyFrom(`COPY ${stageOf(list.table)} (${list.names.join(", ")}) FROM STDIN`),
-        );
-        await pipeline(Readable.from(chunks), copy);
-      }
-      const staged: RowSource = (list, alias) =>
-        `(SELECT ${list.names.join(", ")} FROM ${stageOf(list.table)}) AS ${alias}`;
-      const result = await client.query(statement(staged));
+      const result = await work(client);
       await client.query("COMMIT");
-      return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
+      return result;
     } catch (error) {
       await client.query("ROLLBACK").catch((rollbackError: Error) => {
         broken = rollbackError; // the connection is unusable: the pool must drop it
@@ -123,11 +144,36 @@ async function copyAndMerge<R>(
   }
 }
 
+/** COPY into the tables themselves: fails with a unique violation when a key is stored. */
+async function copyStraight(client: pg.PoolClient, parts: readonly EncodedPart[]): Promise<void> {
+  for (const part of parts) await copyInto(client, part.list.table, part);
+}
+
+const UNIQUE_VIOLATION = "23505";
+
+async function copyAndMerge(
+  client: pg.PoolClient,
+  parts: readonly EncodedPart[],
+  statement: BulkInsertStatement,
+): Promise<number> {
+  for (const part of parts) await copyInto(client, stageOf(part.list.table), part);
+  const staged: RowSource = (list, alias) =>
+    `(SELECT ${list.names.join(", ")} FROM ${stageOf(list.table)}) AS ${alias}`;
+  const result = await client.query<{ inserted: number }>(statement(staged));
+  return result.rows[0]?.inserted ?? 0;
+}
+
+async function copyInto(client: pg.PoolClient, table: string, part: EncodedPart): Promise<void> {
+  if (part.chunks.length === 0) return;
+  const copy = client.query(copyFrom(`COPY ${table} (${part.list.names.join(", ")}) FROM STDIN`));
+  await pipeline(Readable.from(part.chunks), copy);
+}
+
 /**
  * Staging tables live as long as their connection and empty at every commit. Created
  * outside the write's transaction, so a rolled-back write never takes one away.
  */
-async function createStages(client: pg.PoolClient, parts: readonly BulkPart[]): Promise<void> {
+async function createStages(client: pg.PoolClient, parts: readonly EncodedPart[]): Promise<void> {
   let made = stagesOfClient.get(client);
   if (made === undefined) {
     made = new Set();

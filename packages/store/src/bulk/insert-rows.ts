@@ -13,3 +13,9 @@ export function insertRows(
   const names = list.names.join(", ");
   return `INSERT INTO ${list.table} (${names}) SELECT ${names} FROM ${from(list, alias)} ON CONFLICT DO NOTHING`;
 }
+
+/** `insertRows`, answering how many rows were new (a BulkInsertStatement of one table). */
+export function countedInsert(list: ColumnList, from: RowSource): string {
+  return `WITH inserted AS (${insertRows(list, from)} RETURNING 1)
+    SELECT count(*)::int AS inserted FROM inserted`;
+}

@@ -1,5 +1,5 @@
 import type { JobResult } from "@assay/core";
-import { type BulkTarget, bulkPart, bulkStatement } from "../bulk/bulk-statement.js";
+import { type BulkTarget, bulkInsert, bulkPart } from "../bulk/bulk-statement.js";
 import { insertRows } from "../bulk/insert-rows.js";
 import { SCORE_COLUMNS, TRUNCATION_COLUMNS, USAGE_COLUMNS } from "../bulk/tables.js";
 import { writeScores } from "./scores.js";
@@ -24,7 +24,7 @@ export async function writeResults(
     bulkPart(TRUNCATION_COLUMNS, truncations),
     bulkPart(USAGE_COLUMNS, usage),
   ];
-  const { rows } = await bulkStatement<{ inserted: number }>(
+  return bulkInsert(
     target,
     parts,
     (from) => `
@@ -33,5 +33,4 @@ export async function writeResults(
       inserted_usage AS (${insertRows(USAGE_COLUMNS, from)})
       SELECT count(*)::int AS inserted FROM inserted_scores`,
   );
-  return rows[0]?.inserted ?? 0;
 }

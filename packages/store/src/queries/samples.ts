@@ -1,6 +1,6 @@
 import type { InputErrorSummary, Sample } from "@assay/core";
-import { type BulkTarget, bulkPart, bulkStatement } from "../bulk/bulk-statement.js";
-import { insertRows } from "../bulk/insert-rows.js";
+import { type BulkTarget, bulkInsert, bulkPart } from "../bulk/bulk-statement.js";
+import { countedInsert, insertRows } from "../bulk/insert-rows.js";
 import { INPUT_ERROR_COLUMNS, SAMPLE_COLUMNS, USAGE_COLUMNS } from "../bulk/tables.js";
 import type { SqlRunner } from "../sql-runner.js";
 import { chunks } from "./chunks.js";
@@ -30,7 +30,7 @@ export async function insertSamples(
         chunk.flatMap((sample) => generatorUsage(runId, sample)),
       ),
     ];
-    const { rows } = await bulkStatement<{ inserted: number }>(
+    inserted += await bulkInsert(
       target,
       parts,
       (from) => `
@@ -42,7 +42,6 @@ export async function insertSamples(
         )
         SELECT count(*)::int AS inserted FROM inserted`,
     );
-    inserted += rows[0]?.inserted ?? 0;
   }
   return inserted;
 }
@@ -86,10 +85,9 @@ export async function insertInputErrors(
   let inserted = 0;
   for (const chunk of chunks(errors, CHUNK)) {
     const rows = chunk.map((error) => ({ runId, ...error }));
-    const result = await bulkStatement(target, [bulkPart(INPUT_ERROR_COLUMNS, rows)], (from) =>
-      insertRows(INPUT_ERROR_COLUMNS, from),
+    inserted += await bulkInsert(target, [bulkPart(INPUT_ERROR_COLUMNS, rows)], (from) =>
+      countedInsert(INPUT_ERROR_COLUMNS, from),
     );
-    inserted += result.rowCount;
   }
   return inserted;
 }

@@ -1,6 +1,6 @@
 import type { ScoreRow } from "@assay/core";
-import { type BulkTarget, bulkPart, bulkStatement } from "../bulk/bulk-statement.js";
-import { insertRows } from "../bulk/insert-rows.js";
+import { type BulkTarget, bulkInsert, bulkPart } from "../bulk/bulk-statement.js";
+import { countedInsert } from "../bulk/insert-rows.js";
 import { SCORE_COLUMNS } from "../bulk/tables.js";
 import { resultKeyString } from "../result-key.js";
 import type { SqlRunner } from "../sql-runner.js";
@@ -11,10 +11,9 @@ import type { SqlRunner } from "../sql-runner.js";
  */
 export async function writeScores(target: BulkTarget, rows: readonly ScoreRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const result = await bulkStatement(target, [bulkPart(SCORE_COLUMNS, rows)], (from) =>
-    insertRows(SCORE_COLUMNS, from),
+  return bulkInsert(target, [bulkPart(SCORE_COLUMNS, rows)], (from) =>
+    countedInsert(SCORE_COLUMNS, from),
   );
-  return result.rowCount;
 }
 
 export async function storedResultKeys(
