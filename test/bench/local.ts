@@ -9,14 +9,16 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { readEnv, type ScoreRow } from "@assay/core";
 import { type OpenStoreOptions, openStore } from "@assay/store";
-import { rawBulkInsertScores } from "@assay/store/bench-baseline";
 import pg from "pg";
 import { fmt, measureProcess, median, timed } from "./bench-util.js";
+import { rawBulkInsertScores } from "./raw-copy-baseline.js";
 
 const { values: flags } = parseArgs({
   options: {
     samples: { type: "string", default: "100000" },
     reps: { type: "string", default: "3" },
+    /** Comma-separated: which stores to measure. */
+    stores: { type: "string", default: "pglite,postgres" },
     postgres: {
       type: "string",
       default: readEnv().DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
@@ -50,15 +52,19 @@ interface Row {
   peakRss: number;
 }
 
+const stores = new Set(flags.stores.split(","));
 const results: Row[] = [];
 try {
-  results.push(
-    await benchStore("pglite", { dataDir: join(work, "pglite") }, ["--db", join(work, "pglite")]),
-  );
-  const url = await freshDatabase(flags.postgres, "assay_bench_local");
-  const migrated = await measureProcess("node", [cli, "migrate", "--db", url]);
-  if (migrated.exitCode !== 0) throw new Error(`assay migrate failed:\n${migrated.stderr}`);
-  results.push(await benchStore("postgres", { databaseUrl: url }, ["--db", url]));
+  if (stores.has("pglite")) {
+    const dir = join(work, "pglite");
+    results.push(await benchStore("pglite", { dataDir: dir }, ["--db", dir]));
+  }
+  if (stores.has("postgres")) {
+    const url = await freshDatabase(flags.postgres, "assay_bench_local");
+    const migrated = await measureProcess("node", [cli, "migrate", "--db", url]);
+    if (migrated.exitCode !== 0) throw new Error(`assay migrate failed:\n${migrated.stderr}`);
+    results.push(await benchStore("postgres", { databaseUrl: url }, ["--db", url]));
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

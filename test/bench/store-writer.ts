@@ -7,11 +7,11 @@
 import { parseArgs } from "node:util";
 import type { ScoreRow } from "@assay/core";
 import { openStore, type Store } from "@assay/store";
-import { rawBulkInsertScores } from "@assay/store/bench-baseline";
 import { scores } from "@assay/store/schema";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { DATABASE_URL, dropSchema, freshSchema } from "../distributed/support/services.js";
 import { fmt, median, timed } from "./bench-util.js";
+import { rawBulkInsertScores } from "./raw-copy-baseline.js";
 
 const { values: flags } = parseArgs({
   options: {

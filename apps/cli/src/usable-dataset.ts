@@ -6,7 +6,7 @@ import { readDataset } from "@assay/pipeline";
  * Reads only up to the first line that is not blank.
  */
 export async function assertUsableDataset(file: string, maxLineBytes: number): Promise<void> {
-  const events = readDataset(file, { maxLineBytes, checkDuplicateIds: false });
+  const events = readDataset(file, { maxLineBytes, checkDuplicateIds: false, parseThreads: 0 });
   try {
     await events.next();
   } finally {

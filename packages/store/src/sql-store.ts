@@ -7,6 +7,7 @@ import type {
   ScoreRow,
 } from "@assay/core";
 import { BatchedWriter, type BatchedWriterOptions } from "./batched-writer.js";
+import type { BulkTarget } from "./bulk/bulk-statement.js";
 import { exportScores } from "./queries/export.js";
 import { writeResults } from "./queries/results.js";
 import type { AnyPgDatabase } from "./queries/runs.js";
@@ -73,7 +74,7 @@ export class SqlStore implements Store {
   }
 
   async insertSamples(runId: string, samples: readonly Sample[]): Promise<number> {
-    return insertSamples(await this.#runner(), runId, samples);
+    return insertSamples(await this.#bulk(), runId, samples);
   }
 
   async sampleLines(runId: string, sampleIds: readonly string[]): Promise<Map<string, number>> {
@@ -88,7 +89,7 @@ export class SqlStore implements Store {
   }
 
   async insertInputErrors(runId: string, errors: readonly InputErrorSummary[]): Promise<number> {
-    return insertInputErrors(await this.#runner(), runId, errors);
+    return insertInputErrors(await this.#bulk(), runId, errors);
   }
 
   async storedResultKeys(runId: string, sampleIds: readonly string[]): Promise<Set<string>> {
@@ -96,7 +97,7 @@ export class SqlStore implements Store {
   }
 
   async writeScores(rows: readonly ScoreRow[]): Promise<number> {
-    return writeScores(await this.#runner(), rows);
+    return writeScores(await this.#bulk(), rows);
   }
 
   createScoreWriter(options?: BatchedWriterOptions): ScoreWriter {
@@ -104,7 +105,7 @@ export class SqlStore implements Store {
   }
 
   async writeResults(results: readonly JobResult[]): Promise<number> {
-    return writeResults(await this.#runner(), results);
+    return writeResults(await this.#bulk(), results);
   }
 
   createResultWriter(options?: BatchedWriterOptions<number>): ResultWriter {
@@ -126,6 +127,13 @@ export class SqlStore implements Store {
   async #runner(): Promise<SqlRunner> {
     await this.#whenReady();
     return this.#parts.runner;
+  }
+
+  /** Bulk writes use COPY where the store is a Postgres server. */
+  async #bulk(): Promise<BulkTarget> {
+    const { driver, runner } = this.#parts;
+    await this.#whenReady();
+    return { runner, pool: driver.kind === "postgres" ? driver.pool : undefined };
   }
 
   async #db(): Promise<AnyPgDatabase> {

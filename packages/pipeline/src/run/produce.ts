@@ -32,6 +32,8 @@ export interface ProduceOptions {
    * results (one query per chunk). Default false, which is always correct.
    */
   newRun?: boolean;
+  /** Threads that parse dataset lines; see `ReadDatasetOptions.parseThreads`. */
+  parseThreads?: number;
   /** Aborting stops reading the dataset; the plan is then left unrecorded (incomplete). */
   signal?: AbortSignal;
   onProgress?: (progress: ProduceProgress) => void;
@@ -66,7 +68,8 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
   let chunkSamples = 0;
   let errors: InputErrorSummary[] = [];
 
-  const recordError = (error: InputError): void => {
+  /** Counts an input error and returns it as the row to store. */
+  const recordError = (error: InputError): InputErrorSummary => {
     // Escaped once more, so that no message or field can be what the store refuses.
     const row = {
       file: error.file,
@@ -74,9 +77,9 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
       field: printable(error.field),
       message: printable(error.reason),
     };
-    errors.push(row);
     if (errorExamples.length < 10) errorExamples.push(row);
     progress.inputErrors += 1;
+    return row;
   };
 
   // A line with a sample that cannot be routed or has bad scorers of its own is an input error.
@@ -89,19 +92,21 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
       return { line: (samples[0] as Sample).line, samples, jobs };
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      recordError(error);
+      errors.push(recordError(error));
       return undefined;
     }
   };
 
-  const flush = async (): Promise<void> => {
-    const planned = chunk.map(planOrReport).filter((entry) => entry !== undefined);
-    chunk = [];
-    chunkSamples = 0;
+  // Stores one chunk's lines and enqueues their missing jobs. Chunks are stored one at a
+  // time, in file order (so the first line to use an id keeps it), but the next chunk is
+  // read and planned while this one is stored.
+  const storeAndEnqueue = async (
+    planned: PlannedLine[],
+    lineErrors: InputErrorSummary[],
+  ): Promise<void> => {
     const { stored: lines, errors: refused } = await storeLines(store, runId, dataset, planned);
-    for (const error of refused) recordError(error);
-    if (errors.length > 0) await store.insertInputErrors(runId, errors);
-    errors = [];
+    for (const error of refused) lineErrors.push(recordError(error));
+    if (lineErrors.length > 0) await store.insertInputErrors(runId, lineErrors);
     if (lines.length === 0) return;
     let samples = 0;
     let total = 0;
@@ -124,22 +129,39 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     options.onProgress?.({ ...progress });
   };
 
+  let storing: Promise<void> = Promise.resolve();
+  const flush = async (): Promise<void> => {
+    const planned = chunk.map(planOrReport).filter((entry) => entry !== undefined);
+    const lineErrors = errors;
+    chunk = [];
+    chunkSamples = 0;
+    errors = [];
+    await storing;
+    storing = storeAndEnqueue(planned, lineErrors);
+    storing.catch(() => {}); // awaited by the next flush or below: never unhandled
+  };
+
   const readOptions = {
     checkDuplicateIds: false,
     ...(options.maxLineBytes !== undefined && { maxLineBytes: options.maxLineBytes }),
+    ...(options.parseThreads !== undefined && { parseThreads: options.parseThreads }),
   };
   for await (const event of readDataset(dataset, readOptions)) {
     if (options.signal?.aborted === true) break;
     progress.lines += 1;
-    if (event.kind === "error") recordError(event.error);
+    if (event.kind === "error") errors.push(recordError(event.error));
     else {
       chunk.push(event.samples);
       chunkSamples += event.samples.length;
     }
     if (chunkSamples >= chunkSize || errors.length >= chunkSize) await flush();
   }
-  if (options.signal?.aborted === true) return { ...progress, errorExamples };
+  if (options.signal?.aborted === true) {
+    await storing;
+    return { ...progress, errorExamples };
+  }
   await flush();
+  await storing;
   await store.setPlanned(runId, progress.planned);
   return { ...progress, errorExamples };
 }

@@ -17,6 +17,8 @@ export interface RunLocalOptions {
   /** Jobs in flight at once. Default 4000: enough to fill the writer's batches. */
   concurrency?: number;
   maxLineBytes?: number;
+  /** Threads that parse dataset lines; see `ReadDatasetOptions.parseThreads`. */
+  parseThreads?: number;
   /** Samples stored and planned together. Default 2000. */
   chunkSize?: number;
   /** The run was just created: nothing of it can be stored yet. */
@@ -91,6 +93,7 @@ export async function runLocal(options: RunLocalOptions): Promise<RunOutcome> {
       spec: options.spec,
       runId,
       ...(options.maxLineBytes !== undefined && { maxLineBytes: options.maxLineBytes }),
+      ...(options.parseThreads !== undefined && { parseThreads: options.parseThreads }),
       chunkSize: options.chunkSize ?? 2000,
       newRun: options.newRun === true,
       ...(options.signal !== undefined && { signal: options.signal }),

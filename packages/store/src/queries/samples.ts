@@ -1,77 +1,93 @@
 import type { InputErrorSummary, Sample } from "@assay/core";
+import { type BulkTarget, bulkInsert, bulkPart } from "../bulk/bulk-statement.js";
+import { countedInsert, insertRows } from "../bulk/insert-rows.js";
+import { INPUT_ERROR_COLUMNS, SAMPLE_COLUMNS, USAGE_COLUMNS } from "../bulk/tables.js";
 import type { SqlRunner } from "../sql-runner.js";
 import { chunks } from "./chunks.js";
 
 const CHUNK = 5000;
 
-// unnest() turns one array parameter per column into rows: a constant number of
-// parameters however many rows, and no SQL text built per row.
-// The generator's token usage goes in the same statement, so a sample is never stored
-// without the cost of producing it; only for samples this statement inserted, so a
-// sample refused as a duplicate id never leaves its cost on the sample it collided with.
-const INSERT_SAMPLES = `
-  WITH inserted AS (
-    INSERT INTO samples (run_id, sample_id, task_id, candidate_index, label, line, metadata)
-    SELECT $1, * FROM unnest($2::text[], $3::text[], $4::int[], $5::bool[], $6::int[], $7::jsonb[])
-    ON CONFLICT DO NOTHING
-    RETURNING sample_id
-  ), generator_usage AS (
-    INSERT INTO usage (run_id, sample_id, role, model, input_tokens, cached_input_tokens, output_tokens, scorer)
-    SELECT $1, g.sample_id, 'generator', g.model, g.input_tokens, g.cached_input_tokens, g.output_tokens, ''
-    FROM unnest($8::text[], $9::text[], $10::int[], $11::int[], $12::int[])
-      AS g(sample_id, model, input_tokens, cached_input_tokens, output_tokens)
-    JOIN inserted USING (sample_id)
-    ON CONFLICT DO NOTHING
-  )
-  SELECT count(*)::int AS inserted FROM inserted`;
-
-const INSERT_INPUT_ERRORS = `
-  INSERT INTO input_errors (run_id, file, line, field, message)
-  SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[], $5::text[])
-  ON CONFLICT DO NOTHING`;
-
+/**
+ * Inserts samples; returns how many were new. The generator's token usage goes in the
+ * same statement, so a sample is never stored without the cost of producing it; only
+ * for samples this statement inserted, so a sample refused as a duplicate id never leaves
+ * its cost on the sample it collided with.
+ */
 export async function insertSamples(
-  runner: SqlRunner,
+  target: BulkTarget,
   runId: string,
   samples: readonly Sample[],
 ): Promise<number> {
   let inserted = 0;
   for (const chunk of chunks(samples, CHUNK)) {
-    const generated = chunk.filter((s) => s.generator !== undefined);
-    const result = await runner.query<{ inserted: number }>(INSERT_SAMPLES, [
-      runId,
-      chunk.map((s) => s.id),
-      chunk.map((s) => s.taskId),
-      chunk.map((s) => s.candidateIndex),
-      chunk.map((s) => s.label ?? null),
-      chunk.map((s) => s.line),
-      chunk.map((s) => JSON.stringify(s.metadata)),
-      generated.map((s) => s.id),
-      generated.map((s) => s.generator?.model),
-      generated.map((s) => s.generator?.input_tokens),
-      generated.map((s) => s.generator?.cached_input_tokens ?? 0),
-      generated.map((s) => s.generator?.output_tokens),
-    ]);
-    inserted += result.rows[0]?.inserted ?? 0;
+    const parts = [
+      bulkPart(
+        SAMPLE_COLUMNS,
+        chunk.map((sample) => sampleRow(runId, sample)),
+      ),
+      bulkPart(
+        USAGE_COLUMNS,
+        chunk.flatMap((sample) => generatorUsage(runId, sample)),
+      ),
+    ];
+    inserted += await bulkInsert(
+      target,
+      parts,
+      (from) => `
+        WITH inserted AS (${insertRows(SAMPLE_COLUMNS, from)} RETURNING sample_id),
+        generator_usage AS (
+          INSERT INTO usage (${USAGE_COLUMNS.names.join(", ")})
+          SELECT g.* FROM ${from(USAGE_COLUMNS, "g")} JOIN inserted USING (sample_id)
+          ON CONFLICT DO NOTHING
+        )
+        SELECT count(*)::int AS inserted FROM inserted`,
+    );
   }
   return inserted;
 }
 
+function sampleRow(runId: string, sample: Sample) {
+  return {
+    runId,
+    sampleId: sample.id,
+    taskId: sample.taskId,
+    candidateIndex: sample.candidateIndex,
+    label: sample.label ?? null,
+    line: sample.line,
+    metadata: sample.metadata,
+  };
+}
+
+function generatorUsage(runId: string, sample: Sample) {
+  const generator = sample.generator;
+  if (generator === undefined) return [];
+  return [
+    {
+      runId,
+      sampleId: sample.id,
+      role: "generator",
+      scorer: "",
+      model: generator.model,
+      inputTokens: generator.input_tokens,
+      cachedInputTokens: generator.cached_input_tokens ?? 0,
+      outputTokens: generator.output_tokens,
+      computeMs: null,
+      device: null,
+    },
+  ];
+}
+
 export async function insertInputErrors(
-  runner: SqlRunner,
+  target: BulkTarget,
   runId: string,
   errors: readonly InputErrorSummary[],
 ): Promise<number> {
   let inserted = 0;
   for (const chunk of chunks(errors, CHUNK)) {
-    const result = await runner.query(INSERT_INPUT_ERRORS, [
-      runId,
-      chunk.map((e) => e.file),
-      chunk.map((e) => e.line),
-      chunk.map((e) => e.field),
-      chunk.map((e) => e.message),
-    ]);
-    inserted += result.rowCount;
+    const rows = chunk.map((error) => ({ runId, ...error }));
+    inserted += await bulkInsert(target, [bulkPart(INPUT_ERROR_COLUMNS, rows)], (from) =>
+      countedInsert(INPUT_ERROR_COLUMNS, from),
+    );
   }
   return inserted;
 }

@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ScoreRow } from "@assay/core";
+import type { Store } from "@assay/store";
 import { from as copyFrom } from "pg-copy-streams";
-import type { Store } from "./store.js";
 
 // The benchmark's yardstick: the fastest plain bulk load of the same rows into the same
 // table, with none of the writer's guarantees (no conflict handling, no batching policy).

@@ -1,0 +1,100 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { LineOutcome } from "./parse-lines.js";
+import type { RawLine } from "./read-lines.js";
+
+export interface ParseRequest {
+  lines: RawLine[];
+  maxLineBytes: number;
+}
+
+export type ParseReply = { outcomes: LineOutcome[] } | { error: string };
+
+interface Thread {
+  worker: Worker;
+  /** Batches sent and not answered yet, oldest first. */
+  calls: Call[];
+}
+
+interface Call {
+  resolve: (outcomes: LineOutcome[]) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Threads that parse and validate batches of dataset lines. Each thread answers its
+ * batches in the order it got them, so `parse()` promises resolve per thread in order;
+ * the caller awaits them in submission order to keep the file's line order.
+ */
+export class ParsePool {
+  readonly #threads: Thread[];
+  #next = 0;
+  #failure: Error | undefined;
+  #closing = false;
+
+  constructor(size: number) {
+    this.#threads = Array.from({ length: size }, () => {
+      const thread: Thread = { worker: spawn(), calls: [] };
+      thread.worker.on("message", (reply: ParseReply) => {
+        const call = thread.calls.shift();
+        if ("error" in reply) call?.reject(new Error(`parse thread: ${reply.error}`));
+        else call?.resolve(reply.outcomes);
+      });
+      thread.worker.on("error", (error) => this.#fail(error));
+      thread.worker.on("exit", (code) => {
+        if (code !== 0 && !this.#closing)
+          this.#fail(new Error(`parse thread exited with code ${code}`));
+      });
+      return thread;
+    });
+  }
+
+  parse(lines: RawLine[], maxLineBytes: number): Promise<LineOutcome[]> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    const thread = this.#threads[this.#next] as Thread;
+    this.#next = (this.#next + 1) % this.#threads.length;
+    return new Promise((resolve, reject) => {
+      thread.calls.push({ resolve, reject });
+      thread.worker.postMessage({ lines, maxLineBytes } satisfies ParseRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closing = true;
+    await Promise.all(this.#threads.map(({ worker }) => worker.terminate()));
+  }
+
+  #fail(error: Error): void {
+    this.#failure ??= error;
+    for (const thread of this.#threads) {
+      for (const call of thread.calls.splice(0)) call.reject(error);
+    }
+  }
+}
+
+const fromSource = import.meta.url.endsWith(".ts");
+
+/**
+ * From dist/ the thread runs parse-worker.js. From the TypeScript sources (tests, tsx) a
+ * small bootstrap registers tsx in the thread first, then imports parse-worker.ts.
+ */
+function spawn(): Worker {
+  const entry = new URL(fromSource ? "./parse-worker.ts" : "./parse-worker.js", import.meta.url);
+  if (!fromSource) return new Worker(entry);
+  const tsx = dirname(createRequire(import.meta.url).resolve("tsx/package.json"));
+  const tsxApi = pathToFileURL(join(tsx, "dist", "esm", "api", "index.mjs")).href;
+  const bootstrap = `
+    const { workerData } = require("node:worker_threads");
+    import(workerData.tsxApi).then(({ register }) => { register(); return import(workerData.entry); });
+  `;
+  return new Worker(bootstrap, {
+    eval: true,
+    workerData: { tsxApi, entry: entry.href },
+    execArgv: [
+      ...process.execArgv.filter((arg) => !arg.startsWith("--conditions")),
+      "--conditions=@assay/source",
+    ],
+  });
+}

@@ -1,0 +1,55 @@
+import type { ColumnList } from "./column-list.js";
+
+const ROWS_PER_CHUNK = 1000;
+
+/**
+ * Rows in COPY's text format, a few thousand rows per string. Encoded before the COPY
+ * starts, so a value JavaScript cannot serialize fails the batch before any byte is sent.
+ */
+export function copyText(list: ColumnList, rows: readonly object[]): string[] {
+  const encoders = list.types.map(encoderOf);
+  const chunks: string[] = [];
+  let chunk = "";
+  for (let index = 0; index < rows.length; index += 1) {
+    const row = rows[index] as Record<string, unknown>;
+    for (let column = 0; column < list.keys.length; column += 1) {
+      const value = row[list.keys[column] as string];
+      if (column > 0) chunk += "\t";
+      chunk += value === null || value === undefined ? "\\N" : (encoders[column] as Encoder)(value);
+    }
+    chunk += "\n";
+    if ((index + 1) % ROWS_PER_CHUNK === 0) {
+      chunks.push(chunk);
+      chunk = "";
+    }
+  }
+  if (chunk !== "") chunks.push(chunk);
+  return chunks;
+}
+
+type Encoder = (value: unknown) => string;
+
+function encoderOf(sqlType: string): Encoder {
+  switch (sqlType) {
+    case "jsonb":
+    case "json":
+      return (value) => escapeText(JSON.stringify(value));
+    case "boolean":
+      return (value) => (value === true ? "t" : "f");
+    case "integer":
+    case "bigint":
+    case "double precision":
+      return (value) => String(value);
+    default:
+      return (value) => escapeText(String(value));
+  }
+}
+
+const SPECIAL = /[\\\t\n\r]/;
+const SPECIALS = /[\\\t\n\r]/g;
+const ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+
+/** Backslash-escapes what COPY's text format gives a meaning to. */
+export function escapeText(value: string): string {
+  return SPECIAL.test(value) ? value.replace(SPECIALS, (char) => ESCAPES[char] ?? char) : value;
+}

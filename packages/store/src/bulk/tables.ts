@@ -1,0 +1,62 @@
+import { inputErrors, samples, scores, truncations, usage } from "../schema.js";
+import { columnList } from "./column-list.js";
+
+// The columns each bulk write fills, named by the schema's property names, which are the
+// field names of the row types in @assay/core (ScoreRow, TruncationRow, UsageRow).
+
+export const SCORE_COLUMNS = columnList(scores, [
+  "runId",
+  "sampleId",
+  "scorer",
+  "criterion",
+  "repetition",
+  "rule",
+  "status",
+  "value",
+  "reason",
+  "detail",
+]);
+
+export const TRUNCATION_COLUMNS = columnList(truncations, [
+  "runId",
+  "sampleId",
+  "scorer",
+  "criterion",
+  "repetition",
+  "originalTokens",
+  "keptTokens",
+  "droppedTokens",
+  "slot",
+  "policy",
+]);
+
+export const USAGE_COLUMNS = columnList(usage, [
+  "runId",
+  "sampleId",
+  "role",
+  "scorer",
+  "model",
+  "inputTokens",
+  "cachedInputTokens",
+  "outputTokens",
+  "computeMs",
+  "device",
+]);
+
+export const SAMPLE_COLUMNS = columnList(samples, [
+  "runId",
+  "sampleId",
+  "taskId",
+  "candidateIndex",
+  "label",
+  "line",
+  "metadata",
+]);
+
+export const INPUT_ERROR_COLUMNS = columnList(inputErrors, [
+  "runId",
+  "file",
+  "line",
+  "field",
+  "message",
+]);
