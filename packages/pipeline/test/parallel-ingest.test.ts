@@ -1,9 +1,9 @@
 import { RunSpecSchema } from "@assay/core";
 import { defaultRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
+import { openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestStore, queryRows, type TestStore } from "../../../test/support/stores.js";
 import { runLocal } from "../src/index.js";
 import { tempFiles } from "./temp-files.js";
 

@@ -1,7 +1,7 @@
 import type { JobResult, Sample } from "@assay/core";
+import { openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestStore, queryRows, type TestStore } from "../../../test/support/stores.js";
 import { COPY_MIN_ROWS } from "../src/bulk/bulk-statement.js";
 import { RejectedRowError } from "../src/rejected-row-error.js";
 import type { Store } from "../src/store.js";
