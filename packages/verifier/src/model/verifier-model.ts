@@ -12,9 +12,18 @@ import type { SessionInfo } from "../session/worker-session.js";
 import type { PromptPiece } from "../template/resolve-prompt.js";
 import type { VerifierTokenizer } from "./tokenizer.js";
 
+/** Calls of `forwardSharingPrefixes`, tokens sent, tokens computed (the rest reused), ms. */
+export interface PrefixReuseStats {
+  calls: number;
+  inputTokens: number;
+  computedTokens: number;
+  computeMs: number;
+}
+
 /** A loaded verifier: load once per process, then build scorers from it. */
 export class VerifierModel {
   readonly #batchers = new Map<string, Batcher<Float32Array>>();
+  readonly #shared = { calls: 0, inputTokens: 0, computedTokens: 0, computeMs: 0 };
 
   constructor(
     /** What the user passed (folder or hub id); goes into usage rows. */
@@ -32,7 +41,52 @@ export class VerifierModel {
     readonly scaleIds: number[] | null,
     readonly batchOptions: BatcherOptions,
     readonly fitThread: FitThread,
+    /** `reusePrefixes` as loaded: false keeps the plain path even on a with-past graph. */
+    readonly prefixReuseAllowed = true,
   ) {}
+
+  /**
+   * Prompts of one sample that share a token prefix compute it once: the graph was
+   * exported with past key values (and reuse was not turned off at load).
+   */
+  get reusesPrefixes(): boolean {
+    return this.prefixReuseAllowed && this.runner.canReusePrefixes;
+  }
+
+  /**
+   * The vector of `output` at the score position of each of `sequences` (one sample's
+   * prompts), each shared prefix computed once; only on a model that `reusesPrefixes`.
+   * Same values as `forward` on each sequence, to float tolerance. `computed[i]`: the
+   * tokens first computed for sequence i (the rest of its tokens came from the cache);
+   * `computeMs[i]`: its share of the wall time, by computed tokens.
+   */
+  async forwardSharingPrefixes(
+    sequences: readonly (readonly number[])[],
+    output: string,
+  ): Promise<{ vectors: Float32Array[]; computed: number[]; computeMs: number[] }> {
+    const started = performance.now();
+    const { vectors, computed } = await this.runner.runSharingPrefixes(
+      sequences,
+      output,
+      this.batchOptions,
+    );
+    const ms = performance.now() - started;
+    const total = computed.reduce((a, b) => a + b, 0);
+    this.#shared.calls += 1;
+    this.#shared.computedTokens += total;
+    this.#shared.inputTokens += sequences.reduce((sum, row) => sum + row.length, 0);
+    this.#shared.computeMs += ms;
+    return {
+      vectors,
+      computed,
+      computeMs: computed.map((c) => (total === 0 ? 0 : (ms * c) / total)),
+    };
+  }
+
+  /** Token totals of `forwardSharingPrefixes` since load: tokens in, tokens computed. */
+  prefixReuseStats(): PrefixReuseStats {
+    return { ...this.#shared };
+  }
 
   /** Fits a prompt in the tokenization thread (same result as fitPrompt with this tokenizer). */
   fit(pieces: PromptPiece[], options: FitOptions): Promise<FitResult> {

@@ -1,5 +1,8 @@
+import type { BatchLimits } from "../batch/plan-batches.js";
 import { PREPARED } from "../prepare/prepared-names.js";
 import type { ModelIo } from "./model-io.js";
+import { prefixPasses } from "./prefix-passes.js";
+import { buildPrefixTree, planPrefixPasses } from "./prefix-tree.js";
 import { scorePositions } from "./score-position.js";
 import type { Int64Feed, WorkerSession } from "./worker-session.js";
 
@@ -28,7 +31,39 @@ export class ModelRunner {
     const positions = scorePositions(rows, this.paddingSide, this.appendedTokens);
     const feeds = padRows(rows, this.io, this.paddingSide, this.padId);
     if (this.io.prepared) Object.assign(feeds, preparedFeeds(this.io, positions, scoreTokenIds));
-    return this.session.run(feeds, output, positions);
+    return this.session.run(feeds, output, positions, this.io.past);
+  }
+
+  /**
+   * Prefix reuse is possible: the graph takes past key values and position ids (without
+   * them the positions of tokens after a padded past would be wrong).
+   */
+  get canReusePrefixes(): boolean {
+    return this.io.past !== null && this.io.hasPositionIds && !this.io.hasTokenTypeIds;
+  }
+
+  /**
+   * The vector of `output` at the score position of each of `sequences`, computing every
+   * shared token prefix once (a with-past graph only; see `canReusePrefixes`). Returns the
+   * vectors and, per sequence, the tokens first computed for it: the rest came from a cache.
+   */
+  async runSharingPrefixes(
+    sequences: readonly (readonly number[])[],
+    output: string,
+    limits: BatchLimits = {},
+  ): Promise<{ vectors: Float32Array[]; computed: number[] }> {
+    const past = this.io.past;
+    if (past === null) throw new Error("prefix reuse needs a graph with past key values");
+    const scoreIndex = sequences.map((row) => Math.max(0, row.length - 1 - this.appendedTokens));
+    const tree = buildPrefixTree(sequences, scoreIndex);
+    const passes = prefixPasses(tree, planPrefixPasses(tree.nodes, limits), this.padId);
+    const vectors = await this.session.runTree({
+      output,
+      past,
+      passes,
+      requests: sequences.length,
+    });
+    return { vectors, computed: tree.computed };
   }
 }
 
