@@ -12,18 +12,22 @@ import type { SessionInfo } from "../session/worker-session.js";
 import type { PromptPiece } from "../template/resolve-prompt.js";
 import type { VerifierTokenizer } from "./tokenizer.js";
 
-/** Calls of `forwardSharingPrefixes`, tokens sent, tokens computed (the rest reused), ms. */
+/** Totals of `forwardSharingPrefixes` since load. */
 export interface PrefixReuseStats {
   calls: number;
+  /** Tokens of the prompts sent. */
   inputTokens: number;
+  /** Tokens computed, each shared prefix once (the rest came from a cache). */
   computedTokens: number;
+  /** Tokens the passes computed, padding included (rows × longest new run). */
+  paddedTokens: number;
   computeMs: number;
 }
 
 /** A loaded verifier: load once per process, then build scorers from it. */
 export class VerifierModel {
   readonly #batchers = new Map<string, Batcher<Float32Array>>();
-  readonly #shared = { calls: 0, inputTokens: 0, computedTokens: 0, computeMs: 0 };
+  readonly #shared = { calls: 0, inputTokens: 0, computedTokens: 0, paddedTokens: 0, computeMs: 0 };
 
   constructor(
     /** What the user passed (folder or hub id); goes into usage rows. */
@@ -65,7 +69,7 @@ export class VerifierModel {
     output: string,
   ): Promise<{ vectors: Float32Array[]; computed: number[]; computeMs: number[] }> {
     const started = performance.now();
-    const { vectors, computed } = await this.runner.runSharingPrefixes(
+    const { vectors, computed, paddedTokens } = await this.runner.runSharingPrefixes(
       sequences,
       output,
       this.batchOptions,
@@ -74,6 +78,7 @@ export class VerifierModel {
     const total = computed.reduce((a, b) => a + b, 0);
     this.#shared.calls += 1;
     this.#shared.computedTokens += total;
+    this.#shared.paddedTokens += paddedTokens;
     this.#shared.inputTokens += sequences.reduce((sum, row) => sum + row.length, 0);
     this.#shared.computeMs += ms;
     return {

@@ -51,7 +51,7 @@ export class ModelRunner {
     sequences: readonly (readonly number[])[],
     output: string,
     limits: BatchLimits = {},
-  ): Promise<{ vectors: Float32Array[]; computed: number[] }> {
+  ): Promise<{ vectors: Float32Array[]; computed: number[]; paddedTokens: number }> {
     const past = this.io.past;
     if (past === null) throw new Error("prefix reuse needs a graph with past key values");
     const scoreIndex = sequences.map((row) => Math.max(0, row.length - 1 - this.appendedTokens));
@@ -63,7 +63,12 @@ export class ModelRunner {
       passes,
       requests: sequences.length,
     });
-    return { vectors, computed: tree.computed };
+    // What the passes computed, padding included (rows × longest new run, per pass).
+    const paddedTokens = passes.reduce(
+      (sum, pass) => sum + pass.nodes.length * (pass.feeds.input_ids?.dims[1] ?? 0),
+      0,
+    );
+    return { vectors, computed: tree.computed, paddedTokens };
   }
 }
 
