@@ -89,6 +89,8 @@ async function runTree(message) {
     const wide = pass.pastWidth;
     const tensors = int64(pass.feeds);
     const wanted = [output];
+    // A pass whose rows have no children needs no cache back (on CUDA: no copy to the host).
+    const keeps = pass.children.some((count) => count > 0);
     for (let layer = 0; layer < layers; layer++) {
       for (const kind of ["key", "value"]) {
         const slot = layer * 2 + (kind === "key" ? 0 : 1);
@@ -104,7 +106,7 @@ async function runTree(message) {
         });
         tensors["past_key_values." + layer + "." + kind] =
           new ort.Tensor("float32", data, [rows, heads, wide, headDim]);
-        wanted.push("present." + layer + "." + kind);
+        if (keeps) wanted.push("present." + layer + "." + kind);
       }
     }
     const result = await session.run(tensors, wanted);
