@@ -1,14 +1,17 @@
+import { join } from "node:path";
 import type { Score } from "@assay/core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createVerifierScorer,
   loadModel,
+  ModelFolderError,
+  prepareModel,
   type VerifierDetail,
   type VerifierModel,
 } from "../src/index.js";
 import { tinyDistributionTemplates } from "../src/tiny/tiny-template.js";
-import { sample, tinyModel } from "./fixtures.js";
+import { sample, tempRoot, tinyModel } from "./fixtures.js";
 
 const TOLERANCE = 1e-4;
 const STEPS = [
@@ -119,28 +122,52 @@ describe("prefix reuse on any set of prompts", () => {
       return rows;
     });
 
-  it("reads the same vectors as one whole pass per prompt, in any batch size", async () => {
+  it("reads the same vectors as one whole pass per prompt, in any batch size, beside any other sample", async () => {
     await fc.assert(
-      fc.asyncProperty(promptSets, fc.integer({ min: 8, max: 200 }), async (rows, budget) => {
-        const output = pair.reuse.config.head.output;
-        const shared = await pair.reuse.runner.runSharingPrefixes(rows, output, {
-          maxBatchTokens: budget,
-        });
-        const whole = await Promise.all(rows.map((row) => pair.plain.runner.run([row], output)));
-        shared.vectors.forEach((vector, i) => {
-          const expected = whole[i]?.[0] ?? new Float32Array();
-          expect(vector.length).toBe(expected.length);
-          let worst = 0;
-          vector.forEach((v, j) => {
-            worst = Math.max(worst, Math.abs(v - (expected[j] ?? Number.NaN)));
-          });
-          expect(worst).toBeLessThan(TOLERANCE);
-        });
-        const sent = rows.reduce((sum, row) => sum + row.length, 0);
-        const computed = shared.computed.reduce((a, b) => a + b, 0);
-        expect(computed).toBeLessThanOrEqual(sent);
-      }),
+      fc.asyncProperty(
+        fc.array(promptSets, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 8, max: 200 }),
+        async (groups, budget) => {
+          const output = pair.reuse.config.head.output;
+          const limits = { maxBatchTokens: budget };
+          const shared = await pair.reuse.runner.runSharingPrefixes(groups, output, limits);
+          for (const [g, rows] of groups.entries()) {
+            const whole = await Promise.all(
+              rows.map((row) => pair.plain.runner.run([row], output)),
+            );
+            shared.vectors[g]?.forEach((vector, i) => {
+              const expected = whole[i]?.[0] ?? new Float32Array();
+              expect(vector.length).toBe(expected.length);
+              let worst = 0;
+              vector.forEach((v, j) => {
+                worst = Math.max(worst, Math.abs(v - (expected[j] ?? Number.NaN)));
+              });
+              expect(worst).toBeLessThan(TOLERANCE);
+            });
+            const sent = rows.reduce((sum, row) => sum + row.length, 0);
+            const computed = (shared.computed[g] ?? []).reduce((a, b) => a + b, 0);
+            expect(computed).toBeLessThanOrEqual(sent);
+          }
+          // A sample's token counts do not depend on the samples beside it.
+          const alone = await pair.reuse.runner.runSharingPrefixes(
+            [groups[0] ?? []],
+            output,
+            limits,
+          );
+          expect(alone.computed[0]).toEqual(shared.computed[0]);
+        },
+      ),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("what prefix reuse needs", () => {
+  it("refuses a prepared graph that still takes past key values, saying which export to use", async () => {
+    const dir = await tinyModel({ head: "distribution", withPast: true });
+    const prepared = await prepareModel(dir, join(tempRoot, "prepared-with-past"));
+    const error = await loadModel(prepared.dir, { threads: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelFolderError);
+    expect((error as Error).message).toMatch(/prepared .*past key values.*without past/);
   });
 });

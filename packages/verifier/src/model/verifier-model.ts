@@ -4,6 +4,8 @@ import {
   type BatcherOptions,
   type BatchStats,
 } from "../batch/batcher.js";
+import { GroupBatcher } from "../batch/group-batcher.js";
+import { DEFAULT_BATCH_TOKENS } from "../batch/plan-batches.js";
 import type { AssayConfig } from "../config/assay-config.js";
 import type { FitOptions, FitResult } from "../fit/fit.js";
 import type { FitThread } from "../fit/fit-thread.js";
@@ -11,6 +13,15 @@ import type { ModelRunner } from "../session/model-runner.js";
 import type { SessionInfo } from "../session/worker-session.js";
 import type { PromptPiece } from "../template/resolve-prompt.js";
 import type { VerifierTokenizer } from "./tokenizer.js";
+
+/** What `forwardSharingPrefixes` returns for one sample's prompts. */
+export interface SharedForward {
+  vectors: Float32Array[];
+  /** Per sequence: tokens first computed for it (the rest of its tokens came from a cache). */
+  computed: number[];
+  /** Per sequence: its share of the wall time, by computed tokens. */
+  computeMs: number[];
+}
 
 /** Totals of `forwardSharingPrefixes` since load. */
 export interface PrefixReuseStats {
@@ -27,6 +38,7 @@ export interface PrefixReuseStats {
 /** A loaded verifier: load once per process, then build scorers from it. */
 export class VerifierModel {
   readonly #batchers = new Map<string, Batcher<Float32Array>>();
+  readonly #groupBatchers = new Map<string, GroupBatcher<SharedForward>>();
   readonly #shared = { calls: 0, inputTokens: 0, computedTokens: 0, paddedTokens: 0, computeMs: 0 };
 
   constructor(
@@ -60,32 +72,47 @@ export class VerifierModel {
   /**
    * The vector of `output` at the score position of each of `sequences` (one sample's
    * prompts), each shared prefix computed once; only on a model that `reusesPrefixes`.
-   * Same values as `forward` on each sequence, to float tolerance. `computed[i]`: the
-   * tokens first computed for sequence i (the rest of its tokens came from the cache);
-   * `computeMs[i]`: its share of the wall time, by computed tokens.
+   * Same values as `forward` on each sequence, to float tolerance. Concurrent samples run
+   * in the same passes (a short wait, as the batcher's) but never share a cache.
    */
-  async forwardSharingPrefixes(
+  forwardSharingPrefixes(
     sequences: readonly (readonly number[])[],
     output: string,
-  ): Promise<{ vectors: Float32Array[]; computed: number[]; computeMs: number[] }> {
+  ): Promise<SharedForward> {
+    let batcher = this.#groupBatchers.get(output);
+    if (batcher === undefined) {
+      batcher = new GroupBatcher((groups) => this.#runGroups(groups, output), {
+        maxWaitMs: this.batchOptions.maxWaitMs ?? 2,
+        maxTokens: 4 * (this.batchOptions.maxBatchTokens ?? DEFAULT_BATCH_TOKENS),
+      });
+      this.#groupBatchers.set(output, batcher);
+    }
+    return batcher.submit(sequences);
+  }
+
+  /** Several samples' prompt sets in one forest of passes; wall time split by computed tokens. */
+  async #runGroups(
+    groups: readonly (readonly (readonly number[])[])[],
+    output: string,
+  ): Promise<SharedForward[]> {
     const started = performance.now();
     const { vectors, computed, paddedTokens } = await this.runner.runSharingPrefixes(
-      sequences,
+      groups,
       output,
       this.batchOptions,
     );
     const ms = performance.now() - started;
-    const total = computed.reduce((a, b) => a + b, 0);
-    this.#shared.calls += 1;
+    const total = computed.flat().reduce((a, b) => a + b, 0);
+    this.#shared.calls += groups.length;
     this.#shared.computedTokens += total;
     this.#shared.paddedTokens += paddedTokens;
-    this.#shared.inputTokens += sequences.reduce((sum, row) => sum + row.length, 0);
+    this.#shared.inputTokens += groups.flat().reduce((sum, row) => sum + row.length, 0);
     this.#shared.computeMs += ms;
-    return {
-      vectors,
-      computed,
-      computeMs: computed.map((c) => (total === 0 ? 0 : (ms * c) / total)),
-    };
+    return groups.map((_, g) => ({
+      vectors: vectors[g] ?? [],
+      computed: computed[g] ?? [],
+      computeMs: (computed[g] ?? []).map((c) => (total === 0 ? 0 : (ms * c) / total)),
+    }));
   }
 
   /** Token totals of `forwardSharingPrefixes` since load: tokens in, tokens computed. */

@@ -2,7 +2,7 @@ import type { BatchLimits } from "../batch/plan-batches.js";
 import { PREPARED } from "../prepare/prepared-names.js";
 import type { ModelIo } from "./model-io.js";
 import { prefixPasses } from "./prefix-passes.js";
-import { buildPrefixTree, planPrefixPasses } from "./prefix-tree.js";
+import { buildPrefixTree, mergePrefixTrees, planPrefixPasses } from "./prefix-tree.js";
 import { scorePositions } from "./score-position.js";
 import type { Int64Feed, WorkerSession } from "./worker-session.js";
 
@@ -43,32 +43,44 @@ export class ModelRunner {
   }
 
   /**
-   * The vector of `output` at the score position of each of `sequences`, computing every
-   * shared token prefix once (a with-past graph only; see `canReusePrefixes`). Returns the
-   * vectors and, per sequence, the tokens first computed for it: the rest came from a cache.
+   * For each group (one sample's prompts), the vector of `output` at the score position of
+   * each of its sequences, computing every token prefix shared within a group once (a
+   * with-past graph only; see `canReusePrefixes`). Groups run in the same passes but share
+   * nothing. Per sequence, `computed` is the tokens first computed for it (the rest of its
+   * tokens came from a cache); `paddedTokens` is what the passes computed, padding included.
    */
   async runSharingPrefixes(
-    sequences: readonly (readonly number[])[],
+    groups: readonly (readonly (readonly number[])[])[],
     output: string,
     limits: BatchLimits = {},
-  ): Promise<{ vectors: Float32Array[]; computed: number[]; paddedTokens: number }> {
+  ): Promise<{ vectors: Float32Array[][]; computed: number[][]; paddedTokens: number }> {
     const past = this.io.past;
     if (past === null) throw new Error("prefix reuse needs a graph with past key values");
-    const scoreIndex = sequences.map((row) => Math.max(0, row.length - 1 - this.appendedTokens));
-    const tree = buildPrefixTree(sequences, scoreIndex);
-    const passes = prefixPasses(tree, planPrefixPasses(tree.nodes, limits), this.padId);
+    const forest = mergePrefixTrees(
+      groups.map((sequences) =>
+        buildPrefixTree(
+          sequences,
+          sequences.map((row) => Math.max(0, row.length - 1 - this.appendedTokens)),
+        ),
+      ),
+    );
+    const passes = prefixPasses(forest, planPrefixPasses(forest.nodes, limits), this.padId);
     const vectors = await this.session.runTree({
       output,
       past,
       passes,
-      requests: sequences.length,
+      requests: forest.reads.length,
     });
-    // What the passes computed, padding included (rows × longest new run, per pass).
     const paddedTokens = passes.reduce(
       (sum, pass) => sum + pass.nodes.length * (pass.feeds.input_ids?.dims[1] ?? 0),
       0,
     );
-    return { vectors, computed: tree.computed, paddedTokens };
+    const starts = groups.map((_, g) =>
+      groups.slice(0, g).reduce((sum, sequences) => sum + sequences.length, 0),
+    );
+    const split = <T>(all: readonly T[]) =>
+      groups.map((sequences, g) => all.slice(starts[g], (starts[g] ?? 0) + sequences.length));
+    return { vectors: split(vectors), computed: split(forest.computed), paddedTokens };
   }
 }
 

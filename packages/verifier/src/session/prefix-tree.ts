@@ -106,3 +106,26 @@ export function planPrefixPasses(
   }
   return passes;
 }
+
+/**
+ * One forest of several trees (one per sample): nodes, reads and sequences concatenated in
+ * order, indices shifted. No node is shared between trees, so a sample's results and
+ * token counts never depend on which samples ran beside it.
+ */
+export function mergePrefixTrees(trees: readonly PrefixTree[]): PrefixTree {
+  const forest: PrefixTree = { nodes: [], reads: [], computed: [] };
+  for (const tree of trees) {
+    const base = forest.nodes.length;
+    const shift = (i: number) => (i < 0 ? i : i + base);
+    for (const node of tree.nodes) {
+      forest.nodes.push({
+        ...node,
+        parent: shift(node.parent),
+        children: node.children.map(shift),
+      });
+    }
+    for (const read of tree.reads) forest.reads.push({ ...read, node: shift(read.node) });
+    forest.computed.push(...tree.computed);
+  }
+  return forest;
+}
