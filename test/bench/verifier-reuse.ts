@@ -80,7 +80,7 @@ export async function reuseBench(options: {
       const plainStats = plain.stats();
       const reuseStats = reuse.prefixReuseStats();
       // Per round (the warm-up sample included once per round).
-      const perRound = (value: number) => value / ROUNDS;
+      const perRound = (value: number) => Math.round(value / ROUNDS);
       const plainPadded = perRound(plainStats.computedTokens - plainBefore.computedTokens);
       const plainReal = perRound(plainStats.realTokens - plainBefore.realTokens);
       const reusePadded = perRound(reuseStats.paddedTokens - reuseBefore.paddedTokens);
