@@ -97,7 +97,10 @@ export function planPrefixPasses(
   let level = nodes.flatMap((node, i) => (node.parent === -1 ? [i] : []));
   while (level.length > 0) {
     const total = (i: number) => (nodes[i]?.start ?? 0) + (nodes[i]?.ids.length ?? 0);
-    const sorted = [...level].sort((a, b) => total(b) - total(a));
+    const own = (i: number) => nodes[i]?.ids.length ?? 0;
+    // Rows of similar new length together: padding of new tokens costs a whole row's work,
+    // padding of the past only masked attention.
+    const sorted = [...level].sort((a, b) => own(b) - own(a) || total(b) - total(a));
     while (sorted.length > 0) {
       const size = nextBatchSize(sorted.map(total), limits);
       passes.push(sorted.splice(0, size));
