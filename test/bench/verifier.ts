@@ -1,6 +1,7 @@
 /**
  * Verifier benchmark (not a timed test):
- * `npm run bench:verifier [-- --samples N --part pipeline|prepared|all --prepared-samples M]`.
+ * `npm run bench:verifier [-- --samples N --part pipeline|prepared|reuse|all --prepared-samples M
+ *  --reuse-samples R]`.
  *
  * Part `pipeline`, over a tiny decoder sized for the bench (scores mean nothing):
  * - pipeline samples/s ÷ a raw onnxruntime-node loop over the same pre-tokenized inputs,
@@ -12,6 +13,10 @@
  * Part `prepared` (verifier-prepared.ts): the full-vocabulary tiny decoder as exported vs
  * prepared by `assay model prepare`, each in its own process: output bytes per row (target
  * ≤ 1/1,000), samples/s (target ≥ 3×), peak RSS, at batch 16 × 2,048 tokens too.
+ *
+ * Part `reuse` (verifier-reuse.ts): the tiny with-past decoder with and without prefix
+ * reuse, C=3 × K=2 over 8-step trajectories: computed tokens (target ≥ 3× fewer) and wall
+ * time (target ≥ 2× less).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,6 +37,7 @@ import { fillerText } from "../../packages/verifier/src/check/filler.js";
 import { sessionOptionsFor } from "../../packages/verifier/src/session/create-session.js";
 import { padRows } from "../../packages/verifier/src/session/model-runner.js";
 import { preparedBench } from "./verifier-prepared.js";
+import { reuseBench } from "./verifier-reuse.js";
 
 const { values: flags } = parseArgs({
   options: {
@@ -43,6 +49,7 @@ const { values: flags } = parseArgs({
     seed: { type: "string", default: "7" },
     part: { type: "string", default: "all" },
     "prepared-samples": { type: "string", default: "16" },
+    "reuse-samples": { type: "string", default: "16" },
   },
 });
 const N = Number(flags.samples);
@@ -50,13 +57,24 @@ const threads = Number(flags.threads);
 const batch = { maxBatchTokens: Number(flags["batch-tokens"]), maxBatchRows: 64, maxWaitMs: 2 };
 
 const part = flags.part;
-if (!["all", "pipeline", "prepared"].includes(part)) {
-  throw new RangeError(`Expected --part to be all, pipeline or prepared, got "${part}"`);
+if (!["all", "pipeline", "prepared", "reuse"].includes(part)) {
+  throw new RangeError(`Expected --part to be all, pipeline, prepared or reuse, got "${part}"`);
 }
 const table: [string, string, string][] = [];
-if (part !== "prepared") table.push(...(await pipelineBench()));
-if (part !== "pipeline") {
+if (part === "all" || part === "pipeline") table.push(...(await pipelineBench()));
+if (part === "all" || part === "prepared") {
   table.push(...(await preparedBench({ samples: Number(flags["prepared-samples"]), threads })));
+}
+if (part === "all" || part === "reuse") {
+  table.push(
+    ...(await reuseBench({
+      samples: Number(flags["reuse-samples"]),
+      threads,
+      layers: Number(flags.layers),
+      hidden: Number(flags.hidden),
+      batch,
+    })),
+  );
 }
 printTable(table);
 

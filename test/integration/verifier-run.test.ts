@@ -5,7 +5,7 @@ import { RunSpecSchema } from "@assay/core";
 import { runLocal } from "@assay/pipeline";
 import { ScorerRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
-import { reportBundle, runnerOf } from "@assay/store/reports";
+import { reportBundle, runnerOf, usageTotals } from "@assay/store/reports";
 import { queryRows } from "@assay/test-support/stores";
 import { defineVerifierScorer, makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -164,6 +164,30 @@ describe("trajectories in a local run", () => {
     expect(stops?.total).toBe(firstFall === -1 ? 0 : 1);
     if (firstFall !== -1)
       expect(stops?.candidates[0]).toMatchObject({ sampleId: "traj", fromStep: firstFall - 1 });
+  });
+});
+
+describe("prefix reuse in a local run", () => {
+  it("stores the verifier's reused prompt tokens as cached input tokens in the usage totals", async () => {
+    const withPast = await makeTinyModel(join(work, "tiny-with-past"), {
+      head: "distribution",
+      withPast: true,
+    });
+    const dataset = join(work, "reuse.jsonl");
+    const steps = ["Plants breathe.", "They take in a gas.", "It is carbon dioxide."];
+    const line = { id: "traj", question: "Which gas?", answer: steps.join("\n"), steps };
+    writeFileSync(dataset, `${JSON.stringify(line)}\n`);
+    const spec = RunSpecSchema.parse({
+      default: { scorers: [{ name: "verifier", args: { model: withPast, repetitions: 2 } }] },
+    });
+    await store.startRun({ id: "reuse", dataset, spec, transport: "local" });
+    await runLocal({ store, registry, dataset, spec, runId: "reuse" });
+
+    const totals = (await usageTotals(runnerOf(store.driver), ["reuse"])).get("reuse") ?? [];
+    const verifier = totals.find((t) => t.role === "verifier");
+    // 2 criteria × 2 variants over the answer and 3 prefixes: most tokens are shared.
+    expect(verifier?.cachedInputTokens).toBeGreaterThan(verifier?.inputTokens ?? 0);
+    expect(verifier?.inputTokens).toBeGreaterThan(0);
   });
 });
 

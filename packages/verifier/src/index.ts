@@ -35,7 +35,7 @@ export { type ScaleCheck, scaleTokenIds } from "./heads/scale.js";
 export { type LoadModelOptions, loadModel } from "./model/load-model.js";
 export { MODEL_FILES, type ResolveOptions, resolveModelDir } from "./model/resolve-source.js";
 export { loadTokenizer, scorePosition, type VerifierTokenizer } from "./model/tokenizer.js";
-export { VerifierModel } from "./model/verifier-model.js";
+export { type PrefixReuseStats, VerifierModel } from "./model/verifier-model.js";
 export {
   type CheckPreparedOptions,
   checkPrepared,
@@ -94,3 +94,4 @@ export { ModelRunner } from "./session/model-runner.js";
 export { type PromptPiece, plainText, resolvePrompt } from "./template/resolve-prompt.js";
 export { templateDelimiters, untrustedSanitizer } from "./template/untrusted-text.js";
 export type { TinyModelOptions } from "./tiny/make-tiny-model.js";
+export { tinyDistributionTemplates } from "./tiny/tiny-template.js";

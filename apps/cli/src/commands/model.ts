@@ -13,6 +13,7 @@ interface MakeTinyFlags {
   seed?: number;
   fullVocab?: boolean;
   externalData?: boolean;
+  withPast?: boolean;
 }
 
 interface CheckFlags {
@@ -55,6 +56,10 @@ export function registerModel(program: Command): void {
       "a decoder like optimum's text-generation export: logits over the whole 151,669-token vocabulary at every position (19 MB at hidden 32)",
     )
     .option("--external-data", "write the weights to onnx/model.onnx_data (external data)")
+    .option(
+      "--with-past",
+      "a decoder like optimum's text-generation-with-past export (past_key_values inputs, present outputs): prompts sharing a prefix compute it once",
+    )
     .action(async (dir: string, flags: MakeTinyFlags) => {
       const head = flags.head ?? (flags.fullVocab === true ? "distribution" : "probe");
       if (flags.kind === "encoder" && head === "distribution") {
@@ -69,6 +74,12 @@ export function registerModel(program: Command): void {
           "--full-vocab makes a decoder that returns only logits: use it with --kind decoder --head distribution",
         );
       }
+      if (flags.withPast === true && flags.kind !== "decoder") {
+        throw new CliExit(
+          ExitCode.usage,
+          "--with-past makes a decoder: use it with --kind decoder",
+        );
+      }
       const verifier = await requireVerifier();
       const written = await verifier.makeTinyModel(dir, {
         kind: flags.kind,
@@ -78,9 +89,11 @@ export function registerModel(program: Command): void {
         ...(flags.seed !== undefined && { seed: flags.seed }),
         fullVocab: flags.fullVocab === true,
         externalData: flags.externalData === true,
+        withPast: flags.withPast === true,
       });
       const vocab = flags.fullVocab === true ? ", full-vocabulary logits" : "";
-      writeErr(`Wrote a tiny ${flags.kind} (${head} head${vocab}) to ${written}\n`);
+      const past = flags.withPast === true ? ", with past key values" : "";
+      writeErr(`Wrote a tiny ${flags.kind} (${head} head${vocab}${past}) to ${written}\n`);
     });
 
   model

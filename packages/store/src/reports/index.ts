@@ -21,4 +21,5 @@ export { sampleRecord } from "./sample-record.js";
 export { HISTOGRAM_BINS } from "./score-stats.js";
 export { metadataPath, type SliceOptions, sliceReport } from "./slice-report.js";
 export { type CandidateQuery, type CandidateRow, taskCandidatePages } from "./task-candidates.js";
+export { usageTotals } from "./usage-totals.js";
 export { type SelectionRecord, writeSelections } from "./write-selections.js";

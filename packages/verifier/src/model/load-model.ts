@@ -7,7 +7,7 @@ import { createSession, type SessionOptions } from "../session/create-session.js
 import { checkInputs, checkOutput } from "../session/model-io.js";
 import { ModelRunner } from "../session/model-runner.js";
 import { checkHead } from "./check-head.js";
-import { readAssayConfig, readHiddenSize } from "./read-assay-config.js";
+import { readAssayConfig, readAttentionSizes, readHiddenSize } from "./read-assay-config.js";
 import { type ResolveOptions, resolveModelDir } from "./resolve-source.js";
 import { loadTokenizer } from "./tokenizer.js";
 import { VerifierModel } from "./verifier-model.js";
@@ -15,6 +15,11 @@ import { VerifierModel } from "./verifier-model.js";
 export interface LoadModelOptions extends SessionOptions, ResolveOptions {
   /** Dynamic batching limits. Defaults: 16,384 tokens, 64 rows, 2 ms. */
   batch?: BatcherOptions;
+  /**
+   * Prompts of one sample that share a token prefix compute it once, on a graph exported
+   * with past key values. Default true; false runs every prompt whole (to compare).
+   */
+  reusePrefixes?: boolean;
 }
 
 /**
@@ -33,7 +38,7 @@ export async function loadModel(
   const onnxFile = join(dir, "onnx", "model.onnx");
   const session = await createSession(onnxFile, options);
   try {
-    const io = checkInputs(session, onnxFile);
+    const io = checkInputs(session, onnxFile, await readAttentionSizes(dir));
     checkPreparedGraph(session, io, config, { onnx: onnxFile, assay: join(dir, "assay.json") });
     const hiddenOutput = config.head.type === "probe" ? config.head.output : null;
     const graphHidden =
@@ -72,6 +77,7 @@ export async function loadModel(
       head.scaleIds,
       options.batch ?? {},
       fitThread,
+      options.reusePrefixes ?? true,
     );
   } catch (error) {
     await session.release();

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { firstIssue } from "@assay/core";
 import { type AssayConfig, AssayConfigSchema } from "../config/assay-config.js";
 import { ModelFolderError } from "../errors/model-folder-error.js";
+import type { DeclaredAttention } from "../session/past-layout.js";
 
 export async function readJsonFile(dir: string, name: string): Promise<unknown> {
   const path = join(dir, name);
@@ -36,4 +37,17 @@ export async function readHiddenSize(dir: string): Promise<number | null> {
     if (typeof value === "number") return value;
   }
   return null;
+}
+
+/** Key/value heads and head size from config.json, for a cache the graph leaves symbolic. */
+export async function readAttentionSizes(dir: string): Promise<DeclaredAttention> {
+  const config = (await readJsonFile(dir, "config.json")) as Record<string, unknown>;
+  const number = (key: string) =>
+    typeof config[key] === "number" ? (config[key] as number) : null;
+  const heads = number("num_attention_heads") ?? number("n_head");
+  const hidden = await readHiddenSize(dir);
+  return {
+    kvHeads: number("num_key_value_heads") ?? heads,
+    headDim: number("head_dim") ?? (heads !== null && hidden !== null ? hidden / heads : null),
+  };
 }

@@ -4,6 +4,8 @@ import {
   type BatcherOptions,
   type BatchStats,
 } from "../batch/batcher.js";
+import { GroupBatcher } from "../batch/group-batcher.js";
+import { DEFAULT_BATCH_TOKENS } from "../batch/plan-batches.js";
 import type { AssayConfig } from "../config/assay-config.js";
 import type { FitOptions, FitResult } from "../fit/fit.js";
 import type { FitThread } from "../fit/fit-thread.js";
@@ -12,9 +14,32 @@ import type { SessionInfo } from "../session/worker-session.js";
 import type { PromptPiece } from "../template/resolve-prompt.js";
 import type { VerifierTokenizer } from "./tokenizer.js";
 
+/** What `forwardSharingPrefixes` returns for one sample's prompts. */
+export interface SharedForward {
+  vectors: Float32Array[];
+  /** Per sequence: tokens first computed for it (the rest of its tokens came from a cache). */
+  computed: number[];
+  /** Per sequence: its share of the wall time, by computed tokens. */
+  computeMs: number[];
+}
+
+/** Totals of `forwardSharingPrefixes` since load. */
+export interface PrefixReuseStats {
+  calls: number;
+  /** Tokens of the prompts sent. */
+  inputTokens: number;
+  /** Tokens computed, each shared prefix once (the rest came from a cache). */
+  computedTokens: number;
+  /** Tokens the passes computed, padding included (rows × longest new run). */
+  paddedTokens: number;
+  computeMs: number;
+}
+
 /** A loaded verifier: load once per process, then build scorers from it. */
 export class VerifierModel {
   readonly #batchers = new Map<string, Batcher<Float32Array>>();
+  readonly #groupBatchers = new Map<string, GroupBatcher<SharedForward>>();
+  readonly #shared = { calls: 0, inputTokens: 0, computedTokens: 0, paddedTokens: 0, computeMs: 0 };
 
   constructor(
     /** What the user passed (folder or hub id); goes into usage rows. */
@@ -32,7 +57,68 @@ export class VerifierModel {
     readonly scaleIds: number[] | null,
     readonly batchOptions: BatcherOptions,
     readonly fitThread: FitThread,
+    /** `reusePrefixes` as loaded: false keeps the plain path even on a with-past graph. */
+    readonly prefixReuseAllowed = true,
   ) {}
+
+  /**
+   * Prompts of one sample that share a token prefix compute it once: the graph was
+   * exported with past key values (and reuse was not turned off at load).
+   */
+  get reusesPrefixes(): boolean {
+    return this.prefixReuseAllowed && this.runner.canReusePrefixes;
+  }
+
+  /**
+   * The vector of `output` at the score position of each of `sequences` (one sample's
+   * prompts), each shared prefix computed once; only on a model that `reusesPrefixes`.
+   * Same values as `forward` on each sequence, to float tolerance. Concurrent samples run
+   * in the same passes (a short wait, as the batcher's) but never share a cache.
+   */
+  forwardSharingPrefixes(
+    sequences: readonly (readonly number[])[],
+    output: string,
+  ): Promise<SharedForward> {
+    let batcher = this.#groupBatchers.get(output);
+    if (batcher === undefined) {
+      batcher = new GroupBatcher((groups) => this.#runGroups(groups, output), {
+        maxWaitMs: this.batchOptions.maxWaitMs ?? 2,
+        maxTokens: 4 * (this.batchOptions.maxBatchTokens ?? DEFAULT_BATCH_TOKENS),
+      });
+      this.#groupBatchers.set(output, batcher);
+    }
+    return batcher.submit(sequences);
+  }
+
+  /** Several samples' prompt sets in one forest of passes; wall time split by computed tokens. */
+  async #runGroups(
+    groups: readonly (readonly (readonly number[])[])[],
+    output: string,
+  ): Promise<SharedForward[]> {
+    const started = performance.now();
+    const { vectors, computed, paddedTokens } = await this.runner.runSharingPrefixes(
+      groups,
+      output,
+      this.batchOptions,
+    );
+    const ms = performance.now() - started;
+    const total = computed.flat().reduce((a, b) => a + b, 0);
+    this.#shared.calls += groups.length;
+    this.#shared.computedTokens += total;
+    this.#shared.paddedTokens += paddedTokens;
+    this.#shared.inputTokens += groups.flat().reduce((sum, row) => sum + row.length, 0);
+    this.#shared.computeMs += ms;
+    return groups.map((_, g) => ({
+      vectors: vectors[g] ?? [],
+      computed: computed[g] ?? [],
+      computeMs: (computed[g] ?? []).map((c) => (total === 0 ? 0 : (ms * c) / total)),
+    }));
+  }
+
+  /** Token totals of `forwardSharingPrefixes` since load: tokens in, tokens computed. */
+  prefixReuseStats(): PrefixReuseStats {
+    return { ...this.#shared };
+  }
 
   /** Fits a prompt in the tokenization thread (same result as fitPrompt with this tokenizer). */
   fit(pieces: PromptPiece[], options: FitOptions): Promise<FitResult> {

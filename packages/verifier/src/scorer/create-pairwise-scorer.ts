@@ -99,6 +99,7 @@ function emptyDetail(model: VerifierModel, config: PairwiseConfig): PairwiseDeta
     truncations: [],
     usage: {
       inputTokens: 0,
+      cachedInputTokens: 0,
       outputTokens: 0,
       computeMs: 0,
       device: model.device,

@@ -11,6 +11,7 @@ import type { PromptSpec } from "./prompt-plan.js";
 import { promptPlan } from "./prompt-plan.js";
 import { type ResolvedHead, resolveHead } from "./resolve-head.js";
 import { meanValue, type PromptRun, type PromptRunner, runPrompts } from "./run-prompts.js";
+import { runSharingPrefixes } from "./run-sharing-prefixes.js";
 import { progressValue, trajectoryPrefixes } from "./trajectory.js";
 import { type VerifierArgs, type VerifierArgsInput, VerifierArgsSchema } from "./verifier-args.js";
 import type { CriterionResult, VariantResult, VerifierDetail } from "./verifier-detail.js";
@@ -33,9 +34,10 @@ export function createVerifierScorer(
   return async (sample: Sample, context: ScoreContext): Promise<Score> => {
     // The answer and every trajectory prefix at once: their passes share the batcher.
     const prefixes = trajectoryPrefixes(sample);
-    const [run, ...steps] = await Promise.all(
-      [sample, ...prefixes].map((s) => runPrompts(runner, s, context.signal)),
-    );
+    const answers = [sample, ...prefixes];
+    const [run, ...steps] = model.reusesPrefixes
+      ? await runSharingPrefixes(runner, answers, context.signal)
+      : await Promise.all(answers.map((s) => runPrompts(runner, s, context.signal)));
     if (run === undefined) throw new Error("unreachable: no prompt run for the answer");
     const detail = emptyDetail(runner, 1 + prefixes.length);
     if (prefixes.length > 0) addProgress(detail, steps);
@@ -46,8 +48,7 @@ export function createVerifierScorer(
     if (run.kind === "refused") {
       return withCalls(unscored("overflow", run.message, finish(detail)), detail);
     }
-    detail.usage.inputTokens += run.inputTokens;
-    detail.usage.computeMs += run.computeMs;
+    addUsage(detail, run);
     detail.criteria = groupByCriterion(runner.prompts, run.values);
     return withCalls(finalScore(runner.head, finish(detail)), detail);
   };
@@ -65,10 +66,14 @@ function withCalls(score: Score, detail: VerifierDetail): Score {
 function addProgress(detail: VerifierDetail, steps: readonly PromptRun[]): void {
   detail.progress = steps.map(progressValue);
   for (const step of steps) {
-    if (step.kind !== "ran") continue;
-    detail.usage.inputTokens += step.inputTokens;
-    detail.usage.computeMs += step.computeMs;
+    if (step.kind === "ran") addUsage(detail, step);
   }
+}
+
+function addUsage(detail: VerifierDetail, run: Extract<PromptRun, { kind: "ran" }>): void {
+  detail.usage.inputTokens += run.inputTokens;
+  detail.usage.cachedInputTokens += run.cachedTokens;
+  detail.usage.computeMs += run.computeMs;
 }
 
 function groupByCriterion(
@@ -127,6 +132,7 @@ function emptyDetail(runner: PromptRunner, answers: number): VerifierDetail {
     unreliable: false,
     usage: {
       inputTokens: 0,
+      cachedInputTokens: 0,
       outputTokens: 0,
       computeMs: 0,
       device: model.device,

@@ -11,16 +11,24 @@ import type { VariantResult, VerifierDetail } from "./verifier-detail.js";
 
 type Truncation = VerifierDetail["truncations"][number];
 
-/** One answer through the C×K prompts: fitted in order, then one forward pass each. */
-export type PromptRun =
+/** One answer's C×K prompts, fitted in order (stopping at the first that cannot be). */
+export type FitRun =
   | { kind: "missing"; message: string; truncations: Truncation[] }
   | { kind: "refused"; message: string; truncations: Truncation[] }
+  | { kind: "fitted"; truncations: Truncation[]; ids: number[][] };
+
+/** One answer through the C×K prompts: fitted in order, then one forward pass each. */
+export type PromptRun =
+  | Exclude<FitRun, { kind: "fitted" }>
   | {
       kind: "ran";
       truncations: Truncation[];
       /** One per prompt, in plan order. */
       values: VariantResult[];
+      /** Tokens computed for these prompts. */
       inputTokens: number;
+      /** Tokens read from a shared prefix's cache instead (0 without prefix reuse). */
+      cachedTokens: number;
       computeMs: number;
     };
 
@@ -41,7 +49,25 @@ export async function runPrompts(
   sample: Sample,
   signal?: AbortSignal,
 ): Promise<PromptRun> {
-  const { model, args, prompts, head } = runner;
+  const fit = await fitPrompts(runner, sample);
+  if (fit.kind !== "fitted") return fit;
+  signal?.throwIfAborted();
+  const { model, head } = runner;
+  const scoreTokenIds = head.type === "distribution" ? head.scaleIds : [];
+  const outputs = await Promise.all(
+    fit.ids.map((ids) => model.forward(ids, head.output, scoreTokenIds)),
+  );
+  return ranRun(runner, fit, {
+    vectors: outputs.map((out) => out.output),
+    inputTokens: fit.ids.reduce((sum, ids) => sum + ids.length, 0),
+    cachedTokens: 0,
+    computeMs: outputs.reduce((sum, out) => sum + out.computeMs, 0),
+  });
+}
+
+/** Builds and fits each prompt of `sample`, stopping at the first that cannot be. */
+export async function fitPrompts(runner: PromptRunner, sample: Sample): Promise<FitRun> {
+  const { model, args, prompts } = runner;
   const truncations: Truncation[] = [];
   const fitted: number[][] = [];
   for (const spec of prompts) {
@@ -56,19 +82,30 @@ export async function runPrompts(
     if (!fit.ok) return { kind: "refused", message: fit.message, truncations };
     fitted.push(fit.ids);
   }
-  signal?.throwIfAborted();
-  const scoreTokenIds = head.type === "distribution" ? head.scaleIds : [];
-  const outputs = await Promise.all(
-    fitted.map((ids) => model.forward(ids, head.output, scoreTokenIds)),
-  );
+  return { kind: "fitted", truncations, ids: fitted };
+}
+
+/** The head applied to each prompt's output vector (in plan order). */
+export function ranRun(
+  runner: PromptRunner,
+  fit: Extract<FitRun, { kind: "fitted" }>,
+  outputs: {
+    vectors: Float32Array[];
+    inputTokens: number;
+    cachedTokens: number;
+    computeMs: number;
+  },
+): PromptRun {
+  const { model, prompts, head } = runner;
   return {
     kind: "ran",
-    truncations,
-    values: outputs.map((out, i) =>
-      variantResult(head, prompts[i]?.variant ?? i, out.output, model.prepared),
+    truncations: fit.truncations,
+    values: outputs.vectors.map((vector, i) =>
+      variantResult(head, prompts[i]?.variant ?? i, vector, model.prepared),
     ),
-    inputTokens: fitted.reduce((sum, ids) => sum + ids.length, 0),
-    computeMs: outputs.reduce((sum, out) => sum + out.computeMs, 0),
+    inputTokens: outputs.inputTokens,
+    cachedTokens: outputs.cachedTokens,
+    computeMs: outputs.computeMs,
   };
 }
 

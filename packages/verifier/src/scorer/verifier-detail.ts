@@ -21,8 +21,13 @@ export interface CriterionResult {
 }
 
 export interface VerifierUsage {
-  /** Tokens sent to the model, over all C×K prompts. */
+  /** Tokens the model computed, over all C×K prompts (and trajectory prefixes). */
   inputTokens: number;
+  /**
+   * Tokens of those prompts read from a shared prefix's cache instead of computed (prefix
+   * reuse on a with-past model; else 0). inputTokens + cachedInputTokens = tokens sent.
+   */
+  cachedInputTokens: number;
   outputTokens: 0;
   /** This sample's share of the forward passes it ran in (by real tokens), in ms. */
   computeMs: number;

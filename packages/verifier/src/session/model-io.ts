@@ -1,5 +1,11 @@
 import { ModelFolderError } from "../errors/model-folder-error.js";
 import { PREPARED } from "../prepare/prepared-names.js";
+import {
+  type DeclaredAttention,
+  isPastInput,
+  type PastLayout,
+  readPastLayout,
+} from "./past-layout.js";
 import type { SessionInfo } from "./worker-session.js";
 
 /** The graph inputs the verifier feeds, found at load. */
@@ -10,6 +16,8 @@ export interface ModelIo {
   prepared: boolean;
   /** It takes `score_token_ids` (prepared for a distribution head). */
   hasScoreTokenIds: boolean;
+  /** The key/value cache of a with-past export; null when the graph has none. */
+  past: PastLayout | null;
 }
 
 const KNOWN_INPUTS = new Set([
@@ -21,7 +29,11 @@ const KNOWN_INPUTS = new Set([
   PREPARED.tokenIds,
 ]);
 
-export function checkInputs(session: SessionInfo, file: string): ModelIo {
+export function checkInputs(
+  session: SessionInfo,
+  file: string,
+  declared: DeclaredAttention = { kvHeads: null, headDim: null },
+): ModelIo {
   for (const required of ["input_ids", "attention_mask"]) {
     if (!session.inputNames.includes(required)) {
       throw new ModelFolderError(
@@ -30,14 +42,23 @@ export function checkInputs(session: SessionInfo, file: string): ModelIo {
       );
     }
   }
-  const unknown = session.inputNames.filter((name) => !KNOWN_INPUTS.has(name));
+  const unknown = session.inputNames.filter(
+    (name) => !KNOWN_INPUTS.has(name) && !isPastInput(name),
+  );
   if (unknown.length > 0) {
     throw new ModelFolderError(
       file,
-      `unexpected graph inputs ${unknown.join(", ")}; export the model without past key values (e.g. optimum-cli --task text-generation, not text-generation-with-past)`,
+      `unexpected graph inputs ${unknown.join(", ")}; export the model with optimum-cli --task text-generation or text-generation-with-past (one model.onnx, not a merged decoder)`,
     );
   }
   const prepared = session.inputNames.includes(PREPARED.position);
+  const past = readPastLayout(session, file, declared);
+  if (prepared && past !== null) {
+    throw new ModelFolderError(
+      file,
+      "the graph is prepared (score_position) and takes past key values; prepare an export without past (--task text-generation), or load the with-past export itself to reuse prefixes",
+    );
+  }
   if (!prepared && session.inputNames.includes(PREPARED.tokenIds)) {
     throw new ModelFolderError(
       file,
@@ -49,6 +70,7 @@ export function checkInputs(session: SessionInfo, file: string): ModelIo {
     hasTokenTypeIds: session.inputNames.includes("token_type_ids"),
     prepared,
     hasScoreTokenIds: session.inputNames.includes(PREPARED.tokenIds),
+    past,
   };
 }
 

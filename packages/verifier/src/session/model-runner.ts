@@ -1,5 +1,8 @@
+import type { BatchLimits } from "../batch/plan-batches.js";
 import { PREPARED } from "../prepare/prepared-names.js";
 import type { ModelIo } from "./model-io.js";
+import { prefixPasses } from "./prefix-passes.js";
+import { buildPrefixTree, mergePrefixTrees, planPrefixPasses } from "./prefix-tree.js";
 import { scorePositions } from "./score-position.js";
 import type { Int64Feed, WorkerSession } from "./worker-session.js";
 
@@ -28,7 +31,56 @@ export class ModelRunner {
     const positions = scorePositions(rows, this.paddingSide, this.appendedTokens);
     const feeds = padRows(rows, this.io, this.paddingSide, this.padId);
     if (this.io.prepared) Object.assign(feeds, preparedFeeds(this.io, positions, scoreTokenIds));
-    return this.session.run(feeds, output, positions);
+    return this.session.run(feeds, output, positions, this.io.past);
+  }
+
+  /**
+   * Prefix reuse is possible: the graph takes past key values and position ids (without
+   * them the positions of tokens after a padded past would be wrong).
+   */
+  get canReusePrefixes(): boolean {
+    return this.io.past !== null && this.io.hasPositionIds && !this.io.hasTokenTypeIds;
+  }
+
+  /**
+   * For each group (one sample's prompts), the vector of `output` at the score position of
+   * each of its sequences, computing every token prefix shared within a group once (a
+   * with-past graph only; see `canReusePrefixes`). Groups run in the same passes but share
+   * nothing. Per sequence, `computed` is the tokens first computed for it (the rest of its
+   * tokens came from a cache); `paddedTokens` is what the passes computed, padding included.
+   */
+  async runSharingPrefixes(
+    groups: readonly (readonly (readonly number[])[])[],
+    output: string,
+    limits: BatchLimits = {},
+  ): Promise<{ vectors: Float32Array[][]; computed: number[][]; paddedTokens: number }> {
+    const past = this.io.past;
+    if (past === null) throw new Error("prefix reuse needs a graph with past key values");
+    const forest = mergePrefixTrees(
+      groups.map((sequences) =>
+        buildPrefixTree(
+          sequences,
+          sequences.map((row) => Math.max(0, row.length - 1 - this.appendedTokens)),
+        ),
+      ),
+    );
+    const passes = prefixPasses(forest, planPrefixPasses(forest.nodes, limits), this.padId);
+    const vectors = await this.session.runTree({
+      output,
+      past,
+      passes,
+      requests: forest.reads.length,
+    });
+    const paddedTokens = passes.reduce(
+      (sum, pass) => sum + pass.nodes.length * (pass.feeds.input_ids?.dims[1] ?? 0),
+      0,
+    );
+    const starts = groups.map((_, g) =>
+      groups.slice(0, g).reduce((sum, sequences) => sum + sequences.length, 0),
+    );
+    const split = <T>(all: readonly T[]) =>
+      groups.map((sequences, g) => all.slice(starts[g], (starts[g] ?? 0) + sequences.length));
+    return { vectors: split(vectors), computed: split(forest.computed), paddedTokens };
   }
 }
 

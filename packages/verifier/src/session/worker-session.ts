@@ -1,18 +1,45 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type { InferenceSession } from "onnxruntime-node";
+import type { PastLayout } from "./past-layout.js";
 import { WORKER_SOURCE } from "./worker-source.js";
 
 /** Graph inputs/outputs as reported by the session (plain data, copied from the worker). */
 export interface SessionInfo {
   inputNames: readonly string[];
   outputNames: readonly string[];
-  outputMetadata: readonly {
-    name: string;
-    isTensor: boolean;
-    type?: string;
-    shape: readonly (number | string)[];
-  }[];
+  inputMetadata: readonly TensorMetadata[];
+  outputMetadata: readonly TensorMetadata[];
+}
+
+export interface TensorMetadata {
+  name: string;
+  isTensor: boolean;
+  type?: string;
+  shape: readonly (number | string)[];
+}
+
+/** One forward pass of a prefix tree: rows are tree nodes, their past their parents' caches. */
+export interface TreePass {
+  feeds: Record<string, Int64Feed>;
+  nodes: number[];
+  /** Per row: the parent node (−1: no past), its cache length, this node's own tokens. */
+  parents: number[];
+  pastLengths: number[];
+  newLengths: number[];
+  /** Per row: children still to run on this node's cache (0: not kept). */
+  children: number[];
+  /** The widest past of the pass: every row's past is padded to it. */
+  pastWidth: number;
+  /** [row, offset in the row's new tokens, request index]. */
+  reads: [number, number, number][];
+}
+
+export interface TreeMessage {
+  output: string;
+  past: PastLayout;
+  passes: TreePass[];
+  requests: number;
 }
 
 export interface Int64Feed {
@@ -45,7 +72,8 @@ export class WorkerSession implements SessionInfo {
     worker: Worker,
     readonly inputNames: readonly string[],
     readonly outputNames: readonly string[],
-    readonly outputMetadata: SessionInfo["outputMetadata"],
+    readonly inputMetadata: readonly TensorMetadata[],
+    readonly outputMetadata: readonly TensorMetadata[],
   ) {
     this.#worker = worker;
     worker.on("message", (message: ResultMessage | { type: string }) => {
@@ -70,7 +98,8 @@ export class WorkerSession implements SessionInfo {
     const ready = await new Promise<{
       inputNames: string[];
       outputNames: string[];
-      outputMetadata: SessionInfo["outputMetadata"];
+      inputMetadata: TensorMetadata[];
+      outputMetadata: TensorMetadata[];
     }>((resolve, reject) => {
       worker.once("message", (message: { type: string; message?: string }) => {
         if (message.type === "ready") resolve(message as never);
@@ -81,21 +110,46 @@ export class WorkerSession implements SessionInfo {
       await worker.terminate();
       throw error;
     });
-    return new WorkerSession(worker, ready.inputNames, ready.outputNames, ready.outputMetadata);
+    return new WorkerSession(
+      worker,
+      ready.inputNames,
+      ready.outputNames,
+      ready.inputMetadata,
+      ready.outputMetadata,
+    );
   }
 
-  /** One forward pass; returns `output` at `positions[r]` of each row r. */
+  /**
+   * One forward pass; returns `output` at `positions[r]` of each row r. `emptyPast`: the
+   * cache layout of a with-past graph, fed an empty past.
+   */
   run(
     feeds: Record<string, Int64Feed>,
     output: string,
     positions: number[],
+    emptyPast: PastLayout | null = null,
   ): Promise<Float32Array[]> {
+    const transfer = Object.values(feeds).map((feed) => feed.data.buffer as ArrayBuffer);
+    return this.#call({ type: "run", feeds, output, positions, emptyPast }, transfer);
+  }
+
+  /**
+   * The passes of a prefix tree, run back to back in the inference thread, where every
+   * node's cache stays until its children have run; returns `output` at each request's read.
+   */
+  runTree(tree: TreeMessage): Promise<Float32Array[]> {
+    const transfer = tree.passes.flatMap((pass) =>
+      Object.values(pass.feeds).map((feed) => feed.data.buffer as ArrayBuffer),
+    );
+    return this.#call({ type: "tree", ...tree }, transfer);
+  }
+
+  #call(message: Record<string, unknown>, transfer: ArrayBuffer[]): Promise<Float32Array[]> {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#calls.set(id, { resolve, reject });
       this.#worker.ref();
-      const transfer = Object.values(feeds).map((feed) => feed.data.buffer as ArrayBuffer);
-      this.#worker.postMessage({ type: "run", id, feeds, output, positions }, transfer);
+      this.#worker.postMessage({ ...message, id }, transfer);
     });
   }
 

@@ -42,6 +42,12 @@ export interface TinyModelOptions {
    * over 2 GB) instead of inside model.onnx. Default false.
    */
   externalData?: boolean;
+  /**
+   * A decoder exported like optimum's text-generation-with-past: `past_key_values.{i}.key/value`
+   * inputs and `present.{i}.key/value` outputs, so prompts that share a prefix compute it
+   * once. Default false.
+   */
+  withPast?: boolean;
 }
 
 /** Logits cover the first 1,024 Qwen3 ids: every ASCII letter and digit is among them. */
@@ -65,6 +71,7 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
   const fullVocab = options.fullVocab ?? false;
   const head = options.head ?? (fullVocab ? "distribution" : "probe");
   const maxLength = options.maxLength ?? 2048;
+  const withPast = options.withPast ?? false;
   if (hidden % heads !== 0) {
     throw new RangeError(
       `Expected \`hidden\` to be a multiple of \`heads\` (${heads}), got ${hidden}`,
@@ -80,6 +87,11 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
       'A full-vocabulary tiny model is a decoder that returns only `logits` (like optimum\'s text-generation export): use `kind: "decoder"` and `head: "distribution"`',
     );
   }
+  if (withPast && kind !== "decoder") {
+    throw new RangeError(
+      'Only a decoder has past key values: use `kind: "decoder"` with `withPast`',
+    );
+  }
   await mkdir(join(dir, "onnx"), { recursive: true });
   const graph = buildTinyGraph({
     kind,
@@ -92,6 +104,7 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
     exportLike: fullVocab,
     seed,
     externalData: options.externalData === true ? EXTERNAL_DATA : null,
+    withPast,
   });
   await writeFile(join(dir, "onnx", "model.onnx"), graph.model);
   await rm(join(dir, "onnx", EXTERNAL_DATA), { force: true });
@@ -107,6 +120,8 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
     hidden_size: hidden,
     num_hidden_layers: layers,
     num_attention_heads: heads,
+    num_key_value_heads: heads,
+    use_cache: withPast,
     vocab_size: QWEN3_VOCAB,
     max_position_embeddings: maxLength,
     assay_tiny: {

@@ -20,6 +20,13 @@ export interface TinyGraphSpec {
   seed: number;
   /** Move weights to this external data file (as optimum does above 2 GB); null keeps them inline. */
   externalData: string | null;
+  /**
+   * A decoder shaped like optimum's text-generation-with-past export: it also takes
+   * `past_key_values.{i}.key/value` ([batch, heads, past, head_dim]) and returns
+   * `present.{i}.key/value` (past and new keys, concatenated), and `attention_mask` covers
+   * past + new positions.
+   */
+  withPast?: boolean;
 }
 
 export interface TinyGraph {
@@ -45,8 +52,10 @@ export function buildTinyGraph(spec: TinyGraphSpec): TinyGraph {
   const weight = (name: string, rows: number, cols: number) =>
     g.floats(name, [rows, cols], normalArray(next, rows * cols, 1 / Math.sqrt(rows)));
 
+  const withPast = spec.kind === "decoder" && spec.withPast === true;
   let x = embed(g, next, spec);
-  const masks = attentionMasks(g, spec.kind);
+  const masks = attentionMasks(g, spec.kind, withPast);
+  const cache: TensorSpec[] = [];
   const ones = g.floats("ln_ones", [H], new Float32Array(H).fill(1));
   const zeros = g.floats("ln_zeros", [H], new Float32Array(H));
   const norm = (input: string) =>
@@ -60,8 +69,23 @@ export function buildTinyGraph(spec: TinyGraphSpec): TinyGraph {
     const split = (w: string, perm: number[]) =>
       g.op("Transpose", [g.op("Reshape", [g.op("MatMul", [h, w]), headsShape])], { perm });
     const q = split(weight(`l${layer}_q`, H, H), [0, 2, 1, 3]);
-    const kT = split(weight(`l${layer}_k`, H, H), [0, 2, 3, 1]);
-    const v = split(weight(`l${layer}_v`, H, H), [0, 2, 1, 3]);
+    const kW = weight(`l${layer}_k`, H, H);
+    let v = split(weight(`l${layer}_v`, H, H), [0, 2, 1, 3]);
+    let kT: string;
+    if (withPast) {
+      const kv = (name: "key" | "value", fresh: string) => {
+        const past = `past_key_values.${layer}.${name}`;
+        cache.push({ name: past, type: "float", dims: ["batch", spec.heads, "past", headDim] });
+        const present = `present.${layer}.${name}`;
+        cache.push({ name: present, type: "float", dims: ["batch", spec.heads, "total", headDim] });
+        return g.op("Concat", [past, fresh], { axis: 2 }, present);
+      };
+      const k = kv("key", split(kW, [0, 2, 1, 3]));
+      v = kv("value", v);
+      kT = g.op("Transpose", [k], { perm: [0, 1, 3, 2] });
+    } else {
+      kT = split(kW, [0, 2, 3, 1]);
+    }
     const scores = masks.reduce(
       (sum, mask) => g.op("Add", [sum, mask]),
       g.op("Mul", [g.op("MatMul", [q, kT]), scale]),
@@ -101,9 +125,12 @@ export function buildTinyGraph(spec: TinyGraphSpec): TinyGraph {
   const ids = ["input_ids", "attention_mask", "position_ids"].map((name) => ({
     name,
     type: "int64" as const,
-    dims: ["batch", "sequence"],
+    dims: ["batch", name === "attention_mask" && withPast ? "total" : "sequence"],
   }));
-  const io = { name: `assay-tiny-${spec.kind}`, inputs: ids, outputs };
+  // optimum's order: ids, mask, positions, then the past inputs; logits, then the presents.
+  const inputs = [...ids, ...cache.filter((c) => c.name.startsWith("past_"))];
+  outputs.push(...cache.filter((c) => c.name.startsWith("present.")));
+  const io = { name: `assay-tiny-${spec.kind}`, inputs, outputs };
   if (spec.externalData === null) return { model: g.encode(io), data: null };
   return g.encodeWithExternalData(io, spec.externalData);
 }
@@ -123,9 +150,10 @@ function embed(g: GraphBuilder, next: () => number, spec: TinyGraphSpec): string
 /**
  * Additive masks, 0 where a key may be read and −1e9 elsewhere: padded keys ([B,1,1,T]) and,
  * for the decoder, future keys ([T,T]). Kept apart so no [B,1,T,T] tensor is ever built: at
- * batch 16 × 2,048 tokens that would be 268 MB.
+ * batch 16 × 2,048 tokens that would be 268 MB. With past keys the causal mask is
+ * [S, P+S]: new token i reads every past key and new keys up to i (Trilu with k = P).
  */
-function attentionMasks(g: GraphBuilder, kind: TinyGraphSpec["kind"]): string[] {
+function attentionMasks(g: GraphBuilder, kind: TinyGraphSpec["kind"], withPast: boolean): string[] {
   const keys = g.op("Unsqueeze", [
     g.op("Cast", ["attention_mask"], { to: 1 }),
     g.ints("axes_12", [2], [1, 2]),
@@ -138,9 +166,20 @@ function attentionMasks(g: GraphBuilder, kind: TinyGraphSpec["kind"]): string[] 
     g.ints("one_start", [1], [1]),
     g.ints("one_end", [1], [2]),
   ]);
-  const square = g.op("Concat", [length, length], { axis: 0 });
-  const ones = g.op("ConstantOfShape", [square], { value: Float32Array.of(1) });
-  return [additive(keys), additive(g.op("Trilu", [ones], { upper: 0 }))];
+  if (!withPast) {
+    const square = g.op("Concat", [length, length], { axis: 0 });
+    const ones = g.op("ConstantOfShape", [square], { value: Float32Array.of(1) });
+    return [additive(keys), additive(g.op("Trilu", [ones], { upper: 0 }))];
+  }
+  const total = g.op("Slice", [
+    g.op("Shape", ["attention_mask"]),
+    g.ints("one_start_total", [1], [1]),
+    g.ints("one_end_total", [1], [2]),
+  ]);
+  const past = g.op("Squeeze", [g.op("Sub", [total, length]), g.ints("axes_0", [1], [0])]);
+  const rectangle = g.op("Concat", [length, total], { axis: 0 });
+  const ones = g.op("ConstantOfShape", [rectangle], { value: Float32Array.of(1) });
+  return [additive(keys), additive(g.op("Trilu", [ones, past], { upper: 0 }))];
 }
 
 function sinusoids(rows: number, width: number): Float32Array {
