@@ -9,7 +9,7 @@ const USAGE_TOTALS = `
          sum(output_tokens) AS output_tokens, sum(compute_ms) AS compute_ms, count(*) AS rows
   FROM usage WHERE run_id = ANY($1::text[]) GROUP BY run_id, role, model ORDER BY run_id, role, model`;
 
-interface Row {
+export interface UsageRow {
   run_id: string;
   role: UsageRole;
   model: string;
@@ -24,21 +24,21 @@ export async function usageTotals(
   runner: SqlRunner,
   runIds: readonly string[],
 ): Promise<Map<string, UsageTotals[]>> {
-  const { rows } = await runner.query<Row>(USAGE_TOTALS, [runIds]);
+  const { rows } = await runner.query<UsageRow>(USAGE_TOTALS, [runIds]);
   const byRun = new Map<string, UsageTotals[]>();
-  for (const [runId, group] of groupByRun(rows)) {
-    byRun.set(
-      runId,
-      group.map((r) => ({
-        role: r.role,
-        model: r.model,
-        inputTokens: num(r.input_tokens),
-        cachedInputTokens: num(r.cached_input_tokens),
-        outputTokens: num(r.output_tokens),
-        computeMs: numOrNull(r.compute_ms),
-        rows: num(r.rows),
-      })),
-    );
-  }
+  for (const [runId, group] of groupByRun(rows)) byRun.set(runId, group.map(usageTotalsOf));
   return byRun;
+}
+
+/** One (role, model) row of sums, from the query or a rollup (same column names). */
+export function usageTotalsOf(r: Omit<UsageRow, "run_id">): UsageTotals {
+  return {
+    role: r.role,
+    model: r.model,
+    inputTokens: num(r.input_tokens),
+    cachedInputTokens: num(r.cached_input_tokens),
+    outputTokens: num(r.output_tokens),
+    computeMs: numOrNull(r.compute_ms),
+    rows: num(r.rows),
+  };
 }
