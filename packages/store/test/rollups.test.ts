@@ -245,6 +245,16 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
     expect(await runReports(runner, [runId], { prices: PRICES })).toEqual([before]);
   });
 
+  it("can be written by two completions of one run at once", async () => {
+    const runner = runnerOf(db.store.driver);
+    const runId = `run-${randomUUID()}`;
+    const [tasks] = fc.sample(run, { numRuns: 1, seed: 3 });
+    await seed(db, runId, tasks ?? []);
+    const raw = (await rawRunFigures(runner, [runId])).get(runId);
+    await Promise.all([writeRollups(db.store.driver, runId), writeRollups(db.store.driver, runId)]);
+    expect((await readRollups(runner, [runId])).get(runId)).toEqual(raw);
+  });
+
   it("stop serving a run's accuracy once its selection is rewritten, and serve it again when rewritten", async () => {
     const runner = runnerOf(db.store.driver);
     const runId = `run-${randomUUID()}`;

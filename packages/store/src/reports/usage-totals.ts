@@ -3,10 +3,13 @@ import type { SqlRunner } from "../sql-runner.js";
 import { groupByRun, num, numOrNull } from "./group-by-run.js";
 
 // Sums only; prices are applied in TypeScript (costOfUsage) so the price table stays a file.
+// Compute time is summed as numeric: a float sum depends on the order rows arrive in, which
+// changes with the plan, and a run's cost must not change between two reads of it.
 const USAGE_TOTALS = `
   SELECT run_id, role, model,
          sum(input_tokens) AS input_tokens, sum(cached_input_tokens) AS cached_input_tokens,
-         sum(output_tokens) AS output_tokens, sum(compute_ms) AS compute_ms, count(*) AS rows
+         sum(output_tokens) AS output_tokens, sum(compute_ms::numeric)::float8 AS compute_ms,
+         count(*) AS rows
   FROM usage WHERE run_id = ANY($1::text[]) GROUP BY run_id, role, model ORDER BY run_id, role, model`;
 
 export interface UsageRow {

@@ -46,6 +46,11 @@ const INSERT_SUMMARIES = `
  */
 export async function writeRollups(driver: StoreDriver, runId: string): Promise<void> {
   await inTransaction(driver, async (runner) => {
+    // Two writers of one run (`assay status` and a waiting producer) take turns; without
+    // this the second would trip over the first's rows.
+    await runner.query("SELECT pg_advisory_xact_lock(hashtext('assay.rollups'), hashtext($1))", [
+      runId,
+    ]);
     await dropRollups(runner, runId);
     const figures = (await rawRunFigures(runner, [runId])).get(runId);
     if (figures !== undefined) await insertRollups(runner, runId, figures);
