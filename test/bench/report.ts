@@ -1,151 +1,235 @@
 /**
- * Report query benchmark (`npm run bench:report`): Postgres with 1,000,000 score rows over
- * 100,000 tasks in one run (plus nine small runs of the same series for the trend), median
- * of 5 runs of each report query, printed with the indexes its plan uses. Target: each
- * ≤ 500 ms. Baseline in the same run: a bare count(*) of the run's scores.
+ * Report query benchmark (`npm run bench:report`): a nightly series of runs (default 30
+ * runs, 10,000,000 score rows in all) generated server-side, then the report bundle of the
+ * newest run (its report, the trend over every run of the series, early stops) measured
+ * twice in the same process: from raw rows (as for runs still running, before any rollup
+ * exists) and from the rollups written when the runs complete. Median of --repeats runs.
+ * Targets: every statement of the bundle ≤ 100 ms, the whole bundle ≤ 300 ms. Then the same
+ * on PGlite at --pglite-rows.
+ *
+ *   --rows N         score rows over all runs (default 10,000,000; 0 skips Postgres)
+ *   --runs N         runs in the series (default 30)
+ *   --pglite-rows N  score rows for the PGlite pass (default 1,000,000; 0 skips it)
+ *   --repeats N      timed runs of each query (default 5)
+ *   --keep / --reuse leave the Postgres data in place / start from data a --keep run left
  */
 
-import { parseArgs } from "node:util";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isDeepStrictEqual, parseArgs } from "node:util";
 import { readEnv } from "@assay/core";
 import { selectForRun } from "@assay/selection";
-import { openStore } from "@assay/store";
-import { lastRuns, reportBundle, runnerOf, runReports, runTrend } from "@assay/store/reports";
+import { openStore, type Store } from "@assay/store";
+import {
+  dropRollups,
+  earlyStops,
+  lastRuns,
+  rawRunFigures,
+  reportBundle,
+  runFigures,
+  runnerOf,
+  writeRollups,
+} from "@assay/store/reports";
 import pg from "pg";
 import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
 import { fmt, median, timed } from "./bench-util.js";
-import { seedBenchRun } from "./report-data.js";
+import { seedBenchRun, seedBenchSelections } from "./report-data.js";
 
 const DATABASE_URL = readEnv().DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const SCHEMA = "assay_bench_report";
-const TASKS = 100_000;
-const SMALL_TASKS = 1_000;
-const REPEATS = 5;
-const TARGET_MS = 500;
+const STATEMENT_TARGET_MS = 100;
+const BUNDLE_TARGET_MS = 300;
+/** Score rows per task: 5 candidates, a verifier and a check score each. */
+const ROWS_PER_TASK = 10;
 
-// --keep leaves the data in place afterwards; --reuse starts from data a --keep run left.
 const { values: flags } = parseArgs({
-  options: { keep: { type: "boolean" }, reuse: { type: "boolean" } },
+  options: {
+    rows: { type: "string", default: "10000000" },
+    runs: { type: "string", default: "30" },
+    "pglite-rows": { type: "string", default: "1000000" },
+    repeats: { type: "string", default: "5" },
+    keep: { type: "boolean" },
+    reuse: { type: "boolean" },
+  },
 });
-const admin = new pg.Client({ connectionString: DATABASE_URL });
-await admin.connect();
-if (flags.reuse !== true) await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
-const store = await openStore({
-  databaseUrl: DATABASE_URL,
-  schema: SCHEMA,
-  migrate: true,
-  poolSize: 4,
-});
-if (store.driver.kind !== "postgres") throw new Error("the report bench needs Postgres");
-const pool = store.driver.pool;
-
-try {
-  if (flags.reuse !== true) await seed();
-  await admin.query(
-    `VACUUM ANALYZE ${SCHEMA}.scores, ${SCHEMA}.samples, ${SCHEMA}.usage, ${SCHEMA}.truncations, ${SCHEMA}.selections, ${SCHEMA}.runs`,
-  );
-  await report();
-} finally {
-  await store.close();
-  if (flags.keep !== true) await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
-  await admin.end();
-}
-
-async function seed(): Promise<void> {
-  const seeded = await timed(async () => {
-    const client = await pool.connect();
-    try {
-      for (let i = 1; i <= 9; i += 1) {
-        await seedBenchRun(client, `small-${i}`, SMALL_TASKS, `2026-01-0${i}T00:00:00Z`);
-      }
-      await seedBenchRun(client, "bench", TASKS, "2026-01-10T00:00:00Z");
-    } finally {
-      client.release();
-    }
-  });
-  const scores = await admin.query(
-    `SELECT count(*)::int AS n FROM ${SCHEMA}.scores WHERE run_id = 'bench'`,
-  );
-  console.log(
-    `seeded ${fmt(scores.rows[0].n)} score rows of run bench (${fmt(TASKS)} tasks) in ${fmt(seeded.ms / 1000, 1)} s`,
-  );
-
-  const selected = await timed(async () => {
-    for (let i = 1; i <= 9; i += 1)
-      await selectForRun(store, `small-${i}`, { verifierScorer: "judge", checkScorer: "exact" });
-    return selectForRun(store, "bench", { verifierScorer: "judge", checkScorer: "exact" });
-  });
-  console.log(
-    `selectForRun over ${fmt(TASKS + 9 * SMALL_TASKS)} tasks: ${fmt(selected.ms / 1000, 1)} s ` +
-      `(pass@1 ${fmt((selected.value.pass1.rate ?? 0) * 100, 1)}%, selected ${fmt((selected.value.selected.rate ?? 0) * 100, 1)}%, oracle ${fmt((selected.value.oracle.rate ?? 0) * 100, 1)}%)`,
-  );
-}
-
-async function report(): Promise<void> {
-  const runner = runnerOf(store.driver);
-  const prices = {
-    currency: "USD",
-    models: {
-      "deepseek-v4-flash": {
-        input_per_million: 0.14,
-        cached_input_per_million: 0.028,
-        output_per_million: 0.28,
-      },
-      "qwen3-verifier": { gpu_hour: 2.5 },
+const RUNS = Number(flags.runs);
+const REPEATS = Number(flags.repeats);
+const PRICES = {
+  currency: "USD",
+  models: {
+    "deepseek-v4-flash": {
+      input_per_million: 0.14,
+      cached_input_per_million: 0.028,
+      output_per_million: 0.28,
     },
-  };
-  const baseline = await measure(runner, "baseline: count(*) of the run's scores", (r) =>
-    r.query("SELECT count(*) FROM scores WHERE run_id = $1", ["bench"]),
+    "qwen3-verifier": { gpu_hour: 2.5 },
+  },
+};
+
+const verdicts: string[] = [];
+if (Number(flags.rows) > 0) await benchPostgres(Number(flags.rows));
+const pgliteRows = Number(flags["pglite-rows"]);
+if (pgliteRows > 0) await benchPglite(pgliteRows);
+console.log("\nTargets:");
+for (const line of verdicts) console.log(`  ${line}`);
+
+async function benchPostgres(rows: number): Promise<void> {
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  if (flags.reuse !== true) await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+  const store = await openStore({
+    databaseUrl: DATABASE_URL,
+    schema: SCHEMA,
+    migrate: true,
+    // The raw-row pass sends a report's seven queries at once; each must get a connection.
+    poolSize: 8,
+  });
+  if (store.driver.kind !== "postgres") throw new Error("expected a Postgres store");
+  try {
+    console.log(`== Postgres: ${fmt(rows)} score rows over ${RUNS} runs`);
+    if (flags.reuse !== true) await seedOnOneConnection(store, store.driver.pool, rows);
+    await admin.query(
+      `VACUUM ANALYZE ${SCHEMA}.scores, ${SCHEMA}.samples, ${SCHEMA}.usage, ${SCHEMA}.truncations, ${SCHEMA}.selections, ${SCHEMA}.runs`,
+    );
+    await compare(store, "Postgres");
+  } finally {
+    await store.close();
+    if (flags.keep !== true) await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+    await admin.end();
+  }
+}
+
+/** setseed holds for one connection only, so the whole series goes through one. */
+async function seedOnOneConnection(store: Store, pool: pg.Pool, rows: number): Promise<void> {
+  const client = await pool.connect();
+  try {
+    const oneConnection: SqlRunner = {
+      async query(text, params = []) {
+        const result = await client.query(text, params);
+        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+      },
+    };
+    await oneConnection.query("SET synchronous_commit = off");
+    await seedSeries(store, oneConnection, rows);
+  } finally {
+    client.release();
+  }
+}
+
+async function benchPglite(rows: number): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), "assay-bench-report-"));
+  const store = await openStore({ dataDir: dir });
+  try {
+    console.log(`\n== PGlite: ${fmt(rows)} score rows over ${RUNS} runs`);
+    await seedSeries(store, runnerOf(store.driver), rows);
+    await runnerOf(store.driver).query("VACUUM ANALYZE");
+    await compare(store, "PGlite");
+  } finally {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function runIdOf(i: number): string {
+  return `night-${String(i).padStart(2, "0")}`;
+}
+
+/** The series: every run generated in SQL; the newest run's selection by selectForRun. */
+async function seedSeries(store: Store, client: SqlRunner, rows: number): Promise<void> {
+  const tasks = Math.max(1, Math.round(rows / RUNS / ROWS_PER_TASK));
+  const seeded = await timed(async () => {
+    for (let i = 1; i <= RUNS; i += 1) {
+      const day = new Date(Date.UTC(2026, 0, i)).toISOString();
+      await seedBenchRun(client, runIdOf(i), tasks, day);
+      if (i < RUNS) await seedBenchSelections(client, runIdOf(i));
+    }
+  });
+  console.log(
+    `seeded ${fmt(tasks * ROWS_PER_TASK * RUNS)} score rows (${fmt(tasks)} tasks a run, with samples, usage, truncations) in ${fmt(seeded.ms / 1000, 1)} s`,
+  );
+  const selected = await timed(() =>
+    selectForRun(store, runIdOf(RUNS), { verifierScorer: "judge", checkScorer: "exact" }),
+  );
+  console.log(
+    `selectForRun over the newest run's ${fmt(tasks)} tasks: ${fmt(selected.ms / 1000, 1)} s`,
+  );
+}
+
+interface Measured {
+  ms: number;
+  statements: { text: string; params: unknown[] }[];
+}
+
+/** The bundle and its parts from raw rows, then from rollups; one line each, with the ratio. */
+async function compare(store: Store, label: string): Promise<void> {
+  const runner = runnerOf(store.driver);
+  const newest = runIdOf(RUNS);
+  const ids = Array.from({ length: RUNS }, (_, i) => runIdOf(i + 1));
+  const work: [string, (r: SqlRunner) => Promise<unknown>][] = [
+    ["figures of the newest run", (r) => runFigures(r, [newest])],
+    [`figures of the ${RUNS} runs of the trend`, (r) => runFigures(r, ids)],
+    ["early stops of the newest run", (r) => earlyStops(r, newest)],
+    ["last runs of the series", (r) => lastRuns(r, { name: "nightly", last: RUNS })],
+    [
+      `report bundle (report + trend over ${RUNS} runs + early stops)`,
+      (r) => reportBundle(r, newest, { prices: PRICES, trendRuns: RUNS }),
+    ],
+  ];
+
+  // Raw rows first, as for runs still running: no rollups yet (a --reuse run may have some).
+  for (const id of ids) await dropRollups(runner, id);
+  const raw: Measured[] = [];
+  for (const [, w] of work) raw.push(await measure(runner, w));
+  const rawFigures = await rawRunFigures(runner, [newest]);
+
+  const writes: number[] = [];
+  for (const id of ids) writes.push((await timed(() => writeRollups(store.driver, id))).ms);
+  const rolled: Measured[] = [];
+  for (const [, w] of work) rolled.push(await measure(runner, w));
+  const same = isDeepStrictEqual(
+    (await runFigures(runner, [newest])).get(newest),
+    rawFigures.get(newest),
   );
 
-  // Each report query, alone: the capturing runner records its SQL for EXPLAIN.
-  const queries: [string, (r: SqlRunner) => Promise<unknown>][] = [
-    ["full report of run bench (5 queries)", (r) => runReports(r, ["bench"], { prices })],
-    [
-      "trend: last 10 runs of series nightly",
-      (r) => runTrend(r, { name: "nightly", last: 10 }, { prices }),
-    ],
-    ["report bundle (report + trend)", (r) => reportBundle(r, "bench", { prices })],
-    ["last runs of a series", (r) => lastRuns(r, { name: "nightly", last: 10 })],
-  ];
-  const results = [baseline];
-  for (const [name, work] of queries) results.push(await measure(runner, name, work));
-
-  console.log("\nPer-statement medians and plans:");
-  for (const result of results.slice(1, 2)) {
-    for (const statement of result.statements) {
-      const ms = await medianOf(() => runner.query(statement.text, statement.params));
-      console.log(
-        `  ${fmt(ms, 1).padStart(8)} ms  ${statement.label.padEnd(16)} ${await planSummary(statement.text, statement.params)}`,
-      );
-    }
-  }
-  console.log("\nReport queries (median of 5):");
-  for (const r of results) {
-    const verdict = r === baseline ? "" : r.ms <= TARGET_MS ? "  ok" : `  OVER ${TARGET_MS} ms`;
+  console.log(
+    `writing one run's rollups (at completion): median ${fmt(median(writes), 0)} ms over ${ids.length} runs`,
+  );
+  console.log(`rollup figures of the newest run equal its raw-row figures: ${same ? "yes" : "NO"}`);
+  console.log(`\n${label}, median of ${REPEATS}:     raw rows     rollups   raw/rollups`);
+  work.forEach(([name], i) => {
+    const r = raw[i] as Measured;
+    const u = rolled[i] as Measured;
     console.log(
-      `  ${fmt(r.ms, 1).padStart(8)} ms  ${(r.ms / baseline.ms).toFixed(1).padStart(5)}× baseline  ${r.name}${verdict}`,
+      `  ${name.padEnd(62)} ${fmt(r.ms, 1).padStart(9)} ms ${fmt(u.ms, 1).padStart(9)} ms ${(r.ms / u.ms).toFixed(0).padStart(8)}×`,
     );
+  });
+
+  const bundle = rolled.at(-1) as Measured;
+  console.log(`\n${label}: each statement of the bundle from rollups, median of ${REPEATS}:`);
+  let slowest = 0;
+  for (const statement of bundle.statements) {
+    const ms = await medianOf(() => runner.query(statement.text, statement.params));
+    slowest = Math.max(slowest, ms);
+    console.log(`  ${fmt(ms, 2).padStart(8)} ms  ${summary(statement.text)}`);
   }
+  const rawBundle = raw.at(-1) as Measured;
+  verdicts.push(
+    `${label}: slowest bundle statement ${fmt(slowest, 1)} ms (target ≤ ${STATEMENT_TARGET_MS}): ${slowest <= STATEMENT_TARGET_MS ? "MET" : "NOT MET"}`,
+    `${label}: bundle ${fmt(bundle.ms, 1)} ms (target ≤ ${BUNDLE_TARGET_MS}; raw rows ${fmt(rawBundle.ms, 0)} ms): ${bundle.ms <= BUNDLE_TARGET_MS ? "MET" : "NOT MET"}`,
+  );
 }
 
-interface Statement {
-  label: string;
-  text: string;
-  params: unknown[];
-}
-
-async function measure(runner: SqlRunner, name: string, work: (r: SqlRunner) => Promise<unknown>) {
-  const statements: Statement[] = [];
+async function measure(runner: SqlRunner, work: (r: SqlRunner) => Promise<unknown>) {
+  const statements: Measured["statements"] = [];
   const capturing: SqlRunner = {
     query(text, params = []) {
-      if (!statements.some((s) => s.text === text))
-        statements.push({ label: labelOf(text), text, params });
+      if (!statements.some((s) => s.text === text)) statements.push({ text, params });
       return runner.query(text, params);
     },
   };
   await work(capturing); // warm-up, and records the statements
-  const ms = await medianOf(() => work(runner));
-  return { name, ms, statements };
+  return { ms: await medianOf(() => work(runner)), statements };
 }
 
 async function medianOf(work: () => Promise<unknown>): Promise<number> {
@@ -154,30 +238,9 @@ async function medianOf(work: () => Promise<unknown>): Promise<number> {
   return median(times);
 }
 
-function labelOf(text: string): string {
+/** The statement's first FROM table and its first line, to tell statements apart. */
+function summary(text: string): string {
   const from = /FROM\s+(\w+)/i.exec(text)?.[1] ?? "?";
-  return `[${from}]`;
-}
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  Plans?: PlanNode[];
-}
-
-/** The scans of a plan, e.g. "Index Only Scan selections_pkey; Seq Scan usage". */
-async function planSummary(text: string, params: unknown[]): Promise<string> {
-  const { rows } = await pool.query(`EXPLAIN (FORMAT JSON) ${text}`, params);
-  const scans: string[] = [];
-  const walk = (node: PlanNode): void => {
-    if (node["Node Type"].includes("Scan")) {
-      scans.push(
-        `${node["Node Type"]} ${node["Index Name"] ?? node["Relation Name"] ?? ""}`.trim(),
-      );
-    }
-    for (const child of node.Plans ?? []) walk(child);
-  };
-  walk((rows[0]["QUERY PLAN"] as { Plan: PlanNode }[])[0]?.Plan as PlanNode);
-  return [...new Set(scans)].join("; ");
+  const first = text.trim().split("\n")[0]?.slice(0, 70) ?? "";
+  return `[${from}] ${first}`;
 }

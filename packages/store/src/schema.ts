@@ -77,6 +77,11 @@ export const scores = pgTable(
   (t) => [
     primaryKey({ columns: [t.runId, t.sampleId, t.scorer, t.criterion, t.repetition] }),
     check("scores_status_check", sql`${t.status} in ('scored', 'unscored')`),
+    // Early stops read only a run's trajectories (`detail.progress`); without this index
+    // they scan every score of the run.
+    index("scores_progress_idx")
+      .on(t.runId)
+      .where(sql`jsonb_typeof(detail -> 'progress') = 'array'`),
   ],
 );
 
@@ -158,4 +163,87 @@ export const selections = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.taskId] })],
+);
+
+// Rollups: a finished run's report figures, written once when it completes (and again when
+// it resumes, retries or reruns selection), so a report reads a few rows per run however
+// many raw rows the run has. Raw rows stay for drill-down. A run without a `run_rollups`
+// row (still running, or its selection was just rewritten) is reported from raw rows.
+
+/** One row per rolled-up run: counts, selection accuracy and truncation per input length. */
+export const runRollups = pgTable("run_rollups", {
+  runId: text("run_id").primaryKey(),
+  samples: bigint("samples", { mode: "number" }).notNull(),
+  tasks: bigint("tasks", { mode: "number" }).notNull(),
+  /** Score rows of the run, scored or not. */
+  results: bigint("results", { mode: "number" }).notNull(),
+  selectedTasks: bigint("selected_tasks", { mode: "number" }).notNull(),
+  unselected: bigint("unselected", { mode: "number" }).notNull(),
+  methods: text("methods").array().notNull(),
+  /** Tasks counted in pass@1, selected and oracle; the three counts below are of them. */
+  counted: bigint("counted", { mode: "number" }).notNull(),
+  pass1: bigint("pass1", { mode: "number" }).notNull(),
+  selected: bigint("selected", { mode: "number" }).notNull(),
+  oracle: bigint("oracle", { mode: "number" }).notNull(),
+  ties: bigint("ties", { mode: "number" }).notNull(),
+  discreteTies: bigint("discrete_ties", { mode: "number" }).notNull(),
+  discreteOf: bigint("discrete_of", { mode: "number" }).notNull(),
+  /** Verifier calls per input-length bucket (INPUT_LENGTH_EDGES), and of them the cut ones. */
+  truncationCalls: bigint("truncation_calls", { mode: "number" }).array().notNull(),
+  truncationCut: bigint("truncation_cut", { mode: "number" }).array().notNull(),
+  rolledUpAt: timestamp("rolled_up_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Unscored results of a rolled-up run, per reason. */
+export const unscoredRollups = pgTable(
+  "unscored_rollups",
+  {
+    runId: text("run_id").notNull(),
+    reason: text("reason").notNull(),
+    count: bigint("count", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.reason] })],
+);
+
+/** Each scorer's scored results of a rolled-up run, in ten value bins. */
+export const histogramRollups = pgTable(
+  "histogram_rollups",
+  {
+    runId: text("run_id").notNull(),
+    scorer: text("scorer").notNull(),
+    scored: bigint("scored", { mode: "number" }).notNull(),
+    counts: bigint("counts", { mode: "number" }).array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.scorer] })],
+);
+
+/** Token and compute sums of a rolled-up run per role and model (priced at report time). */
+export const usageRollups = pgTable(
+  "usage_rollups",
+  {
+    runId: text("run_id").notNull(),
+    role: text("role").notNull(),
+    model: text("model").notNull(),
+    inputTokens: bigint("input_tokens", { mode: "number" }).notNull(),
+    cachedInputTokens: bigint("cached_input_tokens", { mode: "number" }).notNull(),
+    outputTokens: bigint("output_tokens", { mode: "number" }).notNull(),
+    computeMs: doublePrecision("compute_ms"),
+    rows: bigint("rows", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.role, t.model] })],
+);
+
+/**
+ * Figures computed in TypeScript from many raw rows (calibration per verifier scorer and
+ * criterion, self-preference per scorer and family), kept as the report shows them.
+ */
+export const summaryRollups = pgTable(
+  "summary_rollups",
+  {
+    runId: text("run_id").notNull(),
+    kind: text("kind", { enum: ["calibration", "self_preference"] }).notNull(),
+    position: integer("position").notNull(),
+    summary: jsonb("summary").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.kind, t.position] })],
 );

@@ -1,5 +1,6 @@
 import type { BullmqTransport, QueueCounts } from "@assay/queue";
 import type { Store } from "@assay/store";
+import { hasRollups, runnerOf, writeRollups } from "@assay/store/reports";
 
 export interface RunStatus {
   runId: string;
@@ -23,7 +24,8 @@ export interface RunStatus {
 
 /**
  * Where a run stands. A run is finished when every planned result row exists; the first
- * look that sees that sets `finished_at` (once: the store ignores later calls).
+ * look that sees that sets `finished_at` (once: the store ignores later calls) and writes
+ * the run's rollups if no one has.
  */
 export async function readRunStatus(
   store: Store,
@@ -40,6 +42,10 @@ export async function readRunStatus(
 
   const complete = summary.planned !== null && summary.results >= summary.planned;
   if (complete && summary.finishedAt === null) await store.finishRun(runId);
+  // Workers finished it without a waiting producer: nobody else rolls its figures up.
+  if (complete && !(await hasRollups(runnerOf(store.driver), runId))) {
+    await writeRollups(store.driver, runId);
+  }
   const finishedAt = complete ? ((await store.getRun(runId))?.finishedAt ?? null) : null;
   const left = summary.planned === null ? null : Math.max(0, summary.planned - summary.results);
   const unscoredBy = (reason?: string): number =>

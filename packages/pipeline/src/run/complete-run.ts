@@ -1,10 +1,13 @@
 import { type RunSpec, scorerKey } from "@assay/core";
 import { type SelectForRunResult, selectForRun } from "@assay/selection";
 import type { Store } from "@assay/store";
+import { writeRollups } from "@assay/store/reports";
 
 /**
- * What happens once every planned result is stored: the run is marked finished (once) and,
- * when the spec asks for it, one candidate per task is selected and stored.
+ * What happens once every planned result is stored: the run is marked finished (once),
+ * when the spec asks for it one candidate per task is selected and stored, and the run's
+ * report figures are rolled up. A resumed or retried run comes here again when it
+ * completes, so its selection and rollups are rewritten from everything stored by then.
  */
 export async function completeRun(
   store: Store,
@@ -13,14 +16,18 @@ export async function completeRun(
 ): Promise<SelectForRunResult | undefined> {
   await store.finishRun(runId);
   const selection = spec.selection;
-  if (selection === undefined) return undefined;
-  return selectForRun(store, runId, {
-    verifierScorer: selection.verifier,
-    ...(selection.check !== undefined && { checkScorer: selection.check }),
-    threshold: selection.threshold,
-    method: selection.method,
-    k: selection.k,
-    seed: selection.seed,
-    ...(selection.judge !== undefined && { judgeScorer: scorerKey(selection.judge) }),
-  });
+  const selected =
+    selection === undefined
+      ? undefined
+      : await selectForRun(store, runId, {
+          verifierScorer: selection.verifier,
+          ...(selection.check !== undefined && { checkScorer: selection.check }),
+          threshold: selection.threshold,
+          method: selection.method,
+          k: selection.k,
+          seed: selection.seed,
+          ...(selection.judge !== undefined && { judgeScorer: scorerKey(selection.judge) }),
+        });
+  await writeRollups(store.driver, runId);
+  return selected;
 }

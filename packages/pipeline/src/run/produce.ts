@@ -10,6 +10,7 @@ import {
 import type { Transport } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
 import { resultKeyString, type Store } from "@assay/store";
+import { dropRollups, runnerOf } from "@assay/store/reports";
 import { readDataset } from "../ingest/read-dataset.js";
 import { createRouter } from "../routing/router.js";
 import { planLine } from "./plan.js";
@@ -55,6 +56,9 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
   const { store, transport, registry, dataset, spec, runId } = options;
   const chunkSize = options.chunkSize ?? 500;
   const route = createRouter(spec);
+  // A resumed run may gain samples and results, so its rollups would be out of date:
+  // reports read its raw rows until it completes again (completeRun rewrites them).
+  if (options.newRun !== true) await dropRollups(runnerOf(store.driver), runId);
   const progress: ProduceProgress = {
     lines: 0,
     samples: 0,

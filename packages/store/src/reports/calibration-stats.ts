@@ -4,14 +4,17 @@ import { num } from "./group-by-run.js";
 
 // Verifier results carry `detail.head` (probe or distribution); deterministic scorers do
 // not. Only scored results on labelled answers count. Equal (value, label) pairs are
-// grouped in SQL, so a run of many answers sends back one row per distinct score.
+// grouped in SQL, so a run of many answers sends back one row per distinct score. Ordered
+// so that the summary's floating-point sums come out the same on every call (a rollup
+// written at completion equals the figure computed again from raw rows).
 const CALIBRATION_POINTS = `
   SELECT s.run_id, s.scorer, s.criterion, s.value, sa.label, count(*) AS n
   FROM scores s
   JOIN samples sa ON sa.run_id = s.run_id AND sa.sample_id = s.sample_id
   WHERE s.run_id = ANY($1::text[]) AND s.status = 'scored' AND sa.label IS NOT NULL
     AND s.detail ? 'head'
-  GROUP BY s.run_id, s.scorer, s.criterion, s.value, sa.label`;
+  GROUP BY s.run_id, s.scorer, s.criterion, s.value, sa.label
+  ORDER BY s.run_id, s.scorer, s.criterion, s.value, sa.label`;
 
 type Row = {
   run_id: string;

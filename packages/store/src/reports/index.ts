@@ -13,7 +13,10 @@ export {
 export { pairScores } from "./pair-scores.js";
 export { type PairedValues, pairedTaskValues } from "./paired-task-values.js";
 export { type BundleOptions, reportBundle } from "./report-bundle.js";
+export { hasRollups, readRollups } from "./rollups/read-rollups.js";
+export { dropRollups, writeRollups } from "./rollups/write-rollups.js";
 export { runComparison } from "./run-comparison.js";
+export { type RunFigures, rawRunFigures, runFigures } from "./run-figures.js";
 export { lastRuns, type RunSelector } from "./run-list.js";
 export { type ReportOptions, runReports, runTrend, trendPointOf } from "./run-reports.js";
 export { runnerOf } from "./runner-of.js";

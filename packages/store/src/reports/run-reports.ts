@@ -10,23 +10,20 @@ import {
   type UsageTotals,
 } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
-import { calibrationStats } from "./calibration-stats.js";
-import { pairwiseStats } from "./pairwise-stats.js";
+import { type RunFigures, runFigures } from "./run-figures.js";
 import { lastRuns, type RunSelector, runsById } from "./run-list.js";
-import { NO_SCORES, scoreStats } from "./score-stats.js";
-import { NO_SELECTIONS, type SelectionStats, selectionStats } from "./selection-stats.js";
-import { selfPreferenceStats } from "./self-preference-stats.js";
-import { taskCounts } from "./task-counts.js";
-import { NO_TRUNCATION_DATA, truncationStats } from "./truncation-stats.js";
-import { usageTotals } from "./usage-totals.js";
-import { verifierEffortOf, verifierEffortRows } from "./verifier-effort.js";
+import type { SelectionStats } from "./selection-stats.js";
+import { verifierEffortOf } from "./verifier-effort.js";
 
 export interface ReportOptions {
   /** Prices usage; without it cost is left out of the report (null), not shown as 0. */
   prices?: PriceTable;
 }
 
-/** Full reports for several runs; each query runs once for all of them. */
+/**
+ * Full reports for several runs; each query runs once for all of them. A finished run is
+ * read from its rollups, a running one from its raw rows (run-figures.ts).
+ */
 export async function runReports(
   runner: SqlRunner,
   runIds: readonly string[],
@@ -39,24 +36,15 @@ export async function runReports(
       `No run with id ${missing.map((id) => `\`${id}\``).join(", ")}: check \`assay status\` for run ids`,
     );
   }
-  const ids = runs.map((run) => run.runId);
-  const [counts, selections, usage, truncation, scores, calibration, preference, pairwise, effort] =
-    await Promise.all([
-      taskCounts(runner, ids),
-      selectionStats(runner, ids),
-      usageTotals(runner, ids),
-      truncationStats(runner, ids),
-      scoreStats(runner, ids),
-      calibrationStats(runner, ids),
-      selfPreferenceStats(runner, ids),
-      pairwiseStats(runner, ids),
-      verifierEffortRows(runner, ids),
-    ]);
+  const figures = await runFigures(
+    runner,
+    runs.map((run) => run.runId),
+  );
   return runIds.map((id) => {
     const run = runs.find((r) => r.runId === id) as RunIdentity;
-    const { samples, tasks } = counts.get(id) ?? { samples: 0, tasks: 0 };
-    const selection = selections.get(id) ?? NO_SELECTIONS;
-    const score = scores.get(id) ?? NO_SCORES;
+    const f = figures.get(id) as RunFigures;
+    const { samples, tasks } = f.counts;
+    const selection = f.selection;
     return {
       run,
       samples,
@@ -71,14 +59,14 @@ export async function runReports(
         oracle: selection.oracle,
       },
       ties: { continuous: selection.tie, discrete: selection.discreteTie },
-      cost: costReport(usage.get(id) ?? [], selection, samples, options.prices),
-      truncation: truncation.get(id) ?? NO_TRUNCATION_DATA,
-      unscored: score.unscored,
-      histograms: score.histograms,
-      calibration: calibration.get(id) ?? [],
-      selfPreference: preference.get(id) ?? [],
-      pairwise: pairwise.get(id) ?? null,
-      verifierEffort: verifierEffortOf(effort.get(id) ?? [], selection.selected.count),
+      cost: costReport(f.usage, selection, samples, options.prices),
+      truncation: f.truncation,
+      unscored: f.scores.unscored,
+      histograms: f.scores.histograms,
+      calibration: f.calibration,
+      selfPreference: f.selfPreference,
+      pairwise: f.pairwise,
+      verifierEffort: verifierEffortOf(f.verifierEffort, selection.selected.count),
     };
   });
 }

@@ -55,12 +55,25 @@ function statsOf(rows: readonly Row[]): ScoreStats {
     histogram.scored += n;
     histograms.set(row.scorer, histogram);
   }
-  const byReason = [...reasons]
-    .map(([reason, count]) => ({ reason, count }))
-    .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+  return scoreStatsOf(
+    results,
+    [...reasons].map(([reason, count]) => ({ reason, count })),
+    [...histograms.values()],
+  );
+}
+
+/** The figures, sorted as every report shows them, from their parts in any order. */
+export function scoreStatsOf(
+  results: number,
+  reasons: readonly { reason: string; count: number }[],
+  histograms: readonly ScoreHistogram[],
+): ScoreStats {
+  const byReason = [...reasons].sort(
+    (a, b) => b.count - a.count || a.reason.localeCompare(b.reason),
+  );
   const unscoredCount = byReason.reduce((sum, r) => sum + r.count, 0);
   return {
     unscored: { results, unscored: rateOf(unscoredCount, results), byReason },
-    histograms: [...histograms.values()].sort((a, b) => a.scorer.localeCompare(b.scorer)),
+    histograms: [...histograms].sort((a, b) => a.scorer.localeCompare(b.scorer)),
   };
 }

@@ -46,7 +46,7 @@ export async function selectionStats(
   runIds: readonly string[],
 ): Promise<Map<string, SelectionStats>> {
   const { rows } = await runner.query<Row>(SELECTION_STATS, [runIds]);
-  return new Map(rows.map((r) => [r.run_id, statsOf(r)]));
+  return new Map(rows.map((r) => [r.run_id, selectionStatsOf(r)]));
 }
 
 /** What a run without stored selections reports: nothing known, nothing invented. */
@@ -61,7 +61,10 @@ export const NO_SELECTIONS: SelectionStats = {
   discreteTie: rateOf(0, 0),
 };
 
-function statsOf(r: Row): SelectionStats {
+/** The stats from one row of the query's (or a rollup's) counts. */
+export function selectionStatsOf(
+  r: Record<string, unknown> & { methods: string[] },
+): SelectionStats {
   const counted = num(r.counted);
   return {
     selectedTasks: num(r.selected_tasks),

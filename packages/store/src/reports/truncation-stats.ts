@@ -30,14 +30,37 @@ export async function truncationStats(
   const byRun = new Map<string, TruncationReport>();
   for (const [runId, [row]] of groupByRun(rows)) {
     if (row === undefined) continue;
-    const byInputLength = INPUT_LENGTH_EDGES.map((fromTokens, i) => ({
-      fromTokens,
-      toTokens: INPUT_LENGTH_EDGES[i + 1] ?? null,
-      truncation: rateOf(num(row[`cut_${i}`]), num(row[`calls_${i}`])),
-    })).filter((bucket) => bucket.truncation.of > 0);
-    const calls = byInputLength.reduce((sum, b) => sum + b.truncation.of, 0);
-    const cut = byInputLength.reduce((sum, b) => sum + b.truncation.count, 0);
-    byRun.set(runId, { overall: rateOf(cut, calls), byInputLength });
+    byRun.set(
+      runId,
+      truncationReportOf(
+        INPUT_LENGTH_EDGES.map((_, i) => num(row[`calls_${i}`])),
+        INPUT_LENGTH_EDGES.map((_, i) => num(row[`cut_${i}`])),
+      ),
+    );
   }
   return byRun;
+}
+
+/** The report from calls and cut calls per input-length bucket (INPUT_LENGTH_EDGES order). */
+export function truncationReportOf(
+  calls: readonly number[],
+  cut: readonly number[],
+): TruncationReport {
+  const byInputLength = INPUT_LENGTH_EDGES.map((fromTokens, i) => ({
+    fromTokens,
+    toTokens: INPUT_LENGTH_EDGES[i + 1] ?? null,
+    truncation: rateOf(cut[i] ?? 0, calls[i] ?? 0),
+  })).filter((bucket) => bucket.truncation.of > 0);
+  const totalCalls = byInputLength.reduce((sum, b) => sum + b.truncation.of, 0);
+  const totalCut = byInputLength.reduce((sum, b) => sum + b.truncation.count, 0);
+  return { overall: rateOf(totalCut, totalCalls), byInputLength };
+}
+
+/** Calls and cut calls per bucket, every bucket listed: what a rollup stores. */
+export function truncationBuckets(report: TruncationReport): { calls: number[]; cut: number[] } {
+  const bucketAt = (from: number) => report.byInputLength.find((b) => b.fromTokens === from);
+  return {
+    calls: INPUT_LENGTH_EDGES.map((from) => bucketAt(from)?.truncation.of ?? 0),
+    cut: INPUT_LENGTH_EDGES.map((from) => bucketAt(from)?.truncation.count ?? 0),
+  };
 }

@@ -18,8 +18,11 @@ export interface SelectionRecord {
 }
 
 // One statement per batch (array parameters, unnested). Rerunning selection with other
-// options replaces the task's row: the latest selection is the one reports show.
+// options replaces the task's row: the latest selection is the one reports show. It also
+// forgets the run's rollup (its accuracy is now out of date), so reports read raw rows
+// until the rollups are written again when the run completes.
 const UPSERT = `
+  WITH stale_rollup AS (DELETE FROM run_rollups WHERE run_id = $1)
   INSERT INTO selections (run_id, task_id, method, candidates, selected_index, selected_sample_id,
                           tie, discrete_tie, tie_break, selected_correct, first_correct, any_correct, detail)
   SELECT $1, * FROM unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::bool[],

@@ -1,0 +1,87 @@
+import type {
+  PairwiseReport,
+  ScorerCalibration,
+  SelfPreference,
+  TruncationReport,
+  UsageTotals,
+  VerifierEffortRow,
+} from "@assay/core";
+import type { SqlRunner } from "../sql-runner.js";
+import { calibrationStats } from "./calibration-stats.js";
+import { pairwiseStats } from "./pairwise-stats.js";
+import { readRollups } from "./rollups/read-rollups.js";
+import { NO_SCORES, type ScoreStats, scoreStats } from "./score-stats.js";
+import { NO_SELECTIONS, type SelectionStats, selectionStats } from "./selection-stats.js";
+import { selfPreferenceStats } from "./self-preference-stats.js";
+import { type TaskCounts, taskCounts } from "./task-counts.js";
+import { NO_TRUNCATION_DATA, truncationStats } from "./truncation-stats.js";
+import { usageTotals } from "./usage-totals.js";
+import { verifierEffortRows } from "./verifier-effort.js";
+
+/** Everything a run report shows about one run, before prices are applied. */
+export interface RunFigures {
+  counts: TaskCounts;
+  selection: SelectionStats;
+  usage: UsageTotals[];
+  truncation: TruncationReport;
+  scores: ScoreStats;
+  calibration: ScorerCalibration[];
+  selfPreference: SelfPreference[];
+  /** Pointwise vs pairwise accuracy and position bias; null without a pairwise judge. */
+  pairwise: PairwiseReport | null;
+  /** Verifier tokens and forward passes by scorer, before dividing by solved tasks. */
+  verifierEffort: VerifierEffortRow[];
+}
+
+/**
+ * Each run's figures: from its rollups when it has them, else from its raw rows (a run
+ * still running, or one whose selection was just rewritten). Either way the figures are
+ * the same; only the cost differs.
+ */
+export async function runFigures(
+  runner: SqlRunner,
+  runIds: readonly string[],
+): Promise<Map<string, RunFigures>> {
+  const rolledUp = await readRollups(runner, runIds);
+  const raw = await rawRunFigures(
+    runner,
+    runIds.filter((id) => !rolledUp.has(id)),
+  );
+  return new Map([...rolledUp, ...raw]);
+}
+
+/** Each run's figures from its raw rows: one query per figure, for all runs at once. */
+export async function rawRunFigures(
+  runner: SqlRunner,
+  runIds: readonly string[],
+): Promise<Map<string, RunFigures>> {
+  if (runIds.length === 0) return new Map();
+  const [counts, selections, usage, truncation, scores, calibration, preference, pairwise, effort] =
+    await Promise.all([
+      taskCounts(runner, runIds),
+      selectionStats(runner, runIds),
+      usageTotals(runner, runIds),
+      truncationStats(runner, runIds),
+      scoreStats(runner, runIds),
+      calibrationStats(runner, runIds),
+      selfPreferenceStats(runner, runIds),
+      pairwiseStats(runner, runIds),
+      verifierEffortRows(runner, runIds),
+    ]);
+  return new Map(
+    runIds.map((id) => [
+      id,
+      {
+        counts: counts.get(id) ?? { samples: 0, tasks: 0 },
+        selection: selections.get(id) ?? NO_SELECTIONS,
+        usage: usage.get(id) ?? [],
+        truncation: truncation.get(id) ?? NO_TRUNCATION_DATA,
+        scores: scores.get(id) ?? NO_SCORES,
+        calibration: calibration.get(id) ?? [],
+        selfPreference: preference.get(id) ?? [],
+        pairwise: pairwise.get(id) ?? null,
+        verifierEffort: effort.get(id) ?? [],
+      },
+    ]),
+  );
+}

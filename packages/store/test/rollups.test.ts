@@ -1,0 +1,325 @@
+import { randomUUID } from "node:crypto";
+import type { JobResult, Sample } from "@assay/core";
+import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  hasRollups,
+  rawRunFigures,
+  readRollups,
+  runnerOf,
+  runReports,
+  writeRollups,
+  writeSelections,
+} from "../src/reports/index.js";
+import type { SelectionRecord } from "../src/reports/write-selections.js";
+import { sample } from "./fixtures.js";
+
+/** One candidate answer and everything a run stores about it. */
+interface CandidateSpec {
+  label: boolean | null;
+  generator: { model: string; input: number; cached: number; output: number } | null;
+  /** The verifier's value (a coarse grid, so ties happen), or an unscored reason. */
+  judge: number | "overflow" | "error";
+  /** Whether the verifier's detail names its head (calibration) and family (self-preference). */
+  head: boolean;
+  family: boolean;
+  /** The deterministic check's value, or an unscored reason; absent: not run. */
+  exact?: 0 | 1 | "unparseable";
+  /** Verifier prompts (tokens before fitting, tokens dropped); each is a truncations row. */
+  prompts: [number, number][];
+  computeMs: number | null;
+}
+
+interface TaskSpec {
+  candidates: CandidateSpec[];
+  /** The stored selection, with every combination of known and unknown correctness. */
+  selection: Omit<SelectionRecord, "taskId" | "candidates" | "selectedSampleId" | "detail"> | null;
+}
+
+const maybeBool = fc.constantFrom(true, false, null);
+
+const candidate: fc.Arbitrary<CandidateSpec> = fc.record(
+  {
+    label: maybeBool,
+    generator: fc.option(
+      fc.record({
+        model: fc.constantFrom("Qwen3-8B", "llama-3", "unpriced"),
+        input: fc.nat(5000),
+        cached: fc.nat(500),
+        output: fc.nat(2000),
+      }),
+    ),
+    judge: fc.oneof(
+      fc.integer({ min: 0, max: 8 }).map((v) => v / 8),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.constantFrom("overflow" as const, "error" as const),
+    ),
+    head: fc.boolean(),
+    family: fc.boolean(),
+    exact: fc.constantFrom(0 as const, 1 as const, "unparseable" as const),
+    prompts: fc.array(fc.tuple(fc.constantFrom(10, 600, 1500, 5000, 40_000, 200_000), fc.nat(3)), {
+      maxLength: 3,
+    }),
+    computeMs: fc.option(fc.double({ min: 0, max: 1000, noNaN: true })),
+  },
+  { requiredKeys: ["label", "generator", "judge", "head", "family", "prompts", "computeMs"] },
+);
+
+const task: fc.Arbitrary<TaskSpec> = fc
+  .array(candidate, { minLength: 1, maxLength: 4 })
+  .chain((candidates) =>
+    fc.record({
+      candidates: fc.constant(candidates),
+      selection: fc.option(
+        fc.record({
+          method: fc.constantFrom("best_of_n", "pivot_tournament"),
+          selectedIndex: fc.option(fc.nat(candidates.length - 1)),
+          tie: fc.boolean(),
+          discreteTie: maybeBool,
+          tieBreak: fc.constantFrom(null, "lowest_index"),
+          selectedCorrect: maybeBool,
+          firstCorrect: maybeBool,
+          anyCorrect: maybeBool,
+        }),
+      ),
+    }),
+  );
+
+const run = fc.array(task, { maxLength: 6 });
+
+/** Stores a generated run the way the pipeline does: samples, then each job's rows. */
+async function seed(db: TestStore, runId: string, tasks: TaskSpec[]): Promise<void> {
+  const { store } = db;
+  await store.startRun({ id: runId, name: "nightly", spec: {}, transport: "local" });
+  const samples: Sample[] = [];
+  const results: JobResult[] = [];
+  tasks.forEach(({ candidates }, t) => {
+    candidates.forEach((c, index) => {
+      const sampleId = `t${t}#${index}`;
+      samples.push(
+        sample(sampleId, {
+          candidateIndex: index,
+          line: t + 1,
+          ...(c.label !== null && { label: c.label }),
+          ...(c.generator !== null && {
+            generator: {
+              model: c.generator.model,
+              input_tokens: c.generator.input,
+              cached_input_tokens: c.generator.cached,
+              output_tokens: c.generator.output,
+            },
+          }),
+        }),
+      );
+      const key = { runId, sampleId, criterion: "", repetition: 0, rule: "default" };
+      const judge = c.judge;
+      results.push({
+        score: {
+          ...key,
+          scorer: "judge",
+          status: typeof judge === "number" ? "scored" : "unscored",
+          value: typeof judge === "number" ? judge : null,
+          reason: typeof judge === "number" ? null : judge,
+          detail: {
+            ...(c.head && { head: "probe" }),
+            ...(c.family && { family: "qwen" }),
+          },
+        },
+        truncations: c.prompts.map(([original, dropped], repetition) => ({
+          ...key,
+          scorer: "judge",
+          criterion: "correct",
+          repetition,
+          originalTokens: original,
+          keptTokens: original - dropped,
+          droppedTokens: dropped,
+          slot: dropped > 0 ? "question" : "",
+          policy: "error",
+        })),
+        usage: [
+          {
+            runId,
+            sampleId,
+            role: "verifier",
+            scorer: "judge",
+            model: "judge-model",
+            inputTokens: c.prompts.reduce(
+              (sum, [original, dropped]) => sum + original - dropped,
+              0,
+            ),
+            cachedInputTokens: 0,
+            outputTokens: 0,
+            computeMs: c.computeMs,
+            device: "cuda:0",
+          },
+        ],
+      });
+      if (c.exact !== undefined) {
+        const exact = c.exact;
+        results.push({
+          score: {
+            ...key,
+            scorer: "exact",
+            status: typeof exact === "number" ? "scored" : "unscored",
+            value: typeof exact === "number" ? exact : null,
+            reason: typeof exact === "number" ? null : exact,
+            detail: null,
+          },
+          truncations: [],
+          usage: [],
+        });
+      }
+    });
+  });
+  await store.insertSamples(runId, samples);
+  await store.writeResults(results);
+  const selections = tasks.flatMap(({ candidates, selection }, t): SelectionRecord[] =>
+    selection === null
+      ? []
+      : [
+          {
+            ...selection,
+            taskId: `t${t}`,
+            candidates: candidates.length,
+            selectedSampleId:
+              selection.selectedIndex === null ? null : `t${t}#${selection.selectedIndex}`,
+            detail: {},
+          },
+        ],
+  );
+  await writeSelections(runnerOf(store.driver), runId, selections);
+}
+
+const PRICES = {
+  currency: "USD",
+  models: {
+    "Qwen3-8B": { input_per_million: 0.1, cached_input_per_million: 0.01, output_per_million: 0.3 },
+    "llama-3": { input_per_million: 0.2, output_per_million: 0.2 },
+    "judge-model": { gpu_hour: 2.5 },
+  },
+};
+
+describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
+  let db: TestStore;
+  beforeAll(async () => {
+    db = await openTestStore(driver);
+  });
+  afterAll(() => db?.dispose());
+
+  it("hold every report figure the raw rows give, for any run", async () => {
+    await fc.assert(
+      fc.asyncProperty(run, run, async (rolledTasks, rawTasks) => {
+        const runner = runnerOf(db.store.driver);
+        const rolled = `rolled-${randomUUID()}`;
+        const running = `running-${randomUUID()}`;
+        await seed(db, rolled, rolledTasks);
+        await seed(db, running, rawTasks);
+        const fromRaw = await runReports(runner, [rolled, running], { prices: PRICES });
+        const rawFigures = (await rawRunFigures(runner, [rolled])).get(rolled);
+
+        await writeRollups(db.store.driver, rolled);
+        expect(await hasRollups(runner, rolled)).toBe(true);
+        expect((await readRollups(runner, [rolled, running])).get(rolled)).toEqual(rawFigures);
+        // One run read from rollups, the other (no rollups yet) from raw rows, in one call.
+        expect(await runReports(runner, [rolled, running], { prices: PRICES })).toEqual(fromRaw);
+      }),
+      { numRuns: driver === "pglite" ? 30 : 50 },
+    );
+  });
+
+  it("reads the rollups, not the raw rows, once they are written", async () => {
+    const runner = runnerOf(db.store.driver);
+    const runId = `run-${randomUUID()}`;
+    const [tasks] = fc.sample(
+      run.filter((t) => t.length > 2),
+      { numRuns: 1, seed: 7 },
+    );
+    await seed(db, runId, tasks ?? []);
+    await writeRollups(db.store.driver, runId);
+    const [before] = await runReports(runner, [runId], { prices: PRICES });
+    // Raw rows a report would otherwise scan are gone; the rolled-up report is unchanged.
+    for (const table of ["scores", "usage", "truncations", "selections"]) {
+      await runner.query(`DELETE FROM ${table} WHERE run_id = $1`, [runId]);
+    }
+    expect(await runReports(runner, [runId], { prices: PRICES })).toEqual([before]);
+  });
+
+  it("can be written by two completions of one run at once", async () => {
+    const runner = runnerOf(db.store.driver);
+    const runId = `run-${randomUUID()}`;
+    const [tasks] = fc.sample(run, { numRuns: 1, seed: 3 });
+    await seed(db, runId, tasks ?? []);
+    const raw = (await rawRunFigures(runner, [runId])).get(runId);
+    await Promise.all([writeRollups(db.store.driver, runId), writeRollups(db.store.driver, runId)]);
+    expect((await readRollups(runner, [runId])).get(runId)).toEqual(raw);
+  });
+
+  it("stop serving a run's accuracy once its selection is rewritten, and serve it again when rewritten", async () => {
+    const runner = runnerOf(db.store.driver);
+    const runId = `run-${randomUUID()}`;
+    const tasks: TaskSpec[] = [0, 1, 2].map(() => ({
+      candidates: [
+        {
+          label: true,
+          generator: null,
+          judge: 0.2,
+          head: true,
+          family: false,
+          prompts: [],
+          computeMs: 1,
+        },
+        {
+          label: false,
+          generator: null,
+          judge: 0.9,
+          head: true,
+          family: false,
+          prompts: [],
+          computeMs: 1,
+        },
+      ],
+      selection: {
+        method: "best_of_n",
+        selectedIndex: 1,
+        tie: false,
+        discreteTie: null,
+        tieBreak: null,
+        selectedCorrect: false,
+        firstCorrect: true,
+        anyCorrect: true,
+      },
+    }));
+    await seed(db, runId, tasks);
+    await writeRollups(db.store.driver, runId);
+    const [first] = await runReports(runner, [runId]);
+    expect(first?.accuracy.selected.count).toBe(0);
+
+    // Selection reruns (another method picks the right candidate).
+    await writeSelections(
+      runner,
+      runId,
+      ["t0", "t1", "t2"].map((taskId) => ({
+        taskId,
+        method: "pivot_tournament",
+        candidates: 2,
+        selectedIndex: 0,
+        selectedSampleId: `${taskId}#0`,
+        tie: false,
+        discreteTie: null,
+        tieBreak: null,
+        selectedCorrect: true,
+        firstCorrect: true,
+        anyCorrect: true,
+        detail: {},
+      })),
+    );
+    expect(await hasRollups(runner, runId)).toBe(false);
+    const [rerun] = await runReports(runner, [runId]);
+    expect(rerun?.accuracy.selected.count).toBe(3);
+    expect(rerun?.accuracy.methods).toEqual(["pivot_tournament"]);
+
+    await writeRollups(db.store.driver, runId);
+    expect(await runReports(runner, [runId])).toEqual([rerun]);
+  });
+});
