@@ -12,6 +12,7 @@ import type { ScorerRegistry } from "@assay/scorers";
 import { resultKeyString, type Store } from "@assay/store";
 import { readDataset } from "../ingest/read-dataset.js";
 import { createRouter } from "../routing/router.js";
+import { BoundedTasks } from "./bounded-tasks.js";
 import { planLine } from "./plan.js";
 import type { ProduceProgress } from "./progress.js";
 import { type PlannedLine, storeLines } from "./store-lines.js";
@@ -31,6 +32,12 @@ export interface ProduceOptions {
    * results (one query per chunk). Default false, which is always correct.
    */
   newRun?: boolean;
+  /**
+   * Chunks being stored and enqueued while the next ones are read. Stores still run one
+   * chunk at a time, in file order; enqueuing overlaps. Memory grows with it, never with
+   * the dataset. Default 1: each chunk is enqueued before the next is read.
+   */
+  chunksInFlight?: number;
   /** Aborting stops reading the dataset; the plan is then left unrecorded (incomplete). */
   signal?: AbortSignal;
   onProgress?: (progress: ProduceProgress) => void;
@@ -61,11 +68,15 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     inputErrors: 0,
   };
   const errorExamples: InputErrorSummary[] = [];
+  const inFlight = new BoundedTasks(options.chunksInFlight ?? 1);
+  // Chunks are stored one after another in file order: of two lines with one id, the
+  // later is the duplicate, and that is only known once the earlier line is stored.
+  let storing: Promise<unknown> = Promise.resolve();
   let chunk: Sample[][] = [];
   let chunkSamples = 0;
   let errors: InputErrorSummary[] = [];
 
-  const recordError = (error: InputError): void => {
+  const recordError = (error: InputError, into: InputErrorSummary[]): void => {
     // Escaped once more, so that no message or field can be what the store refuses.
     const row = {
       file: error.file,
@@ -73,7 +84,7 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
       field: printable(error.field),
       message: printable(error.reason),
     };
-    errors.push(row);
+    into.push(row);
     if (errorExamples.length < 10) errorExamples.push(row);
     progress.inputErrors += 1;
   };
@@ -85,19 +96,22 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
       return { line: (samples[0] as Sample).line, samples, jobs };
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      recordError(error);
+      recordError(error, errors);
       return undefined;
     }
   };
 
-  const flush = async (): Promise<void> => {
-    const planned = chunk.map(planOrReport).filter((entry) => entry !== undefined);
-    chunk = [];
-    chunkSamples = 0;
-    const { stored: lines, errors: refused } = await storeLines(store, runId, dataset, planned);
-    for (const error of refused) recordError(error);
-    if (errors.length > 0) await store.insertInputErrors(runId, errors);
-    errors = [];
+  const storeChunk = async (
+    planned: PlannedLine[],
+    chunkErrors: InputErrorSummary[],
+  ): Promise<PlannedLine[]> => {
+    const { stored, errors: refused } = await storeLines(store, runId, dataset, planned);
+    for (const error of refused) recordError(error, chunkErrors);
+    if (chunkErrors.length > 0) await store.insertInputErrors(runId, chunkErrors);
+    return stored;
+  };
+
+  const enqueueLines = async (lines: PlannedLine[]): Promise<void> => {
     if (lines.length === 0) return;
     let samples = 0;
     let total = 0;
@@ -120,22 +134,43 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     options.onProgress?.({ ...progress });
   };
 
+  const flush = async (): Promise<void> => {
+    const planned = chunk.map(planOrReport).filter((entry) => entry !== undefined);
+    const chunkErrors = errors;
+    chunk = [];
+    chunkSamples = 0;
+    errors = [];
+    const stored = storing.then(() => storeChunk(planned, chunkErrors));
+    storing = stored;
+    // A failure here is thrown by the task below; if that task never starts, an earlier
+    // failure is being thrown instead. Either way it is no unhandled rejection.
+    stored.catch(() => {});
+    await inFlight.add(async () => enqueueLines(await stored));
+  };
+
   const readOptions = {
     checkDuplicateIds: false,
     ...(options.maxLineBytes !== undefined && { maxLineBytes: options.maxLineBytes }),
   };
-  for await (const event of readDataset(dataset, readOptions)) {
-    if (options.signal?.aborted === true) break;
-    progress.lines += 1;
-    if (event.kind === "error") recordError(event.error);
-    else {
-      chunk.push(event.samples);
-      chunkSamples += event.samples.length;
+  try {
+    for await (const event of readDataset(dataset, readOptions)) {
+      if (options.signal?.aborted === true) break;
+      progress.lines += 1;
+      if (event.kind === "error") recordError(event.error, errors);
+      else {
+        chunk.push(event.samples);
+        chunkSamples += event.samples.length;
+      }
+      if (chunkSamples >= chunkSize || errors.length >= chunkSize) await flush();
     }
-    if (chunkSamples >= chunkSize || errors.length >= chunkSize) await flush();
+    if (options.signal?.aborted !== true) await flush();
+  } catch (error) {
+    // Let the chunks in flight end before the caller closes the store under them.
+    await inFlight.settle().catch(() => {});
+    throw error;
   }
+  await inFlight.settle();
   if (options.signal?.aborted === true) return { ...progress, errorExamples };
-  await flush();
   await store.setPlanned(runId, progress.planned);
   return { ...progress, errorExamples };
 }
