@@ -18,7 +18,7 @@ import { assertUsableDataset } from "../usable-dataset.js";
 
 // Redis, Postgres and the reading of the next chunk overlap: a few chunks are stored or
 // enqueued while the next is read, which keeps every service busy and memory bounded.
-const PIPELINE = { chunkSize: 1000, chunksInFlight: 4 } as const;
+const PIPELINE = { chunkSize: 500, chunksInFlight: 3 } as const;
 
 interface ProduceFlags extends DistributedFlags {
   spec?: string;
