@@ -21,24 +21,35 @@ export interface MeasuredProcess {
   wallMs: number;
   /** Peak resident set size of the process, from GNU time. */
   peakRssMb: number;
+  /** User plus system CPU time of the process, from GNU time. */
+  cpuMs: number;
   stdout: string;
   stderr: string;
 }
 
-/** Runs a command under /usr/bin/time to get its wall time and peak RSS. */
-export async function measureProcess(command: string, args: string[]): Promise<MeasuredProcess> {
+/**
+ * Runs a command under /usr/bin/time to get its wall time and peak RSS. `onStderr` sees
+ * the stderr so far, e.g. to time a phase from a line the command prints.
+ */
+export async function measureProcess(
+  command: string,
+  args: string[],
+  onStderr?: (text: string) => void,
+): Promise<MeasuredProcess> {
   const start = performance.now();
-  const child = spawn("/usr/bin/time", ["-f", "__rss_kb=%M", command, ...args], {
+  const child = spawn("/usr/bin/time", ["-f", "__rss_kb=%M __cpu_s=%U+%S", command, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const { code, stdout, stderr } = await processOutput(child);
+  const { code, stdout, stderr } = await processOutput(child, onStderr);
   const rss = /__rss_kb=(\d+)/.exec(stderr);
+  const cpu = /__cpu_s=([\d.]+)\+([\d.]+)/.exec(stderr);
   return {
     exitCode: code,
     wallMs: performance.now() - start,
     peakRssMb: rss === null ? Number.NaN : Number(rss[1]) / 1024,
+    cpuMs: cpu === null ? Number.NaN : (Number(cpu[1]) + Number(cpu[2])) * 1000,
     stdout,
-    stderr: stderr.replace(/__rss_kb=\d+\n?/, ""),
+    stderr: stderr.replace(/__rss_kb=.*\n?/, ""),
   };
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 import type { Sample } from "./sample.js";
 import type { Score } from "./score.js";
 import { type ScorerRef, scorerKey } from "./scorer-ref.js";
@@ -53,7 +53,7 @@ export interface ScoreRow extends ResultKey {
  */
 export function jobIdOf(key: ResultKey): string {
   const parts = [key.runId, key.sampleId, key.scorer, key.criterion, String(key.repetition)];
-  return createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 40);
+  return sha256Hex(parts.join("\u0000")).slice(0, 40);
 }
 
 export function scoreRowOf(key: ResultKey, rule: string, score: Score): ScoreRow {
@@ -78,3 +78,10 @@ function scoreDetail(score: Score): Record<string, unknown> | null {
   }
   return score.detail ?? null;
 }
+
+// One-shot `crypto.hash` (Node 20.12 and later) is twice as fast as a Hash object, and
+// this runs once per enqueued job; both give the same digest.
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === "function"
+    ? (text) => crypto.hash("sha256", text, "hex")
+    : (text) => crypto.createHash("sha256").update(text).digest("hex");

@@ -17,6 +17,10 @@ import { scorerRegistry } from "../scorer-registry.js";
 import { specFor } from "../spec-option.js";
 import { assertUsableDataset } from "../usable-dataset.js";
 
+// Redis, Postgres and the reading of the next chunk overlap: a few chunks are stored or
+// enqueued while the next is read, which keeps every service busy and memory bounded.
+const PIPELINE = { chunkSize: 500, chunksInFlight: 3 } as const;
+
 interface ProduceFlags extends DistributedFlags {
   spec?: string;
   runId?: string;
@@ -93,6 +97,7 @@ async function produceCommand(dataset: string, flags: ProduceFlags): Promise<num
         runId,
         maxLineBytes: flags.maxLineBytes,
         newRun: created,
+        ...PIPELINE,
       });
       log(
         `Enqueued ${produced.enqueued} jobs for ${produced.samples} samples (${produced.planned} results planned, ` +

@@ -13,6 +13,7 @@ import { resultKeyString, type Store } from "@assay/store";
 import { dropRollups, runnerOf } from "@assay/store/reports";
 import { readDataset } from "../ingest/read-dataset.js";
 import { createRouter } from "../routing/router.js";
+import { BoundedTasks } from "./bounded-tasks.js";
 import { planLine } from "./plan.js";
 import { planPairJobs } from "./plan-pairs.js";
 import type { ProduceProgress } from "./progress.js";
@@ -35,6 +36,12 @@ export interface ProduceOptions {
   newRun?: boolean;
   /** Threads that parse dataset lines; see `ReadDatasetOptions.parseThreads`. */
   parseThreads?: number;
+  /**
+   * Chunks being stored and enqueued while the next ones are read. Stores still run one
+   * chunk at a time, in file order; enqueuing overlaps. Memory grows with it, never with
+   * the dataset. Default 1: each chunk is enqueued before the next is read.
+   */
+  chunksInFlight?: number;
   /** Aborting stops reading the dataset; the plan is then left unrecorded (incomplete). */
   signal?: AbortSignal;
   onProgress?: (progress: ProduceProgress) => void;
@@ -68,12 +75,15 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     inputErrors: 0,
   };
   const errorExamples: InputErrorSummary[] = [];
+  const inFlight = new BoundedTasks(options.chunksInFlight ?? 1);
+  // Chunks are stored one after another in file order: of two lines with one id, the
+  // later is the duplicate, and that is only known once the earlier line is stored.
+  let storing: Promise<unknown> = Promise.resolve();
   let chunk: Sample[][] = [];
   let chunkSamples = 0;
   let errors: InputErrorSummary[] = [];
 
-  /** Counts an input error and returns it as the row to store. */
-  const recordError = (error: InputError): InputErrorSummary => {
+  const recordError = (error: InputError, into: InputErrorSummary[]): void => {
     // Escaped once more, so that no message or field can be what the store refuses.
     const row = {
       file: error.file,
@@ -81,9 +91,9 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
       field: printable(error.field),
       message: printable(error.reason),
     };
+    into.push(row);
     if (errorExamples.length < 10) errorExamples.push(row);
     progress.inputErrors += 1;
-    return row;
   };
 
   // A line with a sample that cannot be routed or has bad scorers of its own is an input error.
@@ -96,21 +106,22 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
       return { line: (samples[0] as Sample).line, samples, jobs };
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      errors.push(recordError(error));
+      recordError(error, errors);
       return undefined;
     }
   };
 
-  // Stores one chunk's lines and enqueues their missing jobs. Chunks are stored one at a
-  // time, in file order (so the first line to use an id keeps it), but the next chunk is
-  // read and planned while this one is stored.
-  const storeAndEnqueue = async (
+  const storeChunk = async (
     planned: PlannedLine[],
-    lineErrors: InputErrorSummary[],
-  ): Promise<void> => {
-    const { stored: lines, errors: refused } = await storeLines(store, runId, dataset, planned);
-    for (const error of refused) lineErrors.push(recordError(error));
-    if (lineErrors.length > 0) await store.insertInputErrors(runId, lineErrors);
+    chunkErrors: InputErrorSummary[],
+  ): Promise<PlannedLine[]> => {
+    const { stored, errors: refused } = await storeLines(store, runId, dataset, planned);
+    for (const error of refused) recordError(error, chunkErrors);
+    if (chunkErrors.length > 0) await store.insertInputErrors(runId, chunkErrors);
+    return stored;
+  };
+
+  const enqueueLines = async (lines: PlannedLine[]): Promise<void> => {
     if (lines.length === 0) return;
     let samples = 0;
     let total = 0;
@@ -133,16 +144,18 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     options.onProgress?.({ ...progress });
   };
 
-  let storing: Promise<void> = Promise.resolve();
   const flush = async (): Promise<void> => {
     const planned = chunk.map(planOrReport).filter((entry) => entry !== undefined);
-    const lineErrors = errors;
+    const chunkErrors = errors;
     chunk = [];
     chunkSamples = 0;
     errors = [];
-    await storing;
-    storing = storeAndEnqueue(planned, lineErrors);
-    storing.catch(() => {}); // awaited by the next flush or below: never unhandled
+    const stored = storing.then(() => storeChunk(planned, chunkErrors));
+    storing = stored;
+    // A failure here is thrown by the task below; if that task never starts, an earlier
+    // failure is being thrown instead. Either way it is no unhandled rejection.
+    stored.catch(() => {});
+    await inFlight.add(async () => enqueueLines(await stored));
   };
 
   const readOptions = {
@@ -150,22 +163,25 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     ...(options.maxLineBytes !== undefined && { maxLineBytes: options.maxLineBytes }),
     ...(options.parseThreads !== undefined && { parseThreads: options.parseThreads }),
   };
-  for await (const event of readDataset(dataset, readOptions)) {
-    if (options.signal?.aborted === true) break;
-    progress.lines += 1;
-    if (event.kind === "error") errors.push(recordError(event.error));
-    else {
-      chunk.push(event.samples);
-      chunkSamples += event.samples.length;
+  try {
+    for await (const event of readDataset(dataset, readOptions)) {
+      if (options.signal?.aborted === true) break;
+      progress.lines += 1;
+      if (event.kind === "error") recordError(event.error, errors);
+      else {
+        chunk.push(event.samples);
+        chunkSamples += event.samples.length;
+      }
+      if (chunkSamples >= chunkSize || errors.length >= chunkSize) await flush();
     }
-    if (chunkSamples >= chunkSize || errors.length >= chunkSize) await flush();
+    if (options.signal?.aborted !== true) await flush();
+  } catch (error) {
+    // Let the chunks in flight end before the caller closes the store under them.
+    await inFlight.settle().catch(() => {});
+    throw error;
   }
-  if (options.signal?.aborted === true) {
-    await storing;
-    return { ...progress, errorExamples };
-  }
-  await flush();
-  await storing;
+  await inFlight.settle();
+  if (options.signal?.aborted === true) return { ...progress, errorExamples };
   await store.setPlanned(runId, progress.planned);
   return { ...progress, errorExamples };
 }

@@ -5,7 +5,7 @@ export {
 } from "./bullmq-transport.js";
 export { checkEvictionPolicy, type EvictionCheck } from "./eviction-policy.js";
 export { jobOptionsOf } from "./job-options.js";
-export type { BullmqTransportOptions } from "./options.js";
+export { type BullmqTransportOptions, resolveOptions } from "./options.js";
 export { DEFAULT_PREFIX, queueNameFor, queueNameOf } from "./queue-names.js";
 export { connectRedis, type RedisConnectOptions } from "./redis-connection.js";
 export {
