@@ -7,7 +7,7 @@
 
 import { parseArgs } from "node:util";
 import { readEnv } from "@assay/core";
-import { selectForRun } from "@assay/selection";
+import { selectForRun } from "@assay/pipeline";
 import { openStore } from "@assay/store";
 import { lastRuns, reportBundle, runnerOf, runReports, runTrend } from "@assay/store/reports";
 import pg from "pg";

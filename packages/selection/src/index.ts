@@ -12,15 +12,20 @@ export {
 } from "./pivot-tournament.js";
 export { type CompareFn, type Comparison, preferenceProbability, sigmoid } from "./preference.js";
 export {
-  candidateOf,
-  type SelectForRunOptions,
-  type SelectForRunResult,
-  selectForRun,
-} from "./select-for-run.js";
-export {
   type SelectionMethod,
   type SelectOptions,
   selectTask,
   type TaskSelection,
 } from "./select-task.js";
+export {
+  candidateOf,
+  type SelectTasksOptions,
+  selectionRecordOf,
+  selectTasks,
+} from "./select-tasks.js";
+export {
+  addSelections,
+  emptySelectionTotals,
+  type SelectionTotals,
+} from "./selection-totals.js";
 export { TIE_BREAK, type TieBreak } from "./tie-break.js";

@@ -1,6 +1,7 @@
 import type { RunSpec } from "@assay/core";
-import { type SelectForRunResult, selectForRun } from "@assay/selection";
+import type { SelectionTotals } from "@assay/selection";
 import type { Store } from "@assay/store";
+import { selectForRun } from "./select-run.js";
 
 /**
  * What happens once every planned result is stored: the run is marked finished (once) and,
@@ -10,7 +11,7 @@ export async function completeRun(
   store: Store,
   runId: string,
   spec: RunSpec,
-): Promise<SelectForRunResult | undefined> {
+): Promise<SelectionTotals | undefined> {
   await store.finishRun(runId);
   const selection = spec.selection;
   if (selection === undefined) return undefined;

@@ -1,4 +1,4 @@
-import { openTestStore, type TestStore } from "../../../../test/support/stores.js";
+import { openTestStore, type TestStore } from "../../../../../test/support/stores.js";
 
 export type { TestStore };
 
