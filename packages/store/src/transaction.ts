@@ -8,7 +8,9 @@ import type { StoreDriver } from "./store-driver.js";
 
 /** One connection inside one transaction, with bulk loading. */
 export interface TransactionRunner extends SqlRunner {
-  /** Loads COPY text format (`copyText`) with `COPY <table> (<columns>)`; returns the rows loaded. */
+  /** Rows as arrays in column order: no object per row, for reads of millions of rows. */
+  queryArrays(text: string, params?: unknown[]): Promise<unknown[][]>;
+  /** Loads COPY text (fields from `copyField`) with `COPY <table> (<columns>)`; returns the rows loaded. */
   copyIn(copy: string, text: string): Promise<number>;
 }
 
@@ -41,6 +43,10 @@ function pgTx(client: pg.PoolClient): TransactionRunner {
       const result = await client.query(text, params);
       return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
     },
+    async queryArrays(text: string, params: unknown[] = []): Promise<unknown[][]> {
+      const result = await client.query({ text, values: params, rowMode: "array" });
+      return result.rows as unknown[][];
+    },
     async copyIn(copy: string, text: string): Promise<number> {
       const stream = client.query(copyFrom(`${copy} FROM STDIN`));
       await pipeline(Readable.from([text]), stream);
@@ -54,6 +60,10 @@ function pgliteTx(tx: Transaction): TransactionRunner {
     async query<R>(text: string, params: unknown[] = []): Promise<QueryResult<R>> {
       const result = await tx.query<R>(text, params);
       return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
+    },
+    async queryArrays(text: string, params: unknown[] = []): Promise<unknown[][]> {
+      const result = await tx.query<unknown[]>(text, params, { rowMode: "array" });
+      return result.rows;
     },
     async copyIn(copy: string, text: string): Promise<number> {
       const result = await tx.query(`${copy} FROM '/dev/blob'`, [], { blob: new Blob([text]) });

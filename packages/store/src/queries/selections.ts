@@ -49,10 +49,19 @@ export function replaceSelections(
     await tx.query("DELETE FROM selections WHERE run_id = $1", [runId]);
     await tx.query(DECLARE, [runId, query.verifierScorer, query.checkScorer ?? null]);
     const assembler = new TaskAssembler(query);
+    const fetch = () => {
+      const rows = tx.queryArrays(`FETCH ${fetchRows} FROM run_candidates`);
+      rows.catch(() => {}); // awaited below; a batch that fails first must not leave it unhandled
+      return rows;
+    };
     let stored = 0;
+    let next = fetch();
     for (;;) {
-      const { rows } = await tx.query(`FETCH ${fetchRows} FROM run_candidates`);
+      const rows = await next;
       const last = rows.length < fetchRows;
+      // The server finds the next rows while this batch is selected (same connection,
+      // so the COPY below queues behind that fetch).
+      if (!last) next = fetch();
       const tasks = assembler.add(rows, last);
       if (tasks.length > 0) stored += await copySelections(tx, runId, choose(tasks));
       if (last) return stored;

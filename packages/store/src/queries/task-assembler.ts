@@ -1,16 +1,19 @@
 import type { CandidateQuery, CandidateRow, TaskCandidates } from "@assay/core";
 
-/** One row of the candidate pass: a sample with one of its scores (or none). */
-export interface CandidateScoreRow {
-  task_id: string;
-  sample_id: string;
-  candidate_index: number;
-  label: boolean | null;
-  scorer: string | null;
-  status: string | null;
-  value: unknown;
-  criteria: unknown;
-}
+/**
+ * One row of the candidate pass, as an array in this column order: a sample with one of its
+ * scores (all four score columns null when it has none).
+ */
+export type CandidateScoreRow = [
+  taskId: string,
+  sampleId: string,
+  candidateIndex: number,
+  label: boolean | null,
+  scorer: string | null,
+  status: string | null,
+  value: number | null,
+  criteria: unknown,
+];
 
 /** A scorer's rows of one sample, folded as they arrive. */
 interface Mean {
@@ -46,12 +49,12 @@ export class TaskAssembler {
   add(rows: readonly unknown[], last: boolean): TaskCandidates[] {
     const done: TaskCandidates[] = [];
     for (const row of rows as readonly CandidateScoreRow[]) {
-      if (this.#task?.taskId !== row.task_id) {
+      if (this.#task?.taskId !== row[0]) {
         const finished = this.#closeTask();
         if (finished !== undefined) done.push(finished);
-        this.#task = { taskId: row.task_id, candidates: [] };
+        this.#task = { taskId: row[0], candidates: [] };
       }
-      if (this.#candidate?.row.sampleId !== row.sample_id) this.#openCandidate(row);
+      if (this.#candidate?.row.sampleId !== row[1]) this.#openCandidate(row);
       this.#addScore(row);
     }
     if (last) {
@@ -65,10 +68,10 @@ export class TaskAssembler {
     this.#closeCandidate();
     this.#candidate = {
       row: {
-        taskId: row.task_id,
-        sampleId: row.sample_id,
-        candidateIndex: row.candidate_index,
-        label: row.label,
+        taskId: row[0],
+        sampleId: row[1],
+        candidateIndex: row[2],
+        label: row[3],
         verifierScore: null,
         verifierCriteria: [],
         checkValue: null,
@@ -80,13 +83,14 @@ export class TaskAssembler {
 
   #addScore(row: CandidateScoreRow): void {
     const candidate = this.#candidate as Building;
-    if (row.scorer === null) return; // no score row at all (LEFT JOIN)
-    if (row.scorer === this.#query.verifierScorer) {
+    const [, , , , scorer, , , criteria] = row;
+    if (scorer === null) return; // no score row at all (LEFT JOIN)
+    if (scorer === this.#query.verifierScorer) {
       addTo(candidate.verifier, row);
-      if (row.criteria !== null && row.criteria !== undefined)
-        candidate.row.verifierCriteria.push(row.criteria);
+      if (criteria !== null && criteria !== undefined)
+        candidate.row.verifierCriteria.push(criteria);
     }
-    if (row.scorer === this.#query.checkScorer) addTo(candidate.check, row);
+    if (scorer === this.#query.checkScorer) addTo(candidate.check, row);
   }
 
   #closeCandidate(): void {
@@ -111,10 +115,11 @@ function emptyMean(): Mean {
 }
 
 function addTo(mean: Mean, row: CandidateScoreRow): void {
+  const [, , , , , status, value] = row;
   mean.rows += 1;
-  if (row.status !== "scored") mean.unscored = true;
-  if (row.value === null || row.value === undefined) return;
-  mean.sum += Number(row.value);
+  if (status !== "scored") mean.unscored = true;
+  if (value === null) return;
+  mean.sum += Number(value);
   mean.values += 1;
 }
 
