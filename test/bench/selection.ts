@@ -56,7 +56,7 @@ async function benchPostgres(): Promise<void> {
     await seed("postgres", store);
     await store.close();
     await admin.query(`VACUUM ANALYZE ${SCHEMA}.samples, ${SCHEMA}.scores`);
-    await compare("postgres", [DATABASE_URL, SCHEMA]);
+    await compare([DATABASE_URL, SCHEMA]);
   } finally {
     await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
     await admin.end();
@@ -70,7 +70,7 @@ async function benchPglite(): Promise<void> {
     await seed("pglite", store);
     await runnerOf(store.driver).query("VACUUM ANALYZE samples, scores");
     await store.close();
-    await compare("pglite", [dir]);
+    await compare([dir]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -94,7 +94,7 @@ interface Pass {
   peakRssMb: number;
 }
 
-async function compare(driver: string, where: string[]): Promise<void> {
+async function compare(where: string[]): Promise<void> {
   const old: Pass[] = [];
   const current: Pass[] = [];
   for (let rep = 0; rep < reps; rep += 1) {
