@@ -92,6 +92,9 @@ interface Pass {
   rate: number;
   ms: number;
   peakRssMb: number;
+  /** CPU time per task, µs: the client process's, and the Postgres backend's (null: unknown). */
+  clientUs: number;
+  serverUs: number | null;
 }
 
 async function compare(where: string[]): Promise<void> {
@@ -114,9 +117,23 @@ async function compare(where: string[]): Promise<void> {
       `${fmt(median(current.map((p) => p.ms)) / 1000, 1)} s; peak RSS ${fmt(median(current.map((p) => p.peakRssMb)))} MB ` +
       `(${fmt(small)} tasks: ${fmt(tenth.peakRssMb)} MB, ${fmt(tenth.rate)} tasks/s)`,
   );
+  console.log(`  CPU per task (load-independent): old ${cpuOf(old)}; new ${cpuOf(current)}`);
   console.log(
     `  ratio new/old: ${(newRate / oldRate).toFixed(1)}×; ${verdict} the ${fmt(TARGET)} tasks/s target`,
   );
+}
+
+/** "client 62 µs + server 54 µs = 116 µs (8,600 tasks per CPU-second)", medians. */
+function cpuOf(passes: readonly Pass[]): string {
+  const client = median(passes.map((p) => p.clientUs));
+  const servers = passes.map((p) => p.serverUs).filter((us): us is number => us !== null);
+  const server = servers.length === passes.length ? median(servers) : null;
+  const total = client + (server ?? 0);
+  const parts =
+    server === null
+      ? `client ${fmt(client)} µs`
+      : `client ${fmt(client)} µs + server ${fmt(server)} µs`;
+  return `${parts} = ${fmt(total)} µs (${fmt(1e6 / total)} tasks per CPU-second)`;
 }
 
 async function pass(where: string[], mode: string, runId: string, limit: number): Promise<Pass> {
@@ -131,9 +148,18 @@ async function pass(where: string[], mode: string, runId: string, limit: number)
     ...where,
   ]);
   if (child.exitCode !== 0) throw new Error(`${mode} pass failed:\n${child.stderr}`);
-  const { tasks: done, ms } = JSON.parse(child.stdout.trim().split("\n").at(-1) ?? "{}") as {
+  const measured = JSON.parse(child.stdout.trim().split("\n").at(-1) ?? "{}") as {
     tasks: number;
     ms: number;
+    cpuMs: number;
+    serverCpuMs: number | null;
   };
-  return { rate: (done * 1000) / ms, ms, peakRssMb: child.peakRssMb };
+  const perTask = (ms: number) => (ms * 1000) / measured.tasks;
+  return {
+    rate: (measured.tasks * 1000) / measured.ms,
+    ms: measured.ms,
+    peakRssMb: child.peakRssMb,
+    clientUs: perTask(measured.cpuMs),
+    serverUs: measured.serverCpuMs === null ? null : perTask(measured.serverCpuMs),
+  };
 }
