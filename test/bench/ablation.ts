@@ -10,7 +10,7 @@
 
 import { parseArgs } from "node:util";
 import { readEnv, type Sample, type ScoreRow } from "@assay/core";
-import { selectForRun, selectionAblation } from "@assay/selection";
+import { selectForRun, selectionAblation } from "@assay/pipeline";
 import { openStore } from "@assay/store";
 import pg from "pg";
 import { fmt, median, timed } from "./bench-util.js";

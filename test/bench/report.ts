@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 import { readEnv } from "@assay/core";
-import { selectForRun } from "@assay/selection";
+import { selectForRun } from "@assay/pipeline";
 import { openStore, type Store } from "@assay/store";
 import {
   dropRollups,

@@ -1,12 +1,12 @@
 import type { RunSummary } from "@assay/core";
 import { renderSummaryJson, renderSummaryTable } from "@assay/report";
-import type { SelectForRunResult } from "@assay/selection";
+import type { SelectionTotals } from "@assay/selection";
 import { writeOut } from "./output.js";
 
 /** The end-of-run output of `run` and `produce --wait`: summary, then selection accuracy. */
 export function printSummary(
   summary: RunSummary,
-  selection: SelectForRunResult | undefined,
+  selection: SelectionTotals | undefined,
   json: boolean,
 ): void {
   if (json) {
@@ -19,7 +19,7 @@ export function printSummary(
   writeOut(`${lines.join("\n")}\n`);
 }
 
-function selectionLine(selection: SelectForRunResult): string {
+function selectionLine(selection: SelectionTotals): string {
   const percent = (rate: { rate: number | null }): string =>
     rate.rate === null ? "n/a" : `${(100 * rate.rate).toFixed(1)}%`;
   return (

@@ -121,6 +121,12 @@ export {
 } from "./score.js";
 export type { ScoreContext, Scorer, ScorerDefinition } from "./scorer.js";
 export { type ScorerRef, type ScorerRefInput, ScorerRefSchema, scorerKey } from "./scorer-ref.js";
+export type {
+  CandidateQuery,
+  CandidateRow,
+  SelectionRecord,
+  TaskCandidates,
+} from "./selection-data.js";
 export {
   accuracyAt,
   auroc,

@@ -1,6 +1,10 @@
 export { type DatasetEvent, DEFAULT_MAX_LINE_BYTES, readDataset } from "./ingest/read-dataset.js";
 export { type RawLine, readLines } from "./ingest/read-lines.js";
 export { createLogger, type Logger } from "./logger.js";
+export {
+  type SelectionAblationOptions,
+  selectionAblation,
+} from "./report/selection-ablation.js";
 export { createRouter, type Route } from "./routing/router.js";
 export { checkDataset, type DatasetCheck } from "./run/check-dataset.js";
 export { completeRun } from "./run/complete-run.js";
@@ -14,6 +18,7 @@ export {
   runLocal,
 } from "./run/run-local.js";
 export { createScoreHandler, type ScoreHandlerOptions } from "./run/score-handler.js";
+export { type SelectForRunOptions, selectForRun } from "./run/select-run.js";
 export { DEFAULT_SPEC } from "./spec/default-spec.js";
 export { loadSpec, parseSpec, validateSpec } from "./spec/load-spec.js";
 export { type RunWorkerOptions, runWorker } from "./worker/run-worker.js";

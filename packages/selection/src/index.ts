@@ -11,10 +11,6 @@ export {
   type TaskOutcome,
   taskOutcome,
 } from "./ablation/pick-candidate.js";
-export {
-  type SelectionAblationOptions,
-  selectionAblation,
-} from "./ablation/selection-ablation.js";
 export { type Accuracy, accuracyOf } from "./accuracy.js";
 export { type BestOfN, bestOfN } from "./best-of-n.js";
 export {
@@ -49,15 +45,20 @@ export {
 } from "./pivot-tournament.js";
 export { type CompareFn, type Comparison, preferenceProbability, sigmoid } from "./preference.js";
 export {
-  candidateOf,
-  type SelectForRunOptions,
-  type SelectForRunResult,
-  selectForRun,
-} from "./select-for-run.js";
-export {
   type SelectionMethod,
   type SelectOptions,
   selectTask,
   type TaskSelection,
 } from "./select-task.js";
+export {
+  candidateOf,
+  type SelectTasksOptions,
+  selectionRecordOf,
+  selectTasks,
+} from "./select-tasks.js";
+export {
+  addSelections,
+  emptySelectionTotals,
+  type SelectionTotals,
+} from "./selection-totals.js";
 export { TIE_BREAK, type TieBreak } from "./tie-break.js";

@@ -6,6 +6,11 @@ export {
 } from "./batched-writer.js";
 export { isDataError } from "./data-error.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
+export type {
+  ChooseSelections,
+  ReplaceSelectionsOptions,
+  ScoreLookup,
+} from "./queries/selections.js";
 export { RejectedRowError } from "./rejected-row-error.js";
 export { resultKeyString } from "./result-key.js";
 export * as schema from "./schema.js";

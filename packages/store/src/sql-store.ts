@@ -1,4 +1,5 @@
 import type {
+  CandidateQuery,
   ExportRow,
   InputErrorSummary,
   JobResult,
@@ -14,6 +15,11 @@ import type { AnyPgDatabase } from "./queries/runs.js";
 import * as runs from "./queries/runs.js";
 import { deleteSamples, insertInputErrors, insertSamples, sampleLines } from "./queries/samples.js";
 import { countResults, storedResultKeys, writeScores } from "./queries/scores.js";
+import {
+  type ChooseSelections,
+  type ReplaceSelectionsOptions,
+  replaceSelections,
+} from "./queries/selections.js";
 import { runSummary } from "./queries/summary.js";
 import type { SqlRunner, StoreKind } from "./sql-runner.js";
 import type { ResultWriter, RunRecord, ScoreWriter, StartRunInput, Store } from "./store.js";
@@ -122,6 +128,16 @@ export class SqlStore implements Store {
 
   async *exportScores(runId: string): AsyncGenerator<ExportRow> {
     yield* exportScores(await this.#runner(), runId);
+  }
+
+  async replaceSelections(
+    runId: string,
+    query: CandidateQuery,
+    choose: ChooseSelections,
+    options?: ReplaceSelectionsOptions,
+  ): Promise<number> {
+    await this.#whenReady();
+    return replaceSelections(this.#parts.driver, runId, query, choose, options);
   }
 
   async #runner(): Promise<SqlRunner> {

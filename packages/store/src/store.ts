@@ -1,4 +1,5 @@
 import type {
+  CandidateQuery,
   ExportRow,
   InputErrorSummary,
   JobResult,
@@ -7,6 +8,7 @@ import type {
   ScoreRow,
 } from "@assay/core";
 import type { BatchedWriter, BatchedWriterOptions } from "./batched-writer.js";
+import type { ChooseSelections, ReplaceSelectionsOptions } from "./queries/selections.js";
 import type { runs } from "./schema.js";
 import type { StoreKind } from "./sql-runner.js";
 import type { StoreDriver } from "./store-driver.js";
@@ -78,4 +80,17 @@ export interface Store {
   runSummary(runId: string): Promise<RunSummary>;
   /** Every score of the run ordered by (sample, scorer, criterion, repetition), paged. */
   exportScores(runId: string): AsyncIterable<ExportRow>;
+
+  /**
+   * Replaces the run's selections, in one transaction: reads every task's candidates once,
+   * in task order and a fetch at a time (memory holds one fetch), hands each batch of whole
+   * tasks to `choose` and bulk-loads the records it returns. A reader sees the earlier
+   * selections or the new ones, never a mix. Returns the number of selections stored.
+   */
+  replaceSelections(
+    runId: string,
+    query: CandidateQuery,
+    choose: ChooseSelections,
+    options?: ReplaceSelectionsOptions,
+  ): Promise<number>;
 }

@@ -1,12 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { type PriceTable, parsePriceTable } from "@assay/core";
+import { selectionAblation } from "@assay/pipeline";
 import {
   renderReportHtml,
   renderReportJson,
   renderReportTable,
   renderSummaryTable,
 } from "@assay/report";
-import { selectionAblation } from "@assay/selection";
 import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL, reportBundle, runnerOf } from "@assay/store/reports";
 import { type Command, Option } from "commander";
 import { CliExit, ExitCode } from "../exit-codes.js";

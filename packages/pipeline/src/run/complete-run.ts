@@ -1,7 +1,8 @@
 import { type RunSpec, scorerKey } from "@assay/core";
-import { type SelectForRunResult, selectForRun } from "@assay/selection";
+import type { SelectionTotals } from "@assay/selection";
 import type { Store } from "@assay/store";
 import { writeRollups } from "@assay/store/reports";
+import { selectForRun } from "./select-run.js";
 
 /**
  * What happens once every planned result is stored: the run is marked finished (once),
@@ -13,7 +14,7 @@ export async function completeRun(
   store: Store,
   runId: string,
   spec: RunSpec,
-): Promise<SelectForRunResult | undefined> {
+): Promise<SelectionTotals | undefined> {
   await store.finishRun(runId);
   const selection = spec.selection;
   const selected =

@@ -1,7 +1,7 @@
 import type { RunSpec, RunSummary } from "@assay/core";
 import { LocalTransport } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
-import type { SelectForRunResult } from "@assay/selection";
+import type { SelectionTotals } from "@assay/selection";
 import type { Store } from "@assay/store";
 import { completeRun } from "./complete-run.js";
 import { type ProduceResult, produce } from "./produce.js";
@@ -45,7 +45,7 @@ export interface RunOutcome {
   /** True when `signal` stopped the run before it was complete. */
   interrupted: boolean;
   /** Best-of-N accuracy, when the spec asks for selection and the run is complete. */
-  selection: SelectForRunResult | undefined;
+  selection: SelectionTotals | undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
+import type { CandidateQuery } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
 import { numOrNull } from "./group-by-run.js";
-import type { CandidateQuery } from "./task-candidates.js";
 
 /** One criterion of one stored verifier row: its K variant values, in variant order. */
 export interface CriterionValues {

@@ -23,6 +23,5 @@ export { runnerOf } from "./runner-of.js";
 export { sampleRecord } from "./sample-record.js";
 export { HISTOGRAM_BINS } from "./score-stats.js";
 export { metadataPath, type SliceOptions, sliceReport } from "./slice-report.js";
-export { type CandidateQuery, type CandidateRow, taskCandidatePages } from "./task-candidates.js";
 export { usageTotals } from "./usage-totals.js";
 export { type SelectionRecord, writeSelections } from "./write-selections.js";

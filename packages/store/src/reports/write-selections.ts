@@ -1,21 +1,7 @@
+import type { SelectionRecord } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
 
-/** A task's selection as stored (the selection package's TaskSelection fits it). */
-export interface SelectionRecord {
-  taskId: string;
-  method: string;
-  candidates: number;
-  selectedIndex: number | null;
-  selectedSampleId: string | null;
-  tie: boolean;
-  discreteTie: boolean | null;
-  tieBreak: string | null;
-  selectedCorrect: boolean | null;
-  firstCorrect: boolean | null;
-  anyCorrect: boolean | null;
-  /** The evidence: scores, pairwise probabilities, ranking. */
-  detail: Record<string, unknown>;
-}
+export type { SelectionRecord };
 
 // One statement per batch (array parameters, unnested). Rerunning selection with other
 // options replaces the task's row: the latest selection is the one reports show. It also

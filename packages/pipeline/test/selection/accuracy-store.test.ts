@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { runnerOf, runReports } from "@assay/store/reports";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { selectForRun } from "../src/index.js";
+import { selectForRun } from "../../src/index.js";
 import { type CandidateSpec, seedRun } from "./support/report-run.js";
 import { DRIVERS, type TestStore } from "./support/stores.js";
 
@@ -35,12 +35,12 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
 
     it("match selection's own, over the same tasks for all three figures", async () => {
       await fc.assert(
-        fc.asyncProperty(run, fc.constantFrom(1, 5), async (tasks, tasksPerPage) => {
+        fc.asyncProperty(run, fc.constantFrom(1, 5), async (tasks, fetchRows) => {
           const runId = `run-${randomUUID()}`;
           await seedRun(db.store, runId, tasks, { usage: false });
           const selected = await selectForRun(db.store, runId, {
             verifierScorer: "judge",
-            tasksPerPage,
+            fetchRows,
           });
           const [report] = await runReports(runnerOf(db.store.driver), [runId]);
           const stored = report?.accuracy;

@@ -1,8 +1,7 @@
 import { type SelectionAblation, type SelectionSpec, SelectionSpecSchema } from "@assay/core";
+import { AblationTally, type AblationTaskCandidate, isCorrect } from "@assay/selection";
 import type { Store } from "@assay/store";
 import { type AblationCandidateRow, ablationCandidatePages, runnerOf } from "@assay/store/reports";
-import { isCorrect } from "../correctness.js";
-import { AblationTally, type AblationTaskCandidate } from "./ablation-tally.js";
 
 export interface SelectionAblationOptions {
   /** Tasks read per round trip. Default 2000. */

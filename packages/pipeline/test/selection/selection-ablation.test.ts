@@ -3,7 +3,7 @@ import type { AblationRow } from "@assay/core";
 import { runnerOf, runReports } from "@assay/store/reports";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { selectForRun, selectionAblation } from "../src/index.js";
+import { selectForRun, selectionAblation } from "../../src/index.js";
 import {
   type AblationCandidateSpec,
   type AblationRunSpec,
@@ -79,7 +79,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
             verifierScorer: "judge",
             method: run.method ?? "best_of_n",
             k: run.k ?? 3,
-            tasksPerPage,
+            fetchRows: tasksPerPage * 3,
           });
           const [report] = await runReports(runnerOf(db.store.driver), [runId]);
           const ablation = await selectionAblation(db.store, runId, { tasksPerPage });

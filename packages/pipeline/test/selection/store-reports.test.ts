@@ -1,7 +1,7 @@
 import { PriceTableSchema } from "@assay/core";
 import { runnerOf, runReports, runTrend } from "@assay/store/reports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { selectForRun } from "../src/index.js";
+import { selectForRun } from "../../src/index.js";
 import { OVERFLOWING_TASKS, seedRun, TASKS } from "./support/report-run.js";
 import { DRIVERS, type TestStore } from "./support/stores.js";
 
@@ -51,7 +51,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       return selectForRun(db.store, "r1", {
         verifierScorer: "judge",
         checkScorer: "exact",
-        tasksPerPage: 3,
+        fetchRows: 3,
       });
     }
 

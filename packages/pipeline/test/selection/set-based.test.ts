@@ -1,0 +1,231 @@
+import { randomUUID } from "node:crypto";
+import type { Sample, ScoreRow } from "@assay/core";
+import type { Store } from "@assay/store";
+import { runnerOf } from "@assay/store/reports";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { selectPerTask } from "../../../../test/support/per-task-selection.js";
+import { type SelectForRunOptions, selectForRun } from "../../src/index.js";
+import { DRIVERS, type TestStore } from "./support/stores.js";
+
+/** One verifier or check row: a value, or unscored. */
+type Outcome = number | "unscored";
+
+interface GeneratedCandidate {
+  label: boolean | undefined;
+  /** Verifier rows, one per criterion (none: the verifier never scored it). */
+  judge: Outcome[];
+  /** A score distribution kept with each scored verifier row. */
+  distribution: number[] | undefined;
+  exact: Outcome | undefined;
+}
+
+// Values on a 1/4 grid: ties at the top are common and means are exact in binary.
+const outcome: fc.Arbitrary<Outcome> = fc.oneof(
+  { weight: 5, arbitrary: fc.integer({ min: 0, max: 4 }).map((v) => v / 4) },
+  { weight: 1, arbitrary: fc.constant("unscored" as const) },
+);
+
+const candidate: fc.Arbitrary<GeneratedCandidate> = fc.record({
+  label: fc.option(fc.boolean(), { nil: undefined }),
+  judge: fc.array(outcome, { minLength: 0, maxLength: 2 }),
+  distribution: fc.option(
+    fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 2, maxLength: 4 }),
+    {
+      nil: undefined,
+    },
+  ),
+  exact: fc.option(outcome, { nil: undefined }),
+});
+
+/** Task ids that collide in prefixes and sort in text order, not insertion order. */
+const run = fc.dictionary(
+  fc.string({ unit: fc.constantFrom("a", "b", "#", "1"), minLength: 1, maxLength: 3 }),
+  fc.array(candidate, { minLength: 1, maxLength: 4 }),
+  { minKeys: 1, maxKeys: 10 },
+);
+
+const options: fc.Arbitrary<Omit<SelectForRunOptions, "verifierScorer">> = fc.record({
+  method: fc.constantFrom("best_of_n" as const, "pivot_tournament" as const),
+  k: fc.integer({ min: 1, max: 3 }),
+  threshold: fc.constantFrom(0.5, 0.75),
+  checkScorer: fc.constantFrom("exact", undefined),
+  // Small fetches: tasks cross fetch boundaries, and a fetch can end inside a sample.
+  fetchRows: fc.integer({ min: 1, max: 7 }),
+});
+
+describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
+  "set-based selection on %s",
+  (driver) => {
+    let db: TestStore;
+    beforeAll(async () => {
+      db = await DRIVERS[driver]();
+    });
+    afterAll(() => db?.dispose());
+
+    it("stores what the per-task reads stored, task for task", async () => {
+      await fc.assert(
+        fc.asyncProperty(run, options, async (tasks, chosen) => {
+          const id = randomUUID();
+          await seed(db.store, `new-${id}`, tasks);
+          await seed(db.store, `old-${id}`, tasks);
+          const selectOptions = { ...chosen, verifierScorer: "judge" };
+          const totals = await selectForRun(db.store, `new-${id}`, selectOptions);
+          await selectPerTask(db.store, `old-${id}`, selectOptions);
+
+          const stored = await selectionsOf(db.store, `new-${id}`);
+          expect(stored).toEqual(await selectionsOf(db.store, `old-${id}`));
+          expect(stored.map((s) => s.task_id)).toEqual(Object.keys(tasks).sort());
+          expect(totals.tasks).toBe(stored.length);
+          expect(totals.ties).toBe(stored.filter((s) => s.tie).length);
+        }),
+        { numRuns: 30 },
+      );
+    });
+
+    it("picks the highest mean verifier score, lowest index on a tie, none when nothing is scored", async () => {
+      await fc.assert(
+        fc.asyncProperty(run, fc.integer({ min: 1, max: 7 }), async (tasks, fetchRows) => {
+          const runId = `pick-${randomUUID()}`;
+          await seed(db.store, runId, tasks);
+          await selectForRun(db.store, runId, { verifierScorer: "judge", fetchRows });
+          const picks = Object.fromEntries(
+            (await selectionsOf(db.store, runId)).map((s) => [s.task_id, s.selected_index]),
+          );
+          expect(picks).toEqual(
+            Object.fromEntries(Object.entries(tasks).map(([t, c]) => [t, expectedPick(c)])),
+          );
+        }),
+        { numRuns: 30 },
+      );
+    });
+
+    it("replaces the run's selections only when the whole pass succeeds", async () => {
+      const runId = `atomic-${randomUUID()}`;
+      const tasks = {
+        a: [{ label: true, judge: [0.5], distribution: undefined, exact: undefined }],
+        b: [{ label: false, judge: [1], distribution: undefined, exact: undefined }],
+      };
+      await seed(db.store, runId, tasks);
+      await selectForRun(db.store, runId, { verifierScorer: "judge" });
+      const before = await selectionsOf(db.store, runId);
+      // A pass that fails after storing its first batch leaves the earlier selections.
+      let batches = 0;
+      const failing = db.store.replaceSelections(
+        runId,
+        { verifierScorer: "judge" },
+        (batch) => {
+          batches += 1;
+          if (batches === 2) throw new Error("selection failed half way");
+          return batch.map((t) => ({ ...recordOf(before, t.taskId), method: "half" }));
+        },
+        { fetchRows: 1 },
+      );
+      await expect(failing).rejects.toThrow("selection failed half way");
+      expect(await selectionsOf(db.store, runId)).toEqual(before);
+    });
+  },
+);
+
+/** Best-of-N by hand: the mean of a candidate's verifier rows, null if any is unscored. */
+function expectedPick(candidates: readonly GeneratedCandidate[]): number | null {
+  let best: { index: number; score: number } | null = null;
+  candidates.forEach((c, index) => {
+    if (c.judge.length === 0 || c.judge.includes("unscored")) return;
+    const score = (c.judge as number[]).reduce((a, b) => a + b, 0) / c.judge.length;
+    if (best === null || score > best.score) best = { index, score };
+  });
+  return (best as { index: number } | null)?.index ?? null;
+}
+
+async function seed(
+  store: Store,
+  runId: string,
+  tasks: Record<string, GeneratedCandidate[]>,
+): Promise<void> {
+  await store.startRun({ id: runId, spec: {}, transport: "local" });
+  const entries = Object.entries(tasks).flatMap(([taskId, candidates]) =>
+    candidates.map((c, index) => ({ taskId, index, c, id: `${taskId}/${index}` })),
+  );
+  await store.insertSamples(
+    runId,
+    entries.map(
+      ({ taskId, index, c, id }): Sample => ({
+        id,
+        taskId,
+        candidateIndex: index,
+        question: "q",
+        answer: "a",
+        metadata: {},
+        line: 1,
+        ...(c.label !== undefined && { label: c.label }),
+      }),
+    ),
+  );
+  const rows = entries.flatMap(({ id, c }) => [
+    ...c.judge.map((o, i) => scoreRow(runId, id, "judge", `criterion-${i}`, o, c.distribution)),
+    ...(c.exact === undefined ? [] : [scoreRow(runId, id, "exact", "", c.exact)]),
+  ]);
+  if (rows.length > 0) await store.writeScores(rows);
+}
+
+function scoreRow(
+  runId: string,
+  sampleId: string,
+  scorer: string,
+  criterion: string,
+  outcome: Outcome,
+  distribution?: number[],
+): ScoreRow {
+  const scored = outcome !== "unscored";
+  return {
+    runId,
+    sampleId,
+    scorer,
+    criterion,
+    repetition: 0,
+    rule: "default",
+    status: scored ? "scored" : "unscored",
+    value: scored ? outcome : null,
+    reason: scored ? null : "overflow",
+    detail:
+      scored && distribution !== undefined
+        ? { criteria: [{ name: criterion, variants: [{ variant: 0, distribution }] }] }
+        : null,
+  };
+}
+
+interface StoredSelection {
+  task_id: string;
+  selected_index: number | null;
+  tie: boolean;
+  [column: string]: unknown;
+}
+
+async function selectionsOf(store: Store, runId: string): Promise<StoredSelection[]> {
+  const { rows } = await runnerOf(store.driver).query<StoredSelection>(
+    `SELECT task_id, method, candidates, selected_index, selected_sample_id, tie, discrete_tie,
+            tie_break, selected_correct, first_correct, any_correct, detail
+     FROM selections WHERE run_id = $1 ORDER BY task_id`,
+    [runId],
+  );
+  return rows;
+}
+
+function recordOf(stored: readonly StoredSelection[], taskId: string) {
+  const row = stored.find((s) => s.task_id === taskId) as StoredSelection;
+  return {
+    taskId,
+    method: String(row.method),
+    candidates: Number(row.candidates),
+    selectedIndex: row.selected_index,
+    selectedSampleId: row.selected_sample_id as string | null,
+    tie: row.tie,
+    discreteTie: row.discrete_tie as boolean | null,
+    tieBreak: row.tie_break as string | null,
+    selectedCorrect: row.selected_correct as boolean | null,
+    firstCorrect: row.first_correct as boolean | null,
+    anyCorrect: row.any_correct as boolean | null,
+    detail: row.detail as Record<string, unknown>,
+  };
+}

@@ -1,0 +1,84 @@
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { Transaction } from "@electric-sql/pglite";
+import type pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import type { QueryResult, SqlRunner } from "./sql-runner.js";
+import type { StoreDriver } from "./store-driver.js";
+
+/** One connection inside one transaction, with bulk loading. */
+export interface TransactionRunner extends SqlRunner {
+  /** Rows as arrays in column order: no object per row, for reads of millions of rows. */
+  queryArrays(text: string, params?: unknown[]): Promise<unknown[][]>;
+  /** Loads COPY text (fields from `copyField`) with `COPY <table> (<columns>)`; returns the rows loaded. */
+  copyIn(copy: string, text: string): Promise<number>;
+}
+
+/**
+ * Runs `work` in one transaction on one connection: committed when it resolves, rolled
+ * back when it throws. On PGlite every other query waits until it ends.
+ */
+export async function inTransaction<T>(
+  driver: StoreDriver,
+  work: (tx: TransactionRunner) => Promise<T>,
+): Promise<T> {
+  if (driver.kind === "pglite") return driver.client.transaction((tx) => work(pgliteTx(tx)));
+  const client = await driver.pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(pgTx(client));
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+function pgTx(client: pg.PoolClient): TransactionRunner {
+  return {
+    async query<R>(text: string, params: unknown[] = []): Promise<QueryResult<R>> {
+      const result = await client.query(text, params);
+      return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
+    },
+    async queryArrays(text: string, params: unknown[] = []): Promise<unknown[][]> {
+      const result = await client.query({ text, values: params, rowMode: "array" });
+      return result.rows as unknown[][];
+    },
+    async copyIn(copy: string, text: string): Promise<number> {
+      const stream = client.query(copyFrom(`${copy} FROM STDIN`));
+      await pipeline(Readable.from([text]), stream);
+      return stream.rowCount;
+    },
+  };
+}
+
+function pgliteTx(tx: Transaction): TransactionRunner {
+  return {
+    async query<R>(text: string, params: unknown[] = []): Promise<QueryResult<R>> {
+      const result = await tx.query<R>(text, params);
+      return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
+    },
+    async queryArrays(text: string, params: unknown[] = []): Promise<unknown[][]> {
+      const result = await tx.query<unknown[]>(text, params, { rowMode: "array" });
+      return result.rows;
+    },
+    async copyIn(copy: string, text: string): Promise<number> {
+      const result = await tx.query(`${copy} FROM '/dev/blob'`, [], { blob: new Blob([text]) });
+      return result.affectedRows ?? 0;
+    },
+  };
+}
+
+const SPECIAL = /[\\\t\n\r]/g;
+const ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+
+/** One field of COPY's text format: `\N` for null, booleans as t/f, text escaped. */
+export function copyField(value: string | number | boolean | null): string {
+  if (value === null) return "\\N";
+  if (typeof value === "boolean") return value ? "t" : "f";
+  if (typeof value === "number") return String(value);
+  return value.replace(SPECIAL, (char) => ESCAPES[char] ?? char);
+}

@@ -1,0 +1,44 @@
+import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
+
+/**
+ * Fills one run server-side (generate_series, no rows through the client): `tasks` tasks of
+ * `candidates` candidates, each with a verifier ("judge") row carrying a three-level score
+ * distribution, as the distribution head stores it, and a check ("exact") row. Scores sit
+ * on a 1/20 grid so ties at the top are common; 2% of judge and 1% of exact rows are
+ * unscored; a third of the tasks have no labels. random() is seeded: every run sees the
+ * same data.
+ */
+export async function seedSelectionRun(
+  runner: SqlRunner,
+  runId: string,
+  tasks: number,
+  candidates: number,
+): Promise<void> {
+  const params = [runId, tasks, candidates];
+  await runner.query("SELECT setseed(0.42)");
+  await runner.query(`INSERT INTO runs (id, spec, transport) VALUES ($1, '{}', 'bench')`, [runId]);
+  await runner.query(
+    `INSERT INTO samples (run_id, sample_id, task_id, candidate_index, label, line, metadata)
+     SELECT $1, 't' || t || '#' || c, 't' || t, c,
+            CASE WHEN t % 3 = 0 THEN NULL ELSE random() < 0.45 END, t + 1, '{}'
+     FROM generate_series(0, $2::int - 1) t, generate_series(0, $3::int - 1) c`,
+    params,
+  );
+  await runner.query(
+    `INSERT INTO scores (run_id, sample_id, scorer, rule, status, value, reason, detail)
+     SELECT $1, 't' || t || '#' || c, s.scorer, 'default',
+            CASE WHEN r < s.unscored THEN 'unscored' ELSE 'scored' END,
+            CASE WHEN r < s.unscored THEN NULL
+                 WHEN s.scorer = 'judge' THEN floor(random() * 21) / 20
+                 ELSE (random() < 0.4)::int END,
+            CASE WHEN r < s.unscored THEN 'overflow' END,
+            CASE WHEN s.scorer = 'judge' AND r >= s.unscored THEN
+              ('{"criteria":[{"name":"correct","variants":[{"variant":0,"distribution":['
+               || round(random()::numeric, 3) || ',' || round(random()::numeric, 3) || ','
+               || round(random()::numeric, 3) || ']}]}]}')::jsonb END
+     FROM generate_series(0, $2::int - 1) t, generate_series(0, $3::int - 1) c,
+          (VALUES ('judge', 0.02), ('exact', 0.01)) s(scorer, unscored),
+          LATERAL (SELECT random() + 0 * t AS r) x`,
+    params,
+  );
+}

@@ -1,0 +1,165 @@
+/**
+ * Selection benchmark (`npm run bench:selection`): a run of 250,000 tasks × 4 candidates
+ * (1,000,000 candidates, 2,000,000 score rows), on Postgres and on PGlite. Baseline in the
+ * same run: the per-task reads selection used to make (a page of tasks, then two aggregate
+ * lookups per candidate), timed on a sample of tasks and extrapolated. Then the set-based
+ * pass (one ordered read, selection in JS, COPY) over every task. Each pass runs in its own
+ * process, so its peak RSS is its own; the set-based pass also runs on a run a tenth the
+ * size, to show its memory does not grow with the tasks. Target: ≥ 50,000 tasks/s.
+ *
+ * Flags: --tasks (250000), --candidates (4), --sample (baseline tasks, 20000), --reps (3),
+ * --driver (postgres | pglite | both; default both).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { readEnv } from "@assay/core";
+import { openStore, type Store } from "@assay/store";
+import { runnerOf } from "@assay/store/reports";
+import pg from "pg";
+import { fmt, measureProcess, median, timed } from "./bench-util.js";
+import { seedSelectionRun } from "./selection-data.js";
+
+const DATABASE_URL = readEnv().DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const SCHEMA = "assay_bench_selection";
+const TARGET = 50_000;
+
+const { values: flags } = parseArgs({
+  options: {
+    tasks: { type: "string", default: "250000" },
+    candidates: { type: "string", default: "4" },
+    sample: { type: "string", default: "20000" },
+    reps: { type: "string", default: "3" },
+    driver: { type: "string", default: "both" },
+  },
+});
+const tasks = Number(flags.tasks);
+const candidates = Number(flags.candidates);
+const sample = Math.min(Number(flags.sample), tasks);
+const reps = Number(flags.reps);
+const small = Math.max(1, Math.round(tasks / 10));
+
+console.log(
+  `selection: ${fmt(tasks)} tasks × ${candidates} candidates = ${fmt(tasks * candidates)} candidates; ` +
+    `baseline on ${fmt(sample)} tasks; median of ${reps}. The machine is shared: read the ratios.`,
+);
+if (flags.driver !== "pglite") await benchPostgres();
+if (flags.driver !== "postgres") await benchPglite();
+
+async function benchPostgres(): Promise<void> {
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+  try {
+    const store = await openStore({ databaseUrl: DATABASE_URL, schema: SCHEMA, migrate: true });
+    await seed("postgres", store);
+    await store.close();
+    await admin.query(`VACUUM ANALYZE ${SCHEMA}.samples, ${SCHEMA}.scores`);
+    await compare([DATABASE_URL, SCHEMA]);
+  } finally {
+    await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+    await admin.end();
+  }
+}
+
+async function benchPglite(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), "assay-bench-selection-"));
+  try {
+    const store = await openStore({ dataDir: dir });
+    await seed("pglite", store);
+    await runnerOf(store.driver).query("VACUUM ANALYZE samples, scores");
+    await store.close();
+    await compare([dir]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function seed(driver: string, store: Store): Promise<void> {
+  const runner = runnerOf(store.driver);
+  const { ms } = await timed(async () => {
+    await seedSelectionRun(runner, "bench", tasks, candidates);
+    await seedSelectionRun(runner, "bench-tenth", small, candidates);
+  });
+  console.log(
+    `\n${driver}: seeded ${fmt((tasks + small) * candidates)} candidates and ` +
+      `${fmt((tasks + small) * candidates * 2)} score rows in ${fmt(ms / 1000, 1)} s`,
+  );
+}
+
+interface Pass {
+  rate: number;
+  ms: number;
+  peakRssMb: number;
+  /** CPU time per task, µs: the client process's, and the Postgres backend's (null: unknown). */
+  clientUs: number;
+  serverUs: number | null;
+}
+
+async function compare(where: string[]): Promise<void> {
+  const old: Pass[] = [];
+  const current: Pass[] = [];
+  for (let rep = 0; rep < reps; rep += 1) {
+    old.push(await pass(where, "old", "bench", sample));
+    current.push(await pass(where, "new", "bench", tasks));
+  }
+  const tenth = await pass(where, "new", "bench-tenth", small);
+  const oldRate = median(old.map((p) => p.rate));
+  const newRate = median(current.map((p) => p.rate));
+  const verdict = newRate >= TARGET ? "meets" : "MISSES";
+  console.log(
+    `  per-task (old), ${fmt(sample)}-task sample: ${fmt(oldRate)} tasks/s ` +
+      `→ ${fmt(tasks)} tasks in ≈ ${fmt(tasks / oldRate, 1)} s; peak RSS ${fmt(median(old.map((p) => p.peakRssMb)))} MB`,
+  );
+  console.log(
+    `  set-based (new), all ${fmt(tasks)} tasks: ${fmt(newRate)} tasks/s, ` +
+      `${fmt(median(current.map((p) => p.ms)) / 1000, 1)} s; peak RSS ${fmt(median(current.map((p) => p.peakRssMb)))} MB ` +
+      `(${fmt(small)} tasks: ${fmt(tenth.peakRssMb)} MB, ${fmt(tenth.rate)} tasks/s)`,
+  );
+  console.log(`  CPU per task (load-independent): old ${cpuOf(old)}; new ${cpuOf(current)}`);
+  console.log(
+    `  ratio new/old: ${(newRate / oldRate).toFixed(1)}×; ${verdict} the ${fmt(TARGET)} tasks/s target`,
+  );
+}
+
+/** "client 62 µs + server 54 µs = 116 µs (8,600 tasks per CPU-second)", medians. */
+function cpuOf(passes: readonly Pass[]): string {
+  const client = median(passes.map((p) => p.clientUs));
+  const servers = passes.map((p) => p.serverUs).filter((us): us is number => us !== null);
+  const server = servers.length === passes.length ? median(servers) : null;
+  const total = client + (server ?? 0);
+  const parts =
+    server === null
+      ? `client ${fmt(client)} µs`
+      : `client ${fmt(client)} µs + server ${fmt(server)} µs`;
+  return `${parts} = ${fmt(total)} µs (${fmt(1e6 / total)} tasks per CPU-second)`;
+}
+
+async function pass(where: string[], mode: string, runId: string, limit: number): Promise<Pass> {
+  const child = await measureProcess(process.execPath, [
+    "--conditions=@assay/source",
+    "--import",
+    "tsx",
+    "test/bench/selection-child.ts",
+    mode,
+    runId,
+    String(limit),
+    ...where,
+  ]);
+  if (child.exitCode !== 0) throw new Error(`${mode} pass failed:\n${child.stderr}`);
+  const measured = JSON.parse(child.stdout.trim().split("\n").at(-1) ?? "{}") as {
+    tasks: number;
+    ms: number;
+    cpuMs: number;
+    serverCpuMs: number | null;
+  };
+  const perTask = (ms: number) => (ms * 1000) / measured.tasks;
+  return {
+    rate: (measured.tasks * 1000) / measured.ms,
+    ms: measured.ms,
+    peakRssMb: child.peakRssMb,
+    clientUs: perTask(measured.cpuMs),
+    serverUs: measured.serverCpuMs === null ? null : perTask(measured.serverCpuMs),
+  };
+}
