@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { selectForRun } from "@assay/pipeline";
 import { openStore } from "@assay/store";
 import { runnerOf } from "@assay/store/reports";
-import { selectPerTask } from "../support/per-task-selection.js";
+import { selectPerTask } from "@assay/test-support/per-task-selection";
 import { timed } from "./bench-util.js";
 
 const [mode, runId, maxTasks, where, schema] = process.argv.slice(2) as string[];

@@ -5,19 +5,21 @@
  * once and once running every prompt whole. Rounds alternate the two; wall times are
  * medians. Targets: ≥ 3× fewer computed tokens, ≥ 2× less wall time on CPU.
  */
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Sample, Score } from "@assay/core";
+import { maxScoreDifference } from "@assay/test-support/score-difference";
 import {
   createVerifierScorer,
   loadModel,
   makeTinyModel,
   tinyDistributionTemplates,
-  type VerifierDetail,
   type VerifierModel,
 } from "@assay/verifier";
 import { fillerText } from "../../packages/verifier/src/check/filler.js";
+import { median } from "./bench-util.js";
 
 const CRITERIA = [
   "The answer is correct.",
@@ -88,7 +90,7 @@ export async function reuseBench(options: {
       const reuseSent = perRound(reuseStats.inputTokens - reuseBefore.inputTokens);
       const usage = (scores: Score[], key: "inputTokens" | "cachedInputTokens") =>
         scores.reduce((sum, s) => sum + ((s.calls?.usage[key] as number | undefined) ?? 0), 0);
-      const gap = maxDifference(plainScores, reuseScores);
+      const gap = maxScoreDifference(plainScores, reuseScores);
       const plainWall = median(plainMs);
       const reuseWall = median(reuseMs);
       return [
@@ -170,33 +172,4 @@ function trajectories(model: VerifierModel, count: number): Sample[] {
       line: i + 1,
     };
   });
-}
-
-function numbers(score: Score): number[] {
-  const detail = score.detail as VerifierDetail | undefined;
-  return [
-    score.status === "scored" ? score.value : Number.NaN,
-    ...(detail?.criteria ?? []).flatMap((c) => c.variants.map((v) => v.value ?? Number.NaN)),
-    ...(detail?.progress ?? []).map((p) => p ?? Number.NaN),
-  ];
-}
-
-function maxDifference(a: readonly Score[], b: readonly Score[]): number {
-  let worst = 0;
-  a.forEach((score, i) => {
-    const x = numbers(score);
-    const y = numbers(b[i] as Score);
-    x.forEach((value, j) => {
-      worst = Math.max(worst, Math.abs(value - (y[j] ?? Number.NaN)));
-    });
-  });
-  return worst;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((p, q) => p - q);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] ?? 0)
-    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }

@@ -3,16 +3,17 @@
  * on `cpu` and on the given CUDA device, with and without prefix reuse; every value must
  * agree with cpu without reuse within 1e-3. Prints tokens/s for each. Run by check.sh.
  */
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Sample, Score } from "@assay/core";
+import { maxScoreDifference } from "@assay/test-support/score-difference";
 import {
   createVerifierScorer,
   loadModel,
   makeTinyModel,
   tinyDistributionTemplates,
-  type VerifierDetail,
   type VerifierModel,
 } from "@assay/verifier";
 
@@ -49,7 +50,7 @@ try {
     }
     const baseline = runs[0];
     for (const run of runs) {
-      const gap = baseline === undefined ? 0 : maxDifference(baseline.scores, run.scores);
+      const gap = baseline === undefined ? 0 : maxScoreDifference(baseline.scores, run.scores);
       const ok = gap < TOLERANCE;
       failed ||= !ok;
       console.log(
@@ -118,29 +119,4 @@ function samples(): Sample[] {
       line: i + 1,
     };
   });
-}
-
-function numbers(score: Score): number[] {
-  const detail = score.detail as VerifierDetail | undefined;
-  return [
-    score.status === "scored" ? score.value : Number.NaN,
-    ...(detail?.criteria ?? []).flatMap((c) => c.variants.map((v) => v.value ?? Number.NaN)),
-    ...(detail?.progress ?? []).map((p) => p ?? Number.NaN),
-  ];
-}
-
-function maxDifference(a: readonly Score[], b: readonly Score[]): number {
-  let worst = a.length === b.length ? 0 : Number.POSITIVE_INFINITY;
-  a.forEach((score, i) => {
-    const x = numbers(score);
-    const y = b[i] === undefined ? [] : numbers(b[i]);
-    if (x.length !== y.length) worst = Number.POSITIVE_INFINITY;
-    x.forEach((value, j) => {
-      const other = y[j] ?? Number.NaN;
-      // Both unscored (NaN) at the same place agree; one NaN alone does not.
-      const gap = Number.isNaN(value) && Number.isNaN(other) ? 0 : Math.abs(value - other);
-      worst = Math.max(worst, Number.isNaN(gap) ? Number.POSITIVE_INFINITY : gap);
-    });
-  });
-  return worst;
 }

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import type { Sample, ScoreRow } from "@assay/core";
+import type { ScoreRow } from "@assay/core";
 import type { Store } from "@assay/store";
 import { runnerOf } from "@assay/store/reports";
+import { selectPerTask } from "@assay/test-support/per-task-selection";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { selectPerTask } from "../../../../test/support/per-task-selection.js";
 import { type SelectForRunOptions, selectForRun } from "../../src/index.js";
+import { insertCandidateSamples } from "./support/candidate-samples.js";
 import { DRIVERS, type TestStore } from "./support/stores.js";
 
 /** One verifier or check row: a value, or unscored. */
@@ -144,25 +145,8 @@ async function seed(
   tasks: Record<string, GeneratedCandidate[]>,
 ): Promise<void> {
   await store.startRun({ id: runId, spec: {}, transport: "local" });
-  const entries = Object.entries(tasks).flatMap(([taskId, candidates]) =>
-    candidates.map((c, index) => ({ taskId, index, c, id: `${taskId}/${index}` })),
-  );
-  await store.insertSamples(
-    runId,
-    entries.map(
-      ({ taskId, index, c, id }): Sample => ({
-        id,
-        taskId,
-        candidateIndex: index,
-        question: "q",
-        answer: "a",
-        metadata: {},
-        line: 1,
-        ...(c.label !== undefined && { label: c.label }),
-      }),
-    ),
-  );
-  const rows = entries.flatMap(({ id, c }) => [
+  const entries = await insertCandidateSamples(store, runId, tasks, "/");
+  const rows = entries.flatMap(({ id, candidate: c }) => [
     ...c.judge.map((o, i) => scoreRow(runId, id, "judge", `criterion-${i}`, o, c.distribution)),
     ...(c.exact === undefined ? [] : [scoreRow(runId, id, "exact", "", c.exact)]),
   ]);

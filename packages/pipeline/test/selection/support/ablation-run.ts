@@ -1,5 +1,6 @@
-import type { RunSpecInput, Sample, ScoreRow } from "@assay/core";
+import type { RunSpecInput, ScoreRow } from "@assay/core";
 import type { Store } from "@assay/store";
+import { insertCandidateSamples } from "./candidate-samples.js";
 
 /** One candidate: its label and the verifier's values by criterion, then variant. */
 export interface AblationCandidateSpec {
@@ -30,24 +31,7 @@ export async function seedAblationRun(
     selection: { verifier: "judge", method: run.method ?? "best_of_n", k: run.k ?? 3 },
   };
   await store.startRun({ id: runId, spec, transport: "local" });
-  const entries = Object.entries(run.tasks).flatMap(([taskId, candidates]) =>
-    candidates.map((candidate, index) => ({ taskId, index, candidate, id: `${taskId}#${index}` })),
-  );
-  await store.insertSamples(
-    runId,
-    entries.map(
-      ({ taskId, index, candidate, id }): Sample => ({
-        id,
-        taskId,
-        candidateIndex: index,
-        question: "q",
-        answer: "a",
-        metadata: {},
-        line: 1,
-        ...(candidate.label !== undefined && { label: candidate.label }),
-      }),
-    ),
-  );
+  const entries = await insertCandidateSamples(store, runId, run.tasks);
   await store.writeScores(entries.map(({ id, candidate }) => scoreRow(runId, id, run, candidate)));
 }
 

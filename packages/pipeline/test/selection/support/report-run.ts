@@ -1,6 +1,7 @@
-import type { Sample, ScoreRow } from "@assay/core";
+import type { ScoreRow } from "@assay/core";
 import type { Store } from "@assay/store";
 import { runnerOf } from "@assay/store/reports";
+import { insertCandidateSamples } from "./candidate-samples.js";
 
 export interface CandidateSpec {
   label?: boolean;
@@ -73,33 +74,16 @@ export async function seedRun(
   options: { name?: string; usage?: boolean } = {},
 ): Promise<void> {
   await store.startRun({ id: runId, name: options.name ?? null, spec: {}, transport: "local" });
-  const entries = Object.entries(tasks).flatMap(([taskId, candidates]) =>
-    candidates.map((spec, index) => ({ taskId, index, spec, id: `${taskId}#${index}` })),
-  );
-  await store.insertSamples(
-    runId,
-    entries.map(
-      ({ taskId, index, spec, id }): Sample => ({
-        id,
-        taskId,
-        candidateIndex: index,
-        question: "q",
-        answer: "a",
-        metadata: {},
-        line: 1,
-        ...(spec.label !== undefined && { label: spec.label }),
-      }),
-    ),
-  );
+  const entries = await insertCandidateSamples(store, runId, tasks);
   await store.writeScores(
-    entries.flatMap(({ id, spec }) => [
+    entries.flatMap(({ id, candidate: spec }) => [
       scoreRow(runId, id, "judge", spec.judge, spec.distribution),
       ...(spec.exact === undefined ? [] : [scoreRow(runId, id, "exact", spec.exact)]),
     ]),
   );
   if (options.usage === false) return;
   const runner = runnerOf(store.driver);
-  for (const { id, spec } of entries) {
+  for (const { id, candidate: spec } of entries) {
     await runner.query(
       `INSERT INTO usage (run_id, sample_id, role, model, input_tokens, cached_input_tokens, output_tokens, compute_ms, device, scorer)
        VALUES ($1, $2, 'generator', 'gen', 1000, 0, 500, NULL, NULL, ''),
