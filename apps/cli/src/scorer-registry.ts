@@ -15,8 +15,9 @@ export interface VerifierSettings {
 
 /**
  * The deterministic scorers plus, where @assay/verifier is installed, the `verifier` and
- * `pairwise` scorers (one model cache: a model both use loads once). The verifier is imported lazily: a CPU worker never loads onnxruntime, and its
- * deployable image does not need it.
+ * `pairwise` scorers (one model cache: a model both use loads once). The verifier is
+ * imported lazily: a CPU worker never loads onnxruntime, and its deployable image does
+ * not need it.
  */
 export async function scorerRegistry(verifier: VerifierSettings | false): Promise<ScorerRegistry> {
   if (verifier === false) return defaultRegistry();
