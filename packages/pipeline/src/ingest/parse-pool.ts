@@ -1,7 +1,5 @@
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startModuleThread } from "@assay/core";
 import type { LineOutcome } from "./parse-lines.js";
 import type { RawLine } from "./read-lines.js";
 
@@ -74,27 +72,6 @@ export class ParsePool {
   }
 }
 
-const fromSource = import.meta.url.endsWith(".ts");
-
-/**
- * From dist/ the thread runs parse-worker.js. From the TypeScript sources (tests, tsx) a
- * small bootstrap registers tsx in the thread first, then imports parse-worker.ts.
- */
 function spawn(): Worker {
-  const entry = new URL(fromSource ? "./parse-worker.ts" : "./parse-worker.js", import.meta.url);
-  if (!fromSource) return new Worker(entry);
-  const tsx = dirname(createRequire(import.meta.url).resolve("tsx/package.json"));
-  const tsxApi = pathToFileURL(join(tsx, "dist", "esm", "api", "index.mjs")).href;
-  const bootstrap = `
-    const { workerData } = require("node:worker_threads");
-    import(workerData.tsxApi).then(({ register }) => { register(); return import(workerData.entry); });
-  `;
-  return new Worker(bootstrap, {
-    eval: true,
-    workerData: { tsxApi, entry: entry.href },
-    execArgv: [
-      ...process.execArgv.filter((arg) => !arg.startsWith("--conditions")),
-      "--conditions=@assay/source",
-    ],
-  });
+  return startModuleThread(import.meta.url, "parse-worker");
 }

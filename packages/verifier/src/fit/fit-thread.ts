@@ -1,7 +1,5 @@
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startModuleThread } from "@assay/core";
 import type { PromptPiece } from "../template/resolve-prompt.js";
 import type { FitOptions, FitResult } from "./fit.js";
 
@@ -63,27 +61,6 @@ export class FitThread {
   }
 }
 
-const fromSource = import.meta.url.endsWith(".ts");
-
-/**
- * From dist/ the worker is fit-worker.js. From the TypeScript sources (tests, tsx) a small
- * bootstrap registers tsx in the thread first, then imports fit-worker.ts.
- */
 function spawn(dir: string): Worker {
-  const entry = new URL(fromSource ? "./fit-worker.ts" : "./fit-worker.js", import.meta.url);
-  if (!fromSource) return new Worker(entry, { workerData: { dir } });
-  const tsx = dirname(createRequire(import.meta.url).resolve("tsx/package.json"));
-  const tsxApi = pathToFileURL(join(tsx, "dist", "esm", "api", "index.mjs")).href;
-  const bootstrap = `
-    const { workerData } = require("node:worker_threads");
-    import(workerData.tsxApi).then(({ register }) => { register(); return import(workerData.entry); });
-  `;
-  return new Worker(bootstrap, {
-    eval: true,
-    workerData: { dir, tsxApi, entry: entry.href },
-    execArgv: [
-      ...process.execArgv.filter((a) => !a.startsWith("--conditions")),
-      "--conditions=@assay/source",
-    ],
-  });
+  return startModuleThread(import.meta.url, "fit-worker", { dir });
 }

@@ -1,0 +1,36 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+
+/**
+ * Starts a worker thread on the module `name` that sits next to `from` (the caller's
+ * `import.meta.url`), with `data` as its `workerData`. Built code runs `name.js`. From the
+ * TypeScript sources (tests, tsx) there is no built file, and Node 20 does not pass tsx's
+ * loader on to threads: a small bootstrap registers tsx in the thread, then imports
+ * `name.ts` under the `@assay/source` condition, so the thread runs the same workspace
+ * sources as the code that started it. tsx, a dev dependency, is looked up on that path only.
+ */
+export function startModuleThread(
+  from: string,
+  name: string,
+  data: Record<string, unknown> = {},
+): Worker {
+  const fromSource = from.endsWith(".ts");
+  const entry = new URL(`./${name}${fromSource ? ".ts" : ".js"}`, from);
+  if (!fromSource) return new Worker(entry, { workerData: data });
+  const tsx = dirname(createRequire(from).resolve("tsx/package.json"));
+  const tsxApi = pathToFileURL(join(tsx, "dist", "esm", "api", "index.mjs")).href;
+  const bootstrap = `
+    const { workerData } = require("node:worker_threads");
+    import(workerData.tsxApi).then(({ register }) => { register(); return import(workerData.entry); });
+  `;
+  return new Worker(bootstrap, {
+    eval: true,
+    workerData: { ...data, tsxApi, entry: entry.href },
+    execArgv: [
+      ...process.execArgv.filter((arg) => !arg.startsWith("--conditions")),
+      "--conditions=@assay/source",
+    ],
+  });
+}
