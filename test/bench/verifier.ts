@@ -12,7 +12,9 @@
  *
  * Part `prepared` (verifier-prepared.ts): the full-vocabulary tiny decoder as exported vs
  * prepared by `assay model prepare`, each in its own process: output bytes per row (target
- * ≤ 1/1,000), samples/s (target ≥ 3×), peak RSS, at batch 16 × 2,048 tokens too.
+ * ≤ 1/1,000), samples/s (target ≥ 3×), peak RSS; then the prepared graph at batch 16 × 2,048
+ * tokens, three batches, with the default session and with the CPU arena off: peak RSS
+ * against the 1 GB target, samples/s, and where the memory goes (process, load, batch).
  *
  * Part `reuse` (verifier-reuse.ts): the tiny with-past decoder with and without prefix
  * reuse, C=3 × K=2 over 8-step trajectories: computed tokens (target ≥ 3× fewer) and wall
