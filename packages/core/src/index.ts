@@ -125,6 +125,7 @@ export { type ScorerRef, type ScorerRefInput, ScorerRefSchema, scorerKey } from 
 export type {
   CandidateQuery,
   CandidateRow,
+  CriterionValues,
   SelectionRecord,
   TaskCandidates,
 } from "./selection-data.js";

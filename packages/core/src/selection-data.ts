@@ -47,3 +47,10 @@ export interface SelectionRecord {
   /** The evidence: scores, pairwise probabilities, ranking. */
   detail: Record<string, unknown>;
 }
+
+/** One criterion of one stored verifier row: its K variant values, in variant order. */
+export interface CriterionValues {
+  criterion: string;
+  /** Null where that prompt was not scored (no score mass, out of range). */
+  values: (number | null)[];
+}

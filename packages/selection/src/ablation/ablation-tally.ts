@@ -1,5 +1,5 @@
+import type { CriterionValues } from "@assay/core";
 import { type AblationRow, rateOf } from "@assay/core";
-import type { CriterionValues } from "@assay/store/reports";
 import {
   type AblationView,
   ablationViews,

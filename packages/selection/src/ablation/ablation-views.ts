@@ -1,5 +1,4 @@
-import type { AblationKind } from "@assay/core";
-import type { CriterionValues } from "@assay/store/reports";
+import type { AblationKind, CriterionValues } from "@assay/core";
 
 /** One re-aggregation of a verifier's C×K values (see `AblationKind`). */
 export interface AblationView {

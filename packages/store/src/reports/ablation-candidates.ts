@@ -1,13 +1,6 @@
-import type { CandidateQuery } from "@assay/core";
+import type { CandidateQuery, CriterionValues } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
 import { numOrNull } from "./group-by-run.js";
-
-/** One criterion of one stored verifier row: its K variant values, in variant order. */
-export interface CriterionValues {
-  criterion: string;
-  /** Null where that prompt was not scored (no score mass, out of range). */
-  values: (number | null)[];
-}
 
 /** A candidate with the per-criterion, per-variant values behind its verifier score. */
 export interface AblationCandidateRow {

@@ -1,8 +1,4 @@
-export {
-  type AblationCandidateRow,
-  ablationCandidatePages,
-  type CriterionValues,
-} from "./ablation-candidates.js";
+export { type AblationCandidateRow, ablationCandidatePages } from "./ablation-candidates.js";
 export {
   DEFAULT_EARLY_STOP_LIMIT,
   DEFAULT_FALL_STEPS,
