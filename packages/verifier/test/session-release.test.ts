@@ -32,4 +32,30 @@ console.log("released");
     expect(code, stderr).toBe(0);
     expect(stdout.trim()).toBe("released");
   });
+
+  it("closes a model once when the verifier and pairwise definitions both close their cache", async () => {
+    // The registry closes every definition at once, and the two verifier definitions share
+    // one model cache: a second release racing the first used to terminate the inference
+    // thread mid-release, which aborts the process from native code.
+    const script = join(tempRoot, "close-twice.mts");
+    writeFileSync(
+      script,
+      `import { defineVerifierScorers, loadModel } from ${JSON.stringify(INDEX)};
+const model = await loadModel(process.argv[2], { threads: 1 });
+await model.forward([1, 2, 3], model.config.head.output);
+const definitions = defineVerifierScorers({ models: [model] });
+await Promise.all(definitions.map((definition) => definition.close?.()));
+await Promise.all([model.close(), model.close()]);
+console.log("closed");
+`,
+    );
+    const child = spawn(
+      process.execPath,
+      ["--conditions=@assay/source", "--import", "tsx", script, await tinyModel()],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const { code, stdout, stderr } = await processOutput(child);
+    expect(code, stderr).toBe(0);
+    expect(stdout.trim()).toBe("closed");
+  });
 });

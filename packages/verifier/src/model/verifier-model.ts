@@ -40,6 +40,7 @@ export class VerifierModel {
   readonly #batchers = new Map<string, Batcher<Float32Array>>();
   readonly #groupBatchers = new Map<string, GroupBatcher<SharedForward>>();
   readonly #shared = { calls: 0, inputTokens: 0, computedTokens: 0, paddedTokens: 0, computeMs: 0 };
+  #closing: Promise<void> | undefined;
 
   constructor(
     /** What the user passed (folder or hub id); goes into usage rows. */
@@ -189,7 +190,11 @@ export class VerifierModel {
     return total;
   }
 
-  async close(): Promise<void> {
-    await Promise.all([this.runner.session.release(), this.fitThread.close()]);
+  /** Releases the session and stops the fit thread; a second call waits for the first. */
+  close(): Promise<void> {
+    this.#closing ??= Promise.all([this.runner.session.release(), this.fitThread.close()]).then(
+      () => undefined,
+    );
+    return this.#closing;
   }
 }

@@ -28,8 +28,11 @@ export function modelCache(options: ModelCacheOptions = {}): ModelCache {
       return model;
     },
     async close() {
-      const loaded = await Promise.allSettled(models.values());
+      // Taken and cleared before the first await: the verifier and pairwise definitions
+      // share this cache and both close it, at the same time, when the registry closes.
+      const pending = [...models.values()];
       models.clear();
+      const loaded = await Promise.allSettled(pending);
       await Promise.all(
         loaded.map((result) => (result.status === "fulfilled" ? result.value.close() : undefined)),
       );

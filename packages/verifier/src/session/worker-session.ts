@@ -158,7 +158,14 @@ export class WorkerSession implements SessionInfo {
     // this reply is awaited, and the process would end with the release still pending.
     this.#worker.ref();
     await new Promise<void>((resolve) => {
-      this.#worker.once("message", () => resolve());
+      // Only the thread's "released" reply: terminating it while onnxruntime is still
+      // releasing the session (or running) aborts the whole process from native code.
+      const onMessage = (message: { type?: string }) => {
+        if (message.type !== "released") return;
+        this.#worker.off("message", onMessage);
+        resolve();
+      };
+      this.#worker.on("message", onMessage);
       // Held while releasing: an unref'd thread would let the process exit before the reply.
       this.#worker.ref();
       this.#worker.postMessage({ type: "release" });
