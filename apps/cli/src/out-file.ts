@@ -1,5 +1,5 @@
 import type { WriteStream } from "node:fs";
-import { open } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { CliExit, ExitCode } from "./exit-codes.js";
 
@@ -14,6 +14,20 @@ export async function openOutFile(path: string): Promise<WriteStream> {
   } catch (error) {
     throw new CliExit(ExitCode.usage, `Cannot write --out ${path}: ${whyNot(error, path)}.`);
   }
+}
+
+/**
+ * Checks `--out` before any work (opening the store, reading a run): a folder, or a path
+ * whose folder is missing, is refused at once, and nothing is created or truncated yet.
+ */
+export async function checkOutPath(path: string): Promise<void> {
+  const refuse = (why: string) =>
+    new CliExit(ExitCode.usage, `Cannot write --out ${path}: ${why}.`);
+  const target = await stat(path).catch(() => undefined);
+  if (target?.isDirectory() === true) throw refuse("it is a folder; give a file name");
+  const folder = await stat(dirname(path)).catch((error: unknown) => error as Error);
+  if (folder instanceof Error) throw refuse(whyNot(folder, path));
+  if (!folder.isDirectory()) throw refuse("a part of the path is a file, not a folder");
 }
 
 /** Writes `text` to `--out` and waits until it is on disk. */

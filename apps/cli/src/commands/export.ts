@@ -3,7 +3,7 @@ import { pipeline } from "node:stream/promises";
 import { StringDecoder } from "node:string_decoder";
 import { type ExportRow, escapeTerminal } from "@assay/core";
 import { type Command, Option } from "commander";
-import { openOutFile } from "../out-file.js";
+import { checkOutPath, openOutFile } from "../out-file.js";
 import { requireRun } from "../require-run.js";
 import { parseRunId } from "../run-id.js";
 import { scoreCsvEncoder } from "../score-csv.js";
@@ -26,6 +26,7 @@ export function registerExport(program: Command): void {
     .option("--out <file>", "write to a file instead of stdout")
     .option("--db <target>", DB_OPTION_HELP)
     .action(async (runId: string, flags: ExportFlags) => {
+      if (flags.out !== undefined) await checkOutPath(flags.out);
       const store = await openStoreFor(flags.db, { create: false });
       try {
         await requireRun(store, runId);

@@ -10,7 +10,7 @@ import {
 import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL, reportBundle, runnerOf } from "@assay/store/reports";
 import { type Command, Option } from "commander";
 import { CliExit, ExitCode } from "../exit-codes.js";
-import { writeOutFile } from "../out-file.js";
+import { checkOutPath, writeOutFile } from "../out-file.js";
 import { writeOut } from "../output.js";
 import { BY_OPTION, comparisonOptions, RESAMPLES_OPTION, SEED_OPTION } from "../report-options.js";
 import { requireRun } from "../require-run.js";
@@ -70,6 +70,7 @@ export function registerReport(program: Command): void {
     .action(async (runId: string, flags: ReportFlags) => {
       const format: Format = flags.json === true ? "json" : (flags.format ?? "table");
       const prices = flags.prices === undefined ? undefined : await loadPrices(flags.prices);
+      if (flags.out !== undefined) await checkOutPath(flags.out);
       const store = await openStoreFor(flags.db, { create: false });
       try {
         await requireRun(store, runId);
