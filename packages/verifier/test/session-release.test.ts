@@ -8,6 +8,16 @@ import { tempRoot, tinyModel } from "./fixtures.js";
 
 const INDEX = fileURLToPath(new URL("../src/index.ts", import.meta.url));
 
+/** Runs a script of its own on the tiny model, so that a native abort is a failed exit. */
+async function runScript(script: string) {
+  const child = spawn(
+    process.execPath,
+    ["--conditions=@assay/source", "--import", "tsx", script, await tinyModel()],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  return processOutput(child);
+}
+
 describe("releasing a session", () => {
   it("keeps the process alive until the inference thread has released it", async () => {
     // After a pass the idle inference thread is unref'd; nothing else holds this script's
@@ -23,12 +33,7 @@ await model.runner.session.release();
 console.log("released");
 `,
     );
-    const child = spawn(
-      process.execPath,
-      ["--conditions=@assay/source", "--import", "tsx", script, await tinyModel()],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    const { code, stdout, stderr } = await processOutput(child);
+    const { code, stdout, stderr } = await runScript(script);
     expect(code, stderr).toBe(0);
     expect(stdout.trim()).toBe("released");
   });
@@ -49,12 +54,7 @@ await Promise.all([model.close(), model.close()]);
 console.log("closed");
 `,
     );
-    const child = spawn(
-      process.execPath,
-      ["--conditions=@assay/source", "--import", "tsx", script, await tinyModel()],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    const { code, stdout, stderr } = await processOutput(child);
+    const { code, stdout, stderr } = await runScript(script);
     expect(code, stderr).toBe(0);
     expect(stdout.trim()).toBe("closed");
   });

@@ -7,7 +7,7 @@ import { scaleTokenIds } from "../heads/scale.js";
 import type { VerifierModel } from "../model/verifier-model.js";
 import { resolvePrompt } from "../template/resolve-prompt.js";
 import { untrustedSanitizer } from "../template/untrusted-text.js";
-import type { VerifierUsage } from "./verifier-detail.js";
+import { emptyUsage, type VerifierUsage } from "./verifier-detail.js";
 
 /** The criterion name of a pairwise judgment's truncation record. */
 export const PAIRWISE_CRITERION = "pairwise";
@@ -97,15 +97,7 @@ function emptyDetail(model: VerifierModel, config: PairwiseConfig): PairwiseDeta
     choices: config.choices,
     mass: 0,
     truncations: [],
-    usage: {
-      inputTokens: 0,
-      cachedInputTokens: 0,
-      outputTokens: 0,
-      computeMs: 0,
-      device: model.device,
-      model: model.name,
-      calls: 1,
-    },
+    usage: emptyUsage(model, 1),
   };
 }
 

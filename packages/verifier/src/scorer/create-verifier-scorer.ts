@@ -14,7 +14,12 @@ import { meanValue, type PromptRun, type PromptRunner, runPrompts } from "./run-
 import { runSharingPrefixes } from "./run-sharing-prefixes.js";
 import { progressValue, trajectoryPrefixes } from "./trajectory.js";
 import { type VerifierArgs, type VerifierArgsInput, VerifierArgsSchema } from "./verifier-args.js";
-import type { CriterionResult, VariantResult, VerifierDetail } from "./verifier-detail.js";
+import {
+  type CriterionResult,
+  emptyUsage,
+  type VariantResult,
+  type VerifierDetail,
+} from "./verifier-detail.js";
 
 /**
  * A scorer over an already-loaded model (a worker loads the model once per process).
@@ -130,15 +135,7 @@ function emptyDetail(runner: PromptRunner, answers: number): VerifierDetail {
     truncations: [],
     truncated: false,
     unreliable: false,
-    usage: {
-      inputTokens: 0,
-      cachedInputTokens: 0,
-      outputTokens: 0,
-      computeMs: 0,
-      device: model.device,
-      model: model.name,
-      calls: prompts.length * answers,
-    },
+    usage: emptyUsage(model, prompts.length * answers),
   };
 }
 
