@@ -1,53 +1,31 @@
-import { join } from "node:path";
-import type { Score } from "@assay/core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createVerifierScorer,
-  loadModel,
-  ModelFolderError,
-  prepareModel,
-  type VerifierDetail,
-  type VerifierModel,
-} from "../src/index.js";
+import { createVerifierScorer, loadModel, type VerifierModel } from "../src/index.js";
 import { tinyDistributionTemplates } from "../src/tiny/tiny-template.js";
-import { sample, tempRoot, tinyModel } from "./fixtures.js";
-
-const TOLERANCE = 1e-4;
-const STEPS = [
-  "Pheromones signal members of the same species.",
-  "Allomones benefit the emitter.",
-  "The compound repels a predator, so it helps the emitter.",
-  "So the answer is C. Allomone.",
-];
-const CRITERIA = ["The answer is correct.", "The steps follow from each other.", "It is brief."];
+import { sample, tinyModel } from "./fixtures.js";
+import { preparedPair } from "./prepare-fixtures.js";
+import {
+  CRITERIA,
+  scoreNumbers as numbers,
+  STEPS,
+  REUSE_TOLERANCE as TOLERANCE,
+  worstDifference,
+} from "./reuse-fixtures.js";
 
 /** The same with-past export loaded twice: computing shared prefixes once, and not. */
-async function loadPair(head: "distribution" | "probe", specialTokens: "none" | "eos" = "none") {
-  const dir = await tinyModel({ head, withPast: true, specialTokens });
+async function loadPair(
+  head: "distribution" | "probe",
+  specialTokens: "none" | "eos" = "none",
+  graph: "exported" | "prepared" = "exported",
+) {
+  const options = { head, withPast: true, specialTokens };
+  const dir =
+    graph === "prepared" ? (await preparedPair(options)).prepared : await tinyModel(options);
   const [reuse, plain] = await Promise.all([
     loadModel(dir, { threads: 1 }),
     loadModel(dir, { threads: 1, reusePrefixes: false }),
   ]);
   return { reuse, plain };
-}
-
-/** Every number a user can read in a verifier score: value, per-variant values, progress. */
-function numbers(score: Score): number[] {
-  if (score.status !== "scored") throw new Error(`unscored: ${score.reason}`);
-  const detail = score.detail as VerifierDetail;
-  return [
-    score.value,
-    ...detail.criteria.flatMap((c) =>
-      c.variants.flatMap((v) => [
-        v.value ?? Number.NaN,
-        v.raw ?? 0,
-        v.mass ?? 0,
-        ...(v.distribution ?? []),
-      ]),
-    ),
-    ...(detail.progress ?? []).map((p) => p ?? Number.NaN),
-  ];
 }
 
 describe.each(["distribution", "probe"] as const)("prefix reuse, %s head", (head) => {
@@ -90,84 +68,105 @@ describe.each(["distribution", "probe"] as const)("prefix reuse, %s head", (head
   });
 });
 
-describe("prefix reuse on any set of prompts", () => {
-  let pair: { reuse: VerifierModel; plain: VerifierModel };
-  beforeAll(async () => {
-    // A tokenizer that appends EOS: the score is read one token before the end.
-    pair = await loadPair("distribution", "eos");
-  });
-  afterAll(async () => {
-    await pair.reuse.close();
-    await pair.plain.close();
-  });
-
-  // Prompts grown from one another: each extends a prefix of an earlier one (or starts
-  // afresh), as criteria, variants and trajectory prefixes do; duplicates included.
-  const promptSets = fc
-    .array(
-      fc.record({
-        from: fc.nat(),
-        keep: fc.nat(),
-        tail: fc.array(fc.integer({ min: 0, max: 1023 }), { minLength: 0, maxLength: 12 }),
-      }),
-      { minLength: 1, maxLength: 12 },
-    )
-    .map((steps) => {
-      const rows: number[][] = [];
-      for (const step of steps) {
-        const base = rows.length === 0 ? [] : (rows[step.from % rows.length] ?? []);
-        const row = [...base.slice(0, step.keep % (base.length + 1)), ...step.tail];
-        rows.push(row.length === 0 ? [7] : [...row, 151_645]);
-      }
-      return rows;
+// A prepared graph reads one position per row, at an offset into the row's new tokens.
+describe.each(["exported", "prepared"] as const)(
+  "prefix reuse on any set of prompts, %s graph",
+  (graph) => {
+    let pair: { reuse: VerifierModel; plain: VerifierModel };
+    beforeAll(async () => {
+      // A tokenizer that appends EOS: the score is read one token before the end.
+      pair = await loadPair("distribution", "eos", graph);
+    });
+    afterAll(async () => {
+      await pair.reuse.close();
+      await pair.plain.close();
     });
 
-  it("reads the same vectors as one whole pass per prompt, in any batch size, beside any other sample", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(promptSets, { minLength: 1, maxLength: 3 }),
-        fc.integer({ min: 8, max: 200 }),
-        async (groups, budget) => {
-          const output = pair.reuse.config.head.output;
-          const limits = { maxBatchTokens: budget };
-          const shared = await pair.reuse.runner.runSharingPrefixes(groups, output, limits);
-          for (const [g, rows] of groups.entries()) {
-            const whole = await Promise.all(
-              rows.map((row) => pair.plain.runner.run([row], output)),
-            );
-            shared.vectors[g]?.forEach((vector, i) => {
-              const expected = whole[i]?.[0] ?? new Float32Array();
-              expect(vector.length).toBe(expected.length);
-              let worst = 0;
-              vector.forEach((v, j) => {
-                worst = Math.max(worst, Math.abs(v - (expected[j] ?? Number.NaN)));
-              });
-              expect(worst).toBeLessThan(TOLERANCE);
-            });
-            const sent = rows.reduce((sum, row) => sum + row.length, 0);
-            const computed = (shared.computed[g] ?? []).reduce((a, b) => a + b, 0);
-            expect(computed).toBeLessThanOrEqual(sent);
-          }
-          // A sample's token counts do not depend on the samples beside it.
-          const alone = await pair.reuse.runner.runSharingPrefixes(
-            [groups[0] ?? []],
-            output,
-            limits,
-          );
-          expect(alone.computed[0]).toEqual(shared.computed[0]);
-        },
-      ),
-      { numRuns: 40 },
-    );
-  });
-});
+    // Prompts grown from one another: each extends a prefix of an earlier one (or starts
+    // afresh), as criteria, variants and trajectory prefixes do; duplicates included.
+    const promptSets = fc
+      .array(
+        fc.record({
+          from: fc.nat(),
+          keep: fc.nat(),
+          tail: fc.array(fc.integer({ min: 0, max: 1023 }), { minLength: 0, maxLength: 12 }),
+        }),
+        { minLength: 1, maxLength: 12 },
+      )
+      .map((steps) => {
+        const rows: number[][] = [];
+        for (const step of steps) {
+          const base = rows.length === 0 ? [] : (rows[step.from % rows.length] ?? []);
+          const row = [...base.slice(0, step.keep % (base.length + 1)), ...step.tail];
+          rows.push(row.length === 0 ? [7] : [...row, 151_645]);
+        }
+        return rows;
+      });
 
-describe("what prefix reuse needs", () => {
-  it("refuses a prepared graph that still takes past key values, saying which export to use", async () => {
-    const dir = await tinyModel({ head: "distribution", withPast: true });
-    const prepared = await prepareModel(dir, join(tempRoot, "prepared-with-past"));
-    const error = await loadModel(prepared.dir, { threads: 1 }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ModelFolderError);
-    expect((error as Error).message).toMatch(/prepared .*past key values.*without past/);
-  });
-});
+    it("reads the same vectors as one whole pass per prompt, in any batch size, beside any other sample", async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(promptSets, { minLength: 1, maxLength: 3 }),
+          fc.integer({ min: 8, max: 200 }),
+          async (groups, budget) => {
+            const output = pair.reuse.config.head.output;
+            const scale = pair.reuse.scaleIds ?? [];
+            const limits = { maxBatchTokens: budget };
+            const shared = await pair.reuse.runner.runSharingPrefixes(
+              groups,
+              output,
+              limits,
+              scale,
+            );
+            for (const [g, rows] of groups.entries()) {
+              const whole = await Promise.all(
+                rows.map((row) => pair.plain.runner.run([row], output, scale)),
+              );
+              shared.vectors[g]?.forEach((vector, i) => {
+                const expected = whole[i]?.[0] ?? new Float32Array();
+                expect(vector.length).toBe(expected.length);
+                let worst = 0;
+                vector.forEach((v, j) => {
+                  worst = Math.max(worst, Math.abs(v - (expected[j] ?? Number.NaN)));
+                });
+                expect(worst).toBeLessThan(TOLERANCE);
+              });
+              const sent = rows.reduce((sum, row) => sum + row.length, 0);
+              const computed = (shared.computed[g] ?? []).reduce((a, b) => a + b, 0);
+              expect(computed).toBeLessThanOrEqual(sent);
+            }
+            // A sample's token counts do not depend on the samples beside it.
+            const alone = await pair.reuse.runner.runSharingPrefixes(
+              [groups[0] ?? []],
+              output,
+              limits,
+              scale,
+            );
+            expect(alone.computed[0]).toEqual(shared.computed[0]);
+          },
+        ),
+        { numRuns: 40 },
+      );
+    });
+
+    it("reads prompts scored at different tokens of one shared run", async () => {
+      // With EOS appended, [..., 9, EOS] is read at 9 and [..., 9, EOS, EOS] at the first
+      // EOS: two reads inside the run both prompts share.
+      const base = [40, 41, 42, 9, 151_645];
+      const rows = [base, [...base, 151_645], [...base, 151_645, 43, 151_645]];
+      const output = pair.reuse.config.head.output;
+      const scale = pair.reuse.scaleIds ?? [];
+      const shared = await pair.reuse.runner.runSharingPrefixes([rows], output, {}, scale);
+      const whole = await Promise.all(
+        rows.map((row) => pair.plain.runner.run([row], output, scale)),
+      );
+      const vectors = shared.vectors[0] ?? [];
+      expect(vectors).toHaveLength(rows.length);
+      vectors.forEach((vector, i) => {
+        const expected = [...(whole[i]?.[0] ?? [])];
+        expect(worstDifference([...vector], expected)).toBeLessThan(TOLERANCE);
+      });
+      expect(shared.computed[0]?.reduce((a, b) => a + b, 0)).toBe(8);
+    });
+  },
+);

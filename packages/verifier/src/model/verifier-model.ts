@@ -75,18 +75,22 @@ export class VerifierModel {
    * prompts), each shared prefix computed once; only on a model that `reusesPrefixes`.
    * Same values as `forward` on each sequence, to float tolerance. Concurrent samples run
    * in the same passes (a short wait, as the batcher's) but never share a cache.
+   * `scoreTokenIds` as for `forward` (a prepared graph's scale; other graphs ignore it).
    */
   forwardSharingPrefixes(
     sequences: readonly (readonly number[])[],
     output: string,
+    scoreTokenIds: readonly number[] = [],
   ): Promise<SharedForward> {
-    let batcher = this.#groupBatchers.get(output);
+    const ids = this.runner.io.hasScoreTokenIds ? scoreTokenIds : [];
+    const key = ids.length === 0 ? output : `${output}:${ids.join(",")}`;
+    let batcher = this.#groupBatchers.get(key);
     if (batcher === undefined) {
-      batcher = new GroupBatcher((groups) => this.#runGroups(groups, output), {
+      batcher = new GroupBatcher((groups) => this.#runGroups(groups, output, ids), {
         maxWaitMs: this.batchOptions.maxWaitMs ?? 2,
         maxTokens: 4 * (this.batchOptions.maxBatchTokens ?? DEFAULT_BATCH_TOKENS),
       });
-      this.#groupBatchers.set(output, batcher);
+      this.#groupBatchers.set(key, batcher);
     }
     return batcher.submit(sequences);
   }
@@ -95,12 +99,14 @@ export class VerifierModel {
   async #runGroups(
     groups: readonly (readonly (readonly number[])[])[],
     output: string,
+    scoreTokenIds: readonly number[],
   ): Promise<SharedForward[]> {
     const started = performance.now();
     const { vectors, computed, paddedTokens } = await this.runner.runSharingPrefixes(
       groups,
       output,
       this.batchOptions,
+      scoreTokenIds,
     );
     const ms = performance.now() - started;
     const total = computed.flat().reduce((a, b) => a + b, 0);

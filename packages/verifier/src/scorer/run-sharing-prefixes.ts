@@ -16,10 +16,12 @@ export async function runSharingPrefixes(
   const fits = await Promise.all(answers.map((answer) => fitPrompts(runner, answer)));
   signal?.throwIfAborted();
   const sequences = fits.flatMap((fit) => (fit.kind === "fitted" ? fit.ids : []));
+  const { head } = runner;
+  const scoreTokenIds = head.type === "distribution" ? head.scaleIds : [];
   const shared =
     sequences.length === 0
       ? { vectors: [], computed: [], computeMs: [] }
-      : await runner.model.forwardSharingPrefixes(sequences, runner.head.output);
+      : await runner.model.forwardSharingPrefixes(sequences, head.output, scoreTokenIds);
   let at = 0;
   return fits.map((fit) => {
     if (fit.kind !== "fitted") return fit;

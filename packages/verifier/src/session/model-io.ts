@@ -53,12 +53,6 @@ export function checkInputs(
   }
   const prepared = session.inputNames.includes(PREPARED.position);
   const past = readPastLayout(session, file, declared);
-  if (prepared && past !== null) {
-    throw new ModelFolderError(
-      file,
-      "the graph is prepared (score_position) and takes past key values; prepare an export without past (--task text-generation), or load the with-past export itself to reuse prefixes",
-    );
-  }
   if (!prepared && session.inputNames.includes(PREPARED.tokenIds)) {
     throw new ModelFolderError(
       file,

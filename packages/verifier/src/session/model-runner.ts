@@ -4,7 +4,7 @@ import type { ModelIo } from "./model-io.js";
 import { prefixPasses } from "./prefix-passes.js";
 import { buildPrefixTree, mergePrefixTrees, planPrefixPasses } from "./prefix-tree.js";
 import { scorePositions } from "./score-position.js";
-import type { Int64Feed, WorkerSession } from "./worker-session.js";
+import type { Int64Feed, TreePass, WorkerSession } from "./worker-session.js";
 
 /**
  * Runs one padded forward pass and returns, for each row, the output vector at that row's
@@ -48,11 +48,13 @@ export class ModelRunner {
    * with-past graph only; see `canReusePrefixes`). Groups run in the same passes but share
    * nothing. Per sequence, `computed` is the tokens first computed for it (the rest of its
    * tokens came from a cache); `paddedTokens` is what the passes computed, padding included.
+   * `scoreTokenIds` as for `run`.
    */
   async runSharingPrefixes(
     groups: readonly (readonly (readonly number[])[])[],
     output: string,
     limits: BatchLimits = {},
+    scoreTokenIds: readonly number[] = [],
   ): Promise<{ vectors: Float32Array[][]; computed: number[][]; paddedTokens: number }> {
     const past = this.io.past;
     if (past === null) throw new Error("prefix reuse needs a graph with past key values");
@@ -61,10 +63,16 @@ export class ModelRunner {
         buildPrefixTree(
           sequences,
           sequences.map((row) => Math.max(0, row.length - 1 - this.appendedTokens)),
+          { oneReadPerNode: this.io.prepared },
         ),
       ),
     );
     const passes = prefixPasses(forest, planPrefixPasses(forest.nodes, limits), this.padId);
+    if (this.io.prepared) {
+      for (const pass of passes) {
+        Object.assign(pass.feeds, preparedFeeds(this.io, readOffsets(pass), scoreTokenIds));
+      }
+    }
     const vectors = await this.session.runTree({
       output,
       past,
@@ -82,6 +90,18 @@ export class ModelRunner {
       groups.map((sequences, g) => all.slice(starts[g], (starts[g] ?? 0) + sequences.length));
     return { vectors: split(vectors), computed: split(forest.computed), paddedTokens };
   }
+}
+
+/**
+ * Per row of a prefix pass, where a prepared graph reads it: an offset into the row's own
+ * (new) tokens, since the graph gathers along the sequence of this pass, not of the whole
+ * prompt. A row nobody reads (an inner node, run for its cache) gets 0 and its output is
+ * dropped.
+ */
+export function readOffsets(pass: TreePass): number[] {
+  const offsets = pass.nodes.map(() => 0);
+  for (const [row, offset] of pass.reads) offsets[row] = offset;
+  return offsets;
 }
 
 /** The inputs a prepared graph adds: where to read each row, and which tokens to score. */

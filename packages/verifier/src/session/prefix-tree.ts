@@ -28,10 +28,13 @@ export interface PrefixTree {
  * The compressed trie (radix tree) of `sequences`: every token prefix shared by several
  * sequences becomes one node, so it is computed once. `scoreIndex[s]` is the position
  * sequence s is read at; its output depends only on the tokens up to it, all on its path.
+ * `oneReadPerNode`: a node ends before a second score position inside it, so all reads of a
+ * node share one offset (a prepared graph returns one position per row).
  */
 export function buildPrefixTree(
   sequences: readonly (readonly number[])[],
   scoreIndex: readonly number[],
+  { oneReadPerNode = false }: { oneReadPerNode?: boolean } = {},
 ): PrefixTree {
   const nodes: PrefixNode[] = [];
   const reads: PrefixRead[] = sequences.map(() => ({ node: -1, offset: 0 }));
@@ -39,11 +42,17 @@ export function buildPrefixTree(
   const grow = (members: number[], depth: number, parent: number): void => {
     const first = members[0] ?? 0;
     const head = sequences[first] ?? [];
+    const readAt = (at: number) => members.some((m) => scoreIndex[m] === at);
+    let read = readAt(depth);
     let end = depth + 1;
     while (
       end < head.length &&
       members.every((m) => (sequences[m]?.length ?? 0) > end && sequences[m]?.[end] === head[end])
     ) {
+      if (oneReadPerNode && readAt(end)) {
+        if (read) break;
+        read = true;
+      }
       end += 1;
     }
     const index = nodes.length;

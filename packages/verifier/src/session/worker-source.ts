@@ -111,12 +111,14 @@ async function runTree(message) {
     }
     const result = await session.run(tensors, wanted);
     const logits = result[output];
-    const steps = logits.dims[1];
-    width = logits.dims[2];
+    // A prepared graph returns [rows, width], each row already at its read (score_position).
+    const prepared = logits.dims.length === 2;
+    const steps = prepared ? 1 : logits.dims[1];
+    width = logits.dims.at(-1);
     bytes += logits.data.byteLength;
     if (out === null) out = new Float32Array(requests * width);
     for (const [row, offset, request] of pass.reads) {
-      const at = (row * steps + offset) * width;
+      const at = (row * steps + (prepared ? 0 : offset)) * width;
       out.set(logits.data.subarray(at, at + width), request * width);
     }
     pass.nodes.forEach((node, row) => {
