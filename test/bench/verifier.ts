@@ -16,9 +16,9 @@
  * tokens, three batches, with the default session and with the CPU arena off: peak RSS
  * against the 1 GB target, samples/s, and where the memory goes (process, load, batch).
  *
- * Part `reuse` (verifier-reuse.ts): the tiny with-past decoder with and without prefix
- * reuse, C=3 × K=2 over 8-step trajectories: computed tokens (target ≥ 3× fewer) and wall
- * time (target ≥ 2× less).
+ * Part `reuse` (verifier-reuse.ts): the tiny with-past decoder without prefix reuse (the
+ * baseline), with it, and prepared with it, C=3 × K=2 over 8-step trajectories: computed
+ * tokens (target ≥ 3× fewer) and wall time (target ≥ 2× less) against the baseline.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
