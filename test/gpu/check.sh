@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GPU check for the verifier, for a host with an NVIDIA GPU, CUDA 12 and cuDNN 9:
-# builds the tiny with-past models, scores the same samples on cpu and cuda:0, with and
-# without prefix reuse, asserts every value agrees within 1e-3 and prints tokens/s for each.
+# builds the tiny with-past models and their prepared copies, scores the same samples on cpu
+# and cuda:0 (export with and without prefix reuse, prepared with it), asserts every value
+# agrees within 1e-3 and prints tokens/s for each.
 # Usage (repository root, after npm ci): test/gpu/check.sh [device, default cuda:0]
 # Exit codes: 0 agreement, 1 disagreement or failure, 3 no CUDA provider or no GPU.
 set -euo pipefail

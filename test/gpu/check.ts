@@ -1,7 +1,9 @@
 /**
  * Scores the same samples with the tiny with-past decoders (distribution and probe heads)
- * on `cpu` and on the given CUDA device, with and without prefix reuse; every value must
- * agree with cpu without reuse within 1e-3. Prints tokens/s for each. Run by check.sh.
+ * on `cpu` and on the given CUDA device, with and without prefix reuse, and with their
+ * prepared copies (past inputs and present outputs kept) with prefix reuse; every value
+ * must agree with the export on cpu without reuse within 1e-3. Prints tokens/s for each.
+ * Run by check.sh.
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
@@ -13,6 +15,7 @@ import {
   createVerifierScorer,
   loadModel,
   makeTinyModel,
+  prepareModel,
   tinyDistributionTemplates,
   type VerifierModel,
 } from "@assay/verifier";
@@ -34,13 +37,22 @@ try {
       heads: 4,
       seed: 3,
     });
+    const prepared = (await prepareModel(dir, join(root, `${head}-prepared`))).dir;
     const runs: { name: string; scores: Score[]; tokensPerSecond: number; computed: number }[] = [];
+    const ways = [
+      { graph: "export", folder: dir, reusePrefixes: false },
+      { graph: "export", folder: dir, reusePrefixes: true },
+      { graph: "prepared", folder: prepared, reusePrefixes: true },
+    ];
     for (const where of ["cpu", device]) {
-      for (const reusePrefixes of [false, true]) {
-        const model = await load(dir, where, reusePrefixes);
+      for (const { graph, folder, reusePrefixes } of ways) {
+        const model = await load(folder, where, reusePrefixes);
         try {
+          if (reusePrefixes && !model.reusesPrefixes) {
+            throw new Error(`the ${graph} graph of the ${head} head does not reuse prefixes`);
+          }
           runs.push({
-            name: `${head} ${where} ${reusePrefixes ? "reuse" : "no reuse"}`,
+            name: `${head} ${graph} ${where} ${reusePrefixes ? "reuse" : "no reuse"}`,
             ...(await scoreAll(model)),
           });
         } finally {
@@ -54,7 +66,7 @@ try {
       const ok = gap < TOLERANCE;
       failed ||= !ok;
       console.log(
-        `${run.name.padEnd(34)} ${run.tokensPerSecond.toFixed(0).padStart(9)} tokens/s  computed ${String(run.computed).padStart(7)}  max |Δ| vs cpu no reuse ${gap.toExponential(2)} ${ok ? "ok" : "FAIL"}`,
+        `${run.name.padEnd(42)} ${run.tokensPerSecond.toFixed(0).padStart(9)} tokens/s  computed ${String(run.computed).padStart(7)}  max |Δ| vs export cpu no reuse ${gap.toExponential(2)} ${ok ? "ok" : "FAIL"}`,
       );
     }
   }
@@ -65,7 +77,9 @@ if (failed) {
   console.error(`gpu check: values differ by ${TOLERANCE} or more between devices or paths`);
   process.exit(1);
 }
-console.log("gpu check: cpu and cuda agree within 1e-3, with and without prefix reuse");
+console.log(
+  "gpu check: cpu and cuda agree within 1e-3, with and without prefix reuse, exported and prepared",
+);
 
 async function load(dir: string, where: string, reusePrefixes: boolean): Promise<VerifierModel> {
   try {
