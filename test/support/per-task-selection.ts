@@ -1,5 +1,10 @@
 import type { CandidateQuery, CandidateRow } from "@assay/core";
-import { type SelectTasksOptions, selectionRecordOf, selectTasks } from "@assay/selection";
+import {
+  distributionsIn,
+  type SelectTasksOptions,
+  selectionRecordOf,
+  selectTasks,
+} from "@assay/selection";
 import type { Store } from "@assay/store";
 import { runnerOf, writeSelections } from "@assay/store/reports";
 import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
@@ -95,7 +100,9 @@ function candidateOf(row: Row): CandidateRow {
     candidateIndex: row.candidate_index,
     label: row.label,
     verifierScore: numOrNull(row.verifier_score),
-    verifierCriteria: row.verifier_criteria ?? [],
+    verifierDistributions: (row.verifier_criteria ?? []).map((criteria) =>
+      distributionsIn({ criteria }),
+    ),
     checkValue: numOrNull(row.check_value),
   };
 }

@@ -19,8 +19,11 @@ export interface CandidateRow {
   label: boolean | null;
   /** Mean of the verifier's rows; null when any row is unscored or none exists. */
   verifierScore: number | null;
-  /** Each verifier row's `detail.criteria` (for the discrete-judge comparison). */
-  verifierCriteria: unknown[];
+  /**
+   * For each verifier row that has `detail.criteria`, the score distributions it kept
+   * (`criteria[].variants[].distribution`, in order), for the discrete-judge comparison.
+   */
+  verifierDistributions: unknown[];
   /** Mean of the check scorer's rows; null when any is unscored or none exists. */
   checkValue: number | null;
 }

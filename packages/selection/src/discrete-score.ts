@@ -4,8 +4,15 @@
  * and variants. Null when the detail has no distribution (probe head, unscored).
  */
 export function discreteScoreOf(detail: unknown): number | null {
+  return discreteScoreOfDistributions(distributionsIn(detail));
+}
+
+/** As discreteScoreOf, from the distributions a detail holds (anything else is skipped). */
+export function discreteScoreOfDistributions(distributions: unknown): number | null {
+  if (!Array.isArray(distributions)) return null;
   const levels: number[] = [];
-  for (const distribution of distributionsIn(detail)) {
+  for (const distribution of distributions) {
+    if (!isDistribution(distribution)) continue;
     if (distribution.length < 2) continue;
     levels.push(argmax(distribution) / (distribution.length - 1));
   }
@@ -22,16 +29,19 @@ function argmax(values: readonly number[]): number {
   return best;
 }
 
+function isDistribution(value: unknown): value is number[] {
+  return Array.isArray(value) && value.every((p) => typeof p === "number");
+}
+
+/** The distributions of a verifier detail, criterion by criterion, variant by variant. */
 // The detail is untyped JSON from the store, so each level is checked before use.
-function distributionsIn(detail: unknown): number[][] {
+export function distributionsIn(detail: unknown): number[][] {
   const criteria = fieldOf(detail, "criteria");
   if (!Array.isArray(criteria)) return [];
   return criteria.flatMap((criterion) => {
     const variants = fieldOf(criterion, "variants");
     if (!Array.isArray(variants)) return [];
-    return variants
-      .map((variant) => fieldOf(variant, "distribution"))
-      .filter((d): d is number[] => Array.isArray(d) && d.every((p) => typeof p === "number"));
+    return variants.map((variant) => fieldOf(variant, "distribution")).filter(isDistribution);
   });
 }
 

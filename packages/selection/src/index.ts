@@ -21,7 +21,7 @@ export {
 } from "./bradley-terry.js";
 export { type Candidate, isScored, type ScoredCandidate } from "./candidate.js";
 export { type CorrectnessInput, DEFAULT_CORRECT_THRESHOLD, isCorrect } from "./correctness.js";
-export { discreteScoreOf } from "./discrete-score.js";
+export { discreteScoreOf, distributionsIn } from "./discrete-score.js";
 export { type PairPlanOptions, type PairPrompt, pairPrompts } from "./pair-jobs.js";
 export {
   type CombinedJudgments,

@@ -1,7 +1,7 @@
 import type { CandidateRow, SelectionRecord, TaskCandidates } from "@assay/core";
 import type { Candidate } from "./candidate.js";
 import { DEFAULT_CORRECT_THRESHOLD, isCorrect } from "./correctness.js";
-import { discreteScoreOf } from "./discrete-score.js";
+import { discreteScoreOfDistributions } from "./discrete-score.js";
 import type { PairJudgment } from "./pair-judgments.js";
 import { type SelectOptions, selectTask, type TaskSelection } from "./select-task.js";
 
@@ -30,7 +30,7 @@ export function selectTasks(
 }
 
 export function candidateOf(row: CandidateRow, threshold = DEFAULT_CORRECT_THRESHOLD): Candidate {
-  const discrete = row.verifierCriteria.map((criteria) => discreteScoreOf({ criteria }));
+  const discrete = row.verifierDistributions.map(discreteScoreOfDistributions);
   const known = discrete.filter((d): d is number => d !== null);
   return {
     index: row.candidateIndex,

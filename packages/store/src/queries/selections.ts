@@ -6,7 +6,7 @@ import { copyField, inTransaction, type TransactionRunner } from "../transaction
 import { TaskAssembler } from "./task-assembler.js";
 
 export interface ReplaceSelectionsOptions {
-  /** Rows read per round trip (one row per score, or per candidate without one). Default 20,000. */
+  /** Rows (candidates) read per round trip. Default 10,000. */
   fetchRows?: number;
 }
 
@@ -29,16 +29,28 @@ export type ChooseSelections = (
 ) => SelectionRecord[] | Promise<SelectionRecord[]>;
 
 // One ordered pass over the run: the samples in task order (samples_run_task_idx), each
-// sample's verifier and check rows by primary-key lookup. The plan streams (no hash of
-// the run, no sort beyond a task's few candidates), so the server's memory stays flat too.
+// sample's verifier and check rows by primary-key lookup, folded into one row per sample.
+// The plan streams (no hash of the run, no sort beyond a task's few candidates), so the
+// server's memory stays flat too. A scorer's value is the mean of its rows, null as soon as
+// one is unscored (a partial mean would pretend to know more than it does) or when it has
+// none (bool_and over no rows is null); avg skips null values, as before. Only the score
+// distributions of each verifier row's detail travel, not the rest of it: the client's
+// cost is mostly parsing what it receives.
 const DECLARE = `
   DECLARE run_candidates NO SCROLL CURSOR FOR
-  SELECT sm.task_id, sm.sample_id, sm.candidate_index, sm.label, s.scorer, s.status, s.value,
-         CASE WHEN s.scorer = $2 THEN s.detail -> 'criteria' END AS criteria
+  SELECT sm.task_id, sm.sample_id, sm.candidate_index, sm.label,
+         CASE WHEN bool_and(s.status = 'scored') FILTER (WHERE s.scorer = $2)
+              THEN avg(s.value) FILTER (WHERE s.scorer = $2) END AS verifier_score,
+         CASE WHEN bool_and(s.status = 'scored') FILTER (WHERE s.scorer = $3)
+              THEN avg(s.value) FILTER (WHERE s.scorer = $3) END AS check_value,
+         jsonb_agg(jsonb_path_query_array(s.detail, '$.criteria[*].variants[*].distribution')
+                   ORDER BY s.criterion, s.repetition)
+           FILTER (WHERE s.scorer = $2 AND s.detail ? 'criteria') AS distributions
   FROM samples sm
   LEFT JOIN scores s ON s.run_id = sm.run_id AND s.sample_id = sm.sample_id AND s.scorer IN ($2, $3)
   WHERE sm.run_id = $1
-  ORDER BY sm.task_id, sm.candidate_index, sm.sample_id, s.scorer, s.criterion, s.repetition`;
+  GROUP BY sm.task_id, sm.candidate_index, sm.sample_id, sm.label
+  ORDER BY sm.task_id, sm.candidate_index, sm.sample_id`;
 
 const COPY_SELECTIONS =
   "COPY selections (run_id, task_id, method, candidates, selected_index, selected_sample_id, " +
@@ -58,7 +70,7 @@ export function replaceSelections(
   choose: ChooseSelections,
   options: ReplaceSelectionsOptions = {},
 ): Promise<number> {
-  const fetchRows = checkedFetchRows(options.fetchRows ?? 20_000);
+  const fetchRows = checkedFetchRows(options.fetchRows ?? 10_000);
   return inTransaction(driver, async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('assay.selections:' || $1, 0))", [
       runId,
@@ -67,7 +79,7 @@ export function replaceSelections(
     // The run's rollups hold its accuracy: reports read raw rows until they are rewritten.
     await dropRollups(tx, runId);
     await tx.query(DECLARE, [runId, query.verifierScorer, query.checkScorer ?? null]);
-    const assembler = new TaskAssembler(query);
+    const assembler = new TaskAssembler();
     const lookup: ScoreLookup = (scorer, ids) => pairScores(tx, runId, scorer, ids);
     const fetch = () => {
       const rows = tx.queryArrays(`FETCH ${fetchRows} FROM run_candidates`);
