@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { ConfigError } from "@assay/core";
 import { PGlite } from "@electric-sql/pglite";
@@ -53,22 +53,41 @@ const EMBEDDED_SETTINGS = "shared_buffers=16MB";
 async function createClient(dataDir: string, create: boolean): Promise<PGlite> {
   const inMemory = dataDir.startsWith("memory://");
   const location = inMemory ? dataDir : resolve(dataDir);
-  if (!inMemory) {
-    const state = await inspectStoreFolder(location);
-    if (state !== "store" && !create) {
-      throw new StoreFolderError(
-        `No embedded store in ${location}: the folder ${state === "missing" ? "does not exist" : "is empty"}. ` +
-          "Pass the folder of an existing store.",
-      );
-    }
+  const state = inMemory ? "empty" : await inspectStoreFolder(location);
+  if (state !== "store" && !inMemory && !create) {
+    throw new StoreFolderError(
+      `No embedded store in ${location}: the folder ${state === "missing" ? "does not exist" : "is empty"}. ` +
+        "Pass the folder of an existing store.",
+    );
   }
   try {
     if (!inMemory) await mkdir(location, { recursive: true });
-    return await PGlite.create(location, { postgresqlconf: EMBEDDED_SETTINGS });
+    const template = state === "store" ? undefined : await readTemplate();
+    return await PGlite.create(location, {
+      postgresqlconf: EMBEDDED_SETTINGS,
+      ...(template !== undefined && { loadDataDir: template }),
+    });
   } catch (error) {
     throw new ConfigError(
       `Cannot open the embedded store in ${location}: ${describeError(error)}. ` +
         "Check that the folder is writable and not used by another Assay process.",
     );
+  }
+}
+
+const TEMPLATE = new URL("../dist/pglite-template.tar.gz", import.meta.url);
+
+/**
+ * The empty cluster the build made (scripts/make-pglite-template.mjs), so that a new store
+ * is unpacked rather than initialised: initdb would leave ~550 MB of WASM memory in this
+ * process for the rest of its life. Without the file (sources never built) PGlite runs
+ * initdb as usual.
+ */
+async function readTemplate(): Promise<Blob | undefined> {
+  try {
+    return new Blob([await readFile(TEMPLATE)]);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ENOENT") return undefined;
+    throw error;
   }
 }
