@@ -7,6 +7,7 @@ import { createSession, type SessionOptions } from "../session/create-session.js
 import { checkInputs, checkOutput } from "../session/model-io.js";
 import { ModelRunner } from "../session/model-runner.js";
 import { checkHead } from "./check-head.js";
+import { readOpTypes } from "./graph-op-types.js";
 import { readAssayConfig, readAttentionSizes, readHiddenSize } from "./read-assay-config.js";
 import { type ResolveOptions, resolveModelDir } from "./resolve-source.js";
 import { loadTokenizer } from "./tokenizer.js";
@@ -56,6 +57,7 @@ export async function loadModel(
     const hiddenSize = graphHidden ?? declaredHidden ?? 0;
     const head = await checkHead(dir, config, tokenizer, hiddenSize, logitsWidth);
     const paddingSide = config.padding_side ?? tokenizer.paddingSide;
+    await checkFusedAttention(onnxFile, paddingSide, join(dir, "assay.json"));
     // Started last: a folder that fails a check never pays for the second tokenizer.
     const fitThread = await FitThread.start(dir);
     const runner = new ModelRunner(
@@ -83,4 +85,24 @@ export async function loadModel(
     await session.release();
     throw error;
   }
+}
+
+/**
+ * onnxruntime's GroupQueryAttention (what its optimizers fuse a decoder's attention into)
+ * takes each row's length (`seqlens_k`), not a mask: it reads the first keys of the row, so
+ * left padding would make every real token attend to padding. Such a graph must be
+ * right-padded.
+ */
+async function checkFusedAttention(
+  onnxFile: string,
+  paddingSide: "left" | "right",
+  assayFile: string,
+): Promise<void> {
+  if (paddingSide === "right") return;
+  if (!(await readOpTypes(onnxFile)).has("GroupQueryAttention")) return;
+  throw new ModelFolderError(
+    assayFile,
+    `${onnxFile} fuses attention into GroupQueryAttention, which reads the first keys of each row: it must be right-padded, but the padding side is left; set "padding_side": "right"`,
+    "padding_side",
+  );
 }
