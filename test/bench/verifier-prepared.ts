@@ -22,6 +22,8 @@ interface ChildResult {
   samplesPerSecond: number;
   outputBytesPerRow: number;
   batches: number;
+  /** Rows and longest row of each batch. */
+  shapes: [number, number][];
   tokensPerRow: number;
   values: (number | null)[];
   peakRssMb: number;
@@ -156,6 +158,17 @@ function rows(
   ];
 }
 
+/** The largest batch of any of `runs` (most rows × longest row), and how many batches ran. */
+const largest = (runs: ChildResult[]): string => {
+  const shapes = runs.flatMap((r) => r.shapes);
+  const [rows, longest] = shapes.reduce(
+    (best, shape) => (shape[0] * shape[1] > best[0] * best[1] ? shape : best),
+    [0, 0],
+  );
+  const counts = [...new Set(runs.map((r) => r.batches))].join(" or ");
+  return `${rows} × ${fmt(longest)} (${counts} batches per run)`;
+};
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((x, y) => x - y);
   const mid = Math.floor(sorted.length / 2);
@@ -202,7 +215,7 @@ function batchedRows(
     [
       "peak RSS, batch 16 × 2,048",
       `${mb(peakU)} → ${mb(peakF)}`,
-      `attention unfused (MatMul → Softmax → MatMul, baseline) → fused (GroupQueryAttention); target < ${fmt(TARGET_MB)} MB: ${met(peakU)} → ${met(peakF)}; ${runs}; ${fused[0]?.batches ?? 0} batches per run; the original is not run: its logits alone would be ${bytes(logitsAt16)} per batch`,
+      `attention unfused (MatMul → Softmax → MatMul, baseline) → fused (GroupQueryAttention); target < ${fmt(TARGET_MB)} MB: ${met(peakU)} → ${met(peakF)}; ${runs}; largest batch ${largest(unfused)} → ${largest(fused)}; the original is not run: its logits alone would be ${bytes(logitsAt16)} per batch`,
     ],
     [
       "samples/s, batch 16 × 2,048",
@@ -232,7 +245,7 @@ function batchedRows(
     [
       "  3 samples + warm-up",
       both((x) => x.warmed.rssMb - x.loaded.rssMb),
-      `${fmt((fused[0]?.batches ?? 0) * 16)} questions of ~2,100 tokens, one 3-token pass`,
+      `${fmt(16 * BATCHES)} questions of ~2,100 tokens, one 3-token pass`,
     ],
     [
       "  4 batch peak above 1–3",

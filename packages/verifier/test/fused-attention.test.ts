@@ -3,12 +3,14 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  createVerifierScorer,
   loadModel,
   makeTinyModel,
   type TinyModelOptions,
+  type VerifierDetail,
   type VerifierModel,
 } from "../src/index.js";
-import { tempRoot, tinyModel } from "./fixtures.js";
+import { sample, tempRoot, tinyModel } from "./fixtures.js";
 import { preparedPair } from "./prepare-fixtures.js";
 
 /**
@@ -75,7 +77,6 @@ describe.each<[string, TinyModelOptions, boolean]>([
 describe("makeTinyModel with fused attention", () => {
   it.each<[string, TinyModelOptions, RegExp]>([
     ["left padding", { fusedAttention: true, paddingSide: "left" }, /right-padded/],
-    ["past key values", { fusedAttention: true, withPast: true }, /without `withPast`/],
     ["an encoder", { fusedAttention: true, kind: "encoder" }, /decoder/],
   ])("refuses %s", async (_, options, message) => {
     await expect(makeTinyModel(`${tempRoot}/refused`, options)).rejects.toThrow(message);
@@ -97,4 +98,40 @@ describe("loading a graph with GroupQueryAttention", () => {
       );
     },
   );
+});
+
+describe("fused attention with past key values", () => {
+  const loaded: VerifierModel[] = [];
+  afterAll(async () => {
+    for (const model of loaded) await model.close();
+  });
+
+  it("runs prompts whole (a padded past cannot be fed to it) and scores like the unfused reuse", async () => {
+    const [unfused, fused] = await Promise.all([
+      loadModel(await tinyModel({ head: "distribution", withPast: true, seed: 5 }), { threads: 1 }),
+      loadModel(
+        await tinyModel({ head: "distribution", withPast: true, seed: 5, fusedAttention: true }),
+        { threads: 1 },
+      ),
+    ]);
+    loaded.push(unfused, fused);
+    expect(unfused.reusesPrefixes).toBe(true);
+    expect(fused.reusesPrefixes).toBe(false);
+    const criteria = ["The answer is correct.", "The steps follow.", "It is brief."];
+    const input = sample("Which compound is released?", "Allomones. So the answer is C.");
+    const [a, b] = await Promise.all(
+      [unfused, fused].map((model) =>
+        createVerifierScorer(model, { model: model.name, criteria })(input, {}),
+      ),
+    );
+    if (a?.status !== "scored" || b?.status !== "scored") throw new Error("not scored");
+    const values = (detail: unknown) =>
+      (detail as VerifierDetail).criteria.flatMap((c) => c.variants.map((v) => v.value ?? NaN));
+    expect(values(b.detail)).toHaveLength(criteria.length);
+    expect(
+      maxDelta([Float32Array.from(values(a.detail))], [Float32Array.from(values(b.detail))]),
+    ).toBeLessThan(1e-5);
+    expect(Math.abs(a.value - b.value)).toBeLessThan(1e-5);
+    expect(b.calls?.usage?.cachedInputTokens).toBe(0);
+  });
 });

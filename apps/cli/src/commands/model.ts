@@ -63,7 +63,7 @@ export function registerModel(program: Command): void {
     )
     .option(
       "--fused-attention",
-      "attention fused as onnxruntime's optimizers write it (com.microsoft GroupQueryAttention): no [batch, heads, seq, seq] tensor is held; right-padded, a decoder without --with-past",
+      "attention fused as onnxruntime's optimizers write it (com.microsoft GroupQueryAttention): no [batch, heads, seq, seq] tensor is held; right-padded, a decoder only",
     )
     .action(async (dir: string, flags: MakeTinyFlags) => {
       const head = flags.head ?? (flags.fullVocab === true ? "distribution" : "probe");
@@ -85,10 +85,10 @@ export function registerModel(program: Command): void {
           "--with-past makes a decoder: use it with --kind decoder",
         );
       }
-      if (flags.fusedAttention === true && (flags.kind !== "decoder" || flags.withPast === true)) {
+      if (flags.fusedAttention === true && flags.kind !== "decoder") {
         throw new CliExit(
           ExitCode.usage,
-          "--fused-attention writes causal attention without past keys: use it with --kind decoder, without --with-past",
+          "--fused-attention writes causal attention: use it with --kind decoder",
         );
       }
       const verifier = await requireVerifier();

@@ -53,7 +53,9 @@ export interface TinyModelOptions {
    * per layer instead of MatMul → Softmax → MatMul, so no [batch, heads, seq, seq] tensor is
    * held for the whole batch (at 16 × 2,048 tokens, 2 heads, the unfused graph holds two of
    * 512 MB). The same weights give the same scores. GroupQueryAttention reads the first
-   * keys of each row, so the model is right-padded; a decoder without past only. Default false.
+   * keys of each row, so the model is right-padded; with `withPast`, a past with gaps cannot
+   * be fed to it, so the loader runs such a model without prefix reuse. A decoder only.
+   * Default false.
    */
   fusedAttention?: boolean;
 }
@@ -101,9 +103,9 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
       'Only a decoder has past key values: use `kind: "decoder"` with `withPast`',
     );
   }
-  if (fusedAttention && (kind !== "decoder" || withPast)) {
+  if (fusedAttention && kind !== "decoder") {
     throw new RangeError(
-      "Fused attention (GroupQueryAttention) is causal and takes no past here: use it with a decoder without `withPast`",
+      'Fused attention (GroupQueryAttention) is causal: use it with `kind: "decoder"`',
     );
   }
   if (fusedAttention && options.paddingSide === "left") {

@@ -31,17 +31,17 @@ export class GraphBuilder {
 
   /**
    * Adds a node of another domain (e.g. `com.microsoft`) with several outputs and returns
-   * their names; an empty input name leaves that optional input out.
+   * their names (null: a generated one); an empty input name leaves that optional input out.
    */
   contribOp(
     domain: string,
     opType: string,
     inputs: string[],
-    outputCount: number,
+    outputNames: (string | null)[],
     attributes: Record<string, Attribute> = {},
   ): string[] {
     this.#domains.add(domain);
-    const outputs = Array.from({ length: outputCount }, () => this.fresh(opType.toLowerCase()));
+    const outputs = outputNames.map((name) => name ?? this.fresh(opType.toLowerCase()));
     this.#push(domain, opType, inputs, outputs, attributes);
     return outputs;
   }

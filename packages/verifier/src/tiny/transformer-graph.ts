@@ -32,8 +32,9 @@ export interface TinyGraphSpec {
    * as optimum exports it: two [batch, heads, seq, seq] float32 tensors live at once.
    * `fused` writes one com.microsoft GroupQueryAttention per layer, as onnxruntime's
    * optimizers do: its CPU kernel never holds that matrix for the whole batch. It is causal
-   * and reads the first `seqlens_k + 1` keys of each row, so rows must be right-padded; a
-   * decoder without past only.
+   * and reads the first `seqlens_k + 1` keys of each row (past, then new), so rows must be
+   * right-padded and a past must have no gap: prefix reuse, which pads pasts to the widest,
+   * cannot feed it. A decoder only.
    */
   attention?: "unfused" | "fused";
 }
@@ -63,8 +64,8 @@ export function buildTinyGraph(spec: TinyGraphSpec): TinyGraph {
 
   const withPast = spec.kind === "decoder" && spec.withPast === true;
   const fused = spec.attention === "fused";
-  if (fused && (spec.kind !== "decoder" || withPast)) {
-    throw new RangeError("Fused attention is written for a decoder without past key values");
+  if (fused && spec.kind !== "decoder") {
+    throw new RangeError("Fused attention (GroupQueryAttention) is causal: a decoder only");
   }
   let x = embed(g, next, spec);
   const masks = fused ? [] : attentionMasks(g, spec.kind, withPast);
@@ -87,11 +88,21 @@ export function buildTinyGraph(spec: TinyGraphSpec): TinyGraph {
       const q = project(weight(`l${layer}_q`, H, H));
       const k = project(weight(`l${layer}_k`, H, H));
       const v = project(weight(`l${layer}_v`, H, H));
+      const cacheOf = (name: "key" | "value") => {
+        if (!withPast) return { past: "", present: null };
+        const past = `past_key_values.${layer}.${name}`;
+        const present = `present.${layer}.${name}`;
+        cache.push({ name: past, type: "float", dims: ["batch", spec.heads, "past", headDim] });
+        cache.push({ name: present, type: "float", dims: ["batch", spec.heads, "total", headDim] });
+        return { past, present };
+      };
+      const key = cacheOf("key");
+      const value = cacheOf("value");
       const [attended = ""] = g.contribOp(
         "com.microsoft",
         "GroupQueryAttention",
-        [q, k, v, "", "", lengths.seqlensK, lengths.total],
-        3,
+        [q, k, v, key.past, value.past, lengths.seqlensK, lengths.total],
+        [null, key.present, value.present],
         { num_heads: spec.heads, kv_num_heads: spec.heads },
       );
       x = g.op("Add", [x, g.op("MatMul", [attended, weight(`l${layer}_o`, H, H)])]);
