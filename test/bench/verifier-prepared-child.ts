@@ -53,6 +53,11 @@ const built = memoryNow();
 await model.runner.run([[1, 2, 3]], model.config.head.output, model.scaleIds ?? []);
 const warmed = memoryNow();
 const warm = model.outputTotals();
+// The shape of each batch scored below (rows × longest row), to quote the largest.
+const shapes: [number, number][] = [];
+model.batcher(model.config.head.output, model.scaleIds ?? []).onBatch = (record) => {
+  shapes.push([record.lengths.length, Math.max(...record.lengths)]);
+};
 const statsBefore = model.stats();
 const started = performance.now();
 const scores = await Promise.all(samples.map((s) => scorer(s, {})));
@@ -67,6 +72,7 @@ process.stdout.write(
     seconds,
     outputBytesPerRow: (totals.bytes - warm.bytes) / (totals.rows - warm.rows),
     batches: stats.batches - statsBefore.batches,
+    shapes,
     tokensPerRow: (stats.realTokens - statsBefore.realTokens) / (stats.rows - statsBefore.rows),
     stages: { start: atStart, loaded, built, warmed, scored },
     values: scores.map((s) => (s.status === "scored" ? s.value : null)),

@@ -22,6 +22,8 @@ interface ChildResult {
   samplesPerSecond: number;
   outputBytesPerRow: number;
   batches: number;
+  /** Rows and longest row of each batch. */
+  shapes: [number, number][];
   tokensPerRow: number;
   values: (number | null)[];
   peakRssMb: number;
@@ -32,27 +34,55 @@ interface ChildResult {
 const BATCHES = 3;
 const TARGET_MB = 1000;
 
+/** The batched runs: the prepared graph with unfused attention (the baseline) and fused. */
+interface Batched {
+  /** Arena on (the verifier's default), one result per repeat, unfused and fused alternating. */
+  unfused: ChildResult[];
+  fused: ChildResult[];
+  /** Arena off, once each. */
+  unfusedNoArena: ChildResult;
+  fusedNoArena: ChildResult;
+}
+
 export async function preparedBench(options: {
   samples: number;
   threads: number;
+  /** Runs of each arena-on batched side; medians are quoted. Default 1. */
+  repeats?: number;
 }): Promise<[string, string, string][]> {
   const dir = mkdtempSync(join(tmpdir(), "assay-bench-prepared-"));
   try {
     const original = await makeTinyModel(join(dir, "export"), { fullVocab: true, seed: 3 });
     const prepared = (await prepareModel(original, join(dir, "prepared"))).dir;
+    // The same weights with attention fused as onnxruntime's optimizers write it.
+    const fusedExport = await makeTinyModel(join(dir, "fused-export"), {
+      fullVocab: true,
+      seed: 3,
+      fusedAttention: true,
+    });
+    const fused = (await prepareModel(fusedExport, join(dir, "fused-prepared"))).dir;
     const oneRow = { maxBatchTokens: WINDOW, maxBatchRows: 1, maxWaitMs: 2 };
     const sixteen = { maxBatchTokens: 16 * WINDOW, maxBatchRows: 16, maxWaitMs: 120_000 };
     const run = (model: string, batch: typeof oneRow, samples = options.samples, extra = {}) =>
       child({ dir: model, samples, threads: options.threads, ...batch, ...extra });
     const a = await run(original, oneRow);
     const b = await run(prepared, oneRow);
-    const batched =
-      options.samples >= 16
-        ? {
-            ours: await run(prepared, sixteen, 16 * BATCHES),
-            noArena: await run(prepared, sixteen, 16 * BATCHES, { memory: "no-arena" }),
-          }
-        : null;
+    let batched: Batched | null = null;
+    if (options.samples >= 16) {
+      const unfusedRuns: ChildResult[] = [];
+      const fusedRuns: ChildResult[] = [];
+      for (let i = 0; i < Math.max(1, options.repeats ?? 1); i++) {
+        unfusedRuns.push(await run(prepared, sixteen, 16 * BATCHES));
+        fusedRuns.push(await run(fused, sixteen, 16 * BATCHES));
+      }
+      const noArena = { memory: "no-arena" };
+      batched = {
+        unfused: unfusedRuns,
+        fused: fusedRuns,
+        unfusedNoArena: await run(prepared, sixteen, 16 * BATCHES, noArena),
+        fusedNoArena: await run(fused, sixteen, 16 * BATCHES, noArena),
+      };
+    }
     return rows(options, a, b, batched);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -78,7 +108,7 @@ function rows(
   options: { samples: number; threads: number },
   original: ChildResult,
   prepared: ChildResult,
-  batched: { ours: ChildResult; noArena: ChildResult } | null,
+  batched: Batched | null,
 ): [string, string, string][] {
   const delta = Math.max(
     ...original.values.map((v, i) => Math.abs((v ?? Number.NaN) - (prepared.values[i] ?? 0))),
@@ -128,55 +158,109 @@ function rows(
   ];
 }
 
-/** Peak RSS at 16 × 2,048 and where it goes, from the stages the child sampled. */
+/** The largest batch of any of `runs` (most rows × longest row), and how many batches ran. */
+const largest = (runs: ChildResult[]): string => {
+  const shapes = runs.flatMap((r) => r.shapes);
+  const [rows, longest] = shapes.reduce(
+    (best, shape) => (shape[0] * shape[1] > best[0] * best[1] ? shape : best),
+    [0, 0],
+  );
+  const counts = [...new Set(runs.map((r) => r.batches))].join(" or ");
+  return `${rows} × ${fmt(longest)} (${counts} batches per run)`;
+};
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? Number.NaN)
+    : ((sorted[mid - 1] ?? Number.NaN) + (sorted[mid] ?? Number.NaN)) / 2;
+};
+
+/** The run whose peak RSS is the median: its stages stand for the side. */
+const medianRun = (runs: ChildResult[]): ChildResult => {
+  const sorted = [...runs].sort((x, y) => x.peakRssMb - y.peakRssMb);
+  return sorted[Math.floor((sorted.length - 1) / 2)] as ChildResult;
+};
+
+/**
+ * Peak RSS and speed at 16 × 2,048, unfused attention (baseline) → fused, and where the
+ * memory goes, from the stages the child sampled.
+ */
 function batchedRows(
-  batched: { ours: ChildResult; noArena: ChildResult },
+  batched: Batched,
   attentionAt16: number,
   logitsAt16: number,
 ): [string, string, string][] {
-  const { ours, noArena } = batched;
-  const s = ours.stages;
-  const n = noArena.stages;
+  const { unfused, fused, unfusedNoArena, fusedNoArena } = batched;
   const mb = (value: number) => `${fmt(Math.round(value))} MB`;
-  // Scores and their softmax are both live at once: two [16, heads, 2,048, 2,048] tensors.
+  const rate = (value: number) => value.toFixed(3);
+  const peakU = median(unfused.map((r) => r.peakRssMb));
+  const peakF = median(fused.map((r) => r.peakRssMb));
+  const speedU = median(unfused.map((r) => r.samplesPerSecond));
+  const speedF = median(fused.map((r) => r.samplesPerSecond));
+  const s = medianRun(unfused).stages;
+  const f = medianRun(fused).stages;
+  // Unfused, scores and their softmax are both live at once: two [16, heads, 2,048, 2,048] tensors.
   const attentionMb = (2 * attentionAt16) / 2 ** 20;
   const met = (peak: number) => (peak < TARGET_MB ? "met" : "NOT met");
-  const both = (f: (stages: ChildResult["stages"]) => number) => `${mb(f(s))} | ${mb(f(n))}`;
+  const both = (g: (stages: ChildResult["stages"]) => number) => `${mb(g(s))} → ${mb(g(f))}`;
+  const runs = `median of ${unfused.length} run${unfused.length === 1 ? "" : "s"} each`;
+  const delta = Math.max(
+    ...[...unfused, ...fused, unfusedNoArena, fusedNoArena].flatMap((r) =>
+      r.values.map((v, i) => Math.abs((v ?? Number.NaN) - (unfused[0]?.values[i] ?? 0))),
+    ),
+  );
   return [
     [
       "peak RSS, batch 16 × 2,048",
-      `${mb(ours.peakRssMb)} | arena off ${mb(noArena.peakRssMb)}`,
-      `target < ${fmt(TARGET_MB)} MB: ${met(ours.peakRssMb)} | ${met(noArena.peakRssMb)}; ${ours.batches} batches each; the original is not run: its logits alone would be ${bytes(logitsAt16)} per batch`,
+      `${mb(peakU)} → ${mb(peakF)}`,
+      `attention unfused (MatMul → Softmax → MatMul, baseline) → fused (GroupQueryAttention); target < ${fmt(TARGET_MB)} MB: ${met(peakU)} → ${met(peakF)}; ${runs}; largest batch ${largest(unfused)} → ${largest(fused)}; the original is not run: its logits alone would be ${bytes(logitsAt16)} per batch`,
     ],
     [
       "samples/s, batch 16 × 2,048",
-      `${ours.samplesPerSecond.toFixed(3)} | arena off ${noArena.samplesPerSecond.toFixed(3)}`,
-      `arena off ÷ default = ${(noArena.samplesPerSecond / ours.samplesPerSecond).toFixed(2)} (noisy shared host: a ratio of one run each)`,
+      `${rate(speedU)} → ${rate(speedF)}`,
+      `fused ÷ unfused = ${(speedF / speedU).toFixed(2)}; ${runs} (noisy shared host)`,
+    ],
+    [
+      "peak RSS, arena off",
+      `${mb(unfusedNoArena.peakRssMb)} → ${mb(fusedNoArena.peakRssMb)}`,
+      `onnxruntime's CPU memory arena off (loadModel memoryArena: false), one run each; target: ${met(unfusedNoArena.peakRssMb)} → ${met(fusedNoArena.peakRssMb)}`,
+    ],
+    [
+      "samples/s, arena off",
+      `${rate(unfusedNoArena.samplesPerSecond)} → ${rate(fusedNoArena.samplesPerSecond)}`,
+      `arena off ÷ on: unfused ${(unfusedNoArena.samplesPerSecond / speedU).toFixed(2)}, fused ${(fusedNoArena.samplesPerSecond / speedF).toFixed(2)}; one run each`,
     ],
     [
       "  1 process before load",
       both((x) => x.start.rssMb),
-      "Assay: Node, tsx, the verifier's modules",
+      "unfused → fused, arena on: Node, tsx, the verifier's modules",
     ],
     [
       "  2 model load",
       both((x) => x.loaded.rssMb - x.start.rssMb),
-      "Assay: onnxruntime + 20 MB of weights in the inference thread, the main-thread tokenizer, the fit thread and its tokenizer",
+      "onnxruntime + 20 MB of weights in the inference thread, the main-thread tokenizer, the fit thread and its tokenizer",
     ],
     [
       "  3 samples + warm-up",
       both((x) => x.warmed.rssMb - x.loaded.rssMb),
-      `Assay: ${fmt(ours.batches * 16)} questions of ~2,100 tokens, one 3-token pass`,
+      `${fmt(16 * BATCHES)} questions of ~2,100 tokens, one 3-token pass`,
     ],
     [
       "  4 batch peak above 1–3",
       both((x) => x.scored.peakMb - x.warmed.rssMb),
-      `graph activations: ${mb(attentionMb)} of it is two live [16, ${HEADS}, 2,048, 2,048] float32 attention tensors (scores, softmax; ${bytes(attentionAt16)} each); the rest is the arena's rounding, inputs, other activations, outputs`,
+      `graph activations; unfused, ${mb(attentionMb)} of it is two live [16, ${HEADS}, 2,048, 2,048] float32 attention tensors (scores, softmax; ${bytes(attentionAt16)} each); fused attention holds none`,
     ],
     [
       "  after the batches",
       both((x) => x.scored.rssMb),
       "still resident once the last batch is done (the arena keeps its peak)",
+    ],
+    [
+      "max |Δ| unfused vs fused",
+      delta.toExponential(1),
+      "final values of the same samples, every batched run against the first unfused one; limit 1e-5",
     ],
   ];
 }

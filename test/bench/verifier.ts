@@ -1,7 +1,7 @@
 /**
  * Verifier benchmark (not a timed test):
  * `npm run bench:verifier [-- --samples N --part pipeline|prepared|reuse|all --prepared-samples M
- *  --reuse-samples R]`.
+ *  --prepared-repeats K --reuse-samples R]`.
  *
  * Part `pipeline`, over a tiny decoder sized for the bench (scores mean nothing):
  * - pipeline samples/s ÷ a raw onnxruntime-node loop over the same pre-tokenized inputs,
@@ -13,8 +13,10 @@
  * Part `prepared` (verifier-prepared.ts): the full-vocabulary tiny decoder as exported vs
  * prepared by `assay model prepare`, each in its own process: output bytes per row (target
  * ≤ 1/1,000), samples/s (target ≥ 3×), peak RSS; then the prepared graph at batch 16 × 2,048
- * tokens, three batches, with the default session and with the CPU arena off: peak RSS
- * against the 1 GB target, samples/s, and where the memory goes (process, load, batch).
+ * tokens, three batches, with attention unfused (the baseline) and fused (GroupQueryAttention,
+ * the same weights), each K times alternating (medians), and once each with the CPU arena
+ * off: peak RSS against the 1 GB target, samples/s, and where the memory goes (process,
+ * load, batch).
  *
  * Part `reuse` (verifier-reuse.ts): the tiny with-past decoder without prefix reuse (the
  * baseline), with it, and prepared with it, C=3 × K=2 over 8-step trajectories: computed
@@ -51,6 +53,7 @@ const { values: flags } = parseArgs({
     seed: { type: "string", default: "7" },
     part: { type: "string", default: "all" },
     "prepared-samples": { type: "string", default: "16" },
+    "prepared-repeats": { type: "string", default: "1" },
     "reuse-samples": { type: "string", default: "16" },
   },
 });
@@ -65,7 +68,13 @@ if (!["all", "pipeline", "prepared", "reuse"].includes(part)) {
 const table: [string, string, string][] = [];
 if (part === "all" || part === "pipeline") table.push(...(await pipelineBench()));
 if (part === "all" || part === "prepared") {
-  table.push(...(await preparedBench({ samples: Number(flags["prepared-samples"]), threads })));
+  table.push(
+    ...(await preparedBench({
+      samples: Number(flags["prepared-samples"]),
+      threads,
+      repeats: Number(flags["prepared-repeats"]),
+    })),
+  );
 }
 if (part === "all" || part === "reuse") {
   table.push(

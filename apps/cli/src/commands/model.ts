@@ -14,6 +14,7 @@ interface MakeTinyFlags {
   fullVocab?: boolean;
   externalData?: boolean;
   withPast?: boolean;
+  fusedAttention?: boolean;
 }
 
 interface CheckFlags {
@@ -60,6 +61,10 @@ export function registerModel(program: Command): void {
       "--with-past",
       "a decoder like optimum's text-generation-with-past export (past_key_values inputs, present outputs): prompts sharing a prefix compute it once",
     )
+    .option(
+      "--fused-attention",
+      "attention fused as onnxruntime's optimizers write it (com.microsoft GroupQueryAttention): no [batch, heads, seq, seq] tensor is held; right-padded, a decoder only",
+    )
     .action(async (dir: string, flags: MakeTinyFlags) => {
       const head = flags.head ?? (flags.fullVocab === true ? "distribution" : "probe");
       if (flags.kind === "encoder" && head === "distribution") {
@@ -80,6 +85,12 @@ export function registerModel(program: Command): void {
           "--with-past makes a decoder: use it with --kind decoder",
         );
       }
+      if (flags.fusedAttention === true && flags.kind !== "decoder") {
+        throw new CliExit(
+          ExitCode.usage,
+          "--fused-attention writes causal attention: use it with --kind decoder",
+        );
+      }
       const verifier = await requireVerifier();
       const written = await verifier.makeTinyModel(dir, {
         kind: flags.kind,
@@ -90,10 +101,12 @@ export function registerModel(program: Command): void {
         fullVocab: flags.fullVocab === true,
         externalData: flags.externalData === true,
         withPast: flags.withPast === true,
+        fusedAttention: flags.fusedAttention === true,
       });
       const vocab = flags.fullVocab === true ? ", full-vocabulary logits" : "";
       const past = flags.withPast === true ? ", with past key values" : "";
-      writeErr(`Wrote a tiny ${flags.kind} (${head} head${vocab}${past}) to ${written}\n`);
+      const fused = flags.fusedAttention === true ? ", fused attention" : "";
+      writeErr(`Wrote a tiny ${flags.kind} (${head} head${vocab}${past}${fused}) to ${written}\n`);
     });
 
   model

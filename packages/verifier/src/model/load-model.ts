@@ -7,6 +7,7 @@ import { createSession, type SessionOptions } from "../session/create-session.js
 import { checkInputs, checkOutput } from "../session/model-io.js";
 import { ModelRunner } from "../session/model-runner.js";
 import { checkHead } from "./check-head.js";
+import { readOpTypes } from "./graph-op-types.js";
 import { readAssayConfig, readAttentionSizes, readHiddenSize } from "./read-assay-config.js";
 import { type ResolveOptions, resolveModelDir } from "./resolve-source.js";
 import { loadTokenizer } from "./tokenizer.js";
@@ -56,6 +57,14 @@ export async function loadModel(
     const hiddenSize = graphHidden ?? declaredHidden ?? 0;
     const head = await checkHead(dir, config, tokenizer, hiddenSize, logitsWidth);
     const paddingSide = config.padding_side ?? tokenizer.paddingSide;
+    const fused = await fusedAttention(onnxFile, io.past !== null || paddingSide === "left");
+    if (fused && paddingSide === "left") {
+      throw new ModelFolderError(
+        join(dir, "assay.json"),
+        `${onnxFile} fuses attention into GroupQueryAttention, which reads the first keys of each row: it must be right-padded, but the padding side is left; set "padding_side": "right"`,
+        "padding_side",
+      );
+    }
     // Started last: a folder that fails a check never pays for the second tokenizer.
     const fitThread = await FitThread.start(dir);
     const runner = new ModelRunner(
@@ -77,10 +86,22 @@ export async function loadModel(
       head.scaleIds,
       options.batch ?? {},
       fitThread,
-      options.reusePrefixes ?? true,
+      // Prefix reuse pads each row's past to the widest one: GroupQueryAttention, which
+      // reads the first keys of a row, would read that gap. Prompts then run whole.
+      (options.reusePrefixes ?? true) && !fused,
     );
   } catch (error) {
     await session.release();
     throw error;
   }
+}
+
+/**
+ * Whether the graph runs onnxruntime's GroupQueryAttention (what its optimizers fuse a
+ * decoder's attention into). It takes each row's length (`seqlens_k`), not a mask: it reads
+ * the first keys of the row, so left padding or a padded past would be attended to. The file
+ * is walked only when `needed` (left padding or past inputs): other folders never pay for it.
+ */
+async function fusedAttention(onnxFile: string, needed: boolean): Promise<boolean> {
+  return needed && (await readOpTypes(onnxFile)).has("GroupQueryAttention");
 }

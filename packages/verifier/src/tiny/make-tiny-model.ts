@@ -20,7 +20,7 @@ export interface TinyModelOptions {
   seed?: number;
   /** Head written into assay.json. Default `probe`; `distribution` needs a decoder. */
   head?: "probe" | "distribution";
-  /** Padding side written into tokenizer_config.json. Default `left` (decoder), `right` (encoder). */
+  /** Padding side written into tokenizer_config.json. Default `left` (decoder), `right` (encoder, or a decoder with fused attention). */
   paddingSide?: "left" | "right";
   /** Window of the model (assay.json max_length and the position table). Default 2048. */
   maxLength?: number;
@@ -48,6 +48,16 @@ export interface TinyModelOptions {
    * once. Default false.
    */
   withPast?: boolean;
+  /**
+   * Attention as onnxruntime's optimizers fuse it: one com.microsoft GroupQueryAttention
+   * per layer instead of MatMul → Softmax → MatMul, so no [batch, heads, seq, seq] tensor is
+   * held for the whole batch (at 16 × 2,048 tokens, 2 heads, the unfused graph holds two of
+   * 512 MB). The same weights give the same scores. GroupQueryAttention reads the first
+   * keys of each row, so the model is right-padded; with `withPast`, a past with gaps cannot
+   * be fed to it, so the loader runs such a model without prefix reuse. A decoder only.
+   * Default false.
+   */
+  fusedAttention?: boolean;
 }
 
 /** Logits cover the first 1,024 Qwen3 ids: every ASCII letter and digit is among them. */
@@ -72,6 +82,7 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
   const head = options.head ?? (fullVocab ? "distribution" : "probe");
   const maxLength = options.maxLength ?? 2048;
   const withPast = options.withPast ?? false;
+  const fusedAttention = options.fusedAttention ?? false;
   if (hidden % heads !== 0) {
     throw new RangeError(
       `Expected \`hidden\` to be a multiple of \`heads\` (${heads}), got ${hidden}`,
@@ -92,6 +103,16 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
       'Only a decoder has past key values: use `kind: "decoder"` with `withPast`',
     );
   }
+  if (fusedAttention && kind !== "decoder") {
+    throw new RangeError(
+      'Fused attention (GroupQueryAttention) is causal: use it with `kind: "decoder"`',
+    );
+  }
+  if (fusedAttention && options.paddingSide === "left") {
+    throw new RangeError(
+      "Fused attention (GroupQueryAttention) reads the first keys of each row: a model with it must be right-padded, not left-padded",
+    );
+  }
   await mkdir(join(dir, "onnx"), { recursive: true });
   const graph = buildTinyGraph({
     kind,
@@ -105,13 +126,14 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
     seed,
     externalData: options.externalData === true ? EXTERNAL_DATA : null,
     withPast,
+    attention: fusedAttention ? "fused" : "unfused",
   });
   await writeFile(join(dir, "onnx", "model.onnx"), graph.model);
   await rm(join(dir, "onnx", EXTERNAL_DATA), { force: true });
   if (graph.data !== null) await writeFile(join(dir, "onnx", EXTERNAL_DATA), graph.data);
   await copyTokenizer(
     dir,
-    options.paddingSide ?? (kind === "decoder" ? "left" : "right"),
+    options.paddingSide ?? (kind === "decoder" && !fusedAttention ? "left" : "right"),
     options.specialTokens ?? "none",
   );
   const config = {
@@ -127,6 +149,7 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
     assay_tiny: {
       seed,
       logits_vocab: fullVocab ? QWEN3_VOCAB : LOGITS_VOCAB,
+      attention: fusedAttention ? "GroupQueryAttention" : "MatMul-Softmax-MatMul",
       note: "scores from this model mean nothing",
     },
   };

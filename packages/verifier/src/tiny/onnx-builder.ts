@@ -8,6 +8,8 @@ type Attribute = number | number[] | string | Float32Array;
 export class GraphBuilder {
   readonly #nodes: InstanceType<typeof onnx.NodeProto>[] = [];
   readonly #initializers: InstanceType<typeof onnx.TensorProto>[] = [];
+  /** Operator domains besides the default one, imported at version 1 (com.microsoft's contrib ops). */
+  readonly #domains = new Set<string>();
   #counter = 0;
 
   fresh(prefix: string): string {
@@ -23,16 +25,44 @@ export class GraphBuilder {
     output?: string,
   ) {
     const name = output ?? this.fresh(opType.toLowerCase());
+    this.#push("", opType, inputs, [name], attributes);
+    return name;
+  }
+
+  /**
+   * Adds a node of another domain (e.g. `com.microsoft`) with several outputs and returns
+   * their names (null: a generated one); an empty input name leaves that optional input out.
+   */
+  contribOp(
+    domain: string,
+    opType: string,
+    inputs: string[],
+    outputNames: (string | null)[],
+    attributes: Record<string, Attribute> = {},
+  ): string[] {
+    this.#domains.add(domain);
+    const outputs = outputNames.map((name) => name ?? this.fresh(opType.toLowerCase()));
+    this.#push(domain, opType, inputs, outputs, attributes);
+    return outputs;
+  }
+
+  #push(
+    domain: string,
+    opType: string,
+    input: string[],
+    output: string[],
+    attributes: Record<string, Attribute>,
+  ): void {
     this.#nodes.push(
       onnx.NodeProto.create({
         opType,
-        input: inputs,
-        output: [name],
+        domain,
+        input,
+        output,
         name: this.fresh(`node_${opType}`),
         attribute: Object.entries(attributes).map(([key, value]) => attributeOf(key, value)),
       }),
     );
-    return name;
   }
 
   floats(name: string, dims: number[], values: Float32Array): string {
@@ -121,7 +151,10 @@ export class GraphBuilder {
     const model = onnx.ModelProto.create({
       irVersion: 8,
       producerName: "assay-tiny",
-      opsetImport: [{ domain: "", version: 17 }],
+      opsetImport: [
+        { domain: "", version: 17 },
+        ...[...this.#domains].map((domain) => ({ domain, version: 1 })),
+      ],
       graph,
     });
     return onnx.ModelProto.encode(model).finish();

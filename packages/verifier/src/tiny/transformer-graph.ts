@@ -27,6 +27,16 @@ export interface TinyGraphSpec {
    * past + new positions.
    */
   withPast?: boolean;
+  /**
+   * `unfused` (default) writes attention as MatMul → Softmax → MatMul with additive masks,
+   * as optimum exports it: two [batch, heads, seq, seq] float32 tensors live at once.
+   * `fused` writes one com.microsoft GroupQueryAttention per layer, as onnxruntime's
+   * optimizers do: its CPU kernel never holds that matrix for the whole batch. It is causal
+   * and reads the first `seqlens_k + 1` keys of each row (past, then new), so rows must be
+   * right-padded and a past must have no gap: prefix reuse, which pads pasts to the widest,
+   * cannot feed it. A decoder only.
+   */
+  attention?: "unfused" | "fused";
 }
 
 export interface TinyGraph {
@@ -53,19 +63,52 @@ export function buildTinyGraph(spec: TinyGraphSpec): TinyGraph {
     g.floats(name, [rows, cols], normalArray(next, rows * cols, 1 / Math.sqrt(rows)));
 
   const withPast = spec.kind === "decoder" && spec.withPast === true;
+  const fused = spec.attention === "fused";
+  if (fused && spec.kind !== "decoder") {
+    throw new RangeError("Fused attention (GroupQueryAttention) is causal: a decoder only");
+  }
   let x = embed(g, next, spec);
-  const masks = attentionMasks(g, spec.kind, withPast);
+  const masks = fused ? [] : attentionMasks(g, spec.kind, withPast);
+  const lengths = fused ? keyLengths(g) : null;
   const cache: TensorSpec[] = [];
   const ones = g.floats("ln_ones", [H], new Float32Array(H).fill(1));
   const zeros = g.floats("ln_zeros", [H], new Float32Array(H));
   const norm = (input: string) =>
     g.op("LayerNormalization", [input, ones, zeros], { axis: -1, epsilon: 1e-5 });
-  const headsShape = g.ints("heads_shape", [4], [0, 0, spec.heads, headDim]);
-  const mergeShape = g.ints("merge_shape", [3], [0, 0, H]);
-  const scale = g.scalar(1 / Math.sqrt(headDim));
+  // Only the unfused layers reshape heads and scale scores themselves.
+  const headsShape = fused ? "" : g.ints("heads_shape", [4], [0, 0, spec.heads, headDim]);
+  const mergeShape = fused ? "" : g.ints("merge_shape", [3], [0, 0, H]);
+  const scale = fused ? "" : g.scalar(1 / Math.sqrt(headDim));
 
   for (let layer = 0; layer < spec.layers; layer++) {
     const h = norm(x);
+    if (lengths !== null) {
+      // The same weights, drawn in the same order as the unfused layer below.
+      const project = (w: string) => g.op("MatMul", [h, w]);
+      const q = project(weight(`l${layer}_q`, H, H));
+      const k = project(weight(`l${layer}_k`, H, H));
+      const v = project(weight(`l${layer}_v`, H, H));
+      const cacheOf = (name: "key" | "value") => {
+        if (!withPast) return { past: "", present: null };
+        const past = `past_key_values.${layer}.${name}`;
+        const present = `present.${layer}.${name}`;
+        cache.push({ name: past, type: "float", dims: ["batch", spec.heads, "past", headDim] });
+        cache.push({ name: present, type: "float", dims: ["batch", spec.heads, "total", headDim] });
+        return { past, present };
+      };
+      const key = cacheOf("key");
+      const value = cacheOf("value");
+      const [attended = ""] = g.contribOp(
+        "com.microsoft",
+        "GroupQueryAttention",
+        [q, k, v, key.past, value.past, lengths.seqlensK, lengths.total],
+        [null, key.present, value.present],
+        { num_heads: spec.heads, kv_num_heads: spec.heads },
+      );
+      x = g.op("Add", [x, g.op("MatMul", [attended, weight(`l${layer}_o`, H, H)])]);
+      x = feedForward(g, x, norm, weight, layer, H);
+      continue;
+    }
     const split = (w: string, perm: number[]) =>
       g.op("Transpose", [g.op("Reshape", [g.op("MatMul", [h, w]), headsShape])], { perm });
     const q = split(weight(`l${layer}_q`, H, H), [0, 2, 1, 3]);
@@ -96,9 +139,7 @@ export function buildTinyGraph(spec: TinyGraphSpec): TinyGraph {
       mergeShape,
     ]);
     x = g.op("Add", [x, g.op("MatMul", [merged, weight(`l${layer}_o`, H, H)])]);
-    const up = g.op("MatMul", [norm(x), weight(`l${layer}_up`, H, 2 * H)]);
-    const silu = g.op("Mul", [up, g.op("Sigmoid", [up])]);
-    x = g.op("Add", [x, g.op("MatMul", [silu, weight(`l${layer}_down`, 2 * H, H)])]);
+    x = feedForward(g, x, norm, weight, layer, H);
   }
   const finalNorm = (name: string) =>
     g.op("LayerNormalization", [x, ones, zeros], { axis: -1, epsilon: 1e-5 }, name);
@@ -133,6 +174,36 @@ export function buildTinyGraph(spec: TinyGraphSpec): TinyGraph {
   const io = { name: `assay-tiny-${spec.kind}`, inputs, outputs };
   if (spec.externalData === null) return { model: g.encode(io), data: null };
   return g.encodeWithExternalData(io, spec.externalData);
+}
+
+function feedForward(
+  g: GraphBuilder,
+  x: string,
+  norm: (input: string) => string,
+  weight: (name: string, rows: number, cols: number) => string,
+  layer: number,
+  H: number,
+): string {
+  const up = g.op("MatMul", [norm(x), weight(`l${layer}_up`, H, 2 * H)]);
+  const silu = g.op("Mul", [up, g.op("Sigmoid", [up])]);
+  return g.op("Add", [x, g.op("MatMul", [silu, weight(`l${layer}_down`, 2 * H, H)])]);
+}
+
+/**
+ * GroupQueryAttention's key lengths, from `attention_mask` as onnxruntime's optimizers
+ * derive them: `seqlens_k` = real tokens − 1 per row (int32 [batch]) and
+ * `total_sequence_length` = the mask's width (int32 scalar).
+ */
+function keyLengths(g: GraphBuilder): { seqlensK: string; total: string } {
+  const real = g.op("ReduceSum", ["attention_mask", g.ints("axes_1", [1], [1])], { keepdims: 0 });
+  const seqlensK = g.op("Cast", [g.op("Sub", [real, g.ints("one", [], [1])])], { to: 6 });
+  const width = g.op("Slice", [
+    g.op("Shape", ["attention_mask"]),
+    g.ints("width_start", [1], [1]),
+    g.ints("width_end", [1], [2]),
+  ]);
+  const total = g.op("Cast", [g.op("Squeeze", [width, g.ints("axes_0", [1], [0])])], { to: 6 });
+  return { seqlensK, total };
 }
 
 function embed(g: GraphBuilder, next: () => number, spec: TinyGraphSpec): string {
