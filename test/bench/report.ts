@@ -12,6 +12,7 @@
  *   --pglite-rows N  score rows for the PGlite pass (default 1,000,000; 0 skips it)
  *   --repeats N      timed runs of each query (default 5)
  *   --keep / --reuse leave the Postgres data in place / start from data a --keep run left
+ *   --schema NAME    Postgres schema of the data (default assay_bench_report)
  */
 
 import { mkdtemp, rm } from "node:fs/promises";
@@ -37,7 +38,6 @@ import { fmt, median, timed } from "./bench-util.js";
 import { seedBenchRun, seedBenchSelections } from "./report-data.js";
 
 const DATABASE_URL = readEnv().DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const SCHEMA = "assay_bench_report";
 const STATEMENT_TARGET_MS = 100;
 const BUNDLE_TARGET_MS = 300;
 /** Score rows per task: 5 candidates, a verifier and a check score each. */
@@ -51,8 +51,13 @@ const { values: flags } = parseArgs({
     repeats: { type: "string", default: "5" },
     keep: { type: "boolean" },
     reuse: { type: "boolean" },
+    schema: { type: "string", default: "assay_bench_report" },
   },
 });
+if (!/^[a-z_][a-z0-9_]*$/.test(flags.schema)) {
+  throw new Error(`Expected --schema to be a lower-case SQL name, got ${flags.schema}`);
+}
+const SCHEMA = flags.schema;
 const RUNS = Number(flags.runs);
 const REPEATS = Number(flags.repeats);
 const PRICES = {
