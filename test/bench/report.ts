@@ -187,20 +187,22 @@ async function compare(store: Store, label: string): Promise<void> {
   const raw: Measured[] = [];
   for (const [, w] of work) raw.push(await measure(runner, w));
   const rawFigures = await rawRunFigures(runner, [newest]);
+  const rawStops = await earlyStops(runner, newest);
 
   const writes: number[] = [];
   for (const id of ids) writes.push((await timed(() => writeRollups(store.driver, id))).ms);
   const rolled: Measured[] = [];
   for (const [, w] of work) rolled.push(await measure(runner, w));
-  const same = isDeepStrictEqual(
-    (await runFigures(runner, [newest])).get(newest),
-    rawFigures.get(newest),
-  );
+  const same =
+    isDeepStrictEqual((await runFigures(runner, [newest])).get(newest), rawFigures.get(newest)) &&
+    isDeepStrictEqual(await earlyStops(runner, newest), rawStops);
 
   console.log(
     `writing one run's rollups (at completion): median ${fmt(median(writes), 0)} ms over ${ids.length} runs`,
   );
-  console.log(`rollup figures of the newest run equal its raw-row figures: ${same ? "yes" : "NO"}`);
+  console.log(
+    `rollup figures and early stops of the newest run equal its raw-row ones: ${same ? "yes" : "NO"}`,
+  );
   console.log(`\n${label}, median of ${REPEATS}:     raw rows     rollups   raw/rollups`);
   work.forEach(([name], i) => {
     const r = raw[i] as Measured;
