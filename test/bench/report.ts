@@ -12,6 +12,7 @@
  *   --pglite-rows N  score rows for the PGlite pass (default 1,000,000; 0 skips it)
  *   --repeats N      timed runs of each query (default 5)
  *   --keep / --reuse leave the Postgres data in place / start from data a --keep run left
+ *   --schema NAME    Postgres schema of the data (default assay_bench_report)
  */
 
 import { mkdtemp, rm } from "node:fs/promises";
@@ -37,7 +38,6 @@ import { fmt, median, timed } from "./bench-util.js";
 import { seedBenchRun, seedBenchSelections } from "./report-data.js";
 
 const DATABASE_URL = readEnv().DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const SCHEMA = "assay_bench_report";
 const STATEMENT_TARGET_MS = 100;
 const BUNDLE_TARGET_MS = 300;
 /** Score rows per task: 5 candidates, a verifier and a check score each. */
@@ -51,8 +51,13 @@ const { values: flags } = parseArgs({
     repeats: { type: "string", default: "5" },
     keep: { type: "boolean" },
     reuse: { type: "boolean" },
+    schema: { type: "string", default: "assay_bench_report" },
   },
 });
+if (!/^[a-z_][a-z0-9_]*$/.test(flags.schema)) {
+  throw new Error(`Expected --schema to be a lower-case SQL name, got ${flags.schema}`);
+}
+const SCHEMA = flags.schema;
 const RUNS = Number(flags.runs);
 const REPEATS = Number(flags.repeats);
 const PRICES = {
@@ -182,20 +187,22 @@ async function compare(store: Store, label: string): Promise<void> {
   const raw: Measured[] = [];
   for (const [, w] of work) raw.push(await measure(runner, w));
   const rawFigures = await rawRunFigures(runner, [newest]);
+  const rawStops = await earlyStops(runner, newest);
 
   const writes: number[] = [];
   for (const id of ids) writes.push((await timed(() => writeRollups(store.driver, id))).ms);
   const rolled: Measured[] = [];
   for (const [, w] of work) rolled.push(await measure(runner, w));
-  const same = isDeepStrictEqual(
-    (await runFigures(runner, [newest])).get(newest),
-    rawFigures.get(newest),
-  );
+  const same =
+    isDeepStrictEqual((await runFigures(runner, [newest])).get(newest), rawFigures.get(newest)) &&
+    isDeepStrictEqual(await earlyStops(runner, newest), rawStops);
 
   console.log(
     `writing one run's rollups (at completion): median ${fmt(median(writes), 0)} ms over ${ids.length} runs`,
   );
-  console.log(`rollup figures of the newest run equal its raw-row figures: ${same ? "yes" : "NO"}`);
+  console.log(
+    `rollup figures and early stops of the newest run equal its raw-row ones: ${same ? "yes" : "NO"}`,
+  );
   console.log(`\n${label}, median of ${REPEATS}:     raw rows     rollups   raw/rollups`);
   work.forEach(([name], i) => {
     const r = raw[i] as Measured;

@@ -247,3 +247,31 @@ export const summaryRollups = pgTable(
   },
   (t) => [primaryKey({ columns: [t.runId, t.kind, t.position] })],
 );
+
+/**
+ * Early stops of a rolled-up run for one setting (falls in a row, smallest fall), the one
+ * reports ask for unless told otherwise: how many trajectories qualify. Another setting,
+ * or a run without this row, is computed from raw rows.
+ */
+export const earlyStopRollups = pgTable("early_stop_rollups", {
+  runId: text("run_id").primaryKey(),
+  fallSteps: integer("fall_steps").notNull(),
+  minFall: doublePrecision("min_fall").notNull(),
+  total: bigint("total", { mode: "number" }).notNull(),
+});
+
+/** The first early-stop candidates of a rolled-up run, in the order reports list them. */
+export const earlyStopCandidateRollups = pgTable(
+  "early_stop_candidate_rollups",
+  {
+    runId: text("run_id").notNull(),
+    position: integer("position").notNull(),
+    sampleId: text("sample_id").notNull(),
+    taskId: text("task_id").notNull(),
+    scorer: text("scorer").notNull(),
+    fromStep: integer("from_step").notNull(),
+    falls: integer("falls").notNull(),
+    progress: jsonb("progress").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.position] })],
+);

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { earlyStops, runnerOf } from "../src/reports/index.js";
 import type { Store } from "../src/store.js";
@@ -15,6 +16,57 @@ const CURVES: Record<string, (number | null)[]> = {
   second: [0.5, 0.4, 0.7, 0.5, 0.4, 0.3], // 1 fall, then 3 from step 2
   drift: [0.5712, 0.5711, 0.571, 0.5709, 0.5708], // drops of 1e-4: below the default minimum
 };
+
+interface Expected {
+  sampleId: string;
+  scorer: string;
+  fromStep: number;
+  falls: number;
+  drop: number;
+}
+
+/** The rule, step by step: a curve's first run of at least M falls of at least `minFall`. */
+function firstStreak(
+  progress: (number | null)[],
+  fallSteps: number,
+  minFall: number,
+): { fromStep: number; falls: number; drop: number } | undefined {
+  let start = -1;
+  for (let i = 1; i <= progress.length; i += 1) {
+    const [before, value] = [progress[i - 1], progress[i]];
+    const falls =
+      typeof before === "number" &&
+      typeof value === "number" &&
+      value < before &&
+      before - value >= minFall - 1e-9;
+    if (falls && start < 0) start = i - 1;
+    if (!falls && start >= 0) {
+      const count = i - 1 - start;
+      if (count >= fallSteps) {
+        return {
+          fromStep: start,
+          falls: count,
+          drop: (progress[start] as number) - (progress[i - 1] as number),
+        };
+      }
+      start = -1;
+    }
+  }
+  return undefined;
+}
+
+const point = fc.oneof(
+  fc.constant(null),
+  fc.integer({ min: 0, max: 10 }).map((v) => v / 10),
+  fc.double({ min: 0, max: 1, noNaN: true }),
+);
+// Falling curves (an unscored prefix here and there) next to random ones, so streaks are common.
+const curve = fc.oneof(
+  fc.array(point, { maxLength: 9 }),
+  fc
+    .array(fc.integer({ min: 0, max: 100 }), { minLength: 2, maxLength: 9 })
+    .map((values) => values.sort((a, b) => b - a).map((v) => v / 100)),
+);
 
 /** The early-stop query, on every driver. */
 export function registerEarlyStopSuite(kind: Store["kind"], factory: StoreFactory): void {
@@ -110,6 +162,62 @@ export function registerEarlyStopSuite(kind: Store["kind"], factory: StoreFactor
       expect(one.candidates.map((c) => c.sampleId)).toEqual(["long"]);
       await expect(earlyStops(runnerOf(store.driver), runId, { fallSteps: 0 })).rejects.toThrow(
         /from 1 and up, got 0/,
+      );
+    });
+
+    it("lists exactly the curves the rule picks, in report order (property)", async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          // Curves of two scorers per sample: several trajectories of one sample.
+          fc.array(fc.tuple(curve, fc.option(curve)), { minLength: 1, maxLength: 8 }),
+          fc.integer({ min: 1, max: 4 }),
+          fc.constantFrom(0, 0.01, 0.1),
+          async (curves, fallSteps, minFall) => {
+            const id = freshRunId();
+            await store.startRun({ id, spec: {}, transport: "local" });
+            const ids = curves.map((_, i) => `s${i}`);
+            await store.insertSamples(
+              id,
+              ids.map((sampleId) => sample(sampleId, { taskId: `task-${sampleId}` })),
+            );
+            const expected: Expected[] = [];
+            const rows = curves.flatMap(([judge, other], i) =>
+              (
+                [
+                  ["judge", judge],
+                  ["other", other],
+                ] as const
+              ).flatMap(([scorer, progress]) => {
+                if (progress === null) return [];
+                const sampleId = `s${i}`;
+                const streak = firstStreak(progress, fallSteps, minFall);
+                if (streak !== undefined) expected.push({ sampleId, scorer, ...streak });
+                return [{ ...scored(id, sampleId, scorer, 0.5), detail: { progress } }];
+              }),
+            );
+            await store.writeScores(rows);
+            // Report order: longest fall, largest drop, then task, sample and scorer.
+            expected.sort(
+              (a, b) =>
+                b.falls - a.falls ||
+                b.drop - a.drop ||
+                (a.sampleId < b.sampleId ? -1 : a.sampleId > b.sampleId ? 1 : 0) ||
+                (a.scorer < b.scorer ? -1 : a.scorer > b.scorer ? 1 : 0),
+            );
+
+            const stops = await earlyStops(runnerOf(store.driver), id, { fallSteps, minFall });
+            expect(stops.total).toBe(expected.length);
+            expect(
+              stops.candidates.map(({ sampleId, scorer, fromStep, falls }) => ({
+                sampleId,
+                scorer,
+                fromStep,
+                falls,
+              })),
+            ).toEqual(expected.map(({ drop: _, ...candidate }) => candidate));
+          },
+        ),
+        { numRuns: kind === "pglite" ? 30 : 60 },
       );
     });
   });

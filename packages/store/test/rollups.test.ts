@@ -4,6 +4,7 @@ import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  earlyStops,
   hasRollups,
   rawRunFigures,
   readRollups,
@@ -24,6 +25,8 @@ interface CandidateSpec {
   /** Whether the verifier's detail names its head (calibration) and family (self-preference). */
   head: boolean;
   family: boolean;
+  /** The verifier's value after each prefix (a trajectory, for early stops), or none. */
+  progress: (number | null)[] | null;
   /** The deterministic check's value, or an unscored reason; absent: not run. */
   exact?: 0 | 1 | "unparseable";
   /** Verifier prompts (tokens before fitting, tokens dropped); each is a truncations row. */
@@ -38,6 +41,24 @@ interface TaskSpec {
 }
 
 const maybeBool = fc.constantFrom(true, false, null);
+
+const point = fc.oneof(
+  fc.integer({ min: 0, max: 8 }).map((v) => v / 8),
+  fc.double({ min: 0, max: 1, noNaN: true }),
+);
+// Random curves, and falling ones (with the odd unscored prefix) so that streaks are common.
+const progress = fc.option(
+  fc.oneof(
+    fc.array(fc.option(point), { maxLength: 8 }),
+    fc
+      .array(point, { minLength: 3, maxLength: 8 })
+      .chain((values) =>
+        fc
+          .option(fc.nat(values.length - 1))
+          .map((gap) => [...values].sort((a, b) => b - a).map((v, i) => (i === gap ? null : v))),
+      ),
+  ),
+);
 
 const candidate: fc.Arbitrary<CandidateSpec> = fc.record(
   {
@@ -57,13 +78,25 @@ const candidate: fc.Arbitrary<CandidateSpec> = fc.record(
     ),
     head: fc.boolean(),
     family: fc.boolean(),
+    progress,
     exact: fc.constantFrom(0 as const, 1 as const, "unparseable" as const),
     prompts: fc.array(fc.tuple(fc.constantFrom(10, 600, 1500, 5000, 40_000, 200_000), fc.nat(3)), {
       maxLength: 3,
     }),
     computeMs: fc.option(fc.double({ min: 0, max: 1000, noNaN: true })),
   },
-  { requiredKeys: ["label", "generator", "judge", "head", "family", "prompts", "computeMs"] },
+  {
+    requiredKeys: [
+      "label",
+      "generator",
+      "judge",
+      "head",
+      "family",
+      "progress",
+      "prompts",
+      "computeMs",
+    ],
+  },
 );
 
 const task: fc.Arbitrary<TaskSpec> = fc
@@ -124,6 +157,7 @@ async function seed(db: TestStore, runId: string, tasks: TaskSpec[]): Promise<vo
           detail: {
             ...(c.head && { head: "probe" }),
             ...(c.family && { family: "qwen" }),
+            ...(c.progress !== null && { progress: c.progress }),
           },
         },
         truncations: c.prompts.map(([original, dropped], repetition) => ({
@@ -191,6 +225,19 @@ async function seed(db: TestStore, runId: string, tasks: TaskSpec[]): Promise<vo
   await writeSelections(runnerOf(store.driver), runId, selections);
 }
 
+/** Whether the candidate's verifier curve falls by 0.01 or more three steps in a row. */
+function fallsThrice({ judge, progress }: CandidateSpec): boolean {
+  if (typeof judge !== "number" || progress === null) return false;
+  let run = 0;
+  for (let i = 1; i < progress.length; i += 1) {
+    const [before, value] = [progress[i - 1], progress[i]];
+    const falls = typeof before === "number" && typeof value === "number" && before - value >= 0.01;
+    run = falls ? run + 1 : 0;
+    if (run >= 3) return true;
+  }
+  return false;
+}
+
 const PRICES = {
   currency: "USD",
   models: {
@@ -217,12 +264,18 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
         await seed(db, running, rawTasks);
         const fromRaw = await runReports(runner, [rolled, running], { prices: PRICES });
         const rawFigures = (await rawRunFigures(runner, [rolled])).get(rolled);
+        // The rolled-up setting (whole list and a short one) and another one, read raw.
+        const settings = [{}, { limit: 2 }, { fallSteps: 2, minFall: 0 }];
+        const rawStops = await Promise.all(settings.map((o) => earlyStops(runner, rolled, o)));
 
         await writeRollups(db.store.driver, rolled);
         expect(await hasRollups(runner, rolled)).toBe(true);
         expect((await readRollups(runner, [rolled, running])).get(rolled)).toEqual(rawFigures);
         // One run read from rollups, the other (no rollups yet) from raw rows, in one call.
         expect(await runReports(runner, [rolled, running], { prices: PRICES })).toEqual(fromRaw);
+        for (const [i, options] of settings.entries()) {
+          expect(await earlyStops(runner, rolled, options)).toEqual(rawStops[i]);
+        }
       }),
       { numRuns: driver === "pglite" ? 30 : 50 },
     );
@@ -232,17 +285,20 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
     const runner = runnerOf(db.store.driver);
     const runId = `run-${randomUUID()}`;
     const [tasks] = fc.sample(
-      run.filter((t) => t.length > 2),
+      run.filter((t) => t.length > 2 && t.some((task) => task.candidates.some(fallsThrice))),
       { numRuns: 1, seed: 7 },
     );
     await seed(db, runId, tasks ?? []);
     await writeRollups(db.store.driver, runId);
     const [before] = await runReports(runner, [runId], { prices: PRICES });
+    const stops = await earlyStops(runner, runId);
     // Raw rows a report would otherwise scan are gone; the rolled-up report is unchanged.
     for (const table of ["scores", "usage", "truncations", "selections"]) {
       await runner.query(`DELETE FROM ${table} WHERE run_id = $1`, [runId]);
     }
     expect(await runReports(runner, [runId], { prices: PRICES })).toEqual([before]);
+    expect(stops.total).toBeGreaterThan(0);
+    expect(await earlyStops(runner, runId)).toEqual(stops);
   });
 
   it("can be written by two completions of one run at once", async () => {
@@ -266,6 +322,7 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
           judge: 0.2,
           head: true,
           family: false,
+          progress: null,
           prompts: [],
           computeMs: 1,
         },
@@ -275,6 +332,7 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
           judge: 0.9,
           head: true,
           family: false,
+          progress: null,
           prompts: [],
           computeMs: 1,
         },

@@ -129,13 +129,10 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
       samples += line.samples.length;
       total += line.jobs.length;
     }
-    const stored = options.newRun
-      ? NOTHING_STORED
-      : await store.storedResultKeys(runId, [
-          // A pairwise judge's jobs are stored under their pair's id, not a candidate's.
-          ...new Set(lines.flatMap((line) => line.jobs.map((job) => job.sample.id))),
-        ]);
-    const jobs = lines.flatMap((line) => line.jobs).filter((job) => !stored.has(keyOf(job)));
+    const planned: ScoreJob[] = [];
+    for (const line of lines) for (const job of line.jobs) planned.push(job);
+    // A new run has nothing stored: every planned job goes, without a key built for each.
+    const jobs = options.newRun ? planned : await notStored(store, runId, planned);
     progress.samples += samples;
     progress.planned += total;
     progress.skipped += total - jobs.length;
@@ -186,8 +183,11 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
   return { ...progress, errorExamples };
 }
 
-const NOTHING_STORED: ReadonlySet<string> = new Set();
-
-function keyOf(job: ScoreJob): string {
-  return resultKeyString(resultKeyOfJob(job));
+/** The jobs whose results are not stored yet (a resumed run). */
+async function notStored(store: Store, runId: string, jobs: ScoreJob[]): Promise<ScoreJob[]> {
+  // A pairwise judge's jobs are stored under their pair's id, not a candidate's.
+  const stored = await store.storedResultKeys(runId, [
+    ...new Set(jobs.map((job) => job.sample.id)),
+  ]);
+  return jobs.filter((job) => !stored.has(resultKeyString(resultKeyOfJob(job))));
 }

@@ -1,8 +1,10 @@
 import { inTransaction } from "../../in-transaction.js";
 import type { SqlRunner } from "../../sql-runner.js";
 import type { StoreDriver } from "../../store-driver.js";
+import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL, rawEarlyStops } from "../early-stops.js";
 import { type RunFigures, rawRunFigures } from "../run-figures.js";
 import { truncationBuckets } from "../truncation-stats.js";
+import { insertEarlyStopRollup, ROLLED_UP_EARLY_STOPS } from "./early-stop-rollups.js";
 
 const ROLLUP_TABLES = [
   "run_rollups",
@@ -10,6 +12,8 @@ const ROLLUP_TABLES = [
   "histogram_rollups",
   "usage_rollups",
   "summary_rollups",
+  "early_stop_rollups",
+  "early_stop_candidate_rollups",
 ] as const;
 
 const INSERT_RUN = `
@@ -53,7 +57,15 @@ export async function writeRollups(driver: StoreDriver, runId: string): Promise<
     ]);
     await dropRollups(runner, runId);
     const figures = (await rawRunFigures(runner, [runId])).get(runId);
-    if (figures !== undefined) await insertRollups(runner, runId, figures);
+    if (figures === undefined) return;
+    await insertRollups(runner, runId, figures);
+    // The setting reports use unless told otherwise; others read raw rows.
+    const stops = await rawEarlyStops(runner, runId, {
+      fallSteps: DEFAULT_FALL_STEPS,
+      minFall: DEFAULT_MIN_FALL,
+      limit: ROLLED_UP_EARLY_STOPS,
+    });
+    await insertEarlyStopRollup(runner, runId, stops);
   });
 }
 
