@@ -6,7 +6,7 @@ import {
   REDIS_URL,
   waitFor,
 } from "../../../test/distributed/support/services.js";
-import { BullmqTransport, type BullmqTransportOptions } from "../src/index.js";
+import { BullmqTransport, type BullmqTransportOptions, requeueJobs } from "../src/index.js";
 import { scoreJob } from "./score-job.js";
 
 const open: Array<{ transport: BullmqTransport; prefix: string }> = [];
@@ -147,5 +147,28 @@ describe("BullmqTransport", () => {
     await waitFor(async () => started === 3, 5000, "three jobs in flight");
     await consumer.stop();
     expect(finished).toBe(3);
+  });
+
+  it("runs a completed job again only when its result is still missing just before", async () => {
+    // `assay retry` finds results missing, then requeues their jobs; a failed job it retried
+    // a moment earlier may complete in between, and must not run a second time.
+    const t = await transport();
+    const done: string[] = [];
+    const consumer = t.consume("cpu", async (job) => void done.push(job.sample.id), {
+      concurrency: 2,
+    });
+    await t.enqueue(jobs(2));
+    await waitFor(async () => done.length === 2, 10_000, "both jobs to complete");
+    await consumer.stop();
+    const asked: string[][] = [];
+    const raced = await requeueJobs(t, jobs(2), {
+      stillMissing: async (completed) => {
+        asked.push(completed.map((job) => job.sample.id));
+        return completed.filter((job) => job.sample.id === "s1");
+      },
+    });
+    expect(asked).toEqual([["s0", "s1"]]);
+    expect(raced).toEqual({ enqueued: 1, pending: 1 });
+    expect(await waitingIn(t, "cpu")).toBe(1);
   });
 });

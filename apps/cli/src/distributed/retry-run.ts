@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { jobResultKey, type RunSpec, type ScoreJob } from "@assay/core";
+import { jobResultKey, type RunSpec, resultKeyOfJob, type ScoreJob } from "@assay/core";
 import { parseSpec, produce } from "@assay/pipeline";
 import {
   type BullmqTransport,
@@ -74,7 +74,7 @@ export async function retryRun(options: RetryOptions): Promise<RetryOutcome> {
   const spec = storedSpec(run, options.registry);
   const produced = await produce({
     store,
-    transport: requeueingTransport(transport, outcome),
+    transport: requeueingTransport(transport, store, run.id, outcome),
     registry: options.registry,
     dataset,
     spec,
@@ -115,12 +115,27 @@ async function datasetToPlan(
 }
 
 /** What `produce` enqueues is exactly the planned work missing from the store. */
-function requeueingTransport(transport: BullmqTransport, outcome: RetryOutcome): Transport {
+function requeueingTransport(
+  transport: BullmqTransport,
+  store: Store,
+  runId: string,
+  outcome: RetryOutcome,
+): Transport {
+  // The failed jobs retried above may complete while this plans: ask the store again before
+  // a completed job runs a second time.
+  const stillMissing = async (jobs: readonly ScoreJob[]): Promise<ScoreJob[]> => {
+    if (jobs.length === 0) return [];
+    const stored = await store.storedResultKeys(
+      runId,
+      jobs.map((job) => job.sample.id),
+    );
+    return jobs.filter((job) => !stored.has(resultKeyString(resultKeyOfJob(job))));
+  };
   return {
     kind: "bullmq",
     async enqueue(jobs: readonly ScoreJob[]) {
       if (jobs.length === 0) return;
-      const result = await requeueJobs(transport, jobs);
+      const result = await requeueJobs(transport, jobs, { stillMissing });
       outcome.missingEnqueued += result.enqueued;
       outcome.missingPending += result.pending;
     },

@@ -78,14 +78,25 @@ export async function retryFailedJobs(
   return retried;
 }
 
+export interface RequeueOptions {
+  /**
+   * Of these jobs that Redis holds as completed, the ones whose result is still missing,
+   * asked just before they would run again: a failed job retried a moment earlier may have
+   * completed and stored its result after the caller found it missing.
+   */
+  stillMissing?: (jobs: readonly ScoreJob[]) => Promise<readonly ScoreJob[]>;
+}
+
 /**
  * Puts jobs whose results are missing back in their queues. A job id still held by
  * Redis as completed or failed (its row was lost, or it gave up) is moved back to waiting;
- * one that is waiting, delayed or active is left alone; an unknown one is added.
+ * one that is waiting, delayed or active is left alone (counted pending, as is a completed
+ * one whose result `stillMissing` finds stored after all); an unknown one is added.
  */
 export async function requeueJobs(
   transport: BullmqTransport,
   jobs: readonly ScoreJob[],
+  options: RequeueOptions = {},
 ): Promise<RequeueResult> {
   const result: RequeueResult = { enqueued: 0, pending: 0 };
   for (const [name, group] of groupBy(jobs, queueNameOf)) {
@@ -94,9 +105,15 @@ export async function requeueJobs(
       for (let start = 0; start < group.length; start += PAGE) {
         const page = group.slice(start, start + PAGE);
         const states = await Promise.all(page.map((job) => stateOf(queue, job)));
+        const completed = page.filter((_, i) => states[i]?.kind === "completed");
+        const missing = new Set(
+          options.stillMissing === undefined ? completed : await options.stillMissing(completed),
+        );
         for (const [i, state] of states.entries()) {
-          if (state.kind === "absent") absent.push(page[i] as ScoreJob);
+          const job = page[i] as ScoreJob;
+          if (state.kind === "absent") absent.push(job);
           else if (state.kind === "pending") result.pending += 1;
+          else if (state.kind === "completed" && !missing.has(job)) result.pending += 1;
           else {
             await state.job.retry(state.kind, FRESH_ATTEMPTS);
             result.enqueued += 1;
