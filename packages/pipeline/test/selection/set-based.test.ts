@@ -18,8 +18,30 @@ interface GeneratedCandidate {
   judge: Outcome[];
   /** A score distribution kept with each scored verifier row. */
   distribution: number[] | undefined;
+  /** How the detail holds it: as the verifier writes it, among values that hold none, or in a shape that holds none. */
+  shape: DetailShape;
   exact: Outcome | undefined;
 }
+
+// A detail is free-form JSON: only arrays of objects at each level hold a distribution.
+const SHAPES = {
+  verifier: (name: string, d: number[]) => ({
+    criteria: [{ name, variants: [{ distribution: d }] }],
+  }),
+  beside: (name: string, d: number[]) => ({
+    criteria: [7, { name }, { name, variants: [[{ distribution: d }], { distribution: d }] }],
+  }),
+  criteriaObject: (name: string, d: number[]) => ({
+    criteria: { name, variants: [{ distribution: d }] },
+  }),
+  variantsObject: (name: string, d: number[]) => ({
+    criteria: [{ name, variants: { distribution: d } }],
+  }),
+  distributionObject: (name: string, d: number[]) => ({
+    criteria: [{ name, variants: [{ distribution: { 0: d[0] } }] }],
+  }),
+};
+type DetailShape = keyof typeof SHAPES;
 
 // Values on a 1/4 grid: ties at the top are common and means are exact in binary.
 const outcome: fc.Arbitrary<Outcome> = fc.oneof(
@@ -35,6 +57,10 @@ const candidate: fc.Arbitrary<GeneratedCandidate> = fc.record({
     {
       nil: undefined,
     },
+  ),
+  shape: fc.oneof(
+    { weight: 4, arbitrary: fc.constant<DetailShape>("verifier") },
+    { weight: 1, arbitrary: fc.constantFrom(...(Object.keys(SHAPES) as DetailShape[])) },
   ),
   exact: fc.option(outcome, { nil: undefined }),
 });
@@ -104,8 +130,24 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
     it("replaces the run's selections only when the whole pass succeeds", async () => {
       const runId = `atomic-${randomUUID()}`;
       const tasks = {
-        a: [{ label: true, judge: [0.5], distribution: undefined, exact: undefined }],
-        b: [{ label: false, judge: [1], distribution: undefined, exact: undefined }],
+        a: [
+          {
+            label: true,
+            judge: [0.5],
+            distribution: undefined,
+            shape: "verifier" as const,
+            exact: undefined,
+          },
+        ],
+        b: [
+          {
+            label: false,
+            judge: [1],
+            distribution: undefined,
+            shape: "verifier" as const,
+            exact: undefined,
+          },
+        ],
       };
       await seed(db.store, runId, tasks);
       await selectForRun(db.store, runId, { verifierScorer: "judge" });
@@ -147,7 +189,9 @@ async function seed(
   await store.startRun({ id: runId, spec: {}, transport: "local" });
   const entries = await insertCandidateSamples(store, runId, tasks, "/");
   const rows = entries.flatMap(({ id, candidate: c }) => [
-    ...c.judge.map((o, i) => scoreRow(runId, id, "judge", `criterion-${i}`, o, c.distribution)),
+    ...c.judge.map((o, i) =>
+      scoreRow(runId, id, "judge", `criterion-${i}`, o, c.distribution, c.shape),
+    ),
     ...(c.exact === undefined ? [] : [scoreRow(runId, id, "exact", "", c.exact)]),
   ]);
   if (rows.length > 0) await store.writeScores(rows);
@@ -160,6 +204,7 @@ function scoreRow(
   criterion: string,
   outcome: Outcome,
   distribution?: number[],
+  shape: DetailShape = "verifier",
 ): ScoreRow {
   const scored = outcome !== "unscored";
   return {
@@ -172,10 +217,7 @@ function scoreRow(
     status: scored ? "scored" : "unscored",
     value: scored ? outcome : null,
     reason: scored ? null : "overflow",
-    detail:
-      scored && distribution !== undefined
-        ? { criteria: [{ name: criterion, variants: [{ variant: 0, distribution }] }] }
-        : null,
+    detail: scored && distribution !== undefined ? SHAPES[shape](criterion, distribution) : null,
   };
 }
 

@@ -36,6 +36,13 @@ export type ChooseSelections = (
 // none (bool_and over no rows is null); avg skips null values, as before. Only the score
 // distributions of each verifier row's detail travel, not the rest of it: the client's
 // cost is mostly parsing what it receives.
+// Strict, with filters: a criteria or variants value that is not an array, or an element
+// that is not an object, holds no distribution (lax mode would wrap or unwrap it), as
+// selection's own reading of a detail has it; `silent` turns strict errors into nothing.
+const DISTRIBUTIONS =
+  'strict $.criteria[*] ? (@.variants.type() == "array")' +
+  '.variants[*] ? (@.distribution.type() == "array").distribution';
+
 const DECLARE = `
   DECLARE run_candidates NO SCROLL CURSOR FOR
   SELECT sm.task_id, sm.sample_id, sm.candidate_index, sm.label,
@@ -43,7 +50,7 @@ const DECLARE = `
               THEN avg(s.value) FILTER (WHERE s.scorer = $2) END AS verifier_score,
          CASE WHEN bool_and(s.status = 'scored') FILTER (WHERE s.scorer = $3)
               THEN avg(s.value) FILTER (WHERE s.scorer = $3) END AS check_value,
-         jsonb_agg(jsonb_path_query_array(s.detail, '$.criteria[*].variants[*].distribution')
+         jsonb_agg(jsonb_path_query_array(s.detail, '${DISTRIBUTIONS}', '{}', true)
                    ORDER BY s.criterion, s.repetition)
            FILTER (WHERE s.scorer = $2 AND s.detail ? 'criteria') AS distributions
   FROM samples sm
