@@ -1,3 +1,2 @@
 export * from "./bullmq/index.js";
-export { LocalTransport, type LocalTransportOptions } from "./local-transport.js";
-export type { ConsumeOptions, Consumer, JobHandler, Transport } from "./transport.js";
+export * from "./local.js";

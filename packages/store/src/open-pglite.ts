@@ -1,5 +1,5 @@
-import { mkdir, readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { ConfigError } from "@assay/core";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
@@ -7,6 +7,7 @@ import { migrate } from "drizzle-orm/pglite/migrator";
 import { describeError } from "./describe-error.js";
 import { assertMigrated } from "./migration-check.js";
 import { migrationsFolder, migrationsSchemaOf } from "./migrations.js";
+import { copyTemplateInto, templateArchive } from "./pglite-template.js";
 import { pgliteRunner } from "./sql-runner.js";
 import { SqlStore } from "./sql-store.js";
 import { inspectStoreFolder, StoreFolderError } from "./store-folder.js";
@@ -61,8 +62,14 @@ async function createClient(dataDir: string, create: boolean): Promise<PGlite> {
     );
   }
   try {
-    if (!inMemory) await mkdir(location, { recursive: true });
-    const template = state === "store" ? undefined : await readTemplate();
+    let template: Blob | undefined;
+    if (inMemory) template = await templateArchive();
+    else {
+      await mkdir(dirname(location), { recursive: true });
+      if (state !== "store" && !(await copyTemplateInto(location))) {
+        await mkdir(location, { recursive: true });
+      }
+    }
     return await PGlite.create(location, {
       postgresqlconf: EMBEDDED_SETTINGS,
       ...(template !== undefined && { loadDataDir: template }),
@@ -72,22 +79,5 @@ async function createClient(dataDir: string, create: boolean): Promise<PGlite> {
       `Cannot open the embedded store in ${location}: ${describeError(error)}. ` +
         "Check that the folder is writable and not used by another Assay process.",
     );
-  }
-}
-
-const TEMPLATE = new URL("../dist/pglite-template.tar.gz", import.meta.url);
-
-/**
- * The empty cluster the build made (scripts/make-pglite-template.mjs), so that a new store
- * is unpacked rather than initialised: initdb would leave ~550 MB of WASM memory in this
- * process for the rest of its life. Without the file (sources never built) PGlite runs
- * initdb as usual.
- */
-async function readTemplate(): Promise<Blob | undefined> {
-  try {
-    return new Blob([await readFile(TEMPLATE)]);
-  } catch (error) {
-    if ((error as { code?: unknown }).code === "ENOENT") return undefined;
-    throw error;
   }
 }

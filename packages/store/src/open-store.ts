@@ -1,6 +1,4 @@
 import { ConfigError } from "@assay/core";
-import { openPglite } from "./open-pglite.js";
-import { openPostgres } from "./open-postgres.js";
 import type { Store } from "./store.js";
 
 export interface OpenStoreOptions {
@@ -32,7 +30,10 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
   const schema = checkSchemaName(options.schema);
+  // Each driver (and its drizzle adapter) is loaded only when used: together they are a
+  // good part of a command's start-up time.
   if (options.databaseUrl !== undefined) {
+    const { openPostgres } = await import("./open-postgres.js");
     return openPostgres({
       databaseUrl: options.databaseUrl,
       schema,
@@ -41,6 +42,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
       create: options.create ?? true,
     });
   }
+  const { openPglite } = await import("./open-pglite.js");
   return openPglite({
     dataDir: options.dataDir ?? ".assay",
     schema,

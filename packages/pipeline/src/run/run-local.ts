@@ -1,5 +1,5 @@
 import type { RunSpec, RunSummary } from "@assay/core";
-import { LocalTransport } from "@assay/queue";
+import { LocalTransport } from "@assay/queue/local";
 import type { ScorerRegistry } from "@assay/scorers";
 import type { SelectionTotals } from "@assay/selection";
 import type { Store } from "@assay/store";

@@ -1,0 +1,4 @@
+// The in-process transport alone, without BullMQ and ioredis: `assay run` needs nothing
+// more, and loading the Redis client would only slow its start.
+export { LocalTransport, type LocalTransportOptions } from "./local-transport.js";
+export type { ConsumeOptions, Consumer, JobHandler, Transport } from "./transport.js";
