@@ -1,4 +1,4 @@
-import { escapeTerminal, maskSecrets } from "@assay/core";
+import { escapeTerminal, maskSecrets } from "@assay/core/safe-text";
 
 /**
  * What the CLI prints goes through here. Text that quotes a dataset (ids, input errors) must

@@ -1,5 +1,5 @@
-import { DEFAULT_BOOTSTRAP_SEED, DEFAULT_RESAMPLES } from "@assay/core";
-import { metadataPath } from "@assay/store/reports";
+import { DEFAULT_BOOTSTRAP_SEED, DEFAULT_RESAMPLES } from "@assay/core/stats";
+import { metadataPath } from "@assay/store/report-options";
 import { InvalidArgumentError } from "commander";
 import { CliExit, ExitCode } from "./exit-codes.js";
 

@@ -1,4 +1,4 @@
-import { AssayError, ConfigError, debugEnabled, InputError, SpecError } from "@assay/core";
+import { AssayError, ConfigError, debugEnabled, InputError, SpecError } from "@assay/core/errors";
 import { CommanderError } from "commander";
 import { CliExit, ExitCode } from "./exit-codes.js";
 import { safeMessage } from "./output.js";

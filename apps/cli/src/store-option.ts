@@ -42,6 +42,3 @@ export async function openStoreFor(
 ): Promise<Store> {
   return openStore({ ...storeTarget(db), ...options });
 }
-
-export const DB_OPTION_HELP =
-  "postgres:// URL or folder of the embedded store (default: $DATABASE_URL, else .assay/)";

@@ -13,7 +13,7 @@ const EnvSchema = z.object({
 });
 export type AssayEnv = z.infer<typeof EnvSchema>;
 
-/** Environment variables are read here and nowhere else. */
+/** Environment variables are read here and nowhere else (ASSAY_DEBUG: errors/debug-enabled.ts). */
 export function readEnv(source: NodeJS.ProcessEnv = process.env): AssayEnv {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
@@ -21,13 +21,4 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): AssayEnv {
     throw new ConfigError(`Environment variable ${String(issue?.path[0])}: ${issue?.message}`);
   }
   return parsed.data;
-}
-
-/**
- * `ASSAY_DEBUG=1`: errors are printed with their stack trace. Read on its own, so a bad
- * value in another variable cannot hide it while that very error is reported.
- */
-export function debugEnabled(source: NodeJS.ProcessEnv = process.env): boolean {
-  const value = source.ASSAY_DEBUG?.trim().toLowerCase();
-  return value !== undefined && value !== "" && value !== "0" && value !== "false";
 }

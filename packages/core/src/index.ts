@@ -13,7 +13,7 @@ export {
   type UsageRole,
   type UsageTotals,
 } from "./cost/usage-cost.js";
-export { type AssayEnv, debugEnabled, readEnv } from "./env.js";
+export { type AssayEnv, readEnv } from "./env.js";
 export * from "./errors/index.js";
 export {
   jobIdOf,

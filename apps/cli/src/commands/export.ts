@@ -1,15 +1,8 @@
-import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { StringDecoder } from "node:string_decoder";
-import { type ExportRow, escapeTerminal } from "@assay/core";
 import { type Command, Option } from "commander";
-import { checkOutPath, openOutFile } from "../out-file.js";
-import { requireRun } from "../require-run.js";
+import { DB_OPTION_HELP } from "../db-option.js";
 import { parseRunId } from "../run-id.js";
-import { scoreCsvEncoder } from "../score-csv.js";
-import { DB_OPTION_HELP, openStoreFor } from "../store-option.js";
 
-interface ExportFlags {
+export interface ExportFlags {
   format: "jsonl" | "csv";
   out?: string;
   db?: string;
@@ -26,40 +19,7 @@ export function registerExport(program: Command): void {
     .option("--out <file>", "write to a file instead of stdout")
     .option("--db <target>", DB_OPTION_HELP)
     .action(async (runId: string, flags: ExportFlags) => {
-      if (flags.out !== undefined) await checkOutPath(flags.out);
-      const store = await openStoreFor(flags.db, { create: false });
-      try {
-        await requireRun(store, runId);
-        const encoder = flags.format === "csv" ? scoreCsvEncoder() : toJsonLines;
-        const rows = Readable.from(store.exportScores(runId));
-        if (flags.out !== undefined) {
-          await pipeline(rows, encoder, await openOutFile(flags.out));
-        } else if (flags.format === "jsonl" || process.stdout.isTTY) {
-          // On a terminal, or as JSON (where the escape keeps the value), control characters
-          // from the dataset are escaped; CSV piped elsewhere is data and stays as it is.
-          await pipeline(rows, encoder, terminalSafe(), process.stdout);
-        } else {
-          await pipeline(rows, encoder, process.stdout);
-        }
-      } finally {
-        await store.close();
-      }
+      const { exportAction } = await import("../actions/export.js");
+      await exportAction(runId, flags);
     });
-}
-
-async function* toJsonLines(rows: AsyncIterable<ExportRow>): AsyncGenerator<string> {
-  for await (const row of rows) yield `${JSON.stringify(row)}\n`;
-}
-
-function terminalSafe(): Transform {
-  const decoder = new StringDecoder("utf8");
-  return new Transform({
-    transform(chunk: Buffer | string, _encoding, done) {
-      const text = typeof chunk === "string" ? chunk : decoder.write(chunk);
-      done(null, escapeTerminal(text, { keepNewlines: true }));
-    },
-    flush(done) {
-      done(null, escapeTerminal(decoder.end(), { keepNewlines: true }));
-    },
-  });
 }

@@ -1,11 +1,8 @@
-import { renderSampleView } from "@assay/report";
 import { type Command, Option } from "commander";
-import { writeOut } from "../output.js";
+import { DB_OPTION_HELP } from "../db-option.js";
 import { parseRunId } from "../run-id.js";
-import { sampleView } from "../show/sample-view.js";
-import { DB_OPTION_HELP, openStoreFor } from "../store-option.js";
 
-interface ShowFlags {
+export interface ShowFlags {
   format: "table" | "json";
   json?: boolean;
   dataset?: string;
@@ -27,13 +24,7 @@ export function registerShow(program: Command): void {
     .option("--dataset <file>", "read the text from this copy of the dataset instead of the run's")
     .option("--db <target>", DB_OPTION_HELP)
     .action(async (runId: string, sampleId: string, flags: ShowFlags) => {
-      const store = await openStoreFor(flags.db, { create: false });
-      try {
-        const view = await sampleView(store, runId, sampleId, flags.dataset);
-        const json = flags.json === true || flags.format === "json";
-        writeOut(`${json ? JSON.stringify(view, null, 2) : renderSampleView(view)}\n`);
-      } finally {
-        await store.close();
-      }
+      const { showAction } = await import("../actions/show.js");
+      await showAction(runId, sampleId, flags);
     });
 }

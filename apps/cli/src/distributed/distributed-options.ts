@@ -1,4 +1,4 @@
-import { DEFAULT_PREFIX } from "@assay/queue";
+import { DEFAULT_PREFIX } from "@assay/queue/queue-names";
 import { type Command, Option } from "commander";
 
 /** Flags every distributed command (produce, worker, status) shares. */

@@ -2,15 +2,9 @@ import type { EarlyStopReport } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
 import { type EarlyStopRow, earlyStopCandidateOf } from "./early-stop-candidate.js";
 import { num } from "./group-by-run.js";
+import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL } from "./report-options.js";
 import { readEarlyStopRollup } from "./rollups/early-stop-rollups.js";
 
-/** M when not given: three falls in a row are rarely noise. */
-export const DEFAULT_FALL_STEPS = 3;
-/**
- * Smallest drop a step needs to count as a fall when not given: a hundredth of the 0–1
- * scale. Without it a curve drifting down by 1e-4 a step (noise) was listed as falling.
- */
-export const DEFAULT_MIN_FALL = 0.01;
 // A drop of exactly the minimum counts: 0.9 − 0.8 is 0.0999… in floating point.
 const FALL_TOLERANCE = 1e-9;
 /** Candidates returned when not given; `total` still counts them all. */

@@ -1,14 +1,13 @@
 export { type AblationCandidateRow, ablationCandidatePages } from "./ablation-candidates.js";
 export {
   DEFAULT_EARLY_STOP_LIMIT,
-  DEFAULT_FALL_STEPS,
-  DEFAULT_MIN_FALL,
   type EarlyStopOptions,
   earlyStops,
 } from "./early-stops.js";
 export { pairScores } from "./pair-scores.js";
 export { type PairedValues, pairedTaskValues } from "./paired-task-values.js";
 export { type BundleOptions, reportBundle } from "./report-bundle.js";
+export { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL, metadataPath } from "./report-options.js";
 export { hasRollups, readRollups } from "./rollups/read-rollups.js";
 export { dropRollups, writeRollups } from "./rollups/write-rollups.js";
 export { runComparison } from "./run-comparison.js";
@@ -18,6 +17,6 @@ export { type ReportOptions, runReports, runTrend, trendPointOf } from "./run-re
 export { runnerOf } from "./runner-of.js";
 export { sampleRecord } from "./sample-record.js";
 export { HISTOGRAM_BINS } from "./score-stats.js";
-export { metadataPath, type SliceOptions, sliceReport } from "./slice-report.js";
+export { type SliceOptions, sliceReport } from "./slice-report.js";
 export { usageTotals } from "./usage-totals.js";
 export { type SelectionRecord, writeSelections } from "./write-selections.js";

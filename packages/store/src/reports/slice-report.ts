@@ -11,6 +11,7 @@ import {
 } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
 import { num, numOrNull } from "./group-by-run.js";
+import { metadataPath } from "./report-options.js";
 
 // $1 run id, $2 the metadata path as text[] (`metadata.a.b` → {a,b}). `#>>` reads the value
 // as text; a sample without the field lands in the NULL slice.
@@ -122,17 +123,6 @@ export async function sliceReport(
     }
   }
   return { by, slices: [...slices.values()].sort(byValue) };
-}
-
-/** `metadata.kind` → ["kind"]; anything else is refused with what was expected. */
-export function metadataPath(by: string): string[] {
-  const parts = by.split(".");
-  if (parts[0] === "metadata" && parts.length > 1 && parts.every((p) => p !== "")) {
-    return parts.slice(1);
-  }
-  throw new RangeError(
-    `Expected \`--by\` to be a metadata field such as metadata.kind (dots reach nested keys), got \`${by}\``,
-  );
 }
 
 function emptySlice(value: string | null): SliceFigures {

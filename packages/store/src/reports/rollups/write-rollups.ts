@@ -1,7 +1,8 @@
 import { inTransaction } from "../../in-transaction.js";
 import type { SqlRunner } from "../../sql-runner.js";
 import type { StoreDriver } from "../../store-driver.js";
-import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL, rawEarlyStops } from "../early-stops.js";
+import { rawEarlyStops } from "../early-stops.js";
+import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL } from "../report-options.js";
 import { type RunFigures, rawRunFigures } from "../run-figures.js";
 import { truncationBuckets } from "../truncation-stats.js";
 import { insertEarlyStopRollup, ROLLED_UP_EARLY_STOPS } from "./early-stop-rollups.js";

@@ -1,0 +1,47 @@
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { StringDecoder } from "node:string_decoder";
+import { type ExportRow, escapeTerminal } from "@assay/core";
+import type { ExportFlags } from "../commands/export.js";
+import { checkOutPath, openOutFile } from "../out-file.js";
+import { requireRun } from "../require-run.js";
+import { scoreCsvEncoder } from "../score-csv.js";
+import { openStoreFor } from "../store-option.js";
+
+export async function exportAction(runId: string, flags: ExportFlags): Promise<void> {
+  if (flags.out !== undefined) await checkOutPath(flags.out);
+  const store = await openStoreFor(flags.db, { create: false });
+  try {
+    await requireRun(store, runId);
+    const encoder = flags.format === "csv" ? scoreCsvEncoder() : toJsonLines;
+    const rows = Readable.from(store.exportScores(runId));
+    if (flags.out !== undefined) {
+      await pipeline(rows, encoder, await openOutFile(flags.out));
+    } else if (flags.format === "jsonl" || process.stdout.isTTY) {
+      // On a terminal, or as JSON (where the escape keeps the value), control characters
+      // from the dataset are escaped; CSV piped elsewhere is data and stays as it is.
+      await pipeline(rows, encoder, terminalSafe(), process.stdout);
+    } else {
+      await pipeline(rows, encoder, process.stdout);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+async function* toJsonLines(rows: AsyncIterable<ExportRow>): AsyncGenerator<string> {
+  for await (const row of rows) yield `${JSON.stringify(row)}\n`;
+}
+
+function terminalSafe(): Transform {
+  const decoder = new StringDecoder("utf8");
+  return new Transform({
+    transform(chunk: Buffer | string, _encoding, done) {
+      const text = typeof chunk === "string" ? chunk : decoder.write(chunk);
+      done(null, escapeTerminal(text, { keepNewlines: true }));
+    },
+    flush(done) {
+      done(null, escapeTerminal(decoder.end(), { keepNewlines: true }));
+    },
+  });
+}

@@ -1,0 +1,82 @@
+import { completeRun, produce } from "@assay/pipeline";
+import { checkSpecScorers } from "@assay/scorers";
+import type { ProduceFlags } from "../commands/produce.js";
+import { openQueues, openSharedStore } from "../distributed/open-services.js";
+import { waitForRun } from "../distributed/wait-for-run.js";
+import { ExitCode } from "../exit-codes.js";
+import { writeErr } from "../output.js";
+import { printSummary } from "../print-summary.js";
+import { createProgressView } from "../progress.js";
+import { defaultRunId } from "../run-id.js";
+import { scorerRegistry } from "../scorer-registry.js";
+import { specFor } from "../spec-option.js";
+import { assertUsableDataset } from "../usable-dataset.js";
+
+// Redis, Postgres and the reading of the next chunk overlap: a few chunks are stored or
+// enqueued while the next is read, which keeps every service busy and memory bounded.
+const PIPELINE = { chunkSize: 500, chunksInFlight: 3 } as const;
+
+export async function produceAction(dataset: string, flags: ProduceFlags): Promise<number> {
+  const registry = await scorerRegistry({});
+  const spec = await specFor(flags.spec, registry);
+  const quiet = flags.quiet === true || flags.json === true;
+  const log = quiet ? () => {} : (line: string) => writeErr(`${line}\n`);
+  // A model that only the GPU workers have cannot be checked here; one that is, is.
+  try {
+    await checkSpecScorers(spec, flags.spec ?? "(default spec)", registry, {
+      onUnavailable: (where, error) =>
+        log(
+          `Not checked here: ${where}: ${error.message}; the workers check it when they load it.`,
+        ),
+    });
+  } finally {
+    // Producing scores nothing: release whatever model the check loaded.
+    await registry.close();
+  }
+  await assertUsableDataset(dataset, flags.maxLineBytes);
+  const runId = flags.runId ?? defaultRunId(dataset);
+  const store = await openSharedStore(flags);
+  try {
+    const transport = await openQueues(flags);
+    try {
+      const { created } = await store.startRun({
+        id: runId,
+        dataset,
+        spec,
+        transport: "bullmq",
+        ...(spec.name !== undefined && { name: spec.name }),
+      });
+      log(`${created ? "Producing run" : "Resuming run"} ${runId}; resume with --run-id ${runId}`);
+      const produced = await produce({
+        store,
+        transport,
+        registry,
+        dataset,
+        spec,
+        runId,
+        maxLineBytes: flags.maxLineBytes,
+        newRun: created,
+        ...PIPELINE,
+      });
+      log(
+        `Enqueued ${produced.enqueued} jobs for ${produced.samples} samples (${produced.planned} results planned, ` +
+          `${produced.skipped} already stored, ${produced.inputErrors} input errors).`,
+      );
+      if (flags.wait === true) {
+        const view = createProgressView({ quiet: flags.quiet === true });
+        await waitForRun(store, runId, produced.planned, {
+          onTick: (done) => view.update({ ...produced, stored: done - produced.skipped }),
+        }).finally(() => view.stop());
+        const selection = await completeRun(store, runId, spec);
+        printSummary(await store.runSummary(runId), selection, flags.json === true);
+      } else {
+        log(`Follow it with: assay status ${runId}`);
+      }
+      return produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;
+    } finally {
+      await transport.close();
+    }
+  } finally {
+    await store.close();
+  }
+}

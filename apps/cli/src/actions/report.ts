@@ -1,0 +1,79 @@
+import { readFile } from "node:fs/promises";
+import { type PriceTable, parsePriceTable } from "@assay/core";
+import { selectionAblation } from "@assay/pipeline";
+import {
+  renderReportHtml,
+  renderReportJson,
+  renderReportTable,
+  renderSummaryTable,
+} from "@assay/report";
+import { reportBundle, runnerOf } from "@assay/store/reports";
+import type { ReportFlags, ReportFormat } from "../commands/report.js";
+import { CliExit, ExitCode } from "../exit-codes.js";
+import { checkOutPath, writeOutFile } from "../out-file.js";
+import { writeOut } from "../output.js";
+import { comparisonOptions } from "../report-options.js";
+import { requireRun } from "../require-run.js";
+import { openStoreFor } from "../store-option.js";
+
+export async function reportAction(runId: string, flags: ReportFlags): Promise<void> {
+  const format: ReportFormat = flags.json === true ? "json" : (flags.format ?? "table");
+  const prices = flags.prices === undefined ? undefined : await loadPrices(flags.prices);
+  if (flags.out !== undefined) await checkOutPath(flags.out);
+  const store = await openStoreFor(flags.db, { create: false });
+  try {
+    await requireRun(store, runId);
+    if (flags.compare !== undefined) await requireRun(store, flags.compare);
+    const summary = await store.runSummary(runId);
+    const stored = await reportBundle(runnerOf(store.driver), runId, {
+      ...(prices !== undefined && { prices }),
+      ...(flags.compare !== undefined && { compareRunId: flags.compare }),
+      ...(flags.series !== undefined && { series: flags.series }),
+      trendRuns: wholeNumber("--trend", flags.trend),
+      fallSteps: wholeNumber("--fall-steps", flags.fallSteps),
+      minFall: nonNegative("--min-fall", flags.minFall),
+      ...comparisonOptions(flags),
+    });
+    // Re-selection from stored per-criterion, per-variant values (no model runs).
+    const ablation = await selectionAblation(store, runId);
+    const bundle = ablation === undefined ? stored : { ...stored, ablation };
+    const text =
+      format === "json"
+        ? renderReportJson(summary, bundle)
+        : format === "html"
+          ? renderReportHtml(bundle)
+          : `${renderSummaryTable(summary)}\n\n${renderReportTable(bundle)}`;
+    if (flags.out === undefined) writeOut(`${text}\n`);
+    else await writeOutFile(flags.out, text);
+  } finally {
+    await store.close();
+  }
+}
+
+async function loadPrices(file: string): Promise<PriceTable> {
+  const text = await readFile(file, "utf8").catch(() => {
+    throw new CliExit(
+      ExitCode.refused,
+      `Cannot read the price table ${file}: check the path given to --prices.`,
+    );
+  });
+  return parsePriceTable(text, file);
+}
+
+function wholeNumber(flag: string, value: string): number {
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= 1) return n;
+  throw new CliExit(
+    ExitCode.refused,
+    `Expected \`${flag}\` to be a whole number from 1 and up, got \`${value}\``,
+  );
+}
+
+function nonNegative(flag: string, value: string): number {
+  const n = Number(value);
+  if (value.trim() !== "" && Number.isFinite(n) && n >= 0) return n;
+  throw new CliExit(
+    ExitCode.refused,
+    `Expected \`${flag}\` to be a number from 0 and up, got \`${value}\``,
+  );
+}

@@ -1,0 +1,26 @@
+import type { StatusFlags } from "../commands/status.js";
+import { readFailedJobs, renderFailedJobs } from "../distributed/failed-jobs-status.js";
+import { openQueues, openSharedStore } from "../distributed/open-services.js";
+import { readRunStatus, renderRunStatus } from "../distributed/run-status.js";
+import { writeOut } from "../output.js";
+import { requireRun } from "../require-run.js";
+
+export async function statusAction(runId: string, flags: StatusFlags): Promise<void> {
+  const store = await openSharedStore(flags, { create: false });
+  try {
+    await requireRun(store, runId);
+    // Status only reads; it must not refuse to look at a misconfigured Redis.
+    const transport = await openQueues({ ...flags, allowEviction: true });
+    try {
+      const status = await readRunStatus(store, transport, runId);
+      const failedJobs = await readFailedJobs(transport, runId);
+      writeOut(
+        `${flags.json === true ? JSON.stringify({ ...status, failedJobs }, null, 2) : `${renderRunStatus(status)}\n${renderFailedJobs(runId, failedJobs)}`}\n`,
+      );
+    } finally {
+      await transport.close();
+    }
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,75 @@
+import { type Pool, readEnv } from "@assay/core";
+import { runWorker } from "@assay/pipeline";
+import type { WorkerFlags } from "../commands/worker.js";
+import { openQueues, openSharedStore } from "../distributed/open-services.js";
+import { argsWithoutDevices, runOnePerDevice } from "../distributed/per-device.js";
+import { CliExit, ExitCode } from "../exit-codes.js";
+import { createMaskedLogger } from "../logger.js";
+import { requireVerifier, scorerRegistry } from "../scorer-registry.js";
+import { shutdownSignal } from "../shutdown-signal.js";
+
+/** Jobs in flight per process when --concurrency is not given. */
+const DEFAULT_CONCURRENCY: Record<Pool, number> = { cpu: 200, gpu: 32 };
+
+export async function workerAction(flags: WorkerFlags): Promise<void> {
+  const log = createMaskedLogger(readEnv().ASSAY_LOG_LEVEL, `assay-worker-${flags.pool}`);
+  if (flags.pool === "gpu" && flags.model === undefined) {
+    throw new CliExit(
+      ExitCode.usage,
+      "--pool gpu needs --model <dir|hub-id>: the model whose queue to serve",
+    );
+  }
+  if (flags.devices !== undefined) {
+    const workerArgs = argsWithoutDevices(process.argv.slice(2));
+    process.exitCode = await runOnePerDevice(flags.devices, workerArgs, log);
+    return;
+  }
+  const registry = await registryFor(flags);
+  // Listen first: a SIGTERM that arrives while connecting must still drain, not kill.
+  const shutdown = shutdownSignal((name) => log.info({ signal: name }, "shutdown requested"));
+  try {
+    const store = await openSharedStore(flags);
+    try {
+      const transport = await openQueues(flags, {
+        ...(flags.lockDurationMs !== undefined && { lockDurationMs: flags.lockDurationMs }),
+        ...(flags.stalledIntervalMs !== undefined && {
+          stalledIntervalMs: flags.stalledIntervalMs,
+        }),
+        onError: (error) => log.warn({ err: error }, "queue connection error (retrying)"),
+      });
+      try {
+        await runWorker({
+          pool: flags.pool,
+          ...(flags.model !== undefined && { model: flags.model }),
+          concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY[flags.pool],
+          store,
+          transport,
+          registry,
+          log,
+          ...(flags.metricsPort !== undefined && { metricsPort: flags.metricsPort }),
+          signal: shutdown.signal,
+        });
+      } finally {
+        await transport.close();
+      }
+    } finally {
+      await Promise.all([store.close(), registry.close()]);
+    }
+  } finally {
+    shutdown.dispose();
+  }
+}
+
+/**
+ * The GPU pool loads its model before taking jobs, so a bad model folder fails at start
+ * (exit 3) instead of failing every job.
+ */
+async function registryFor(flags: WorkerFlags) {
+  if (flags.pool === "cpu") return scorerRegistry(false);
+  const verifier = await requireVerifier();
+  const model = await verifier.loadModel(flags.model as string, {
+    ...(flags.device !== undefined && { device: flags.device }),
+    ...(flags.threads !== undefined && { threads: flags.threads }),
+  });
+  return scorerRegistry({ models: [model] });
+}

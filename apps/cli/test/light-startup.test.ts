@@ -1,0 +1,67 @@
+import { spawn } from "node:child_process";
+import { processOutput } from "@assay/test-support/process-output";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "./run-assay.js";
+
+// A resolve hook that names every module the command loads, on stderr.
+const HOOKS = `export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  process.stderr.write("loaded " + resolved.url + "\\n");
+  return resolved;
+}`;
+const REGISTER = `import { register } from "node:module";
+register("data:text/javascript," + encodeURIComponent(${JSON.stringify(HOOKS)}));`;
+
+// What a command's implementation needs (the store, the queues, the schemas, the pipeline,
+// the renderers) and its help does not: loading them cost ~0.5 s before any output.
+const HEAVY = [
+  "node_modules/drizzle-orm/",
+  "node_modules/@electric-sql/",
+  "node_modules/pg/",
+  "node_modules/bullmq/",
+  "node_modules/ioredis/",
+  "node_modules/zod/",
+  "node_modules/cli-table3/",
+  "node_modules/csv-stringify/",
+  "node_modules/pino/",
+  "packages/core/src/index.ts",
+  "packages/pipeline/",
+  "packages/report/",
+  "packages/scorers/",
+  "packages/selection/",
+  "packages/verifier/",
+];
+
+async function modulesLoadedBy(args: string[]): Promise<{ code: number; urls: string[] }> {
+  const child = spawn(
+    process.execPath,
+    [
+      "--conditions=@assay/source",
+      "--import",
+      `${REPO_ROOT}node_modules/tsx/dist/esm/index.mjs`,
+      "--import",
+      `data:text/javascript,${encodeURIComponent(REGISTER)}`,
+      `${REPO_ROOT}apps/cli/src/main.ts`,
+      ...args,
+    ],
+    { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const { code, stderr } = await processOutput(child);
+  const urls = stderr
+    .split("\n")
+    .filter((line) => line.startsWith("loaded "))
+    .map((line) => line.slice("loaded ".length));
+  return { code, urls };
+}
+
+describe("assay's help loads no command's implementation", () => {
+  for (const args of [["--help"], ["run", "--help"], ["report", "--help"], ["worker", "--help"]]) {
+    it(`assay ${args.join(" ")}`, async () => {
+      const { code, urls } = await modulesLoadedBy(args);
+      expect(code).toBe(0);
+      // The hook did see the CLI's own modules, so an empty list cannot pass by accident.
+      expect(urls.some((url) => url.endsWith("apps/cli/src/program.ts"))).toBe(true);
+      expect(urls.filter((url) => HEAVY.some((heavy) => url.includes(heavy)))).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,4 @@
+// The statistics have no dependencies: `@assay/core/stats` loads them without the schemas.
+export * from "./calibration.js";
+export * from "./paired-bootstrap.js";
+export * from "./seeded-random.js";
