@@ -1,7 +1,9 @@
 /**
  * `npm run bench:local`: 100,000 generated samples through `assay run` on the embedded
  * store and on Postgres, against a raw COPY of the same number of score rows into the same
- * store, in the same run. Targets: end-to-end ≥ 0.5 × raw insert rate; peak RSS ≤ 300 MB.
+ * store, in the same run. Each run starts in a fresh folder (embedded) or database
+ * (Postgres), as a first run does. Targets: on Postgres, `assay run` ≥ 0.3 × the raw COPY
+ * rate; the embedded store ≥ 0.5 × the Postgres `assay run` rate, at ≤ 300 MB peak RSS.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -56,14 +58,22 @@ const stores = new Set(flags.stores.split(","));
 const results: Row[] = [];
 try {
   if (stores.has("pglite")) {
-    const dir = join(work, "pglite");
-    results.push(await benchStore("pglite", { dataDir: dir }, ["--db", dir]));
+    results.push(
+      await benchStore("pglite", async (rep) => {
+        const dir = join(work, `pglite-${rep}`);
+        return { target: { dataDir: dir }, dbArgs: ["--db", dir] };
+      }),
+    );
   }
   if (stores.has("postgres")) {
-    const url = await freshDatabase(flags.postgres, "assay_bench_local");
-    const migrated = await measureProcess("node", [cli, "migrate", "--db", url]);
-    if (migrated.exitCode !== 0) throw new Error(`assay migrate failed:\n${migrated.stderr}`);
-    results.push(await benchStore("postgres", { databaseUrl: url }, ["--db", url]));
+    results.push(
+      await benchStore("postgres", async () => {
+        const url = await freshDatabase(flags.postgres, "assay_bench_local");
+        const migrated = await measureProcess("node", [cli, "migrate", "--db", url]);
+        if (migrated.exitCode !== 0) throw new Error(`assay migrate failed:\n${migrated.stderr}`);
+        return { target: { databaseUrl: url }, dbArgs: ["--db", url] };
+      }),
+    );
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
@@ -73,19 +83,30 @@ console.log(
   `\nbench:local — ${fmt(samples)} samples, 1 deterministic score each, median of ${reps} runs`,
 );
 console.log(
-  "store     assay run samples/s   raw COPY rows/s   ratio (target ≥ 0.5)   peak RSS MB (target ≤ 300)",
+  "store     assay run samples/s   raw COPY rows/s   ratio (Postgres: target ≥ 0.3)   peak RSS MB (embedded: target ≤ 300)",
 );
 for (const row of results) {
   console.log(
-    `${row.store.padEnd(9)} ${fmt(row.e2eRate).padStart(19)} ${fmt(row.rawRate).padStart(17)} ${fmt(row.e2eRate / row.rawRate, 2).padStart(22)} ${fmt(row.peakRss).padStart(28)}`,
+    `${row.store.padEnd(9)} ${fmt(row.e2eRate).padStart(19)} ${fmt(row.rawRate).padStart(17)} ${fmt(row.e2eRate / row.rawRate, 2).padStart(32)} ${fmt(row.peakRss).padStart(38)}`,
+  );
+}
+const embedded = results.find((row) => row.store === "pglite");
+const server = results.find((row) => row.store === "postgres");
+if (embedded !== undefined && server !== undefined) {
+  console.log(
+    `embedded ÷ Postgres assay run rate: ${fmt(embedded.e2eRate / server.e2eRate, 2)} (target ≥ 0.5)`,
   );
 }
 
-async function benchStore(name: string, target: OpenStoreOptions, dbArgs: string[]): Promise<Row> {
+/** Where one repetition runs: a new folder or database, as a first run has. */
+type FreshStore = (rep: number) => Promise<{ target: OpenStoreOptions; dbArgs: string[] }>;
+
+async function benchStore(name: string, fresh: FreshStore): Promise<Row> {
   const e2eRates: number[] = [];
   const rss: number[] = [];
   const rawRates: number[] = [];
   for (let rep = 0; rep < reps; rep += 1) {
+    const { target, dbArgs } = await fresh(rep);
     const run = await measureProcess("node", [
       cli,
       "run",
