@@ -32,7 +32,9 @@ export function storedScoreRows(rows: readonly ScoreRow[]): StoredScoreRow[] {
  * stores differently (NaN, an infinity or a hole becomes null, which is no distribution).
  */
 export function storedDiscreteLevel(detail: ScoreRow["detail"]): number | null {
-  if (detail === null || !Object.hasOwn(detail, "criteria")) return null;
+  if (typeof detail !== "object" || detail === null || !Object.hasOwn(detail, "criteria")) {
+    return null;
+  }
   const distributions = distributionsIn(detail);
   for (const distribution of distributions) {
     for (let i = 0; i < distribution.length; i += 1) {
