@@ -5,8 +5,8 @@ import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
  * `candidates` candidates, each with a verifier ("judge") row carrying a three-level score
  * distribution, as the distribution head stores it, and a check ("exact") row. Scores sit
  * on a 1/20 grid so ties at the top are common; 2% of judge and 1% of exact rows are
- * unscored; a third of the tasks have no labels. random() is seeded: every run sees the
- * same data.
+ * unscored; a third of the tasks have no labels. Each judge row carries the discrete level
+ * the store stores beside it. random() is seeded: every run sees the same data.
  */
 export async function seedSelectionRun(
   runner: SqlRunner,
@@ -25,20 +25,27 @@ export async function seedSelectionRun(
     params,
   );
   await runner.query(
-    `INSERT INTO scores (run_id, sample_id, scorer, rule, status, value, reason, detail)
+    `INSERT INTO scores (run_id, sample_id, scorer, rule, status, value, reason, detail, discrete_level)
      SELECT $1, 't' || t || '#' || c, s.scorer, 'default',
             CASE WHEN r < s.unscored THEN 'unscored' ELSE 'scored' END,
             CASE WHEN r < s.unscored THEN NULL
                  WHEN s.scorer = 'judge' THEN floor(random() * 21) / 20
                  ELSE (random() < 0.4)::int END,
             CASE WHEN r < s.unscored THEN 'overflow' END,
-            CASE WHEN s.scorer = 'judge' AND r >= s.unscored THEN
+            CASE WHEN judged THEN
               ('{"criteria":[{"name":"correct","variants":[{"variant":0,"distribution":['
-               || round(random()::numeric, 3) || ',' || round(random()::numeric, 3) || ','
-               || round(random()::numeric, 3) || ']}]}]}')::jsonb END
+               || p0 || ',' || p1 || ',' || p2 || ']}]}]}')::jsonb END,
+            -- The level the store works out when it writes a row: the first maximum's index
+            -- over the last index.
+            CASE WHEN judged THEN
+              CASE WHEN p0 >= p1 AND p0 >= p2 THEN 0 WHEN p1 >= p2 THEN 0.5 ELSE 1 END END
      FROM generate_series(0, $2::int - 1) t, generate_series(0, $3::int - 1) c,
           (VALUES ('judge', 0.02), ('exact', 0.01)) s(scorer, unscored),
-          LATERAL (SELECT random() + 0 * t AS r) x`,
+          LATERAL (SELECT random() + 0 * t AS r) x,
+          LATERAL (SELECT s.scorer = 'judge' AND r >= s.unscored AS judged) j,
+          LATERAL (SELECT round((random() + 0 * t)::numeric, 3) AS p0,
+                          round((random() + 0 * t)::numeric, 3) AS p1,
+                          round((random() + 0 * t)::numeric, 3) AS p2) d`,
     params,
   );
 }

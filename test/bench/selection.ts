@@ -8,7 +8,8 @@
  * size, to show its memory does not grow with the tasks. Target: ≥ 50,000 tasks/s.
  *
  * Flags: --tasks (250000), --candidates (4), --sample (baseline tasks, 20000), --reps (3),
- * --driver (postgres | pglite | both; default both).
+ * --driver (postgres | pglite | both; default both), --schema (the Postgres schema it seeds and
+ * drops; assay_bench_selection).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -22,7 +23,6 @@ import { fmt, measureProcess, median, timed } from "./bench-util.js";
 import { seedSelectionRun } from "./selection-data.js";
 
 const DATABASE_URL = readEnv().DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const SCHEMA = "assay_bench_selection";
 const TARGET = 50_000;
 
 const { values: flags } = parseArgs({
@@ -32,8 +32,10 @@ const { values: flags } = parseArgs({
     sample: { type: "string", default: "20000" },
     reps: { type: "string", default: "3" },
     driver: { type: "string", default: "both" },
+    schema: { type: "string", default: "assay_bench_selection" },
   },
 });
+const SCHEMA = flags.schema;
 const tasks = Number(flags.tasks);
 const candidates = Number(flags.candidates);
 const sample = Math.min(Number(flags.sample), tasks);

@@ -13,6 +13,11 @@ export {
   type UsageRole,
   type UsageTotals,
 } from "./cost/usage-cost.js";
+export {
+  discreteScoreOf,
+  discreteScoreOfDistributions,
+  distributionsIn,
+} from "./discrete-score.js";
 export { type AssayEnv, readEnv } from "./env.js";
 export * from "./errors/index.js";
 export {

@@ -20,10 +20,17 @@ export interface CandidateRow {
   /** Mean of the verifier's rows; null when any row is unscored or none exists. */
   verifierScore: number | null;
   /**
-   * For each verifier row that has `detail.criteria`, the score distributions it kept
-   * (`criteria[].variants[].distribution`, in order), for the discrete-judge comparison.
+   * For each verifier row that has `detail.criteria`, in criterion and repetition order,
+   * for the discrete-judge comparison: the score distributions it kept
+   * (`criteria[].variants[].distribution`, in order), or the row's discrete level (a
+   * number: `discreteScoreOf` of its detail) where the store had it already.
    */
   verifierDistributions: unknown[];
+  /**
+   * The discrete-judge score, when the store worked it out already from the rows' stored
+   * levels (null: no verifier row has a distribution); `verifierDistributions` is then empty.
+   */
+  discreteScore?: number | null;
   /** Mean of the check scorer's rows; null when any is unscored or none exists. */
   checkValue: number | null;
 }

@@ -1,3 +1,4 @@
+export { discreteScoreOf, distributionsIn } from "@assay/core";
 export { AblationTally, type AblationTaskCandidate } from "./ablation/ablation-tally.js";
 export {
   type AblationView,
@@ -21,7 +22,6 @@ export {
 } from "./bradley-terry.js";
 export { type Candidate, isScored, type ScoredCandidate } from "./candidate.js";
 export { type CorrectnessInput, DEFAULT_CORRECT_THRESHOLD, isCorrect } from "./correctness.js";
-export { discreteScoreOf, distributionsIn } from "./discrete-score.js";
 export { type PairPlanOptions, type PairPrompt, pairPrompts } from "./pair-jobs.js";
 export {
   type CombinedJudgments,

@@ -4,7 +4,7 @@ import type { PairJudgment } from "./pair-judgments.js";
 import { type PairwiseEvidence, pairwiseTournament } from "./pairwise-tournament.js";
 import { DEFAULT_PIVOTS, pivotTournament } from "./pivot-tournament.js";
 import { type Comparison, preferenceProbability } from "./preference.js";
-import { isTopTied, rankByValue, TIE_BREAK, type TieBreak } from "./tie-break.js";
+import { TIE_BREAK, type TieBreak } from "./tie-break.js";
 
 export type SelectionMethod = "best_of_n" | "pivot_tournament";
 
@@ -72,7 +72,6 @@ export function selectTask(
 ): TaskSelection {
   const method = options.method ?? "best_of_n";
   const scoredCandidates = candidates.filter(isScored);
-  const byIndex = new Map(candidates.map((c) => [c.index, c]));
   const pointwise = { ...bestOfN(scoredCandidates), comparisons: [] };
   const judged =
     method === "pivot_tournament" && judgments !== undefined
@@ -86,21 +85,16 @@ export function selectTask(
     judged ??
     (method === "best_of_n"
       ? pointwise
-      : pivotTournament(
-          scoredCandidates.map((c) => c.index),
-          (a, b) => preferenceProbability(scoreOf(byIndex, a), scoreOf(byIndex, b), options.scale),
-          options.k === undefined ? {} : { k: options.k },
-        ));
-  const selected = outcome.ranking[0] === undefined ? undefined : byIndex.get(outcome.ranking[0]);
-  const pointwisePick =
-    pointwise.ranking[0] === undefined ? undefined : byIndex.get(pointwise.ranking[0]);
+      : tournamentOnScores(candidates, scoredCandidates, options));
+  const selected = candidateAt(candidates, outcome.ranking[0]);
+  const pointwisePick = candidateAt(candidates, pointwise.ranking[0]);
   return {
     taskId,
     method,
     candidates: candidates.length,
     selectedIndex: selected?.index ?? null,
     selectedSampleId: selected?.sampleId ?? null,
-    scores: Object.fromEntries(candidates.map((c) => [c.index, c.score])),
+    scores: scoresOf(candidates),
     comparisons: outcome.comparisons,
     ranking: outcome.ranking,
     tie: outcome.tie,
@@ -119,8 +113,38 @@ export function selectTask(
   };
 }
 
-function scoreOf(byIndex: Map<number, Candidate>, index: number): number {
-  return byIndex.get(index)?.score ?? 0;
+function tournamentOnScores(
+  candidates: readonly Candidate[],
+  scoredCandidates: readonly Candidate[],
+  options: SelectOptions,
+) {
+  const byIndex = new Map(candidates.map((c) => [c.index, c]));
+  const scoreOf = (index: number) => byIndex.get(index)?.score ?? 0;
+  return pivotTournament(
+    scoredCandidates.map((c) => c.index),
+    (a, b) => preferenceProbability(scoreOf(a), scoreOf(b), options.scale),
+    options.k === undefined ? {} : { k: options.k },
+  );
+}
+
+// Selection runs once per task over every task of a run: the helpers below do in one loop,
+// without intermediate arrays, what a map or sort would.
+
+/** The candidate with that index; the last one where several share it (as a Map keeps). */
+function candidateAt(candidates: readonly Candidate[], index: number | undefined) {
+  if (index === undefined) return undefined;
+  for (let i = candidates.length - 1; i >= 0; i -= 1) {
+    const candidate = candidates[i] as Candidate;
+    if (candidate.index === index) return candidate;
+  }
+  return undefined;
+}
+
+/** Verifier score by candidate index (the last candidate's where several share one). */
+function scoresOf(candidates: readonly Candidate[]): Record<number, number | null> {
+  const scores: Record<number, number | null> = {};
+  for (const c of candidates) scores[c.index] = c.score;
+  return scores;
 }
 
 function firstOf(candidates: readonly Candidate[]): Candidate | undefined {
@@ -136,8 +160,18 @@ function anyCorrect(candidates: readonly Candidate[]): boolean | null {
   return null;
 }
 
+/** More than one candidate shares the top discrete score; null when one has none. */
 function discreteTieOf(candidates: readonly Candidate[]): boolean | null {
-  const entries = candidates.map((c) => ({ index: c.index, value: c.discreteScore ?? null }));
-  if (entries.length === 0 || entries.some((e) => e.value === null)) return null;
-  return isTopTied(rankByValue(entries as { index: number; value: number }[]));
+  if (candidates.length === 0) return null;
+  let top = Number.NEGATIVE_INFINITY;
+  let atTop = 0;
+  for (const c of candidates) {
+    const value = c.discreteScore ?? null;
+    if (value === null) return null;
+    if (value > top) {
+      top = value;
+      atTop = 1;
+    } else if (value === top) atTop += 1;
+  }
+  return atTop > 1;
 }

@@ -1,7 +1,11 @@
-import type { CandidateRow, SelectionRecord, TaskCandidates } from "@assay/core";
+import {
+  type CandidateRow,
+  discreteScoreOfDistributions,
+  type SelectionRecord,
+  type TaskCandidates,
+} from "@assay/core";
 import type { Candidate } from "./candidate.js";
 import { DEFAULT_CORRECT_THRESHOLD, isCorrect } from "./correctness.js";
-import { discreteScoreOfDistributions } from "./discrete-score.js";
 import type { PairJudgment } from "./pair-judgments.js";
 import { type SelectOptions, selectTask, type TaskSelection } from "./select-task.js";
 
@@ -30,21 +34,49 @@ export function selectTasks(
 }
 
 export function candidateOf(row: CandidateRow, threshold = DEFAULT_CORRECT_THRESHOLD): Candidate {
-  const discrete = row.verifierDistributions.map(discreteScoreOfDistributions);
-  const known = discrete.filter((d): d is number => d !== null);
   return {
     index: row.candidateIndex,
     sampleId: row.sampleId,
     score: row.verifierScore,
-    discreteScore: known.length === discrete.length && known.length > 0 ? mean(known) : null,
+    discreteScore:
+      row.discreteScore !== undefined ? row.discreteScore : discreteOf(row.verifierDistributions),
     correct: isCorrect({ label: row.label, checkValue: row.checkValue }, threshold),
   };
 }
 
+/** The mean of the rows' levels; null as soon as one row has none, or there is no row. */
+function discreteOf(rows: readonly unknown[]): number | null {
+  const levels = rows.map((row) =>
+    typeof row === "number" ? row : discreteScoreOfDistributions(row),
+  );
+  const known = levels.filter((level): level is number => level !== null);
+  return known.length === levels.length && known.length > 0 ? mean(known) : null;
+}
+
 /** The stored form of a selection: its evidence goes into `detail`. */
+// Field by field rather than a rest and a spread: this runs once per task.
 export function selectionRecordOf(selection: TaskSelection): SelectionRecord {
-  const { scores, comparisons, ranking, pairwise, pointwise, ...columns } = selection;
-  return { ...columns, detail: { scores, comparisons, ranking, pairwise, pointwise } };
+  const s = selection;
+  return {
+    taskId: s.taskId,
+    method: s.method,
+    candidates: s.candidates,
+    selectedIndex: s.selectedIndex,
+    selectedSampleId: s.selectedSampleId,
+    tie: s.tie,
+    discreteTie: s.discreteTie,
+    tieBreak: s.tieBreak,
+    selectedCorrect: s.selectedCorrect,
+    firstCorrect: s.firstCorrect,
+    anyCorrect: s.anyCorrect,
+    detail: {
+      scores: s.scores,
+      comparisons: s.comparisons,
+      ranking: s.ranking,
+      pairwise: s.pairwise,
+      pointwise: s.pointwise,
+    },
+  };
 }
 
 function mean(values: readonly number[]): number {

@@ -72,6 +72,12 @@ export const scores = pgTable(
     value: doublePrecision("value"),
     reason: text("reason"),
     detail: jsonb("detail"),
+    /**
+     * `discreteScoreOf(detail)`, worked out when the row is written, for rows whose detail
+     * has `criteria`: selection reads this number instead of the distributions. Null when
+     * the detail holds no distribution, or the row was written before this column.
+     */
+    discreteLevel: doublePrecision("discrete_level"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,5 +1,6 @@
 import { ConfigError } from "@assay/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runnerOf } from "../src/reports/index.js";
 import { resultKeyString } from "../src/result-key.js";
 import type { Store } from "../src/store.js";
 import { freshRunId, inputError, sample, scored, unscored } from "./fixtures.js";
@@ -110,6 +111,52 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
       ).toBe(1);
       expect(await store.countResults(id)).toBe(4);
       expect(await store.writeScores([])).toBe(0);
+    });
+
+    it.each([
+      ["a few rows", 0],
+      ["a batch large enough for COPY", 150],
+    ])("stores each row's discrete level beside its detail (%s)", async (_, padding) => {
+      const id = await startRun();
+      const judged = (sampleId: string, detail: Record<string, unknown> | null) => ({
+        ...scored(id, sampleId, "judge", 0.5),
+        detail,
+      });
+      const criterion = (...distributions: unknown[]) => ({
+        variants: distributions.map((distribution) => ({ distribution })),
+      });
+      const holed: number[] = [];
+      holed[0] = 0.1;
+      holed[2] = 0.5;
+      await store.writeScores([
+        judged("argmax", { criteria: [criterion([0.1, 0.7, 0.2])] }),
+        judged("mean", { criteria: [criterion([0.9, 0.1]), criterion([0.2, 0.3, 0.5])] }),
+        judged("first-max", { criteria: [criterion([0.4, 0.4, 0.2])] }),
+        judged("none", { criteria: [criterion("x", [1])] }),
+        judged("no-criteria", { progress: [1, 2] }),
+        judged("no-detail", null),
+        // JSON stores NaN and a hole as null: no distribution there, unlike in memory.
+        judged("nan", { criteria: [criterion([Number.NaN, 0.5, 0.1])] }),
+        judged("hole", { criteria: [criterion(holed)] }),
+        ...Array.from({ length: padding }, (_, i) => judged(`pad-${i}`, null)),
+      ]);
+      const { rows } = await runnerOf(store.driver).query<{
+        sample_id: string;
+        discrete_level: number | null;
+      }>(
+        "SELECT sample_id, discrete_level FROM scores WHERE run_id = $1 AND sample_id NOT LIKE 'pad-%'",
+        [id],
+      );
+      expect(Object.fromEntries(rows.map((r) => [r.sample_id, r.discrete_level]))).toEqual({
+        argmax: 0.5,
+        mean: 0.5,
+        "first-max": 0,
+        none: null,
+        "no-criteria": null,
+        "no-detail": null,
+        nan: null,
+        hole: null,
+      });
     });
 
     it("keeps text, nulls and JSON detail intact", async () => {

@@ -16,8 +16,10 @@ interface GeneratedCandidate {
   label: boolean | undefined;
   /** Verifier rows, one per criterion (none: the verifier never scored it). */
   judge: Outcome[];
-  /** A score distribution kept with each scored verifier row. */
-  distribution: number[] | undefined;
+  /** The score distribution kept with each scored verifier row, row by row. */
+  distributions: (number[] | undefined)[];
+  /** Row by row: stored without its discrete level, as rows written before that column. */
+  legacy: boolean[];
   /** How the detail holds it: as the verifier writes it, among values that hold none, or in a shape that holds none. */
   shape: DetailShape;
   exact: Outcome | undefined;
@@ -51,13 +53,15 @@ const outcome: fc.Arbitrary<Outcome> = fc.oneof(
 
 const candidate: fc.Arbitrary<GeneratedCandidate> = fc.record({
   label: fc.option(fc.boolean(), { nil: undefined }),
-  judge: fc.array(outcome, { minLength: 0, maxLength: 2 }),
-  distribution: fc.option(
-    fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 2, maxLength: 4 }),
-    {
+  // Up to three rows with levels such as 1/3: their mean depends on the order of the sum.
+  judge: fc.array(outcome, { minLength: 0, maxLength: 3 }),
+  distributions: fc.array(
+    fc.option(fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 2, maxLength: 4 }), {
       nil: undefined,
-    },
+    }),
+    { minLength: 3, maxLength: 3 },
   ),
+  legacy: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
   shape: fc.oneof(
     { weight: 4, arbitrary: fc.constant<DetailShape>("verifier") },
     { weight: 1, arbitrary: fc.constantFrom(...(Object.keys(SHAPES) as DetailShape[])) },
@@ -127,6 +131,50 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       );
     });
 
+    it.each([
+      ["stored levels", [false, false, false]],
+      ["rows stored without levels", [true, true, true]],
+      ["some rows stored without levels", [false, true, false]],
+    ])(
+      "sums a candidate's levels in criterion order, as selection does (%s)",
+      async (_, legacy) => {
+        // Levels 1, 1 and 1/3 in that order average to exactly 7/9, another candidate's level;
+        // summed in another order they miss it by one bit, and the discrete tie is lost.
+        const tasks = {
+          t: [
+            {
+              label: true,
+              judge: [0.5, 0.5, 0.5],
+              distributions: [
+                [0, 9],
+                [0, 9],
+                [0, 9, 0, 0],
+              ],
+              legacy,
+              shape: "verifier" as const,
+              exact: undefined,
+            },
+            {
+              label: false,
+              judge: [0.5],
+              distributions: [[0, 0, 0, 0, 0, 0, 0, 9, 0, 0]],
+              legacy,
+              shape: "verifier" as const,
+              exact: undefined,
+            },
+          ],
+        };
+        const id = randomUUID();
+        await seed(db.store, `new-${id}`, tasks);
+        await seed(db.store, `old-${id}`, tasks);
+        await selectForRun(db.store, `new-${id}`, { verifierScorer: "judge" });
+        await selectPerTask(db.store, `old-${id}`, { verifierScorer: "judge" });
+        const stored = await selectionsOf(db.store, `new-${id}`);
+        expect(stored.map((s) => s.discrete_tie)).toEqual([true]);
+        expect(stored).toEqual(await selectionsOf(db.store, `old-${id}`));
+      },
+    );
+
     it("replaces the run's selections only when the whole pass succeeds", async () => {
       const runId = `atomic-${randomUUID()}`;
       const tasks = {
@@ -134,7 +182,8 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
           {
             label: true,
             judge: [0.5],
-            distribution: undefined,
+            distributions: [],
+            legacy: [],
             shape: "verifier" as const,
             exact: undefined,
           },
@@ -143,7 +192,8 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
           {
             label: false,
             judge: [1],
-            distribution: undefined,
+            distributions: [],
+            legacy: [],
             shape: "verifier" as const,
             exact: undefined,
           },
@@ -190,11 +240,19 @@ async function seed(
   const entries = await insertCandidateSamples(store, runId, tasks, "/");
   const rows = entries.flatMap(({ id, candidate: c }) => [
     ...c.judge.map((o, i) =>
-      scoreRow(runId, id, "judge", `criterion-${i}`, o, c.distribution, c.shape),
+      scoreRow(runId, id, "judge", `criterion-${i}`, o, c.distributions[i], c.shape),
     ),
     ...(c.exact === undefined ? [] : [scoreRow(runId, id, "exact", "", c.exact)]),
   ]);
   if (rows.length > 0) await store.writeScores(rows);
+  const legacy = entries.flatMap(({ id, candidate: c }) =>
+    c.judge.flatMap((_, i) => (c.legacy[i] === true ? [`${id}/criterion-${i}`] : [])),
+  );
+  await runnerOf(store.driver).query(
+    `UPDATE scores SET discrete_level = NULL
+     WHERE run_id = $1 AND sample_id || '/' || criterion = ANY($2::text[])`,
+    [runId, legacy],
+  );
 }
 
 function scoreRow(

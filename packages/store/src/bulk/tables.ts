@@ -2,7 +2,8 @@ import { inputErrors, samples, scores, truncations, usage } from "../schema.js";
 import { columnList } from "./column-list.js";
 
 // The columns each bulk write fills, named by the schema's property names, which are the
-// field names of the row types in @assay/core (ScoreRow, TruncationRow, UsageRow).
+// field names of the row types in @assay/core (ScoreRow, TruncationRow, UsageRow); a score
+// row is stored with its discrete level added (queries/scores.ts, `storedScoreRows`).
 
 export const SCORE_COLUMNS = columnList(scores, [
   "runId",
@@ -15,6 +16,7 @@ export const SCORE_COLUMNS = columnList(scores, [
   "value",
   "reason",
   "detail",
+  "discreteLevel",
 ]);
 
 export const TRUNCATION_COLUMNS = columnList(truncations, [

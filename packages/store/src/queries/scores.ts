@@ -1,4 +1,4 @@
-import type { ScoreRow } from "@assay/core";
+import { discreteScoreOfDistributions, distributionsIn, type ScoreRow } from "@assay/core";
 import { type BulkTarget, bulkInsert, bulkPart } from "../bulk/bulk-statement.js";
 import { countedInsert } from "../bulk/insert-rows.js";
 import { SCORE_COLUMNS } from "../bulk/tables.js";
@@ -11,9 +11,37 @@ import type { SqlRunner } from "../sql-runner.js";
  */
 export async function writeScores(target: BulkTarget, rows: readonly ScoreRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  return bulkInsert(target, [bulkPart(SCORE_COLUMNS, rows)], (from) =>
+  return bulkInsert(target, [bulkPart(SCORE_COLUMNS, storedScoreRows(rows))], (from) =>
     countedInsert(SCORE_COLUMNS, from),
   );
+}
+
+/** A score row as the `scores` table holds it. */
+export interface StoredScoreRow extends ScoreRow {
+  discreteLevel: number | null;
+}
+
+/** The rows with their discrete level (column `discrete_level`), for selection to read. */
+export function storedScoreRows(rows: readonly ScoreRow[]): StoredScoreRow[] {
+  return rows.map((row) => ({ ...row, discreteLevel: storedDiscreteLevel(row.detail) }));
+}
+
+/**
+ * `discreteScoreOf(detail)`, as selection would work it out from the stored detail. Null
+ * (selection then reads the detail itself) when a distribution holds a value that JSON
+ * stores differently (NaN, an infinity or a hole becomes null, which is no distribution).
+ */
+export function storedDiscreteLevel(detail: ScoreRow["detail"]): number | null {
+  if (typeof detail !== "object" || detail === null || !Object.hasOwn(detail, "criteria")) {
+    return null;
+  }
+  const distributions = distributionsIn(detail);
+  for (const distribution of distributions) {
+    for (let i = 0; i < distribution.length; i += 1) {
+      if (!Number.isFinite(distribution[i])) return null;
+    }
+  }
+  return discreteScoreOfDistributions(distributions);
 }
 
 export async function storedResultKeys(

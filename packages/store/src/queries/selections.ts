@@ -33,9 +33,15 @@ export type ChooseSelections = (
 // The plan streams (no hash of the run, no sort beyond a task's few candidates), so the
 // server's memory stays flat too. A scorer's value is the mean of its rows, null as soon as
 // one is unscored (a partial mean would pretend to know more than it does) or when it has
-// none (bool_and over no rows is null); avg skips null values, as before. Only the score
-// distributions of each verifier row's detail travel, not the rest of it: the client's
-// cost is mostly parsing what it receives.
+// none (bool_and over no rows is null); avg skips null values, as before.
+// The discrete-judge score is the mean of the verifier rows' stored levels (rows whose
+// detail has criteria), summed in criterion and repetition order as selection's own mean
+// sums them, so the two agree to the last bit: the rows come from a subquery in that order
+// (the primary key's), which the aggregate keeps. Only a sample with such a row stored
+// without a level (written before the column, or a distribution JSON stores differently)
+// has its rows read again, each as its level or its distributions, for selection to work
+// out; CASE runs that subquery for those samples only. Both keep the client's cost down:
+// it is mostly parsing what it receives.
 // Strict, with filters: a criteria or variants value that is not an array, or an element
 // that is not an object, holds no distribution (lax mode would wrap or unwrap it), as
 // selection's own reading of a detail has it; `silent` turns strict errors into nothing.
@@ -46,17 +52,31 @@ const DISTRIBUTIONS =
 const DECLARE = `
   DECLARE run_candidates NO SCROLL CURSOR FOR
   SELECT sm.task_id, sm.sample_id, sm.candidate_index, sm.label,
-         CASE WHEN bool_and(s.status = 'scored') FILTER (WHERE s.scorer = $2)
-              THEN avg(s.value) FILTER (WHERE s.scorer = $2) END AS verifier_score,
-         CASE WHEN bool_and(s.status = 'scored') FILTER (WHERE s.scorer = $3)
-              THEN avg(s.value) FILTER (WHERE s.scorer = $3) END AS check_value,
-         jsonb_agg(jsonb_path_query_array(s.detail, '${DISTRIBUTIONS}', '{}', true)
-                   ORDER BY s.criterion, s.repetition)
-           FILTER (WHERE s.scorer = $2 AND s.detail ? 'criteria') AS distributions
+         a.verifier_score, a.check_value, a.discrete,
+         CASE WHEN a.unleveled THEN (
+           SELECT jsonb_agg(COALESCE(to_jsonb(r.discrete_level),
+                                     jsonb_path_query_array(r.detail, '${DISTRIBUTIONS}', '{}', true))
+                            ORDER BY r.criterion, r.repetition)
+           FROM scores r
+           WHERE r.run_id = sm.run_id AND r.sample_id = sm.sample_id AND r.scorer = $2
+             AND r.detail ? 'criteria') END AS distributions
   FROM samples sm
-  LEFT JOIN scores s ON s.run_id = sm.run_id AND s.sample_id = sm.sample_id AND s.scorer IN ($2, $3)
+  CROSS JOIN LATERAL (
+    SELECT CASE WHEN bool_and(s.status = 'scored') FILTER (WHERE s.scorer = $2)
+                THEN avg(s.value) FILTER (WHERE s.scorer = $2) END AS verifier_score,
+           CASE WHEN bool_and(s.status = 'scored') FILTER (WHERE s.scorer = $3)
+                THEN avg(s.value) FILTER (WHERE s.scorer = $3) END AS check_value,
+           CASE WHEN count(*) FILTER (WHERE s.graded) = count(s.discrete_level) FILTER (WHERE s.graded)
+                THEN avg(s.discrete_level) FILTER (WHERE s.graded) END AS discrete,
+           count(*) FILTER (WHERE s.graded) > count(s.discrete_level) FILTER (WHERE s.graded)
+             AS unleveled
+    FROM (SELECT scorer, status, value, discrete_level,
+                 scorer = $2 AND detail ? 'criteria' AS graded
+          FROM scores
+          WHERE run_id = sm.run_id AND sample_id = sm.sample_id AND scorer IN ($2, $3)
+          ORDER BY scorer, criterion, repetition) s
+  ) a
   WHERE sm.run_id = $1
-  GROUP BY sm.task_id, sm.candidate_index, sm.sample_id, sm.label
   ORDER BY sm.task_id, sm.candidate_index, sm.sample_id`;
 
 const COPY_SELECTIONS =

@@ -8,6 +8,8 @@ export type CandidateScoreRow = [
   label: boolean | null,
   verifierScore: number | null,
   checkValue: number | null,
+  discrete: number | null,
+  /** Set only for a sample with a verifier row stored without its level. */
   distributions: unknown[] | null,
 ];
 
@@ -37,13 +39,16 @@ export class TaskAssembler {
 }
 
 function candidateOf(row: CandidateScoreRow): CandidateRow {
+  const distributions = row[7];
   return {
     taskId: row[0],
     sampleId: row[1],
     candidateIndex: row[2],
     label: row[3],
     verifierScore: row[4],
-    verifierDistributions: row[6] ?? [],
+    verifierDistributions: distributions ?? [],
+    // Undefined: selection works it out from the rows' levels and distributions.
+    discreteScore: distributions === null ? row[6] : undefined,
     checkValue: row[5],
   };
 }

@@ -1,3 +1,6 @@
+// In core rather than selection: the store works out each verifier row's level when it
+// writes the row, so that selection reads one number instead of the distributions.
+
 /**
  * What a discrete judge would have answered, from a verifier score's detail: the argmax
  * level of each kept G-bin distribution, scaled to [0, 1] like φ, averaged over criteria

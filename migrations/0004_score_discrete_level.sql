@@ -1,0 +1,1 @@
+ALTER TABLE "scores" ADD COLUMN "discrete_level" double precision;
