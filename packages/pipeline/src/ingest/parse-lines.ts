@@ -1,5 +1,6 @@
 import { parseDatasetLine, type Sample, samplesFromLine } from "@assay/core";
-import type { LineProblem, RawLine } from "./read-lines.js";
+import type { LineBytes } from "./read-line-batches.js";
+import { decodeLine, type LineProblem, lineDecoder, type RawLine } from "./read-lines.js";
 
 /**
  * What one dataset line became, as plain data (it crosses from a parse thread by
@@ -11,12 +12,34 @@ export type LineOutcome =
   | { kind: "refused"; line: number; field: string; message: string }
   | { kind: "blank"; line: number };
 
-/** Parses and validates lines: the part of reading a dataset that runs in parallel. */
-export function parseLines(lines: readonly RawLine[], maxLineBytes: number): LineOutcome[] {
-  return lines.map((raw) => parseLine(raw, maxLineBytes));
+const NEWLINE = 0x0a;
+const decoder = lineDecoder();
+
+/**
+ * Splits, decodes, parses and validates a batch of lines: the part of reading a dataset
+ * that runs in parallel. A line over `maxLineBytes` is refused without being decoded.
+ */
+export function parseLineBytes(batch: LineBytes, maxLineBytes: number): LineOutcome[] {
+  const { bytes } = batch;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const outcomes: LineOutcome[] = [];
+  let number = batch.firstLine;
+  for (let start = 0; start < buffer.length; number += 1) {
+    let end = buffer.indexOf(NEWLINE, start);
+    if (end === -1) end = buffer.length;
+    const length = end - start;
+    const raw: RawLine =
+      length > maxLineBytes
+        ? { number, problem: "too_long", bytes: length }
+        : decodeLine(decoder, buffer.subarray(start, end), number);
+    outcomes.push(parseLine(raw, maxLineBytes));
+    start = end + 1;
+  }
+  return outcomes;
 }
 
-function parseLine(raw: RawLine, maxLineBytes: number): LineOutcome {
+/** One line, read or found unreadable, as its outcome. */
+export function parseLine(raw: RawLine, maxLineBytes: number): LineOutcome {
   const line = raw.number;
   if ("problem" in raw) {
     return { kind: "refused", line, field: "", message: PROBLEMS[raw.problem](maxLineBytes) };

@@ -1,10 +1,10 @@
 import type { Worker } from "node:worker_threads";
 import { startModuleThread } from "@assay/core";
 import type { LineOutcome } from "./parse-lines.js";
-import type { RawLine } from "./read-lines.js";
+import type { LineBytes } from "./read-line-batches.js";
 
 export interface ParseRequest {
-  lines: RawLine[];
+  batch: LineBytes;
   maxLineBytes: number;
 }
 
@@ -22,7 +22,7 @@ interface Call {
 }
 
 /**
- * Threads that parse and validate batches of dataset lines. Each thread answers its
+ * Threads that split, decode, parse and validate batches of dataset lines. Each thread answers its
  * batches in the order it got them, so `parse()` promises resolve per thread in order;
  * the caller awaits them in submission order to keep the file's line order.
  */
@@ -49,13 +49,17 @@ export class ParsePool {
     });
   }
 
-  parse(lines: RawLine[], maxLineBytes: number): Promise<LineOutcome[]> {
+  /** Parses `batch` on a thread; its bytes go to that thread and are gone from this one. */
+  parse(batch: LineBytes, maxLineBytes: number): Promise<LineOutcome[]> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     const thread = this.#threads[this.#next] as Thread;
     this.#next = (this.#next + 1) % this.#threads.length;
     return new Promise((resolve, reject) => {
       thread.calls.push({ resolve, reject });
-      thread.worker.postMessage({ lines, maxLineBytes } satisfies ParseRequest);
+      // Moved, not copied: the reading thread's only cost per batch is this message.
+      thread.worker.postMessage({ batch, maxLineBytes } satisfies ParseRequest, [
+        batch.bytes.buffer,
+      ]);
     });
   }
 

@@ -1,12 +1,12 @@
 import { parentPort } from "node:worker_threads";
-import { parseLines } from "./parse-lines.js";
+import { parseLineBytes } from "./parse-lines.js";
 import type { ParseReply, ParseRequest } from "./parse-pool.js";
 
-// One parse thread: batches of raw lines in, their outcomes out, in the order received.
+// One parse thread: batches of lines as bytes in, their outcomes out, in the order received.
 parentPort?.on("message", (request: ParseRequest) => {
   let reply: ParseReply;
   try {
-    reply = { outcomes: parseLines(request.lines, request.maxLineBytes) };
+    reply = { outcomes: parseLineBytes(request.batch, request.maxLineBytes) };
   } catch (error) {
     reply = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }

@@ -1,9 +1,9 @@
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { InputError, type Sample } from "@assay/core";
-import { type LineOutcome, parseLines } from "./parse-lines.js";
+import { type LineOutcome, parseLine, parseLineBytes } from "./parse-lines.js";
 import { ParsePool } from "./parse-pool.js";
-import { type RawLine, readLines } from "./read-lines.js";
+import { type LineBatch, readLineBatches } from "./read-line-batches.js";
 
 export interface ReadDatasetOptions {
   /** Longest accepted line, in bytes. Default 1 MiB. */
@@ -28,9 +28,6 @@ export type DatasetEvent =
 
 export const DEFAULT_MAX_LINE_BYTES = 1 << 20;
 
-/** A batch of lines ends at this many lines or characters: messaging costs little, memory stays small. */
-const BATCH_LINES = 1000;
-const BATCH_CHARS = 4 << 20;
 const PARALLEL_FROM_BYTES = 4 << 20;
 
 /**
@@ -44,22 +41,34 @@ export async function* readDataset(
   file: string,
   options: ReadDatasetOptions = {},
 ): AsyncGenerator<DatasetEvent> {
+  for await (const events of readDatasetBatches(file, options)) yield* events;
+}
+
+/**
+ * `readDataset`'s events a batch of lines at a time, for a caller that handles many
+ * lines per second: one step of the stream per batch rather than per line.
+ */
+export async function* readDatasetBatches(
+  file: string,
+  options: ReadDatasetOptions = {},
+): AsyncGenerator<DatasetEvent[]> {
   const size = await assertReadableFile(file);
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const firstLineOfId = options.checkDuplicateIds === false ? undefined : new Map<string, number>();
   const threads = options.parseThreads ?? defaultParseThreads(size);
   let sawLine = false;
 
-  const lines = readLines(file, { maxLineBytes });
+  const lines = readLineBatches(file, { maxLineBytes });
   const batches =
     threads > 0 ? parsedInThreads(lines, maxLineBytes, threads) : parsedHere(lines, maxLineBytes);
   for await (const batch of batches) {
+    const events: DatasetEvent[] = [];
     for (const outcome of batch) {
       if (outcome.kind === "blank") continue;
       sawLine = true;
-      const event = eventOf(file, outcome, firstLineOfId);
-      if (event !== undefined) yield event;
+      events.push(eventOf(file, outcome, firstLineOfId));
     }
+    if (events.length > 0) yield events;
   }
   if (!sawLine) {
     throw new InputError({
@@ -98,26 +107,20 @@ function defaultParseThreads(fileBytes: number): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
 
-async function* batchesOf(lines: AsyncIterable<RawLine>): AsyncGenerator<RawLine[]> {
-  let batch: RawLine[] = [];
-  let chars = 0;
-  for await (const line of lines) {
-    batch.push(line);
-    if ("text" in line) chars += line.text.length;
-    if (batch.length >= BATCH_LINES || chars >= BATCH_CHARS) {
-      yield batch;
-      batch = [];
-      chars = 0;
-    }
-  }
-  if (batch.length > 0) yield batch;
+/** A line too long to be read is refused where it is found, without a thread. */
+function tooLongOutcome(batch: Extract<LineBatch, { kind: "too_long" }>, maxLineBytes: number) {
+  return [parseLine({ number: batch.line, problem: "too_long", bytes: batch.bytes }, maxLineBytes)];
 }
 
 async function* parsedHere(
-  lines: AsyncIterable<RawLine>,
+  batches: AsyncIterable<LineBatch>,
   maxLineBytes: number,
 ): AsyncGenerator<LineOutcome[]> {
-  for await (const batch of batchesOf(lines)) yield parseLines(batch, maxLineBytes);
+  for await (const batch of batches) {
+    yield batch.kind === "lines"
+      ? parseLineBytes(batch, maxLineBytes)
+      : tooLongOutcome(batch, maxLineBytes);
+  }
 }
 
 /**
@@ -125,15 +128,18 @@ async function* parsedHere(
  * flight) and come back in the order they were sent, so the file's order holds.
  */
 async function* parsedInThreads(
-  lines: AsyncIterable<RawLine>,
+  batches: AsyncIterable<LineBatch>,
   maxLineBytes: number,
   threads: number,
 ): AsyncGenerator<LineOutcome[]> {
   const pool = new ParsePool(threads);
   const inFlight: Promise<LineOutcome[]>[] = [];
   try {
-    for await (const batch of batchesOf(lines)) {
-      const parsed = pool.parse(batch, maxLineBytes);
+    for await (const batch of batches) {
+      const parsed =
+        batch.kind === "lines"
+          ? pool.parse(batch, maxLineBytes)
+          : Promise.resolve(tooLongOutcome(batch, maxLineBytes));
       parsed.catch(() => {}); // awaited in order below; never an unhandled rejection
       inFlight.push(parsed);
       if (inFlight.length >= 2 * threads) yield await (inFlight.shift() as Promise<LineOutcome[]>);

@@ -23,8 +23,7 @@ const BOM = 0xfeff;
  * dataset needs both reported with their line number.
  */
 export async function* readLines(path: string, options: ReadLinesOptions): AsyncGenerator<RawLine> {
-  // ignoreBOM keeps a byte-order mark in the text, so that one past line 1 can be reported.
-  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  const decoder = lineDecoder();
   let parts: Buffer[] = [];
   let bytes = 0;
   let oversize = false;
@@ -62,8 +61,19 @@ export async function* readLines(path: string, options: ReadLinesOptions): Async
   if (bytes > 0) yield finishLine();
 }
 
-function decodeLine(decoder: TextDecoder, buffer: Buffer, number: number): RawLine {
-  const withoutCr = buffer.at(-1) === 0x0d ? buffer.subarray(0, -1) : buffer;
+/** The decoder `decodeLine` needs. */
+export function lineDecoder(): TextDecoder {
+  // ignoreBOM keeps a byte-order mark in the text, so that one past line 1 can be reported.
+  return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+}
+
+/**
+ * One line's bytes (without its newline) as text, or why they are not a line: invalid
+ * UTF-8, or a byte-order mark anywhere but at the start of line 1. A final CR is dropped.
+ * `decoder` comes from `lineDecoder`.
+ */
+export function decodeLine(decoder: TextDecoder, buffer: Uint8Array, number: number): RawLine {
+  const withoutCr = buffer[buffer.length - 1] === 0x0d ? buffer.subarray(0, -1) : buffer;
   let text: string;
   try {
     text = decoder.decode(withoutCr);

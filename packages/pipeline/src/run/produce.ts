@@ -11,7 +11,7 @@ import type { Transport } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
 import { resultKeyString, type Store } from "@assay/store";
 import { dropRollups, runnerOf } from "@assay/store/reports";
-import { readDataset } from "../ingest/read-dataset.js";
+import { readDatasetBatches } from "../ingest/read-dataset.js";
 import { createRouter } from "../routing/router.js";
 import { BoundedTasks } from "./bounded-tasks.js";
 import { planLine } from "./plan.js";
@@ -161,15 +161,17 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     ...(options.parseThreads !== undefined && { parseThreads: options.parseThreads }),
   };
   try {
-    for await (const event of readDataset(dataset, readOptions)) {
-      if (options.signal?.aborted === true) break;
-      progress.lines += 1;
-      if (event.kind === "error") recordError(event.error, errors);
-      else {
-        chunk.push(event.samples);
-        chunkSamples += event.samples.length;
+    reading: for await (const events of readDatasetBatches(dataset, readOptions)) {
+      for (const event of events) {
+        if (options.signal?.aborted === true) break reading;
+        progress.lines += 1;
+        if (event.kind === "error") recordError(event.error, errors);
+        else {
+          chunk.push(event.samples);
+          chunkSamples += event.samples.length;
+        }
+        if (chunkSamples >= chunkSize || errors.length >= chunkSize) await flush();
       }
-      if (chunkSamples >= chunkSize || errors.length >= chunkSize) await flush();
     }
     if (options.signal?.aborted !== true) await flush();
   } catch (error) {
