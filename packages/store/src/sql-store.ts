@@ -145,11 +145,13 @@ export class SqlStore implements Store {
     return this.#parts.runner;
   }
 
-  /** Bulk writes use COPY where the store is a Postgres server. */
+  /** Bulk writes of many rows use COPY, on either store. */
   async #bulk(): Promise<BulkTarget> {
     const { driver, runner } = this.#parts;
     await this.#whenReady();
-    return { runner, pool: driver.kind === "postgres" ? driver.pool : undefined };
+    return driver.kind === "postgres"
+      ? { runner, pool: driver.pool }
+      : { runner, pool: undefined, pglite: driver.client };
   }
 
   async #db(): Promise<AnyPgDatabase> {

@@ -8,8 +8,10 @@ import type { Store } from "../src/store.js";
 import { writeIsolating } from "../src/write-isolating.js";
 import { freshRunId, sample, scored } from "./fixtures.js";
 
-// On Postgres a batch of COPY_MIN_ROWS rows or more travels by COPY into staging tables;
-// a smaller one by array parameters. Both must store the same thing and isolate bad rows.
+// A batch of COPY_MIN_ROWS rows or more travels by COPY (on Postgres through staging tables
+// when a key is stored already; on PGlite from a blob, merged by the array statement then);
+// a smaller one by array parameters. Both must store the same thing and isolate bad rows,
+// on either store.
 
 const COPY_BATCH = COPY_MIN_ROWS * 3;
 
@@ -59,12 +61,12 @@ async function storedRows(store: Store, runId: string): Promise<unknown[]> {
   );
 }
 
-describe("bulk writes on Postgres", () => {
+describe.each(["postgres", "pglite"] as const)("bulk writes on %s", (driver) => {
   let opened: TestStore;
   let store: Store;
 
   beforeAll(async () => {
-    opened = await openTestStore("postgres");
+    opened = await openTestStore(driver);
     store = opened.store;
   });
   afterAll(async () => {

