@@ -18,3 +18,23 @@ export function writeErr(text: string): void {
 export function safeMessage(text: string): string {
   return escapeTerminal(maskSecrets(text), { keepNewlines: true });
 }
+
+/**
+ * Runs `write`, which streams into stdout. When stdout's reader goes away (`assay export
+ * … | head`) the command stops quietly with exit 0, as Unix tools do, instead of failing
+ * with "write EPIPE"; any other failure, such as the store's, is thrown as it was.
+ */
+export async function toStdout(write: () => Promise<void>): Promise<void> {
+  let stdoutError: unknown;
+  const record = (error: unknown): void => {
+    stdoutError = error;
+  };
+  process.stdout.on("error", record);
+  try {
+    await write();
+  } catch (error) {
+    if (error !== stdoutError || (error as { code?: unknown }).code !== "EPIPE") throw error;
+  } finally {
+    process.stdout.off("error", record);
+  }
+}

@@ -4,6 +4,7 @@ import { StringDecoder } from "node:string_decoder";
 import { type ExportRow, escapeTerminal } from "@assay/core";
 import type { ExportFlags } from "../commands/export.js";
 import { checkOutPath, openOutFile } from "../out-file.js";
+import { toStdout } from "../output.js";
 import { requireRun } from "../require-run.js";
 import { scoreCsvEncoder } from "../score-csv.js";
 import { openStoreFor } from "../store-option.js";
@@ -20,9 +21,9 @@ export async function exportAction(runId: string, flags: ExportFlags): Promise<v
     } else if (flags.format === "jsonl" || process.stdout.isTTY) {
       // On a terminal, or as JSON (where the escape keeps the value), control characters
       // from the dataset are escaped; CSV piped elsewhere is data and stays as it is.
-      await pipeline(rows, encoder, terminalSafe(), process.stdout);
+      await toStdout(() => pipeline(rows, encoder, terminalSafe(), process.stdout));
     } else {
-      await pipeline(rows, encoder, process.stdout);
+      await toStdout(() => pipeline(rows, encoder, process.stdout));
     }
   } finally {
     await store.close();
