@@ -1,5 +1,5 @@
 import type { RunSummary } from "@assay/core";
-import { renderSummaryJson, renderSummaryTable } from "@assay/report";
+import { renderSummaryJson, renderSummaryTable } from "@assay/report/summary";
 import type { SelectionTotals } from "@assay/selection";
 import { writeOut } from "./output.js";
 

@@ -3,6 +3,7 @@ import { defaultRegistry, ScorerRegistry } from "@assay/scorers";
 import type { DeviceName } from "./options.js";
 
 type VerifierPackage = typeof import("@assay/verifier");
+type VerifierModel = import("@assay/verifier/scorers").VerifierModel;
 
 export interface VerifierSettings {
   /** Default cpu. */
@@ -10,18 +11,19 @@ export interface VerifierSettings {
   /** onnxruntime intra-op threads. */
   threads?: number;
   /** Models loaded already (a GPU worker loads its model before taking jobs). */
-  models?: Awaited<ReturnType<VerifierPackage["loadModel"]>>[];
+  models?: VerifierModel[];
 }
 
 /**
  * The deterministic scorers plus, where @assay/verifier is installed, the `verifier` and
- * `pairwise` scorers (one model cache: a model both use loads once). The verifier is
- * imported lazily: a CPU worker never loads onnxruntime, and its deployable image does
- * not need it.
+ * `pairwise` scorers (one model cache: a model both use loads once). Only their definitions
+ * are imported here; onnxruntime, the tokenizers and the model code load when a scorer
+ * first needs its model, so a run of deterministic scorers never loads them, and a CPU
+ * worker's deployable image does not need the package at all.
  */
 export async function scorerRegistry(verifier: VerifierSettings | false): Promise<ScorerRegistry> {
   if (verifier === false) return defaultRegistry();
-  const pkg = await importVerifier();
+  const pkg = await importOptional(() => import("@assay/verifier/scorers"));
   if (pkg === undefined) return defaultRegistry();
   const definitions = pkg.defineVerifierScorers({
     ...(verifier.device !== undefined && { device: verifier.device }),
@@ -33,7 +35,7 @@ export async function scorerRegistry(verifier: VerifierSettings | false): Promis
 
 /** The verifier package, or a clear error where it is not installed. */
 export async function requireVerifier(): Promise<VerifierPackage> {
-  const pkg = await importVerifier();
+  const pkg = await importOptional(() => import("@assay/verifier"));
   if (pkg !== undefined) return pkg;
   throw new ConfigError(
     "The verifier needs @assay/verifier (and onnxruntime-node), which is not installed here; " +
@@ -41,9 +43,9 @@ export async function requireVerifier(): Promise<VerifierPackage> {
   );
 }
 
-async function importVerifier(): Promise<VerifierPackage | undefined> {
+async function importOptional<T>(load: () => Promise<T>): Promise<T | undefined> {
   try {
-    return await import("@assay/verifier");
+    return await load();
   } catch (error) {
     if (isMissingModule(error)) return undefined;
     throw error;

@@ -1,6 +1,9 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { processOutput } from "@assay/test-support/process-output";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "./run-assay.js";
 
 // A resolve hook that names every module the command loads, on stderr.
@@ -64,4 +67,44 @@ describe("assay's help loads no command's implementation", () => {
       expect(urls.filter((url) => HEAVY.some((heavy) => url.includes(heavy)))).toEqual([]);
     });
   }
+});
+
+// What only a model-backed scorer or a report needs: a run of deterministic scorers loaded
+// them all (~100 modules) because the registry and the summary came from package indexes.
+const MODEL_AND_REPORT_CODE = [
+  "node_modules/onnxruntime-node/",
+  "node_modules/onnxruntime-common/",
+  "node_modules/@huggingface/",
+  "packages/verifier/src/model/",
+  "packages/verifier/src/session/",
+  "packages/verifier/src/index.ts",
+  "packages/report/src/html/",
+  "packages/report/src/index.ts",
+];
+
+describe("assay run with deterministic scorers loads no model or report code", () => {
+  const work = mkdtempSync(join(tmpdir(), "assay-light-run-"));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it("and still knows the verifier scorers", async () => {
+    const dataset = join(work, "data.jsonl");
+    writeFileSync(
+      dataset,
+      `${JSON.stringify({ id: "s1", question: "Q?", answer: "a", target: "a" })}\n`,
+    );
+    const { code, urls } = await modulesLoadedBy([
+      "run",
+      dataset,
+      "--db",
+      join(work, "store"),
+      "--quiet",
+    ]);
+    expect(code).toBe(0);
+    // The registry was built with the verifier's definitions, and the run scored.
+    expect(urls.some((url) => url.endsWith("packages/verifier/src/scorers.ts"))).toBe(true);
+    expect(urls.some((url) => url.includes("packages/scorers/src/"))).toBe(true);
+    expect(
+      urls.filter((url) => MODEL_AND_REPORT_CODE.some((heavy) => url.includes(heavy))),
+    ).toEqual([]);
+  }, 60_000);
 });

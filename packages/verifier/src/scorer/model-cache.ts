@@ -1,4 +1,4 @@
-import { type LoadModelOptions, loadModel } from "../model/load-model.js";
+import type { LoadModelOptions } from "../model/load-model.js";
 import type { VerifierModel } from "../model/verifier-model.js";
 
 export interface ModelCacheOptions extends LoadModelOptions {
@@ -22,7 +22,9 @@ export function modelCache(options: ModelCacheOptions = {}): ModelCache {
     modelFor(name) {
       let model = models.get(name);
       if (model === undefined) {
-        model = loadModel(name, options);
+        // Imported here: the loader brings onnxruntime and the tokenizers, which a process
+        // that never scores with a model (`assay run` with deterministic scorers) skips.
+        model = import("../model/load-model.js").then(({ loadModel }) => loadModel(name, options));
         models.set(name, model);
       }
       return model;

@@ -1,5 +1,4 @@
 import type { Scorer, ScorerDefinition } from "@assay/core";
-import { createPairwiseScorer } from "./create-pairwise-scorer.js";
 import type { ModelCache } from "./model-cache.js";
 import { type PairwiseArgs, PairwiseArgsSchema } from "./pairwise-args.js";
 
@@ -17,7 +16,10 @@ export function definePairwiseScorer(cache: ModelCache): ScorerDefinition<Pairwi
     create(args: PairwiseArgs): Scorer {
       let scorer: Promise<Scorer> | undefined;
       return async (sample, context) => {
-        scorer ??= cache.modelFor(args.model).then((model) => createPairwiseScorer(model));
+        scorer ??= Promise.all([
+          cache.modelFor(args.model),
+          import("./create-pairwise-scorer.js"),
+        ]).then(([model, { createPairwiseScorer }]) => createPairwiseScorer(model));
         return (await scorer)(sample, context);
       };
     },

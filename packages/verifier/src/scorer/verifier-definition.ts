@@ -1,5 +1,4 @@
 import type { Scorer, ScorerDefinition } from "@assay/core";
-import { createVerifierScorer } from "./create-verifier-scorer.js";
 import { type ModelCache, type ModelCacheOptions, modelCache } from "./model-cache.js";
 import { definePairwiseScorer } from "./pairwise-definition.js";
 import { type VerifierArgs, VerifierArgsSchema } from "./verifier-args.js";
@@ -21,7 +20,10 @@ export function defineVerifierScorer(
     const key = JSON.stringify(args);
     let scorer = scorers.get(key);
     if (scorer === undefined) {
-      scorer = cache.modelFor(args.model).then((model) => createVerifierScorer(model, args));
+      scorer = Promise.all([
+        cache.modelFor(args.model),
+        import("./create-verifier-scorer.js"),
+      ]).then(([model, { createVerifierScorer }]) => createVerifierScorer(model, args));
       scorers.set(key, scorer);
     }
     return scorer;
