@@ -6,13 +6,16 @@ import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
  * distribution, as the distribution head stores it, and a check ("exact") row. Scores sit
  * on a 1/20 grid so ties at the top are common; 2% of judge and 1% of exact rows are
  * unscored; a third of the tasks have no labels. Each judge row carries the discrete level
- * the store stores beside it. random() is seeded: every run sees the same data.
+ * the store stores beside it, unless `leveled` is false: then the rows look as rows scored
+ * before the store kept that level do, and selection reads their distributions instead.
+ * random() is seeded: every run sees the same data.
  */
 export async function seedSelectionRun(
   runner: SqlRunner,
   runId: string,
   tasks: number,
   candidates: number,
+  leveled = true,
 ): Promise<void> {
   const params = [runId, tasks, candidates];
   await runner.query("SELECT setseed(0.42)");
@@ -37,7 +40,7 @@ export async function seedSelectionRun(
                || p0 || ',' || p1 || ',' || p2 || ']}]}]}')::jsonb END,
             -- The level the store works out when it writes a row: the first maximum's index
             -- over the last index.
-            CASE WHEN judged THEN
+            CASE WHEN judged AND $4::boolean THEN
               CASE WHEN p0 >= p1 AND p0 >= p2 THEN 0 WHEN p1 >= p2 THEN 0.5 ELSE 1 END END
      FROM generate_series(0, $2::int - 1) t, generate_series(0, $3::int - 1) c,
           (VALUES ('judge', 0.02), ('exact', 0.01)) s(scorer, unscored),
@@ -46,6 +49,6 @@ export async function seedSelectionRun(
           LATERAL (SELECT round((random() + 0 * t)::numeric, 3) AS p0,
                           round((random() + 0 * t)::numeric, 3) AS p1,
                           round((random() + 0 * t)::numeric, 3) AS p2) d`,
-    params,
+    [...params, leveled],
   );
 }

@@ -9,7 +9,9 @@
  *
  * Flags: --tasks (250000), --candidates (4), --sample (baseline tasks, 20000), --reps (3),
  * --driver (postgres | pglite | both; default both), --schema (the Postgres schema it seeds and
- * drops; assay_bench_selection).
+ * drops; assay_bench_selection), --unleveled (seed the verifier rows without their stored
+ * discrete level, as runs scored before migration 0004 are: the read falls back to their
+ * distributions).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -33,6 +35,7 @@ const { values: flags } = parseArgs({
     reps: { type: "string", default: "3" },
     driver: { type: "string", default: "both" },
     schema: { type: "string", default: "assay_bench_selection" },
+    unleveled: { type: "boolean", default: false },
   },
 });
 const SCHEMA = flags.schema;
@@ -44,7 +47,8 @@ const small = Math.max(1, Math.round(tasks / 10));
 
 console.log(
   `selection: ${fmt(tasks)} tasks × ${candidates} candidates = ${fmt(tasks * candidates)} candidates; ` +
-    `baseline on ${fmt(sample)} tasks; median of ${reps}. The machine is shared: read the ratios.`,
+    `baseline on ${fmt(sample)} tasks; median of ${reps}` +
+    `${flags.unleveled ? "; verifier rows without their stored level (as before migration 0004)" : ""}. The machine is shared: read the ratios.`,
 );
 if (flags.driver !== "pglite") await benchPostgres();
 if (flags.driver !== "postgres") await benchPglite();
@@ -81,8 +85,9 @@ async function benchPglite(): Promise<void> {
 async function seed(driver: string, store: Store): Promise<void> {
   const runner = runnerOf(store.driver);
   const { ms } = await timed(async () => {
-    await seedSelectionRun(runner, "bench", tasks, candidates);
-    await seedSelectionRun(runner, "bench-tenth", small, candidates);
+    const leveled = !flags.unleveled;
+    await seedSelectionRun(runner, "bench", tasks, candidates, leveled);
+    await seedSelectionRun(runner, "bench-tenth", small, candidates, leveled);
   });
   console.log(
     `\n${driver}: seeded ${fmt((tasks + small) * candidates)} candidates and ` +
