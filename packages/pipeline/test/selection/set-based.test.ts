@@ -55,8 +55,9 @@ const candidate: fc.Arbitrary<GeneratedCandidate> = fc.record({
   label: fc.option(fc.boolean(), { nil: undefined }),
   // Up to three rows with levels such as 1/3: their mean depends on the order of the sum.
   judge: fc.array(outcome, { minLength: 0, maxLength: 3 }),
+  // Arrays of fewer than two values hold no level: the writer and the read both skip them.
   distributions: fc.array(
-    fc.option(fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 2, maxLength: 4 }), {
+    fc.option(fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 0, maxLength: 4 }), {
       nil: undefined,
     }),
     { minLength: 3, maxLength: 3 },
