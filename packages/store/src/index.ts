@@ -10,6 +10,7 @@ export type {
   ChooseSelections,
   ReplaceSelectionsOptions,
   ScoreLookup,
+  SelectionPass,
 } from "./queries/selections.js";
 export { RejectedRowError } from "./rejected-row-error.js";
 export { resultKeyString } from "./result-key.js";

@@ -16,9 +16,9 @@ import * as runs from "./queries/runs.js";
 import { deleteSamples, insertInputErrors, insertSamples, sampleLines } from "./queries/samples.js";
 import { countResults, storedResultKeys, writeScores } from "./queries/scores.js";
 import {
-  type ChooseSelections,
   type ReplaceSelectionsOptions,
   replaceSelections,
+  type SelectionPass,
 } from "./queries/selections.js";
 import { runSummary } from "./queries/summary.js";
 import type { SqlRunner, StoreKind } from "./sql-runner.js";
@@ -133,11 +133,11 @@ export class SqlStore implements Store {
   async replaceSelections(
     runId: string,
     query: CandidateQuery,
-    choose: ChooseSelections,
+    startPass: SelectionPass,
     options?: ReplaceSelectionsOptions,
   ): Promise<number> {
     await this.#whenReady();
-    return replaceSelections(this.#parts.driver, runId, query, choose, options);
+    return replaceSelections(this.#parts.driver, runId, query, startPass, options);
   }
 
   async #runner(): Promise<SqlRunner> {

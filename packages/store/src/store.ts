@@ -8,7 +8,7 @@ import type {
   ScoreRow,
 } from "@assay/core";
 import type { BatchedWriter, BatchedWriterOptions } from "./batched-writer.js";
-import type { ChooseSelections, ReplaceSelectionsOptions } from "./queries/selections.js";
+import type { ReplaceSelectionsOptions, SelectionPass } from "./queries/selections.js";
 import type { runs } from "./schema.js";
 import type { StoreKind } from "./sql-runner.js";
 import type { StoreDriver } from "./store-driver.js";
@@ -82,15 +82,16 @@ export interface Store {
   exportScores(runId: string): AsyncIterable<ExportRow>;
 
   /**
-   * Replaces the run's selections, in one transaction: reads every task's candidates once,
-   * in task order and a fetch at a time (memory holds one fetch), hands each batch of whole
-   * tasks to `choose` and bulk-loads the records it returns. A reader sees the earlier
-   * selections or the new ones, never a mix. Returns the number of selections stored.
+   * Replaces the run's selections, in one transaction: reads every task's candidates, a
+   * fetch at a time (memory holds one fetch), hands each batch of whole tasks to the pass
+   * that `startPass` starts and bulk-loads the records it returns. A pass may be undone and
+   * started again (see `SelectionPass`). A reader sees the earlier selections or the new
+   * ones, never a mix. Returns the number of selections stored.
    */
   replaceSelections(
     runId: string,
     query: CandidateQuery,
-    choose: ChooseSelections,
+    startPass: SelectionPass,
     options?: ReplaceSelectionsOptions,
   ): Promise<number>;
 }

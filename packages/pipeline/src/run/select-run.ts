@@ -42,12 +42,16 @@ export async function selectForRun(
   await store.replaceSelections(
     runId,
     query,
-    async (tasks, lookup) => {
-      const judgments =
-        judge === undefined ? undefined : await readPairJudgments(tasks, judge, plan, lookup);
-      const selections = selectTasks(tasks, options, judgments);
-      totals = addSelections(totals, selections);
-      return selections.map(selectionRecordOf);
+    () => {
+      // A pass the store undoes is counted again from nothing.
+      totals = emptySelectionTotals();
+      return async (tasks, lookup) => {
+        const judgments =
+          judge === undefined ? undefined : await readPairJudgments(tasks, judge, plan, lookup);
+        const selections = selectTasks(tasks, options, judgments);
+        totals = addSelections(totals, selections);
+        return selections.map(selectionRecordOf);
+      };
     },
     options.fetchRows === undefined ? {} : { fetchRows: options.fetchRows },
   );

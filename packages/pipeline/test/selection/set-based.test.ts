@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ScoreRow } from "@assay/core";
+import { selectionRecordOf, selectTasks } from "@assay/selection";
 import type { Store } from "@assay/store";
 import { runnerOf } from "@assay/store/reports";
 import { selectPerTask } from "@assay/test-support/per-task-selection";
@@ -115,6 +116,63 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       );
     });
 
+    it("reads a run once in sample id order when its tasks follow that order, else again in task order", async () => {
+      const seen = { once: 0, twice: 0 };
+      await fc.assert(
+        fc.asyncProperty(run, fc.integer({ min: 1, max: 7 }), async (tasks, fetchRows) => {
+          const id = randomUUID();
+          await seed(db.store, `new-${id}`, tasks);
+          await seed(db.store, `old-${id}`, tasks);
+          let passes = 0;
+          await db.store.replaceSelections(
+            `new-${id}`,
+            { verifierScorer: "judge" },
+            () => {
+              passes += 1;
+              return (batch) => selectTasks(batch).map(selectionRecordOf);
+            },
+            { fetchRows },
+          );
+          await selectPerTask(db.store, `old-${id}`, { verifierScorer: "judge" });
+          expect(passes).toBe(tasksFollowSampleOrder(tasks) ? 1 : 2);
+          seen[passes === 1 ? "once" : "twice"] += 1;
+          expect(await selectionsOf(db.store, `new-${id}`)).toEqual(
+            await selectionsOf(db.store, `old-${id}`),
+          );
+        }),
+        { numRuns: 40 },
+      );
+      // Both reads were taken, so both were compared with the per-task reads.
+      expect(seen.once).toBeGreaterThan(0);
+      expect(seen.twice).toBeGreaterThan(0);
+    });
+
+    it("keeps a task's candidates in index order when their sample ids sort otherwise (t/10 before t/2)", async () => {
+      // Twelve candidates, the best at index 2 tied with index 10: sample id order puts
+      // t/10 first, candidate order t/2; the tie goes to the lower index.
+      const judge = [0.25, 0.5, 1, 0.5, 0.25, 0, 0, 0.5, 0.25, 0.5, 1, 0.75];
+      const tasks = {
+        t: judge.map((value) => ({
+          label: undefined,
+          judge: [value],
+          distributions: [],
+          legacy: [],
+          shape: "verifier" as const,
+          exact: undefined,
+        })),
+      };
+      const id = randomUUID();
+      await seed(db.store, `new-${id}`, tasks);
+      await seed(db.store, `old-${id}`, tasks);
+      // The tournament draws its pivots from the candidates in the order it gets them.
+      const chosen = { verifierScorer: "judge", method: "pivot_tournament" as const, k: 2 };
+      await selectForRun(db.store, `new-${id}`, chosen);
+      await selectPerTask(db.store, `old-${id}`, chosen);
+      const stored = await selectionsOf(db.store, `new-${id}`);
+      expect(stored.map((s) => [s.selected_index, s.tie])).toEqual([[2, true]]);
+      expect(stored).toEqual(await selectionsOf(db.store, `old-${id}`));
+    });
+
     it("picks the highest mean verifier score, lowest index on a tie, none when nothing is scored", async () => {
       await fc.assert(
         fc.asyncProperty(run, fc.integer({ min: 1, max: 7 }), async (tasks, fetchRows) => {
@@ -208,7 +266,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       const failing = db.store.replaceSelections(
         runId,
         { verifierScorer: "judge" },
-        (batch) => {
+        () => (batch) => {
           batches += 1;
           if (batches === 2) throw new Error("selection failed half way");
           return batch.map((t) => ({ ...recordOf(before, t.taskId), method: "half" }));
@@ -220,6 +278,19 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
     });
   },
 );
+
+/**
+ * Whether the task ids never go back along the sample ids in byte order (the test
+ * databases' collation; the generated ids are ASCII). Sample ids are `<task>/<index>`, as
+ * `seed` stores them.
+ */
+function tasksFollowSampleOrder(tasks: Record<string, GeneratedCandidate[]>): boolean {
+  const samples = Object.entries(tasks).flatMap(([task, candidates]) =>
+    candidates.map((_, index) => ({ id: `${task}/${index}`, task })),
+  );
+  samples.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return samples.every((sample, i) => i === 0 || (samples[i - 1]?.task ?? "") <= sample.task);
+}
 
 /** Best-of-N by hand: the mean of a candidate's verifier rows, null if any is unscored. */
 function expectedPick(candidates: readonly GeneratedCandidate[]): number | null {

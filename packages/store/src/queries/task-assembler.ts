@@ -14,8 +14,10 @@ export type CandidateScoreRow = [
 ];
 
 /**
- * Groups the ordered candidate rows (task, then candidate) into whole tasks. A fetch can
- * end inside a task: that task waits for the next fetch.
+ * Groups candidate rows, each task's side by side, into whole tasks. A fetch can end inside
+ * a task: that task waits for the next fetch. A task's candidates come out in candidate
+ * index order; rows with one index keep the order they came in (sample id order either
+ * way), so rows read in sample id order make the same tasks as rows read in task order.
  */
 export class TaskAssembler {
   #task: TaskCandidates | undefined;
@@ -25,13 +27,13 @@ export class TaskAssembler {
     const done: TaskCandidates[] = [];
     for (const row of rows as readonly CandidateScoreRow[]) {
       if (this.#task?.taskId !== row[0]) {
-        if (this.#task !== undefined) done.push(this.#task);
+        if (this.#task !== undefined) done.push(inIndexOrder(this.#task));
         this.#task = { taskId: row[0], candidates: [] };
       }
       this.#task.candidates.push(candidateOf(row));
     }
     if (last && this.#task !== undefined) {
-      done.push(this.#task);
+      done.push(inIndexOrder(this.#task));
       this.#task = undefined;
     }
     return done;
@@ -51,4 +53,10 @@ function candidateOf(row: CandidateScoreRow): CandidateRow {
     discreteScore: distributions === null ? row[6] : undefined,
     checkValue: row[5],
   };
+}
+
+/** Sorts in place (stable): a task has a few candidates, usually in order already. */
+function inIndexOrder(task: TaskCandidates): TaskCandidates {
+  task.candidates.sort((a, b) => a.candidateIndex - b.candidateIndex);
+  return task;
 }
