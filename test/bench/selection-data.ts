@@ -8,10 +8,10 @@ import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
  * unscored; a third of the tasks have no labels. Each judge row carries the discrete level
  * the store stores beside it, unless `leveled` is false: then the rows look as rows scored
  * before the store kept that level do, and selection reads their distributions instead.
- * random() is seeded: every run sees the same data. Sample ids are `t<task>#<candidate>`,
- * so tasks are contiguous in sample id order; with `interleaved` they are
- * `c<candidate>#t<task>` instead (the same data otherwise), which puts every task's
- * candidates apart and makes selection read in task order.
+ * random() is seeded: every run sees the same data. Sample ids are `t<n>#<candidate>` of
+ * task `t<n>`, so task ids rise along sample id order; with `descending` task `t<n>` is
+ * named `u<tasks − 1 − n>` instead (the same rows otherwise, each task's candidates side by
+ * side as before), so task ids fall along sample id order and selection reads in task order.
  */
 export async function seedSelectionRun(
   runner: SqlRunner,
@@ -19,22 +19,22 @@ export async function seedSelectionRun(
   tasks: number,
   candidates: number,
   leveled = true,
-  interleaved = false,
+  descending = false,
 ): Promise<void> {
   const params = [runId, tasks, candidates];
-  const sampleId = interleaved ? "'c' || c || '#t' || t" : "'t' || t || '#' || c";
+  const taskId = descending ? "'u' || ($2::int - 1 - t)" : "'t' || t";
   await runner.query("SELECT setseed(0.42)");
   await runner.query(`INSERT INTO runs (id, spec, transport) VALUES ($1, '{}', 'bench')`, [runId]);
   await runner.query(
     `INSERT INTO samples (run_id, sample_id, task_id, candidate_index, label, line, metadata)
-     SELECT $1, ${sampleId}, 't' || t, c,
+     SELECT $1, 't' || t || '#' || c, ${taskId}, c,
             CASE WHEN t % 3 = 0 THEN NULL ELSE random() < 0.45 END, t + 1, '{}'
      FROM generate_series(0, $2::int - 1) t, generate_series(0, $3::int - 1) c`,
     params,
   );
   await runner.query(
     `INSERT INTO scores (run_id, sample_id, scorer, rule, status, value, reason, detail, discrete_level)
-     SELECT $1, ${sampleId}, s.scorer, 'default',
+     SELECT $1, 't' || t || '#' || c, s.scorer, 'default',
             CASE WHEN r < s.unscored THEN 'unscored' ELSE 'scored' END,
             CASE WHEN r < s.unscored THEN NULL
                  WHEN s.scorer = 'judge' THEN floor(random() * 21) / 20

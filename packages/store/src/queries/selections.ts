@@ -84,15 +84,17 @@ const scoreRows = (where: string, order: string) => `
 // Usually a run's tasks are contiguous in sample id order (a line's candidates are
 // `<id>#<n>` of task `<id>`): then the scores are read as one range of their primary key,
 // folded per sample and merged with the samples in that order, a stream with no sort and
-// no hash. Each row says whether its task id is lower than the row before's: along a
-// sequence whose task ids never go back, equal ones are side by side, so every task is
-// contiguous. When one goes back, the pass is undone and made again in task order, each
-// sample's rows found by a primary-key lookup: also a stream, at about twice the server's
-// time (1M candidates: ~4.8 s against ~2.2 s). Either way the server's memory stays flat.
+// no hash. A row says whether its task id is lower than the row before's (true, else null,
+// which costs the client nothing to decode): along a sequence whose task ids never go back,
+// equal ones are side by side, so every task is contiguous. When one goes back, the pass is
+// undone and made again in task order, each sample's rows found by a primary-key lookup:
+// also a stream, at about twice the server's time (1M candidates: ~4.8 s against ~2.2 s).
+// Either way the server's memory stays flat.
 const IN_SAMPLE_ORDER = `
   DECLARE run_candidates NO SCROLL CURSOR FOR
   SELECT ${CANDIDATE_COLUMNS},
-         sm.task_id < lag(sm.task_id) OVER (ORDER BY sm.sample_id) AS task_came_back
+         CASE WHEN sm.task_id < lag(sm.task_id) OVER (ORDER BY sm.sample_id) THEN true END
+           AS task_came_back
   FROM samples sm
   LEFT JOIN (
     SELECT s.sample_id, ${SAMPLE_AGGREGATES}
