@@ -7,7 +7,8 @@
  */
 import { parseArgs } from "node:util";
 import { type ScoreJob, scored } from "@assay/core";
-import { createLogger, runWorker } from "@assay/pipeline";
+import { createLogger } from "@assay/pipeline";
+import { runWorker } from "@assay/pipeline/worker";
 import { BullmqTransport } from "@assay/queue";
 import { defineScorer, ScorerRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";

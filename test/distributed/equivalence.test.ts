@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { createLogger, loadSpec, produce, runLocal, runWorker } from "@assay/pipeline";
+import { createLogger, loadSpec, produce, runLocal } from "@assay/pipeline";
+import { runWorker } from "@assay/pipeline/worker";
 import { BullmqTransport } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";

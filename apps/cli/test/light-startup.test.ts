@@ -69,8 +69,9 @@ describe("assay's help loads no command's implementation", () => {
   }
 });
 
-// What only a model-backed scorer or a report needs: a run of deterministic scorers loaded
-// them all (~100 modules) because the registry and the summary came from package indexes.
+// What only a model-backed scorer, a report or a distributed worker needs: a run of
+// deterministic scorers loaded them all (~180 modules) because the registry, the summary
+// and the worker came from package indexes.
 const MODEL_AND_REPORT_CODE = [
   "node_modules/onnxruntime-node/",
   "node_modules/onnxruntime-common/",
@@ -80,6 +81,9 @@ const MODEL_AND_REPORT_CODE = [
   "packages/verifier/src/index.ts",
   "packages/report/src/html/",
   "packages/report/src/index.ts",
+  // A distributed worker's metrics.
+  "node_modules/prom-client/",
+  "node_modules/@opentelemetry/",
 ];
 
 describe("assay run with deterministic scorers loads no model or report code", () => {

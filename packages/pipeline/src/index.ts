@@ -21,4 +21,3 @@ export { createScoreHandler, type ScoreHandlerOptions } from "./run/score-handle
 export { type SelectForRunOptions, selectForRun } from "./run/select-run.js";
 export { DEFAULT_SPEC } from "./spec/default-spec.js";
 export { loadSpec, parseSpec, validateSpec } from "./spec/load-spec.js";
-export { type RunWorkerOptions, runWorker } from "./worker/run-worker.js";

@@ -1,5 +1,5 @@
 import { type Pool, readEnv } from "@assay/core";
-import { runWorker } from "@assay/pipeline";
+import { runWorker } from "@assay/pipeline/worker";
 import type { WorkerFlags } from "../commands/worker.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { argsWithoutDevices, runOnePerDevice } from "../distributed/per-device.js";
