@@ -30,6 +30,15 @@ import { seedSelectionRun } from "./selection-data.js";
 const DATABASE_URL = readEnv().DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const TARGET = 50_000;
 
+// A run's stored selections, each task's row as text (the columns a report reads), keyed
+// by its task's number: "bench" names task n `t<n>`, "bench-descending" `u<tasks − 1 − n>`.
+const SELECTIONS_BY_TASK = `
+  SELECT CASE WHEN task_id LIKE 't%' THEN substr(task_id, 2)::int
+              ELSE $2::int - 1 - substr(task_id, 2)::int END AS n,
+         row(method, candidates, selected_index, selected_sample_id, tie, discrete_tie,
+             tie_break, selected_correct, first_correct, any_correct, detail)::text AS picked
+  FROM selections WHERE run_id = $1`;
+
 const { values: flags } = parseArgs({
   options: {
     tasks: { type: "string", default: "250000" },
@@ -65,7 +74,9 @@ async function benchPostgres(): Promise<void> {
     await seed("postgres", store);
     await store.close();
     await admin.query(`VACUUM ANALYZE ${SCHEMA}.samples, ${SCHEMA}.scores`);
-    await compare([DATABASE_URL, SCHEMA]);
+    await compare([DATABASE_URL, SCHEMA], () =>
+      openStore({ databaseUrl: DATABASE_URL, schema: SCHEMA }),
+    );
   } finally {
     await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
     await admin.end();
@@ -79,7 +90,7 @@ async function benchPglite(): Promise<void> {
     await seed("pglite", store);
     await runnerOf(store.driver).query("VACUUM ANALYZE samples, scores");
     await store.close();
-    await compare([dir]);
+    await compare([dir], () => openStore({ dataDir: dir, create: false }));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -109,7 +120,7 @@ interface Pass {
   serverUs: number | null;
 }
 
-async function compare(where: string[]): Promise<void> {
+async function compare(where: string[], reopen: () => Promise<Store>): Promise<void> {
   const old: Pass[] = [];
   const current: Pass[] = [];
   const inTaskOrder: Pass[] = [];
@@ -119,6 +130,7 @@ async function compare(where: string[]): Promise<void> {
     inTaskOrder.push(await pass(where, "new", "bench-descending", tasks));
   }
   const tenth = await pass(where, "new", "bench-tenth", small);
+  const alike = await chosenAlike(where, reopen);
   const oldRate = median(old.map((p) => p.rate));
   const newRate = median(current.map((p) => p.rate));
   const verdict = newRate >= TARGET ? "meets" : "MISSES";
@@ -140,8 +152,70 @@ async function compare(where: string[]): Promise<void> {
     `  CPU per task (load-independent): old ${cpuOf(old)}; new ${cpuOf(current)}; in task order ${cpuOf(inTaskOrder)}`,
   );
   console.log(
+    `  same picks: the two set-based reads differ on ${fmt(alike.reads.differ)} of ${fmt(alike.reads.compared)} tasks; ` +
+      `the set-based and the per-task reads differ on ${fmt(alike.perTask.differ)} of ${fmt(alike.perTask.compared)} tasks`,
+  );
+  console.log(
     `  ratio new/old: ${(newRate / oldRate).toFixed(1)}×; in sample id order ÷ in task order: ${(newRate / taskOrderRate).toFixed(2)}×; ${verdict} the ${fmt(TARGET)} tasks/s target`,
   );
+}
+
+/** Tasks whose stored selections differ, of the tasks either side holds. */
+interface Agreement {
+  differ: number;
+  compared: number;
+}
+
+/**
+ * Whether the reads chose alike: the sample-order read ("bench") against the task-order
+ * read of the same rows ("bench-descending"), every task; then the set-based read against
+ * the per-task reads, on the tasks the per-task pass covers (it upserts its tasks over the
+ * set-based pass's rows, which are kept aside first).
+ */
+async function chosenAlike(
+  where: string[],
+  reopen: () => Promise<Store>,
+): Promise<{ reads: Agreement; perTask: Agreement }> {
+  const differing = async (left: string, right: string, params: unknown[]) => {
+    const store = await reopen();
+    try {
+      // Counted from the rows, so an empty side cannot pass for agreement.
+      const { rows } = await runnerOf(store.driver).query<{ differ: number; compared: number }>(
+        `SELECT count(*) FILTER (WHERE a.picked IS DISTINCT FROM b.picked)::int AS differ,
+                count(*)::int AS compared
+         FROM (${left}) a FULL JOIN (${right}) b USING (n)`,
+        params,
+      );
+      return rows[0] ?? { differ: 0, compared: 0 };
+    } finally {
+      await store.close();
+    }
+  };
+  const reads = await differing(SELECTIONS_BY_TASK, SELECTIONS_BY_TASK.replace("$1", "$3"), [
+    "bench",
+    tasks,
+    "bench-descending",
+  ]);
+  const store = await reopen();
+  try {
+    const runner = runnerOf(store.driver);
+    await runner.query("DROP TABLE IF EXISTS set_based_selections");
+    await runner.query(
+      "CREATE TABLE set_based_selections AS SELECT * FROM selections WHERE run_id = 'bench'",
+    );
+  } finally {
+    await store.close();
+  }
+  await pass(where, "old", "bench", sample);
+  const kept = SELECTIONS_BY_TASK.replace("FROM selections", "FROM set_based_selections");
+  // Only the tasks the per-task pass stored: their rows are the newest.
+  const perTaskRows = `${SELECTIONS_BY_TASK} AND created_at > (SELECT max(created_at) FROM set_based_selections)`;
+  const perTask = await differing(
+    `SELECT * FROM (${kept}) k WHERE n IN (SELECT n FROM (${perTaskRows}) p)`,
+    perTaskRows,
+    ["bench", tasks],
+  );
+  return { reads, perTask };
 }
 
 /** "client 62 µs + server 54 µs = 116 µs (8,600 tasks per CPU-second)", medians. */
