@@ -7,11 +7,15 @@
  * on this machine (else null).
  */
 import { readFileSync } from "node:fs";
+import { limitHeapGrowth } from "@assay/core/heap";
 import { selectForRun } from "@assay/pipeline";
 import { openStore } from "@assay/store";
 import { runnerOf } from "@assay/store/reports";
 import { selectPerTask } from "@assay/test-support/per-task-selection";
 import { timed } from "./bench-util.js";
+
+// The heap settings of `assay`, which runs selection when a run completes.
+limitHeapGrowth();
 
 const [mode, runId, maxTasks, where, schema] = process.argv.slice(2) as string[];
 // One connection, so the one backend does all of the pass's database work.
