@@ -34,7 +34,7 @@ const PAGE = `
     FROM scores s WHERE s.run_id = $1 AND s.sample_id = sm.sample_id AND s.scorer = $5
   ) c ON true
   WHERE sm.run_id = $1
-  ORDER BY sm.task_id, sm.candidate_index`;
+  ORDER BY sm.task_id, sm.candidate_index, sm.line, sm.sample_id`;
 
 interface Row {
   task_id: string;

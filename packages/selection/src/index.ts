@@ -21,6 +21,7 @@ export {
   type PairProbability,
 } from "./bradley-terry.js";
 export { type Candidate, isScored, type ScoredCandidate } from "./candidate.js";
+export { candidateIndices } from "./candidate-indices.js";
 export { type CorrectnessInput, DEFAULT_CORRECT_THRESHOLD, isCorrect } from "./correctness.js";
 export { type PairPlanOptions, type PairPrompt, pairPrompts } from "./pair-jobs.js";
 export {

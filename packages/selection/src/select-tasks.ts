@@ -5,6 +5,7 @@ import {
   type TaskCandidates,
 } from "@assay/core";
 import type { Candidate } from "./candidate.js";
+import { candidateIndices } from "./candidate-indices.js";
 import { DEFAULT_CORRECT_THRESHOLD, isCorrect } from "./correctness.js";
 import type { PairJudgment } from "./pair-judgments.js";
 import { type SelectOptions, selectTask, type TaskSelection } from "./select-task.js";
@@ -23,19 +24,25 @@ export function selectTasks(
   options: SelectTasksOptions = {},
   judgments?: ReadonlyMap<string, PairJudgment[]>,
 ): TaskSelection[] {
-  return tasks.map((task) =>
-    selectTask(
+  return tasks.map((task) => {
+    const indices = candidateIndices(task.candidates.map((row) => row.candidateIndex));
+    return selectTask(
       task.taskId,
-      task.candidates.map((row) => candidateOf(row, options.threshold)),
+      task.candidates.map((row, i) => candidateOf(row, options.threshold, indices[i])),
       options,
       judgments?.get(task.taskId),
-    ),
-  );
+    );
+  });
 }
 
-export function candidateOf(row: CandidateRow, threshold = DEFAULT_CORRECT_THRESHOLD): Candidate {
+/** `index`: what selection knows the candidate by (`candidateIndices`); default its own. */
+export function candidateOf(
+  row: CandidateRow,
+  threshold = DEFAULT_CORRECT_THRESHOLD,
+  index = row.candidateIndex,
+): Candidate {
   return {
-    index: row.candidateIndex,
+    index,
     sampleId: row.sampleId,
     score: row.verifierScore,
     discreteScore:

@@ -1,5 +1,10 @@
 import { type SelectionAblation, type SelectionSpec, SelectionSpecSchema } from "@assay/core";
-import { AblationTally, type AblationTaskCandidate, isCorrect } from "@assay/selection";
+import {
+  AblationTally,
+  type AblationTaskCandidate,
+  candidateIndices,
+  isCorrect,
+} from "@assay/selection";
 import type { Store } from "@assay/store";
 import { type AblationCandidateRow, ablationCandidatePages, runnerOf } from "@assay/store/reports";
 
@@ -29,7 +34,8 @@ export async function selectionAblation(
   const pages = ablationCandidatePages(runnerOf(store.driver), runId, query, options.tasksPerPage);
   for await (const page of pages) {
     for (const task of groupByTask(page)) {
-      tally.add(task.map((row) => candidateOf(row, spec.threshold)));
+      const indices = candidateIndices(task.map((row) => row.candidateIndex));
+      tally.add(task.map((row, i) => candidateOf(row, spec.threshold, indices[i] as number)));
     }
     if (!tally.needsMore) return undefined;
   }
@@ -52,9 +58,13 @@ function selectionSpecOf(spec: unknown): SelectionSpec | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-function candidateOf(row: AblationCandidateRow, threshold: number): AblationTaskCandidate {
+function candidateOf(
+  row: AblationCandidateRow,
+  threshold: number,
+  index: number,
+): AblationTaskCandidate {
   return {
-    index: row.candidateIndex,
+    index,
     correct: isCorrect({ label: row.label, checkValue: row.checkValue }, threshold),
     rows: row.verifierRows,
   };

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ScoreRow } from "@assay/core";
+import type { Sample, ScoreRow } from "@assay/core";
 import { selectionRecordOf, selectTasks } from "@assay/selection";
 import type { Store } from "@assay/store";
 import { runnerOf } from "@assay/store/reports";
@@ -172,6 +172,62 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       expect(stored.map((s) => [s.selected_index, s.tie])).toEqual([[2, true]]);
       expect(stored).toEqual(await selectionsOf(db.store, `old-${id}`));
     });
+
+    it.each([
+      ["in sample id order", ["a", "b", "c", "z"], 1],
+      ["in sample id order, lines the other way", ["c", "b", "a", "z"], 1],
+      ["in task order", ["c", "b", "a", "b"], 2],
+    ])(
+      "tells apart a task's candidates from single-answer lines, all index 0 (read %s)",
+      async (_, ids, expectedPasses) => {
+        // Task T's three lines (task_id T, one answer each) are candidate 0 each; task U's
+        // sample sorts between them in the second case, so the read goes back to task order.
+        const runId = `lines-${randomUUID()}`;
+        await db.store.startRun({ id: runId, spec: {}, transport: "local" });
+        const line = (id: string, n: number, taskId: string, label: boolean): Sample => ({
+          id,
+          taskId,
+          candidateIndex: 0,
+          question: "q",
+          answer: id,
+          metadata: {},
+          line: n,
+          label,
+        });
+        const [first, second, third, other] = ids as [string, string, string, string];
+        await db.store.insertSamples(runId, [
+          line(`${first}1`, 1, "T", false),
+          line(`${second}2`, 2, "T", true),
+          line(`${third}3`, 3, "T", true),
+          line(`${other}9`, 4, "U", true),
+        ]);
+        await db.store.writeScores([
+          scoreRow(runId, `${first}1`, "judge", "", 0.25),
+          scoreRow(runId, `${second}2`, "judge", "", 1),
+          scoreRow(runId, `${third}3`, "judge", "", 0.5),
+          scoreRow(runId, `${other}9`, "judge", "", 0.5),
+        ]);
+        let passes = 0;
+        const totals = await selectForRun(db.store, runId, { verifierScorer: "judge" });
+        await db.store.replaceSelections(runId, { verifierScorer: "judge" }, () => {
+          passes += 1;
+          return (batch) => selectTasks(batch).map(selectionRecordOf);
+        });
+        expect(passes).toBe(expectedPasses);
+        const [t] = (await selectionsOf(db.store, runId)).filter((s) => s.task_id === "T");
+        // The highest score wins, not the last line read; pass@1 is the first line's, whatever
+        // order the sample ids sort in.
+        expect(t).toMatchObject({
+          candidates: 3,
+          selected_index: 1,
+          selected_sample_id: `${second}2`,
+          selected_correct: true,
+          first_correct: false,
+          any_correct: true,
+        });
+        expect(totals.selected).toMatchObject({ count: 2, of: 2 });
+      },
+    );
 
     it("picks the highest mean verifier score, lowest index on a tie, none when nothing is scored", async () => {
       await fc.assert(

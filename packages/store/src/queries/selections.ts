@@ -62,7 +62,8 @@ const CANDIDATE_COLUMNS = `
                      ORDER BY r.criterion, r.repetition)
     FROM scores r
     WHERE r.run_id = sm.run_id AND r.sample_id = sm.sample_id AND r.scorer = $2
-      AND r.detail ? 'criteria') END AS distributions`;
+      AND r.detail ? 'criteria') END AS distributions,
+  sm.line`;
 
 const SAMPLE_AGGREGATES = `
   CASE WHEN bool_and(s.status = 'scored') FILTER (WHERE s.scorer = $2)
@@ -114,7 +115,7 @@ const IN_TASK_ORDER = `
     FROM (${scoreRows("sample_id = sm.sample_id", "scorer, criterion, repetition")}) s
   ) a
   WHERE sm.run_id = $1
-  ORDER BY sm.task_id, sm.candidate_index, sm.sample_id`;
+  ORDER BY sm.task_id, sm.candidate_index, sm.line, sm.sample_id`;
 
 // A cursor's plan is made for its first rows by default (cursor_tuple_fraction 0.1), which
 // favours a lookup per sample; every row is read here. Compiling the plan (JIT) costs more
@@ -204,7 +205,7 @@ async function selectAll({ tx, runId, fetchRows, declare, params, choose }: Pass
 
 /** The sample-order pass's last column: this row's task id is lower than the row before's. */
 function taskCameBack(row: unknown[]): boolean {
-  return row[8] === true;
+  return row[9] === true;
 }
 
 async function copySelections(

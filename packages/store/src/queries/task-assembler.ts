@@ -11,32 +11,43 @@ export type CandidateScoreRow = [
   discrete: number | null,
   /** Set only for a sample with a verifier row stored without its level. */
   distributions: unknown[] | null,
+  line: number,
 ];
 
 /**
  * Groups candidate rows, each task's side by side, into whole tasks. A fetch can end inside
  * a task: that task waits for the next fetch. A task's candidates come out in candidate
- * index order; rows with one index keep the order they came in (sample id order either
- * way), so rows read in sample id order make the same tasks as rows read in task order.
+ * index order, then line order; rows equal in both keep the order they came in (sample id
+ * order either way), so rows read in sample id order make the same tasks as rows read in
+ * task order.
  */
 export class TaskAssembler {
-  #task: TaskCandidates | undefined;
+  #taskId: string | undefined;
+  #rows: CandidateScoreRow[] = [];
 
   /** The tasks these rows complete; with `last`, the task still open too. */
   add(rows: readonly unknown[], last: boolean): TaskCandidates[] {
     const done: TaskCandidates[] = [];
     for (const row of rows as readonly CandidateScoreRow[]) {
-      if (this.#task?.taskId !== row[0]) {
-        if (this.#task !== undefined) done.push(inIndexOrder(this.#task));
-        this.#task = { taskId: row[0], candidates: [] };
+      if (this.#taskId !== row[0]) {
+        if (this.#taskId !== undefined) done.push(this.#take(this.#taskId));
+        this.#taskId = row[0];
       }
-      this.#task.candidates.push(candidateOf(row));
+      this.#rows.push(row);
     }
-    if (last && this.#task !== undefined) {
-      done.push(inIndexOrder(this.#task));
-      this.#task = undefined;
+    if (last && this.#taskId !== undefined) {
+      done.push(this.#take(this.#taskId));
+      this.#taskId = undefined;
     }
     return done;
+  }
+
+  #take(taskId: string): TaskCandidates {
+    const rows = this.#rows;
+    this.#rows = [];
+    // Stable, and a task has a few candidates, usually in order already.
+    rows.sort((a, b) => a[2] - b[2] || a[8] - b[8]);
+    return { taskId, candidates: rows.map(candidateOf) };
   }
 }
 
@@ -53,10 +64,4 @@ function candidateOf(row: CandidateScoreRow): CandidateRow {
     discreteScore: distributions === null ? row[6] : undefined,
     checkValue: row[5],
   };
-}
-
-/** Sorts in place (stable): a task has a few candidates, usually in order already. */
-function inIndexOrder(task: TaskCandidates): TaskCandidates {
-  task.candidates.sort((a, b) => a.candidateIndex - b.candidateIndex);
-  return task;
 }

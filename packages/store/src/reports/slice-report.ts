@@ -17,11 +17,12 @@ import { metadataPath } from "./report-options.js";
 // as text; a sample without the field lands in the NULL slice.
 const SLICE = "metadata #>> $2::text[]";
 
-// A task belongs to the slice of its lowest-index candidate, so each task counts once.
+// A task belongs to the slice of its first candidate (lowest index, then line), so each task
+// counts once.
 const TASKS = `
   WITH task_slice AS (
     SELECT DISTINCT ON (task_id) task_id, ${SLICE} AS slice
-    FROM samples WHERE run_id = $1 ORDER BY task_id, candidate_index
+    FROM samples WHERE run_id = $1 ORDER BY task_id, candidate_index, line, sample_id
   ), s AS (
     SELECT ts.slice, sel.task_id IS NOT NULL AS has_selection, sel.selected_index, sel.tie,
            sel.first_correct, sel.any_correct,
