@@ -24,6 +24,7 @@ import { readEnv } from "@assay/core";
 import { openStore, type Store } from "@assay/store";
 import { runnerOf } from "@assay/store/reports";
 import pg from "pg";
+import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
 import { fmt, measureProcess, median, timed } from "./bench-util.js";
 import { seedSelectionRun } from "./selection-data.js";
 
@@ -176,44 +177,49 @@ async function chosenAlike(
   where: string[],
   reopen: () => Promise<Store>,
 ): Promise<{ reads: Agreement; perTask: Agreement }> {
-  const differing = async (left: string, right: string, params: unknown[]) => {
+  // The store is open here only between passes: a pass's process opens it on its own.
+  const withRunner = async <T>(use: (runner: SqlRunner) => Promise<T>): Promise<T> => {
     const store = await reopen();
     try {
-      // Counted from the rows, so an empty side cannot pass for agreement.
-      const { rows } = await runnerOf(store.driver).query<{ differ: number; compared: number }>(
-        `SELECT count(*) FILTER (WHERE a.picked IS DISTINCT FROM b.picked)::int AS differ,
-                count(*)::int AS compared
-         FROM (${left}) a FULL JOIN (${right}) b USING (n)`,
-        params,
-      );
-      return rows[0] ?? { differ: 0, compared: 0 };
+      return await use(runnerOf(store.driver));
     } finally {
       await store.close();
     }
   };
-  const reads = await differing(SELECTIONS_BY_TASK, SELECTIONS_BY_TASK.replace("$1", "$3"), [
-    "bench",
-    tasks,
-    "bench-descending",
-  ]);
-  const store = await reopen();
-  try {
-    const runner = runnerOf(store.driver);
+  // Counted from the rows, so an empty side cannot pass for agreement.
+  const differing = async (runner: SqlRunner, left: string, right: string, params: unknown[]) => {
+    const { rows } = await runner.query<Agreement>(
+      `SELECT count(*) FILTER (WHERE a.picked IS DISTINCT FROM b.picked)::int AS differ,
+              count(*)::int AS compared
+       FROM (${left}) a FULL JOIN (${right}) b USING (n)`,
+      params,
+    );
+    return rows[0] ?? { differ: 0, compared: 0 };
+  };
+  const reads = await withRunner(async (runner) => {
+    const agreement = await differing(
+      runner,
+      SELECTIONS_BY_TASK,
+      SELECTIONS_BY_TASK.replace("$1", "$3"),
+      ["bench", tasks, "bench-descending"],
+    );
     await runner.query("DROP TABLE IF EXISTS set_based_selections");
     await runner.query(
       "CREATE TABLE set_based_selections AS SELECT * FROM selections WHERE run_id = 'bench'",
     );
-  } finally {
-    await store.close();
-  }
+    return agreement;
+  });
   await pass(where, "old", "bench", sample);
   const kept = SELECTIONS_BY_TASK.replace("FROM selections", "FROM set_based_selections");
   // Only the tasks the per-task pass stored: their rows are the newest.
   const perTaskRows = `${SELECTIONS_BY_TASK} AND created_at > (SELECT max(created_at) FROM set_based_selections)`;
-  const perTask = await differing(
-    `SELECT * FROM (${kept}) k WHERE n IN (SELECT n FROM (${perTaskRows}) p)`,
-    perTaskRows,
-    ["bench", tasks],
+  const perTask = await withRunner((runner) =>
+    differing(
+      runner,
+      `SELECT * FROM (${kept}) k WHERE n IN (SELECT n FROM (${perTaskRows}) p)`,
+      perTaskRows,
+      ["bench", tasks],
+    ),
   );
   return { reads, perTask };
 }

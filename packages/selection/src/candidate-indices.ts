@@ -8,5 +8,15 @@
  * position in that order (the first line's is candidate 0, as pass@1 reads it).
  */
 export function candidateIndices(stored: readonly number[]): readonly number[] {
-  return new Set(stored).size === stored.length ? stored : stored.map((_, position) => position);
+  return distinct(stored) ? stored : stored.map((_, position) => position);
+}
+
+// Once per task over a whole run: rising indices (the store's order, the usual case) are
+// told at a glance, without building a set.
+function distinct(indices: readonly number[]): boolean {
+  let rising = true;
+  for (let i = 1; i < indices.length && rising; i += 1) {
+    rising = (indices[i] as number) > (indices[i - 1] as number);
+  }
+  return rising || new Set(indices).size === indices.length;
 }

@@ -181,7 +181,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       "tells apart a task's candidates from single-answer lines, all index 0 (read %s)",
       async (_, ids, expectedPasses) => {
         // Task T's three lines (task_id T, one answer each) are candidate 0 each; task U's
-        // sample sorts between them in the second case, so the read goes back to task order.
+        // sample sorts between them in the last case, so the read goes back to task order.
         const runId = `lines-${randomUUID()}`;
         await db.store.startRun({ id: runId, spec: {}, transport: "local" });
         const line = (id: string, n: number, taskId: string, label: boolean): Sample => ({

@@ -166,7 +166,8 @@ export function replaceSelections(
   });
 }
 
-interface Pass {
+/** One read of the run through a cursor, for `selectAll`. */
+interface CursorPass {
   tx: TransactionRunner;
   runId: string;
   fetchRows: number;
@@ -179,7 +180,7 @@ interface Pass {
  * One pass through the declared cursor: the selections stored, or undefined as soon as a
  * row says its task came back (what this pass stored is then to be undone).
  */
-async function selectAll({ tx, runId, fetchRows, declare, params, choose }: Pass) {
+async function selectAll({ tx, runId, fetchRows, declare, params, choose }: CursorPass) {
   await tx.query(declare, params);
   const assembler = new TaskAssembler();
   const lookup: ScoreLookup = (scorer, ids) => pairScores(tx, runId, scorer, ids);
