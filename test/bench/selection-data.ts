@@ -47,13 +47,14 @@ export async function seedSelectionRun(
             -- over the last index.
             CASE WHEN judged AND $4::boolean THEN
               CASE WHEN p0 >= p1 AND p0 >= p2 THEN 0 WHEN p1 >= p2 THEN 0.5 ELSE 1 END END
-     FROM generate_series(0, $2::int - 1) t, generate_series(0, $3::int - 1) c,
-          (VALUES ('judge', 0.02), ('exact', 0.01)) s(scorer, unscored),
-          LATERAL (SELECT random() + 0 * t AS r) x,
-          LATERAL (SELECT s.scorer = 'judge' AND r >= s.unscored AS judged) j,
-          LATERAL (SELECT round((random() + 0 * t)::numeric, 3) AS p0,
-                          round((random() + 0 * t)::numeric, 3) AS p1,
-                          round((random() + 0 * t)::numeric, 3) AS p2) d`,
+     -- Each row's draws are made in the subquery's select list, once per row: a lateral
+     -- draw would be made once per task and reused for all its candidates and scorers.
+     FROM (SELECT t, c, s.scorer, s.unscored, random() AS r,
+                  round(random()::numeric, 3) AS p0, round(random()::numeric, 3) AS p1,
+                  round(random()::numeric, 3) AS p2
+           FROM generate_series(0, $2::int - 1) t, generate_series(0, $3::int - 1) c,
+                (VALUES ('judge', 0.02), ('exact', 0.01)) s(scorer, unscored)) s,
+          LATERAL (SELECT s.scorer = 'judge' AND r >= s.unscored AS judged) j`,
     [...params, leveled],
   );
 }

@@ -18,7 +18,7 @@ export interface SqlRunner {
   query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<QueryResult<R>>;
 }
 
-export function pgRunner(pool: pg.Pool): SqlRunner {
+export function pgRunner(pool: pg.Pool | pg.Client): SqlRunner {
   return {
     async query<R>(text: string, params: unknown[] = []) {
       const result = await pool.query(text, params);

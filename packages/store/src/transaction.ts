@@ -1,5 +1,6 @@
+import { once } from "node:events";
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { finished, pipeline } from "node:stream/promises";
 import type { Transaction } from "@electric-sql/pglite";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
@@ -12,6 +13,25 @@ export interface TransactionRunner extends SqlRunner {
   queryArrays(text: string, params?: unknown[]): Promise<unknown[][]>;
   /** Loads COPY text (fields from `copyField`) with `COPY <table> (<columns>)`; returns the rows loaded. */
   copyIn(copy: string, text: string): Promise<number>;
+  /**
+   * Opens `COPY <table> (<columns>)` for text made a piece at a time. On Postgres it stays
+   * open on this connection until `end` or `abort`, and nothing else can run on it until
+   * then; on PGlite each piece is loaded as it comes.
+   */
+  openCopy(copy: string): CopySink;
+}
+
+/** An open COPY: COPY text (fields from `copyField`, whole rows) goes in as it is made. */
+export interface CopySink {
+  /** Resolves once the text can be taken (it waits while the server is behind). */
+  write(text: string): Promise<void>;
+  /** Ends the COPY: the rows it loaded. */
+  end(): Promise<number>;
+  /**
+   * Stops the COPY: on Postgres the statement fails (and the transaction with it, up to a
+   * savepoint taken before); on PGlite what was loaded stays until that savepoint is undone.
+   */
+  abort(): Promise<void>;
 }
 
 /**
@@ -52,10 +72,34 @@ function pgTx(client: pg.PoolClient): TransactionRunner {
       await pipeline(Readable.from([text]), stream);
       return stream.rowCount;
     },
+    openCopy(copy: string): CopySink {
+      const stream = client.query(copyFrom(`${copy} FROM STDIN`));
+      const done = finished(stream);
+      done.catch(() => {}); // awaited by end or abort; a failure first must not go unhandled
+      return {
+        async write(text) {
+          if (!stream.write(text)) await Promise.race([once(stream, "drain"), done]);
+        },
+        async end() {
+          stream.end();
+          await done;
+          return stream.rowCount;
+        },
+        async abort() {
+          // Sends CopyFail and resolves once the server has answered it.
+          stream.destroy(new Error("COPY stopped"));
+          await done.catch(() => {});
+        },
+      };
+    },
   };
 }
 
 function pgliteTx(tx: Transaction): TransactionRunner {
+  const copyIn = async (copy: string, text: string): Promise<number> => {
+    const result = await tx.query(`${copy} FROM '/dev/blob'`, [], { blob: new Blob([text]) });
+    return result.affectedRows ?? 0;
+  };
   return {
     async query<R>(text: string, params: unknown[] = []): Promise<QueryResult<R>> {
       const result = await tx.query<R>(text, params);
@@ -65,9 +109,16 @@ function pgliteTx(tx: Transaction): TransactionRunner {
       const result = await tx.query<unknown[]>(text, params, { rowMode: "array" });
       return result.rows;
     },
-    async copyIn(copy: string, text: string): Promise<number> {
-      const result = await tx.query(`${copy} FROM '/dev/blob'`, [], { blob: new Blob([text]) });
-      return result.affectedRows ?? 0;
+    copyIn,
+    openCopy(copy: string): CopySink {
+      let loaded = 0;
+      return {
+        async write(text) {
+          loaded += await copyIn(copy, text);
+        },
+        end: async () => loaded,
+        abort: async () => {},
+      };
     },
   };
 }

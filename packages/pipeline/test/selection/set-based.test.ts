@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Sample, ScoreRow } from "@assay/core";
-import { selectionRecordOf, selectTasks } from "@assay/selection";
+import type { Sample, ScoreRow, TaskCandidates } from "@assay/core";
+import { type PairJudgment, pairPrompts, selectionRecordOf, selectTasks } from "@assay/selection";
 import type { Store } from "@assay/store";
 import { runnerOf } from "@assay/store/reports";
 import { selectPerTask } from "@assay/test-support/per-task-selection";
@@ -290,6 +290,170 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       },
     );
 
+    it("ranks a judged tournament by the stored pair judgments, looked up batch by batch", async () => {
+      const seen = { judged: 0, missing: 0 };
+      await fc.assert(
+        fc.asyncProperty(
+          run,
+          fc.integer({ min: 1, max: 7 }),
+          fc.integer({ min: 1, max: 3 }),
+          fc.integer({ min: 0, max: 1000 }),
+          async (tasks, fetchRows, k, salt) => {
+            const runId = `judged-${randomUUID()}`;
+            await seed(db.store, runId, tasks);
+            const plan = { k, seed: salt };
+            // Each prompt's stored judgment, or none (a pair the judge has not scored yet).
+            const judgments = new Map<string, PairJudgment[]>();
+            const rows: ScoreRow[] = [];
+            for (const [taskId, candidates] of Object.entries(tasks)) {
+              const prompts = pairPrompts(
+                taskId,
+                candidates.map((_, i) => i),
+                plan,
+              );
+              judgments.set(
+                taskId,
+                prompts.map((prompt) => {
+                  const outcome = pairOutcome(prompt.sampleId, salt);
+                  if (outcome !== undefined)
+                    rows.push(scoreRow(runId, prompt.sampleId, "pair", "", outcome));
+                  const probability = typeof outcome === "number" ? outcome : null;
+                  seen[probability === null ? "missing" : "judged"] += 1;
+                  return { first: prompt.first, second: prompt.second, probability };
+                }),
+              );
+            }
+            if (rows.length > 0) await db.store.writeScores(rows);
+            // The candidates as the store reads them, to select from by hand.
+            const read: TaskCandidates[] = [];
+            await db.store.replaceSelections(runId, { verifierScorer: "judge" }, () => {
+              read.length = 0;
+              return (batch) => {
+                read.push(...batch);
+                return [];
+              };
+            });
+            const chosen = { method: "pivot_tournament" as const, ...plan };
+            await selectForRun(db.store, runId, {
+              ...chosen,
+              verifierScorer: "judge",
+              judgeScorer: "pair",
+              fetchRows,
+            });
+            const expected = selectTasks(read, chosen, judgments).map(selectionRecordOf);
+            const stored = await selectionsOf(db.store, runId);
+            expect(stored.map((s) => [s.task_id, s.selected_index, s.detail])).toEqual(
+              expected
+                .sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0))
+                .map((e) => [e.taskId, e.selectedIndex, JSON.parse(JSON.stringify(e.detail))]),
+            );
+          },
+        ),
+        { numRuns: 25 },
+      );
+      // Judgments were found and missed: the lookups were what the picks depended on.
+      expect(seen.judged).toBeGreaterThan(0);
+      expect(seen.missing).toBeGreaterThan(0);
+    });
+
+    it.runIf(driver === "postgres")(
+      "closes the connections a pass opened, whether it ends, fails or goes back to task order",
+      async () => {
+        const runId = `conn-${randomUUID().slice(0, 8)}`;
+        // Sample ids `b/0` and `c/0` of task b, `a/...` of task c: task ids go back (b, c, b).
+        await db.store.startRun({ id: runId, spec: {}, transport: "local" });
+        const sample = (id: string, taskId: string, index: number): Sample => ({
+          id,
+          taskId,
+          candidateIndex: index,
+          question: "q",
+          answer: id,
+          metadata: {},
+          line: index + 1,
+        });
+        await db.store.insertSamples(runId, [
+          sample("b/0", "b", 0),
+          sample("c/0", "c", 0),
+          sample("d/1", "b", 1),
+        ]);
+        await db.store.writeScores([
+          scoreRow(runId, "b/0", "judge", "", 0.5),
+          scoreRow(runId, "c/0", "judge", "", 1),
+          scoreRow(runId, "d/1", "judge", "", 0.25),
+        ]);
+        const opened = async () => {
+          const { rows } = await runnerOf(db.store.driver).query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1",
+            [`assay selection: ${runId}`],
+          );
+          return rows[0]?.n ?? 0;
+        };
+        const closedSoon = async () => {
+          for (let tries = 0; tries < 40 && (await opened()) > 0; tries += 1) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          return opened();
+        };
+        const during: number[] = [];
+        const passes: string[] = [];
+        // The first pass (sample order) looks a pair up, then finds task b again and is undone.
+        await db.store.replaceSelections(
+          runId,
+          { verifierScorer: "judge" },
+          () => async (batch, lookup) => {
+            passes.push(batch.map((t) => t.taskId).join());
+            await lookup("pair", ["b/0>1"]);
+            during.push(await opened());
+            return selectTasks(batch).map(selectionRecordOf);
+          },
+          { fetchRows: 1 },
+        );
+        expect(passes[0]).toBe("b");
+        expect(passes.slice(1).sort()).toEqual(["b", "c"]);
+        // The read and the lookups each had a connection of their own (the read's is closed
+        // once its output has all come, before the last task is chosen).
+        expect(during[0]).toBe(2);
+        expect(await closedSoon()).toBe(0);
+
+        const failing = db.store.replaceSelections(
+          runId,
+          { verifierScorer: "judge" },
+          () => async () => {
+            during.push(await opened());
+            throw new Error("selection failed");
+          },
+        );
+        await expect(failing).rejects.toThrow("selection failed");
+        expect(during.at(-1)).toBe(1); // the read's, which the failure leaves behind
+        expect(await closedSoon()).toBe(0);
+        // The pass's own connection went back to the pool usable.
+        expect(await selectionCount(db.store, runId)).toBe(2);
+      },
+    );
+
+    it("reads a run whose id and scorer names hold quotes, backslashes and $1", async () => {
+      const runId = `it's a \\ run $1 ${randomUUID().slice(0, 8)}`;
+      const verifier = "judge's $2 \\";
+      await db.store.startRun({ id: runId, spec: {}, transport: "local" });
+      const sample = (id: string, index: number): Sample => ({
+        id,
+        taskId: "t'1",
+        candidateIndex: index,
+        question: "q",
+        answer: id,
+        metadata: {},
+        line: 1,
+      });
+      await db.store.insertSamples(runId, [sample("t'1#0", 0), sample("t'1#1", 1)]);
+      await db.store.writeScores([
+        scoreRow(runId, "t'1#0", verifier, "", 0.25),
+        scoreRow(runId, "t'1#1", verifier, "", 0.75),
+      ]);
+      const totals = await selectForRun(db.store, runId, { verifierScorer: verifier });
+      expect(totals.tasks).toBe(1);
+      expect((await selectionsOf(db.store, runId)).map((s) => s.selected_index)).toEqual([1]);
+    });
+
     it("replaces the run's selections only when the whole pass succeeds", async () => {
       const runId = `atomic-${randomUUID()}`;
       const tasks = {
@@ -359,6 +523,16 @@ function expectedPick(candidates: readonly GeneratedCandidate[]): number | null 
   return (best as { index: number } | null)?.index ?? null;
 }
 
+/** A pair prompt's stored judgment, drawn from its id: a probability, unscored, or none. */
+function pairOutcome(promptId: string, salt: number): Outcome | undefined {
+  let hash = salt;
+  for (const char of promptId) hash = (hash * 31 + (char.codePointAt(0) ?? 0)) % 1_000_003;
+  const draw = hash % 7;
+  if (draw === 5) return "unscored";
+  if (draw === 6) return undefined;
+  return draw / 4;
+}
+
 async function seed(
   store: Store,
   runId: string,
@@ -422,6 +596,14 @@ async function selectionsOf(store: Store, runId: string): Promise<StoredSelectio
     [runId],
   );
   return rows;
+}
+
+async function selectionCount(store: Store, runId: string): Promise<number> {
+  const { rows } = await runnerOf(store.driver).query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM selections WHERE run_id = $1",
+    [runId],
+  );
+  return rows[0]?.n ?? 0;
 }
 
 function recordOf(stored: readonly StoredSelection[], taskId: string) {

@@ -1,12 +1,16 @@
 import type { CandidateQuery, SelectionRecord, TaskCandidates } from "@assay/core";
+import pg from "pg";
 import { pairScores } from "../reports/pair-scores.js";
 import { dropRollups } from "../reports/rollups/write-rollups.js";
+import { pgRunner } from "../sql-runner.js";
 import type { StoreDriver } from "../store-driver.js";
 import { copyField, inTransaction, type TransactionRunner } from "../transaction.js";
+import { copyBatches, cursorBatches, type RowBatches } from "./candidate-batches.js";
+import { decodeBoolean, decodeJson, decodeNumber, decodeText } from "./copy-text-rows.js";
 import { TaskAssembler } from "./task-assembler.js";
 
 export interface ReplaceSelectionsOptions {
-  /** Rows (candidates) read per round trip. Default 10,000. */
+  /** Most rows (candidates) handed to selection at once. Default 10,000. */
   fetchRows?: number;
 }
 
@@ -93,7 +97,6 @@ const scoreRows = (where: string, order: string) => `
 // against ~2.2 s; the whole pass, 1.3× the wall time). Either way the server's memory stays
 // flat.
 const IN_SAMPLE_ORDER = `
-  DECLARE run_candidates NO SCROLL CURSOR FOR
   SELECT ${CANDIDATE_COLUMNS},
          CASE WHEN sm.task_id < lag(sm.task_id) OVER (ORDER BY sm.sample_id) THEN true END
            AS task_came_back
@@ -107,7 +110,6 @@ const IN_SAMPLE_ORDER = `
   ORDER BY sm.sample_id`;
 
 const IN_TASK_ORDER = `
-  DECLARE run_candidates NO SCROLL CURSOR FOR
   SELECT ${CANDIDATE_COLUMNS}
   FROM samples sm
   CROSS JOIN LATERAL (
@@ -127,14 +129,39 @@ const COPY_SELECTIONS =
   "COPY selections (run_id, task_id, method, candidates, selected_index, selected_sample_id, " +
   "tie, discrete_tie, tie_break, selected_correct, first_correct, any_correct, detail)";
 
+/** How each column of a candidate row is read from COPY's text output, in column order. */
+const CANDIDATE_DECODERS = [
+  decodeText, // task_id
+  decodeText, // sample_id
+  decodeNumber, // candidate_index
+  decodeBoolean, // label
+  decodeNumber, // verifier_score
+  decodeNumber, // check_value
+  decodeNumber, // discrete
+  decodeJson, // distributions
+  decodeNumber, // line
+  decodeBoolean, // task_came_back (sample order only)
+];
+
+type Order = "sample" | "task";
+
+/** Where a pass reads its candidates and looks up pair judgments. */
+interface PassIo {
+  batches(order: Order): RowBatches;
+  lookup: ScoreLookup;
+  close(): Promise<void>;
+}
+
 /**
  * Replaces the run's selections in one transaction: a reader sees the earlier selections or
  * the new ones, never a mix, and two passes over one run take turns (advisory lock). The
- * candidates are read once, a fetch at a time; each batch of whole tasks goes to the
- * pass's `choose`, and what it returns is loaded with COPY. Memory holds one fetch, however
- * large the run. A pass in sample id order that finds a task out of place is undone
- * (savepoint) and `startPass` is called again for a pass in task order. Returns the number
- * of selections stored.
+ * candidates are read once, in batches; each batch's whole tasks go to the pass's `choose`,
+ * and what it returns is loaded by COPY. On Postgres the candidates stream from a second
+ * connection (`COPY … TO STDOUT`) while one COPY on the pass's own connection loads the
+ * selections; on PGlite a cursor reads them. Memory holds a batch or two, however large the
+ * run. A pass in sample id order that finds a task out of place is undone (savepoint) and
+ * `startPass` is called again for a pass in task order. Returns the number of selections
+ * stored.
  */
 export function replaceSelections(
   driver: StoreDriver,
@@ -143,7 +170,8 @@ export function replaceSelections(
   startPass: SelectionPass,
   options: ReplaceSelectionsOptions = {},
 ): Promise<number> {
-  const fetchRows = checkedFetchRows(options.fetchRows ?? 10_000);
+  const batchRows = checkedFetchRows(options.fetchRows ?? 10_000);
+  const params = [runId, query.verifierScorer, query.checkScorer ?? null];
   return inTransaction(driver, async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('assay.selections:' || $1, 0))", [
       runId,
@@ -151,56 +179,118 @@ export function replaceSelections(
     await tx.query("DELETE FROM selections WHERE run_id = $1", [runId]);
     // The run's rollups hold its accuracy: reports read raw rows until they are rewritten.
     await dropRollups(tx, runId);
-    await tx.query(PLAN_FOR_EVERY_ROW);
-    const pass = {
-      tx,
-      runId,
-      fetchRows,
-      params: [runId, query.verifierScorer, query.checkScorer ?? null],
-    };
-    await tx.query("SAVEPOINT sample_order");
-    const stored = await selectAll({ ...pass, declare: IN_SAMPLE_ORDER, choose: startPass() });
-    if (stored !== undefined) return stored;
-    await tx.query("ROLLBACK TO SAVEPOINT sample_order");
-    return (await selectAll({ ...pass, declare: IN_TASK_ORDER, choose: startPass() })) ?? 0;
+    const io =
+      driver.kind === "postgres"
+        ? streamedIo(driver.pool.options, runId, params, batchRows)
+        : await cursorIo(tx, runId, params, batchRows);
+    try {
+      const pass = (order: Order) =>
+        selectAll(tx, runId, io.batches(order), io.lookup, startPass());
+      await tx.query("SAVEPOINT sample_order");
+      const stored = await pass("sample");
+      if (stored !== undefined) return stored;
+      await tx.query("ROLLBACK TO SAVEPOINT sample_order");
+      return (await pass("task")) ?? 0;
+    } finally {
+      await io.close();
+    }
   });
 }
 
-/** One read of the run through a cursor, for `selectAll`. */
-interface CursorPass {
-  tx: TransactionRunner;
-  runId: string;
-  fetchRows: number;
-  declare: string;
-  params: unknown[];
-  choose: ChooseSelections;
+async function cursorIo(
+  tx: TransactionRunner,
+  runId: string,
+  params: readonly unknown[],
+  rows: number,
+): Promise<PassIo> {
+  await tx.query(PLAN_FOR_EVERY_ROW);
+  const declare = (order: Order) =>
+    `DECLARE run_candidates NO SCROLL CURSOR FOR ${order === "sample" ? IN_SAMPLE_ORDER : IN_TASK_ORDER}`;
+  return {
+    batches: (order) => cursorBatches(tx, declare(order), params, rows),
+    lookup: (scorer, ids) => pairScores(tx, runId, scorer, ids),
+    close: async () => {},
+  };
+}
+
+// The pass's own connection is busy with its COPY from start to end: pair judgments are
+// looked up on a third connection, opened the first time one is needed.
+function streamedIo(
+  pool: pg.ClientConfig,
+  runId: string,
+  params: readonly unknown[],
+  rows: number,
+): PassIo {
+  // Named, so that pg_stat_activity says what they are and for which run.
+  const connection = { ...pool, application_name: `assay selection: ${runId}` };
+  let lookups: Promise<pg.Client> | undefined;
+  const lookupClient = async () => {
+    const client = new pg.Client(connection);
+    client.on("error", () => {});
+    await client.connect();
+    return client;
+  };
+  return {
+    batches: (order) =>
+      copyBatches(
+        connection,
+        withLiterals(order === "sample" ? IN_SAMPLE_ORDER : IN_TASK_ORDER, params),
+        // The task-order read has no task_came_back column.
+        order === "sample" ? CANDIDATE_DECODERS : CANDIDATE_DECODERS.slice(0, -1),
+        rows,
+      ),
+    lookup: async (scorer, ids) => {
+      lookups ??= lookupClient();
+      return pairScores(pgRunner(await lookups), runId, scorer, ids);
+    },
+    close: async () => {
+      // One that failed to open has already said so to the lookup that opened it.
+      await lookups?.then(
+        (client) => client.end(),
+        () => {},
+      );
+    },
+  };
+}
+
+// COPY takes no parameters: its query gets them as quoted literals ($1…$3 only, and no
+// other `$` followed by a digit appears in these queries).
+function withLiterals(query: string, params: readonly unknown[]): string {
+  return query.replace(/\$([1-9])(?!\d)/g, (_, n: string) => {
+    const value = params[Number(n) - 1];
+    return value === null || value === undefined ? "NULL" : pg.escapeLiteral(String(value));
+  });
 }
 
 /**
- * One pass through the declared cursor: the selections stored, or undefined as soon as a
- * row says its task came back (what this pass stored is then to be undone).
+ * One pass through `batches`: the selections stored, or undefined as soon as a row says
+ * its task came back (what this pass loaded is then to be undone).
  */
-async function selectAll({ tx, runId, fetchRows, declare, params, choose }: CursorPass) {
-  await tx.query(declare, params);
+async function selectAll(
+  tx: TransactionRunner,
+  runId: string,
+  batches: RowBatches,
+  lookup: ScoreLookup,
+  choose: ChooseSelections,
+): Promise<number | undefined> {
   const assembler = new TaskAssembler();
-  const lookup: ScoreLookup = (scorer, ids) => pairScores(tx, runId, scorer, ids);
-  const fetch = () => {
-    const rows = tx.queryArrays(`FETCH ${fetchRows} FROM run_candidates`);
-    rows.catch(() => {}); // awaited below; a batch that fails first must not leave it unhandled
-    return rows;
+  const sink = tx.openCopy(COPY_SELECTIONS);
+  const load = async (tasks: readonly TaskCandidates[]) => {
+    if (tasks.length > 0) await sink.write(copyText(runId, await choose(tasks, lookup)));
   };
-  let stored = 0;
-  let next = fetch();
-  for (;;) {
-    const rows = await next;
-    if (rows.some(taskCameBack)) return undefined;
-    const last = rows.length < fetchRows;
-    // The server finds the next rows while this batch is selected (same connection,
-    // so the COPY below queues behind that fetch).
-    if (!last) next = fetch();
-    const tasks = assembler.add(rows, last);
-    if (tasks.length > 0) stored += await copySelections(tx, runId, await choose(tasks, lookup));
-    if (last) return stored;
+  try {
+    for await (const rows of batches) {
+      if (rows.some(taskCameBack)) {
+        await sink.abort();
+        return undefined;
+      }
+      await load(assembler.add(rows, false));
+    }
+    await load(assembler.add([], true));
+    return await sink.end();
+  } catch (error) {
+    await sink.abort();
+    throw error;
   }
 }
 
@@ -209,24 +299,29 @@ function taskCameBack(row: unknown[]): boolean {
   return row[9] === true;
 }
 
-async function copySelections(
-  tx: TransactionRunner,
-  runId: string,
-  records: readonly SelectionRecord[],
-): Promise<number> {
-  if (records.length === 0) return 0;
+function copyText(runId: string, records: readonly SelectionRecord[]): string {
+  if (records.length === 0) return "";
   const run = copyField(runId);
-  let text = "";
-  for (const r of records) {
-    text += `${run}\t${copyField(r.taskId)}\t${copyField(r.method)}\t${r.candidates}\t${copyField(
-      r.selectedIndex,
-    )}\t${copyField(r.selectedSampleId)}\t${copyField(r.tie)}\t${copyField(r.discreteTie)}\t${copyField(
-      r.tieBreak,
-    )}\t${copyField(r.selectedCorrect)}\t${copyField(r.firstCorrect)}\t${copyField(
-      r.anyCorrect,
-    )}\t${copyField(JSON.stringify(r.detail))}\n`;
-  }
-  return tx.copyIn(COPY_SELECTIONS, text);
+  // Joined rather than concatenated: a join makes the line at once, where each `+` of a
+  // template makes a string of its own (this runs once per task of the run).
+  const lines = records.map((r) =>
+    [
+      run,
+      copyField(r.taskId),
+      copyField(r.method),
+      r.candidates,
+      copyField(r.selectedIndex),
+      copyField(r.selectedSampleId),
+      copyField(r.tie),
+      copyField(r.discreteTie),
+      copyField(r.tieBreak),
+      copyField(r.selectedCorrect),
+      copyField(r.firstCorrect),
+      copyField(r.anyCorrect),
+      copyField(JSON.stringify(r.detail)),
+    ].join("\t"),
+  );
+  return `${lines.join("\n")}\n`;
 }
 
 function checkedFetchRows(rows: number): number {
