@@ -276,7 +276,9 @@ async function selectAll(
   const assembler = new TaskAssembler();
   const sink = tx.openCopy(COPY_SELECTIONS);
   const load = async (tasks: readonly TaskCandidates[]) => {
-    if (tasks.length > 0) await sink.write(copyText(runId, await choose(tasks, lookup)));
+    if (tasks.length === 0) return;
+    const records = await choose(tasks, lookup);
+    if (records.length > 0) await sink.write(copyText(runId, records));
   };
   try {
     for await (const rows of batches) {
@@ -300,7 +302,6 @@ function taskCameBack(row: unknown[]): boolean {
 }
 
 function copyText(runId: string, records: readonly SelectionRecord[]): string {
-  if (records.length === 0) return "";
   const run = copyField(runId);
   // Joined rather than concatenated: a join makes the line at once, where each `+` of a
   // template makes a string of its own (this runs once per task of the run).
