@@ -431,6 +431,54 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       },
     );
 
+    it.runIf(driver === "postgres")(
+      "fails the pass cleanly when the server ends its read half way, and the next pass works",
+      async () => {
+        const runId = `cut-${randomUUID().slice(0, 8)}`;
+        // Enough rows that the read is still sending when its first batch is chosen.
+        const tasks = Object.fromEntries(
+          Array.from({ length: 20_000 }, (_, t) => [
+            `t${t}`,
+            [0.25, 0.75].map((value) => ({
+              label: undefined,
+              judge: [value],
+              distributions: [],
+              legacy: [],
+              shape: "verifier" as const,
+              exact: undefined,
+            })),
+          ]),
+        );
+        await seed(db.store, runId, tasks);
+        await selectForRun(db.store, runId, { verifierScorer: "judge" });
+        const before = await selectionsOf(db.store, runId);
+        const runner = runnerOf(db.store.driver);
+        let terminated = 0;
+        const cut = db.store.replaceSelections(
+          runId,
+          { verifierScorer: "judge" },
+          () => async (batch) => {
+            if (terminated === 0) {
+              const { rows } = await runner.query<{ ended: boolean }>(
+                `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+                 WHERE application_name = $1`,
+                [`assay selection: ${runId}`],
+              );
+              terminated = rows.filter((r) => r.ended).length;
+            }
+            return selectTasks(batch).map(selectionRecordOf);
+          },
+          { fetchRows: 1 },
+        );
+        await expect(cut).rejects.toThrow(/terminat/i);
+        // The fault hit the pass's read, and undid the pass: the earlier picks stand.
+        expect(terminated).toBe(1);
+        expect(await selectionsOf(db.store, runId)).toEqual(before);
+        await selectForRun(db.store, runId, { verifierScorer: "judge" });
+        expect(await selectionsOf(db.store, runId)).toEqual(before);
+      },
+    );
+
     it("reads a run whose id and scorer names hold quotes, backslashes and $1", async () => {
       const runId = `it's a \\ run $1 ${randomUUID().slice(0, 8)}`;
       const verifier = "judge's $2 \\";
