@@ -152,14 +152,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       // t/10 first, candidate order t/2; the tie goes to the lower index.
       const judge = [0.25, 0.5, 1, 0.5, 0.25, 0, 0, 0.5, 0.25, 0.5, 1, 0.75];
       const tasks = {
-        t: judge.map((value) => ({
-          label: undefined,
-          judge: [value],
-          distributions: [],
-          legacy: [],
-          shape: "verifier" as const,
-          exact: undefined,
-        })),
+        t: judge.map((value) => verifierOnly(value)),
       };
       const id = randomUUID();
       await seed(db.store, `new-${id}`, tasks);
@@ -439,14 +432,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
         const tasks = Object.fromEntries(
           Array.from({ length: 20_000 }, (_, t) => [
             `t${t}`,
-            [0.25, 0.75].map((value) => ({
-              label: undefined,
-              judge: [value],
-              distributions: [],
-              legacy: [],
-              shape: "verifier" as const,
-              exact: undefined,
-            })),
+            [0.25, 0.75].map((value) => verifierOnly(value)),
           ]),
         );
         await seed(db.store, runId, tasks);
@@ -505,26 +491,8 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
     it("replaces the run's selections only when the whole pass succeeds", async () => {
       const runId = `atomic-${randomUUID()}`;
       const tasks = {
-        a: [
-          {
-            label: true,
-            judge: [0.5],
-            distributions: [],
-            legacy: [],
-            shape: "verifier" as const,
-            exact: undefined,
-          },
-        ],
-        b: [
-          {
-            label: false,
-            judge: [1],
-            distributions: [],
-            legacy: [],
-            shape: "verifier" as const,
-            exact: undefined,
-          },
-        ],
+        a: [verifierOnly(0.5, true)],
+        b: [verifierOnly(1, false)],
       };
       await seed(db.store, runId, tasks);
       await selectForRun(db.store, runId, { verifierScorer: "judge" });
@@ -569,6 +537,18 @@ function expectedPick(candidates: readonly GeneratedCandidate[]): number | null 
     if (best === null || score > best.score) best = { index, score };
   });
   return (best as { index: number } | null)?.index ?? null;
+}
+
+/** A candidate with one verifier row and nothing else. */
+function verifierOnly(value: Outcome, label?: boolean): GeneratedCandidate {
+  return {
+    label,
+    judge: [value],
+    distributions: [],
+    legacy: [],
+    shape: "verifier",
+    exact: undefined,
+  };
 }
 
 /** A pair prompt's stored judgment, drawn from its id: a probability, unscored, or none. */
