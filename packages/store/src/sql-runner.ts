@@ -18,10 +18,11 @@ export interface SqlRunner {
   query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<QueryResult<R>>;
 }
 
-export function pgRunner(pool: pg.Pool | pg.Client): SqlRunner {
+/** A pool, or one connection of its own. */
+export function pgRunner(db: pg.Pool | pg.Client): SqlRunner {
   return {
     async query<R>(text: string, params: unknown[] = []) {
-      const result = await pool.query(text, params);
+      const result = await db.query(text, params);
       return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
     },
   };

@@ -1,6 +1,5 @@
 import { once } from "node:events";
-import { Readable } from "node:stream";
-import { finished, pipeline } from "node:stream/promises";
+import { finished } from "node:stream/promises";
 import type { Transaction } from "@electric-sql/pglite";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
@@ -11,8 +10,6 @@ import type { StoreDriver } from "./store-driver.js";
 export interface TransactionRunner extends SqlRunner {
   /** Rows as arrays in column order: no object per row, for reads of millions of rows. */
   queryArrays(text: string, params?: unknown[]): Promise<unknown[][]>;
-  /** Loads COPY text (fields from `copyField`) with `COPY <table> (<columns>)`; returns the rows loaded. */
-  copyIn(copy: string, text: string): Promise<number>;
   /**
    * Opens `COPY <table> (<columns>)` for text made a piece at a time. On Postgres it stays
    * open on this connection until `end` or `abort`, and nothing else can run on it until
@@ -67,11 +64,6 @@ function pgTx(client: pg.PoolClient): TransactionRunner {
       const result = await client.query({ text, values: params, rowMode: "array" });
       return result.rows as unknown[][];
     },
-    async copyIn(copy: string, text: string): Promise<number> {
-      const stream = client.query(copyFrom(`${copy} FROM STDIN`));
-      await pipeline(Readable.from([text]), stream);
-      return stream.rowCount;
-    },
     openCopy(copy: string): CopySink {
       const stream = client.query(copyFrom(`${copy} FROM STDIN`));
       const done = finished(stream);
@@ -96,10 +88,6 @@ function pgTx(client: pg.PoolClient): TransactionRunner {
 }
 
 function pgliteTx(tx: Transaction): TransactionRunner {
-  const copyIn = async (copy: string, text: string): Promise<number> => {
-    const result = await tx.query(`${copy} FROM '/dev/blob'`, [], { blob: new Blob([text]) });
-    return result.affectedRows ?? 0;
-  };
   return {
     async query<R>(text: string, params: unknown[] = []): Promise<QueryResult<R>> {
       const result = await tx.query<R>(text, params);
@@ -109,12 +97,14 @@ function pgliteTx(tx: Transaction): TransactionRunner {
       const result = await tx.query<unknown[]>(text, params, { rowMode: "array" });
       return result.rows;
     },
-    copyIn,
     openCopy(copy: string): CopySink {
       let loaded = 0;
       return {
         async write(text) {
-          loaded += await copyIn(copy, text);
+          const result = await tx.query(`${copy} FROM '/dev/blob'`, [], {
+            blob: new Blob([text]),
+          });
+          loaded += result.affectedRows ?? 0;
         },
         end: async () => loaded,
         abort: async () => {},

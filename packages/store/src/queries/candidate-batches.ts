@@ -37,10 +37,7 @@ export async function* copyBatches(
   decoders: readonly FieldDecoder[],
   rows: number,
 ): RowBatches {
-  const client = new pg.Client(connection);
-  // Its errors reach the stream; a connection the server drops must not crash the process.
-  client.on("error", () => {});
-  await client.connect();
+  const client = await connectAlone(connection);
   let complete = false;
   try {
     // Compiling the plan (JIT) costs more than it saves on these queries (~0.3 s at 1M rows).
@@ -59,4 +56,15 @@ export async function* copyBatches(
     if (complete) await client.end();
     else client.connection.stream.destroy();
   }
+}
+
+/**
+ * A connection apart from the pool's, for the length of a pass. Its errors reach whatever
+ * it is running; one the server drops must not crash the process.
+ */
+export async function connectAlone(connection: pg.ClientConfig): Promise<pg.Client> {
+  const client = new pg.Client(connection);
+  client.on("error", () => {});
+  await client.connect();
+  return client;
 }

@@ -5,7 +5,8 @@ import { dropRollups } from "../reports/rollups/write-rollups.js";
 import { pgRunner } from "../sql-runner.js";
 import type { StoreDriver } from "../store-driver.js";
 import { copyField, inTransaction, type TransactionRunner } from "../transaction.js";
-import { copyBatches, cursorBatches, type RowBatches } from "./candidate-batches.js";
+import { connectAlone, copyBatches, cursorBatches, type RowBatches } from "./candidate-batches.js";
+import { candidateOrder } from "./candidate-order.js";
 import { decodeBoolean, decodeJson, decodeNumber, decodeText } from "./copy-text-rows.js";
 import { TaskAssembler } from "./task-assembler.js";
 
@@ -117,7 +118,7 @@ const IN_TASK_ORDER = `
     FROM (${scoreRows("sample_id = sm.sample_id", "scorer, criterion, repetition")}) s
   ) a
   WHERE sm.run_id = $1
-  ORDER BY sm.task_id, sm.candidate_index, sm.line, sm.sample_id`;
+  ORDER BY ${candidateOrder("sm")}`;
 
 // A cursor's plan is made for its first rows by default (cursor_tuple_fraction 0.1), which
 // favours a lookup per sample; every row is read here. Compiling the plan (JIT) costs more
@@ -224,12 +225,6 @@ function streamedIo(
   // Named, so that pg_stat_activity says what they are and for which run.
   const connection = { ...pool, application_name: `assay selection: ${runId}` };
   let lookups: Promise<pg.Client> | undefined;
-  const lookupClient = async () => {
-    const client = new pg.Client(connection);
-    client.on("error", () => {});
-    await client.connect();
-    return client;
-  };
   return {
     batches: (order) =>
       copyBatches(
@@ -240,7 +235,7 @@ function streamedIo(
         rows,
       ),
     lookup: async (scorer, ids) => {
-      lookups ??= lookupClient();
+      lookups ??= connectAlone(connection);
       return pairScores(pgRunner(await lookups), runId, scorer, ids);
     },
     close: async () => {

@@ -45,10 +45,24 @@ export class TaskAssembler {
   #take(taskId: string): TaskCandidates {
     const rows = this.#rows;
     this.#rows = [];
-    // Stable, and a task has a few candidates, usually in order already.
-    rows.sort((a, b) => a[2] - b[2] || a[8] - b[8]);
+    // Stable, and a task has a few candidates, usually in order already: then nothing is
+    // sorted (a sort allocates a work area even for a few rows, once per task of the run).
+    if (!inOrder(rows)) rows.sort(byIndexThenLine);
     return { taskId, candidates: rows.map(candidateOf) };
   }
+}
+
+function byIndexThenLine(a: CandidateScoreRow, b: CandidateScoreRow): number {
+  return a[2] - b[2] || a[8] - b[8];
+}
+
+function inOrder(rows: readonly CandidateScoreRow[]): boolean {
+  for (let i = 1; i < rows.length; i += 1) {
+    if (byIndexThenLine(rows[i - 1] as CandidateScoreRow, rows[i] as CandidateScoreRow) > 0) {
+      return false;
+    }
+  }
+  return true;
 }
 
 function candidateOf(row: CandidateScoreRow): CandidateRow {

@@ -1,4 +1,5 @@
 import type { CandidateQuery, CriterionValues } from "@assay/core";
+import { candidateOrder } from "../queries/candidate-order.js";
 import type { SqlRunner } from "../sql-runner.js";
 import { numOrNull } from "./group-by-run.js";
 
@@ -47,7 +48,7 @@ const PAGE = `
     FROM scores s WHERE s.run_id = $1 AND s.sample_id = sm.sample_id AND s.scorer = $5
   ) c ON true
   WHERE sm.run_id = $1
-  ORDER BY sm.task_id, sm.candidate_index, sm.line, sm.sample_id`;
+  ORDER BY ${candidateOrder("sm")}`;
 
 interface Row {
   task_id: string;

@@ -9,6 +9,7 @@ import {
   type UsageRole,
   type UsageTotals,
 } from "@assay/core";
+import { candidateOrder } from "../queries/candidate-order.js";
 import type { SqlRunner } from "../sql-runner.js";
 import { num, numOrNull } from "./group-by-run.js";
 import { metadataPath } from "./report-options.js";
@@ -22,7 +23,7 @@ const SLICE = "metadata #>> $2::text[]";
 const TASKS = `
   WITH task_slice AS (
     SELECT DISTINCT ON (task_id) task_id, ${SLICE} AS slice
-    FROM samples WHERE run_id = $1 ORDER BY task_id, candidate_index, line, sample_id
+    FROM samples WHERE run_id = $1 ORDER BY ${candidateOrder()}
   ), s AS (
     SELECT ts.slice, sel.task_id IS NOT NULL AS has_selection, sel.selected_index, sel.tie,
            sel.first_correct, sel.any_correct,
