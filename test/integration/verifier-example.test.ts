@@ -47,7 +47,7 @@ describe("the best-of-N example", () => {
     expect(text).toMatch(/By metadata\.kind\n.*\n│\s+│ open\s+│ short\s+│/);
     expect(text).toMatch(/tasks \/ samples\s+│ 14 \/ 56\s+│ 16 \/ 64/);
     // The two incident-log tasks (4 candidates each) do not fit the window: 8 cut questions.
-    expect(text).toMatch(/truncated\s+│ 6\.7% \(8\/120\)\s+│ 6\.7% \(8\/120\)/);
+    expect(text).toMatch(/cut to fit\s+│ 6\.7% \(8\/120\)\s+│ 6\.7% \(8\/120\)/);
     expect(text).toMatch(/cost per solved task\s+│ \d\.\d+ USD\s+│ \d\.\d+ USD/);
     expect(example.stderr).toContain(`Wrote ${out}/report.html`);
   });

@@ -1,4 +1,5 @@
 import type { ExportRow } from "@assay/core";
+import { type ExportedTable, exportedColumns } from "@assay/store";
 import { type Stringifier, stringify } from "csv-stringify";
 
 export const EXPORT_COLUMNS: Array<keyof ExportRow> = [
@@ -12,6 +13,7 @@ export const EXPORT_COLUMNS: Array<keyof ExportRow> = [
   "value",
   "reason",
   "rule",
+  "detail",
 ];
 
 /** Every other column may hold text from the dataset or the spec. */
@@ -19,12 +21,31 @@ const NUMERIC_COLUMNS: ReadonlySet<string> = new Set<keyof ExportRow>(["repetiti
 
 /** Score rows in, CSV text out, with the header and every text cell made formula-safe. */
 export function scoreCsvEncoder(): Stringifier {
+  return csvEncoder(EXPORT_COLUMNS, NUMERIC_COLUMNS);
+}
+
+/** Rows of another exported table in, CSV text out: the schema's columns, in its order. */
+export function tableCsvEncoder(table: ExportedTable): Stringifier {
+  const columns = exportedColumns(table);
+  return csvEncoder(
+    columns.map((column) => column.name),
+    new Set(columns.filter((column) => column.numeric).map((column) => column.name)),
+  );
+}
+
+/**
+ * JSON values (metadata, detail) are written as JSON text and booleans as true/false, so
+ * a cell reads back as what the store holds; an empty cell is SQL null.
+ */
+function csvEncoder(columns: readonly string[], numeric: ReadonlySet<string>): Stringifier {
   return stringify({
     header: true,
-    columns: EXPORT_COLUMNS,
+    columns: [...columns],
     cast: {
+      boolean: (value) => String(value),
+      object: (value) => neutraliseCell(JSON.stringify(value)),
       string: (value, context) =>
-        NUMERIC_COLUMNS.has(String(context.column)) ? value : neutraliseCell(value),
+        numeric.has(String(context.column)) ? value : neutraliseCell(value),
     },
   });
 }

@@ -95,12 +95,15 @@ describe("CSV cells", () => {
       value: -0.5,
       reason: null,
       rule: "@rule",
+      detail: { note: "=cmd" },
     };
     const encoder = scoreCsvEncoder();
     encoder.end(row);
     let text = "";
     for await (const chunk of encoder) text += chunk;
-    expect(text.split("\n")[1]).toBe("r,'-0.5,'=1+1,exact,,0,scored,-0.5,,'@rule");
+    expect(text.split("\n")[1]).toBe(
+      `r,'-0.5,'=1+1,exact,,0,scored,-0.5,,'@rule,"{""note"":""=cmd""}"`,
+    );
   });
 
   it("never start with a formula character, and change nothing else", () => {

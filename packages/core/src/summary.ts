@@ -49,4 +49,6 @@ export interface ExportRow {
   value: number | null;
   reason: string | null;
   rule: string;
+  /** What the scorer recorded beside its value (a verifier's distributions, a trajectory's progress). */
+  detail: Record<string, unknown> | null;
 }

@@ -5,6 +5,7 @@ export {
   type SelectionAblationOptions,
   selectionAblation,
 } from "./report/selection-ablation.js";
+export { type RunReportBundle, runReportBundle } from "./report/run-report-bundle.js";
 export { createRouter, type Route } from "./routing/router.js";
 export { checkDataset, type DatasetCheck } from "./run/check-dataset.js";
 export { completeRun } from "./run/complete-run.js";

@@ -84,7 +84,8 @@ function headlineTable(runs: readonly RunReport[]): string {
   row("  generation", (r) => moneyCell(r, (c) => c.perSolvedTask.generation));
   row("  verification", (r) => moneyCell(r, (c) => c.perSolvedTask.verification));
   row("cost per sample", (r) => moneyCell(r, (c) => c.perSample));
-  row("truncated", (r) => rateCell(r.truncation.overall));
+  row("cut to fit", (r) => rateCell(r.truncation.overall));
+  row("refused (did not fit)", (r) => rateCell(r.truncation.refused));
   row("unscored", (r) => rateCell(r.unscored.unscored));
   return `Selection and cost\n${table.toString()}`;
 }
@@ -92,13 +93,17 @@ function headlineTable(runs: readonly RunReport[]): string {
 function truncationTable(report: RunReport): string {
   if (report.truncation.byInputLength.length === 0)
     return "Truncation by input length: no verifier usage recorded";
-  const table = new Table({ head: ["input tokens", "inputs", "truncated", "rate"], ...STYLE });
+  const table = new Table({
+    head: ["input tokens", "calls", "cut to fit", "cut rate", "refused"],
+    ...STYLE,
+  });
   for (const b of report.truncation.byInputLength) {
     table.push([
       formatBucket(b.fromTokens, b.toTokens),
       b.truncation.of,
       b.truncation.count,
       formatRate(b.truncation.rate),
+      b.refused,
     ]);
   }
   return `Truncation by input length\n${table.toString()}`;
@@ -173,7 +178,7 @@ function trendTable(bundle: ReportBundle): string {
       "selected",
       "oracle",
       "cost/solved",
-      "truncated",
+      "cut to fit",
       "unscored",
     ],
     ...STYLE,

@@ -34,7 +34,7 @@ export function sliceRows(report: SliceReport): SliceRow[] {
     { id: "tie", label: "top tie (continuous)", cell: (s) => rateCell(s.tie) },
     { id: "cost-per-solved", label: "cost per solved task", cell: cost((c) => c.perSolvedTask) },
     { id: "cost-per-sample", label: "cost per sample", cell: cost((c) => c.perSample) },
-    { id: "truncated", label: "truncated", cell: (s) => rateCell(s.truncation) },
+    { id: "truncated", label: "cut to fit", cell: (s) => rateCell(s.truncation) },
     { id: "unscored", label: "unscored", cell: (s) => rateCell(s.unscored) },
     ...scorers.map((scorer) => ({
       id: `mean-${scorer}`,

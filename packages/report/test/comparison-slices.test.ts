@@ -103,7 +103,7 @@ describe("slices by a metadata field", () => {
     expect(text).toContain("By metadata.kind");
     expect(text).toMatch(/│\s+│ open <a>\s+│ short\s+│ \(none\)\s+│/);
     expect(text).toMatch(/pass@1\s+│ 40\.0% \(2\/5\)\s+│ 100\.0% \(5\/5\)\s+│ n\/a/);
-    expect(text).toMatch(/truncated\s+│ 15\.0% \(3\/20\)/);
+    expect(text).toMatch(/cut to fit\s+│ 15\.0% \(3\/20\)/);
     expect(text).toMatch(/cost per solved task\s+│ 0\.1000 USD\s+│ no prices/);
     expect(text).toMatch(/mean judge\s+│ 0\.5000 \(20\)\s+│ n\/a/);
     expect(text).toMatch(/no scored candidate\s+│ 0 tasks\s+│ 1 task/);

@@ -6,6 +6,12 @@ export {
 } from "./batched-writer.js";
 export { isDataError } from "./data-error.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
+export {
+  EXPORTED_TABLES,
+  type ExportedRow,
+  type ExportedTable,
+  exportedColumns,
+} from "./queries/export-tables.js";
 export type {
   ChooseSelections,
   ReplaceSelectionsOptions,

@@ -194,9 +194,13 @@ export const runRollups = pgTable("run_rollups", {
   ties: bigint("ties", { mode: "number" }).notNull(),
   discreteTies: bigint("discrete_ties", { mode: "number" }).notNull(),
   discreteOf: bigint("discrete_of", { mode: "number" }).notNull(),
-  /** Verifier calls per input-length bucket (INPUT_LENGTH_EDGES), and of them the cut ones. */
+  /**
+   * Verifier calls per input-length bucket (INPUT_LENGTH_EDGES), and of them the ones cut to
+   * fit and the ones refused (nothing kept).
+   */
   truncationCalls: bigint("truncation_calls", { mode: "number" }).array().notNull(),
   truncationCut: bigint("truncation_cut", { mode: "number" }).array().notNull(),
+  truncationRefused: bigint("truncation_refused", { mode: "number" }).array().notNull(),
   rolledUpAt: timestamp("rolled_up_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -10,6 +10,7 @@ import type {
 import { BatchedWriter, type BatchedWriterOptions } from "./batched-writer.js";
 import type { BulkTarget } from "./bulk/bulk-statement.js";
 import { exportScores } from "./queries/export.js";
+import { type ExportedRow, type ExportedTable, exportTableRows } from "./queries/export-tables.js";
 import { writeResults } from "./queries/results.js";
 import type { AnyPgDatabase } from "./queries/runs.js";
 import * as runs from "./queries/runs.js";
@@ -128,6 +129,10 @@ export class SqlStore implements Store {
 
   async *exportScores(runId: string): AsyncGenerator<ExportRow> {
     yield* exportScores(await this.#runner(), runId);
+  }
+
+  async *exportRows(runId: string, table: ExportedTable): AsyncGenerator<ExportedRow> {
+    yield* exportTableRows(await this.#runner(), table, runId);
   }
 
   async replaceSelections(

@@ -8,6 +8,7 @@ import type {
   ScoreRow,
 } from "@assay/core";
 import type { BatchedWriter, BatchedWriterOptions } from "./batched-writer.js";
+import type { ExportedRow, ExportedTable } from "./queries/export-tables.js";
 import type { ReplaceSelectionsOptions, SelectionPass } from "./queries/selections.js";
 import type { runs } from "./schema.js";
 import type { StoreKind } from "./sql-runner.js";
@@ -80,6 +81,8 @@ export interface Store {
   runSummary(runId: string): Promise<RunSummary>;
   /** Every score of the run ordered by (sample, scorer, criterion, repetition), paged. */
   exportScores(runId: string): AsyncIterable<ExportRow>;
+  /** Every row of one of the run's other tables, in key order, paged (`assay export --table`). */
+  exportRows(runId: string, table: ExportedTable): AsyncIterable<ExportedRow>;
 
   /**
    * Replaces the run's selections, in one transaction: reads every task's candidates, a

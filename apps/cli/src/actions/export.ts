@@ -1,12 +1,12 @@
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { StringDecoder } from "node:string_decoder";
-import { type ExportRow, escapeTerminal } from "@assay/core";
+import { escapeTerminal } from "@assay/core";
 import type { ExportFlags } from "../commands/export.js";
 import { checkOutPath, openOutFile } from "../out-file.js";
 import { toStdout } from "../output.js";
 import { requireRun } from "../require-run.js";
-import { scoreCsvEncoder } from "../score-csv.js";
+import { scoreCsvEncoder, tableCsvEncoder } from "../score-csv.js";
 import { openStoreFor } from "../store-option.js";
 
 export async function exportAction(runId: string, flags: ExportFlags): Promise<void> {
@@ -14,8 +14,16 @@ export async function exportAction(runId: string, flags: ExportFlags): Promise<v
   const store = await openStoreFor(flags.db, { create: false });
   try {
     await requireRun(store, runId);
-    const encoder = flags.format === "csv" ? scoreCsvEncoder() : toJsonLines;
-    const rows = Readable.from(store.exportScores(runId));
+    const table = flags.table ?? "scores";
+    const encoder =
+      flags.format === "jsonl"
+        ? toJsonLines
+        : table === "scores"
+          ? scoreCsvEncoder()
+          : tableCsvEncoder(table);
+    const rows = Readable.from(
+      table === "scores" ? store.exportScores(runId) : store.exportRows(runId, table),
+    );
     if (flags.out !== undefined) {
       await pipeline(rows, encoder, await openOutFile(flags.out));
     } else if (flags.format === "jsonl" || process.stdout.isTTY) {
@@ -30,7 +38,7 @@ export async function exportAction(runId: string, flags: ExportFlags): Promise<v
   }
 }
 
-async function* toJsonLines(rows: AsyncIterable<ExportRow>): AsyncGenerator<string> {
+async function* toJsonLines(rows: AsyncIterable<object>): AsyncGenerator<string> {
   for await (const row of rows) yield `${JSON.stringify(row)}\n`;
 }
 

@@ -1,13 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { type PriceTable, parsePriceTable } from "@assay/core";
-import { selectionAblation } from "@assay/pipeline";
+import { runReportBundle } from "@assay/pipeline";
 import {
   renderReportHtml,
   renderReportJson,
   renderReportTable,
   renderSummaryTable,
 } from "@assay/report";
-import { reportBundle, runnerOf } from "@assay/store/reports";
 import type { ReportFlags, ReportFormat } from "../commands/report.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { checkOutPath, writeOutFile } from "../out-file.js";
@@ -24,8 +23,7 @@ export async function reportAction(runId: string, flags: ReportFlags): Promise<v
   try {
     await requireRun(store, runId);
     if (flags.compare !== undefined) await requireRun(store, flags.compare);
-    const summary = await store.runSummary(runId);
-    const stored = await reportBundle(runnerOf(store.driver), runId, {
+    const { summary, bundle } = await runReportBundle(store, runId, {
       ...(prices !== undefined && { prices }),
       ...(flags.compare !== undefined && { compareRunId: flags.compare }),
       ...(flags.series !== undefined && { series: flags.series }),
@@ -34,9 +32,6 @@ export async function reportAction(runId: string, flags: ReportFlags): Promise<v
       minFall: nonNegative("--min-fall", flags.minFall),
       ...comparisonOptions(flags),
     });
-    // Re-selection from stored per-criterion, per-variant values (no model runs).
-    const ablation = await selectionAblation(store, runId);
-    const bundle = ablation === undefined ? stored : { ...stored, ablation };
     const text =
       format === "json"
         ? renderReportJson(summary, bundle)

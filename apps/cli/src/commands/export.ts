@@ -1,9 +1,23 @@
+import type { ExportedTable } from "@assay/store";
 import { type Command, Option } from "commander";
 import { DB_OPTION_HELP } from "../db-option.js";
 import { parseRunId } from "../run-id.js";
 
+/** `scores` (the default, with each score's task) or one of the run's other raw tables. */
+export const EXPORT_TABLE_NAMES = [
+  "scores",
+  "samples",
+  "truncations",
+  "usage",
+  "selections",
+  "input_errors",
+] as const satisfies readonly ("scores" | ExportedTable)[];
+
+export type ExportTableName = (typeof EXPORT_TABLE_NAMES)[number];
+
 export interface ExportFlags {
   format: "jsonl" | "csv";
+  table: ExportTableName;
   out?: string;
   db?: string;
 }
@@ -11,10 +25,20 @@ export interface ExportFlags {
 export function registerExport(program: Command): void {
   program
     .command("export")
-    .description("write one row per score of a run, streamed from the store")
+    .description(
+      "write one row per score of a run (or per row of another of its tables), streamed from the store",
+    )
     .argument("<run-id>", "the run to export", parseRunId)
     .addOption(
       new Option("--format <format>", "output format").choices(["jsonl", "csv"]).default("jsonl"),
+    )
+    .addOption(
+      new Option(
+        "--table <table>",
+        "which rows: scores, or the run's samples (labels, candidates), truncations, usage (tokens), selections (picks) or input_errors",
+      )
+        .choices(EXPORT_TABLE_NAMES)
+        .default("scores"),
     )
     .option("--out <file>", "write to a file instead of stdout")
     .option("--db <target>", DB_OPTION_HELP)

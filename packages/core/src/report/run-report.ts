@@ -34,10 +34,14 @@ export interface AccuracyReport {
   oracle: Rate;
 }
 
+/** Ties at the top of a pick, over tasks where selection picked a candidate. */
 export interface TieReport {
-  /** Continuous score: the top two selected candidates were exactly equal. */
+  /** The method's own value (score or strength) of the top two was exactly equal. */
   continuous: Rate;
-  /** A discrete judge (argmax level) would have tied at the top; over tasks with distributions. */
+  /**
+   * A discrete judge (argmax level) would have tied at the top; over the tasks with a pick
+   * whose scored candidates all carry distributions (a probe head has none).
+   */
   discrete: Rate;
 }
 
@@ -54,12 +58,22 @@ export interface TruncationBucket {
   fromTokens: number;
   /** Null for the last, open-ended bucket. */
   toTokens: number | null;
+  /** Calls of the bucket whose prompt was cut to fit, over the bucket's calls. */
   truncation: Rate;
+  /** Calls of the bucket refused because their required pieces did not fit (not cut). */
+  refused: number;
 }
 
+/**
+ * Verifier model calls (one per prompt) by what fitting did to them: cut to fit (a piece
+ * shortened or dropped, the call made) or refused (the answer or a required piece did not
+ * fit: no call, the result unscored). A refused call is not a cut one: each is counted apart.
+ */
 export interface TruncationReport {
-  /** Verifier model calls whose prompt had to be cut to fit the window. */
+  /** Calls whose prompt was cut to fit, over every call. */
   overall: Rate;
+  /** Calls refused, over every call. */
+  refused: Rate;
   byInputLength: TruncationBucket[];
 }
 

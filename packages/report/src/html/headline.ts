@@ -28,9 +28,9 @@ export function headlineCards(report: RunReport): string {
     ),
     card(
       "truncation-rate",
-      "truncated",
+      "cut to fit",
       rateText(report.truncation.overall),
-      countText(report.truncation.overall),
+      `${countText(report.truncation.overall)}; ${report.truncation.refused.count} refused`,
     ),
     card(
       "unscored-rate",

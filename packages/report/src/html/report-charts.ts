@@ -42,9 +42,9 @@ export function truncationChart(report: RunReport): string {
   return barChart({
     id: "truncation",
     title: "Truncation rate by input length (tokens before fitting)",
-    note: "Share of verifier inputs that had to be cut to fit the window.",
+    note: "Share of verifier calls whose prompt was cut to fit the window (refused calls, which did not fit at all, are counted apart).",
     categories: buckets.map((b) => formatBucket(b.fromTokens, b.toTokens)),
-    series: [{ name: "truncated", values: buckets.map((b) => b.truncation.rate) }],
+    series: [{ name: "cut to fit", values: buckets.map((b) => b.truncation.rate) }],
     format: percent,
     max: 1,
   });

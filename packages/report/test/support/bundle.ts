@@ -36,10 +36,11 @@ export const REPORT: RunReport = {
   },
   truncation: {
     overall: rateOf(3, 40),
+    refused: rateOf(1, 40),
     byInputLength: [
-      { fromTokens: 0, toTokens: 512, truncation: rateOf(0, 20) },
-      { fromTokens: 1024, toTokens: 2048, truncation: rateOf(1, 16) },
-      { fromTokens: 4096, toTokens: 8192, truncation: rateOf(2, 4) },
+      { fromTokens: 0, toTokens: 512, truncation: rateOf(0, 20), refused: 0 },
+      { fromTokens: 1024, toTokens: 2048, truncation: rateOf(1, 16), refused: 0 },
+      { fromTokens: 4096, toTokens: 8192, truncation: rateOf(2, 4), refused: 1 },
     ],
   },
   unscored: {

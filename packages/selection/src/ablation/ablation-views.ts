@@ -37,12 +37,15 @@ export function ablationViews(shape: ValueShape): AblationView[] {
   return [FULL_VIEW, ...byCriterion, ...byVariants];
 }
 
-/** The criteria and the largest variant count of one candidate's rows; null when it kept none. */
+/**
+ * The criteria and the largest variant count of one candidate's rows; null when it kept no
+ * value. A refused call lists its criteria with no variant values: it tells nothing of K.
+ */
 export function shapeOf(rows: readonly (readonly CriterionValues[])[]): ValueShape | null {
-  const criteria = rows.flatMap((row) => row.map((c) => c.criterion));
-  if (criteria.length === 0) return null;
-  const variants = Math.max(...rows.flatMap((row) => row.map((c) => c.values.length)));
-  return { criteria: [...new Set(criteria)], variants };
+  const kept = rows.flatMap((row) => row.filter((c) => c.values.length > 0));
+  if (kept.length === 0) return null;
+  const variants = Math.max(...kept.map((c) => c.values.length));
+  return { criteria: [...new Set(kept.map((c) => c.criterion))], variants };
 }
 
 /**

@@ -8,7 +8,7 @@ const PAGE_SIZE = 5000;
 // pages. A score without its sample row (written by hand) falls back to its own id as task.
 const PAGE = `
   SELECT s.run_id, s.sample_id, coalesce(sm.task_id, s.sample_id) AS task_id,
-         s.scorer, s.criterion, s.repetition, s.status, s.value, s.reason, s.rule
+         s.scorer, s.criterion, s.repetition, s.status, s.value, s.reason, s.rule, s.detail
   FROM scores s
   LEFT JOIN samples sm ON sm.run_id = s.run_id AND sm.sample_id = s.sample_id
   WHERE s.run_id = $1 AND (s.sample_id, s.scorer, s.criterion, s.repetition) > ($2, $3, $4, $5)

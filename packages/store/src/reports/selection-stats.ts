@@ -2,8 +2,9 @@ import { type Rate, rateOf } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
 import { num } from "./group-by-run.js";
 
-// One pass over the run's selections (primary key range). All three accuracies count the
-// same tasks (docs/architecture.md, "Selection"): those whose correctness is known for
+// One pass over the run's selections (primary key range). Both top-tie rates are over the
+// tasks with a pick (a tie is a tie of the pick); the discrete one over those of them whose
+// scored candidates all have distributions. All three accuracies count the same tasks (docs/architecture.md, "Selection"): those whose correctness is known for
 // pass@1, the pick and the oracle. A task with nothing selected (no scored candidate) is unsolved, not unknown; rows
 // stored before selected_correct said so carry a null there, hence the CASE.
 const SELECTION_STATS = `
@@ -25,7 +26,8 @@ const SELECTION_STATS = `
          count(*) FILTER (WHERE counted AND picked_correct) AS selected,
          count(*) FILTER (WHERE counted AND any_correct) AS oracle,
          count(*) FILTER (WHERE tie) AS ties,
-         count(*) FILTER (WHERE discrete_tie) AS discrete_ties, count(discrete_tie) AS discrete_of
+         count(*) FILTER (WHERE discrete_tie AND selected_index IS NOT NULL) AS discrete_ties,
+         count(discrete_tie) FILTER (WHERE selected_index IS NOT NULL) AS discrete_of
   FROM c GROUP BY run_id`;
 
 export interface SelectionStats {

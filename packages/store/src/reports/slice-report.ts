@@ -13,6 +13,7 @@ import { candidateOrder } from "../queries/candidate-order.js";
 import type { SqlRunner } from "../sql-runner.js";
 import { num, numOrNull } from "./group-by-run.js";
 import { metadataPath } from "./report-options.js";
+import { CUT } from "./truncation-stats.js";
 
 // $1 run id, $2 the metadata path as text[] (`metadata.a.b` → {a,b}). `#>>` reads the value
 // as text; a sample without the field lands in the NULL slice.
@@ -57,7 +58,7 @@ const SCORES = `
 
 const TRUNCATIONS = `
   SELECT sm.${SLICE} AS slice, count(*) AS calls,
-         count(*) FILTER (WHERE t.dropped_tokens > 0) AS cut
+         count(${CUT}) AS cut
   FROM truncations t JOIN samples sm ON sm.run_id = t.run_id AND sm.sample_id = t.sample_id
   WHERE t.run_id = $1 GROUP BY 1`;
 

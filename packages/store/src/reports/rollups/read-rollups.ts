@@ -15,7 +15,8 @@ import { type UsageRow, usageTotalsOf } from "../usage-totals.js";
 // Primary-key range reads: a few rows per run, whatever the size of the run.
 const RUNS = `
   SELECT run_id, samples, tasks, results, selected_tasks, unselected, methods, counted, pass1,
-         selected, oracle, ties, discrete_ties, discrete_of, truncation_calls, truncation_cut
+         selected, oracle, ties, discrete_ties, discrete_of, truncation_calls, truncation_cut,
+         truncation_refused
   FROM run_rollups WHERE run_id = ANY($1::text[])`;
 const UNSCORED = `
   SELECT run_id, reason, count FROM unscored_rollups WHERE run_id = ANY($1::text[])`;
@@ -34,6 +35,7 @@ type RunRow = Record<string, unknown> & {
   methods: string[];
   truncation_calls: unknown[];
   truncation_cut: unknown[];
+  truncation_refused: unknown[];
 };
 
 /** Figures of the runs that have rollups; runs without them are left out of the map. */
@@ -62,7 +64,11 @@ export async function readRollups(
       counts: { samples: num(run.samples), tasks: num(run.tasks) },
       selection: selectionStatsOf(run),
       usage: usage.rows.filter((r) => r.run_id === id).map(usageTotalsOf),
-      truncation: truncationReportOf(run.truncation_calls.map(num), run.truncation_cut.map(num)),
+      truncation: truncationReportOf(
+        run.truncation_calls.map(num),
+        run.truncation_cut.map(num),
+        run.truncation_refused.map(num),
+      ),
       scores: scoreStatsOf(
         num(run.results),
         unscored.rows

@@ -20,9 +20,9 @@ const ROLLUP_TABLES = [
 const INSERT_RUN = `
   INSERT INTO run_rollups (run_id, samples, tasks, results, selected_tasks, unselected, methods,
                            counted, pass1, selected, oracle, ties, discrete_ties, discrete_of,
-                           truncation_calls, truncation_cut)
+                           truncation_calls, truncation_cut, truncation_refused)
   VALUES ($1, $2, $3, $4, $5, $6, $7::text[], $8, $9, $10, $11, $12, $13, $14,
-          $15::bigint[], $16::bigint[])`;
+          $15::bigint[], $16::bigint[], $17::bigint[])`;
 // Many rows in one statement, each table's rows as one JSON array parameter.
 const INSERT_UNSCORED = `
   INSERT INTO unscored_rollups (run_id, reason, count)
@@ -101,6 +101,7 @@ async function insertRollups(runner: SqlRunner, runId: string, f: RunFigures): P
     s.discreteTie.of,
     buckets.calls,
     buckets.cut,
+    buckets.refused,
   ]);
   await runner.query(INSERT_UNSCORED, [runId, JSON.stringify(f.scores.unscored.byReason)]);
   await runner.query(INSERT_HISTOGRAMS, [runId, JSON.stringify(f.scores.histograms)]);

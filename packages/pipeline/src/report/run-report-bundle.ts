@@ -1,0 +1,25 @@
+import type { ReportBundle, RunSummary } from "@assay/core";
+import type { Store } from "@assay/store";
+import { type BundleOptions, reportBundle, runnerOf } from "@assay/store/reports";
+import { selectionAblation } from "./selection-ablation.js";
+
+/** What `assay report` prints, in every format: the run's summary and its report bundle. */
+export interface RunReportBundle {
+  summary: RunSummary;
+  bundle: ReportBundle;
+}
+
+/**
+ * The summary and the bundle of one run (with the selection ablation re-selected from
+ * stored values, no model run), built the one way `assay report` and the tests build it.
+ */
+export async function runReportBundle(
+  store: Store,
+  runId: string,
+  options: BundleOptions = {},
+): Promise<RunReportBundle> {
+  const summary = await store.runSummary(runId);
+  const stored = await reportBundle(runnerOf(store.driver), runId, options);
+  const ablation = await selectionAblation(store, runId);
+  return { summary, bundle: ablation === undefined ? stored : { ...stored, ablation } };
+}

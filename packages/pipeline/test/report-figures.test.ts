@@ -1,0 +1,330 @@
+import { PriceTableSchema, type Rate, type ReportBundle } from "@assay/core";
+import { renderReportHtml, renderReportJson, renderReportTable } from "@assay/report";
+import { openTestStore, type TestStore } from "@assay/test-support/stores";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runReportBundle } from "../src/index.js";
+import { type ExportedRun, exportRun } from "./figures/exported-run.js";
+import {
+  CHECK,
+  type DrawnRun,
+  drawnRun,
+  storeDrawnRun,
+  VERIFIER,
+} from "./figures/generated-run.js";
+import {
+  accuracyOf,
+  calibrationOf,
+  costOf,
+  earlyStopsOf,
+  histogramsOf,
+  mean,
+  type RecomputeOptions,
+  type TaskFigures,
+  tasksOf,
+  truncationOf,
+  unscoredOf,
+  verifierTokensOf,
+} from "./figures/recompute-figures.js";
+
+// Every figure of `assay report` (the bundle behind its table, JSON and HTML) recomputed
+// from what `assay export` writes, over generated runs. A failure names the figure and
+// prints the seed and the run that replay it.
+
+const SEED = Number(process.env.FIGURES_SEED ?? 2512);
+const RUNS = Number(process.env.FIGURES_RUNS ?? 25);
+
+const prices = PriceTableSchema.parse({
+  models: {
+    "fam-a-large": { input_per_million: 3, output_per_million: 15 },
+    "fam-b-small": { input_per_million: 0.2, cached_input_per_million: 0.05, output_per_million: 1 },
+    "other-7b": { input_per_million: 0.5, output_per_million: 0.5 },
+    "judge-0.6b": { input_per_million: 0.1, cached_input_per_million: 0.01 },
+  },
+});
+
+function recomputeOptions(run: DrawnRun): RecomputeOptions {
+  return { verifier: VERIFIER, check: run.withCheck ? CHECK : null, threshold: 0.5, prices };
+}
+
+const close = (a: number | null | undefined, b: number | null | undefined) =>
+  a === b ||
+  (typeof a === "number" && typeof b === "number" && Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)));
+
+/** Collects every figure that differs from its recomputation, named by its path. */
+class Figures {
+  readonly wrong: string[] = [];
+  count(name: string, reported: unknown, recomputed: unknown): void {
+    if (reported !== recomputed) this.wrong.push(`${name}: report ${String(reported)}, recomputed ${String(recomputed)}`);
+  }
+  number(name: string, reported: number | null | undefined, recomputed: number | null): void {
+    if (!close(reported, recomputed)) this.wrong.push(`${name}: report ${reported}, recomputed ${recomputed}`);
+  }
+  rate(name: string, reported: Rate | undefined, count: number, of: number): void {
+    if (reported === undefined) {
+      this.wrong.push(`${name}: not reported, recomputed ${count}/${of}`);
+      return;
+    }
+    this.count(`${name}.count`, reported.count, count);
+    this.count(`${name}.of`, reported.of, of);
+    this.number(`${name}.rate`, reported.rate, of === 0 ? null : count / of);
+  }
+  same(name: string, reported: unknown, recomputed: unknown): void {
+    const a = JSON.stringify(sortedKeys(reported));
+    const b = JSON.stringify(sortedKeys(recomputed));
+    if (a !== b) this.wrong.push(`${name}: report ${a}, recomputed ${b}`);
+  }
+}
+
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, v]) => [k, sortedKeys(v)]),
+  );
+}
+
+function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): string[] {
+  const f = new Figures();
+  const report = bundle.report;
+  const options = recomputeOptions(run);
+  const tasks = tasksOf(exported, options);
+  f.count("samples", report.samples, exported.samples.length);
+  f.count("tasks", report.tasks, tasks.length);
+
+  // The pick itself: best-of-N (and the tournament derived from the same scores) takes the
+  // highest verifier score, an exact tie going to the lowest candidate index.
+  const stored = new Map(exported.selections.map((s) => [s.task_id, s.selected_sample_id]));
+  for (const task of tasks) {
+    f.count(`pick of ${task.taskId}`, stored.get(task.taskId) ?? null, task.pick?.sample.sample_id ?? null);
+  }
+  const a = accuracyOf(tasks);
+  f.count("accuracy.tasks", report.accuracy.tasks, a.tasks);
+  f.count("accuracy.selectedTasks", report.accuracy.selectedTasks, a.selectedTasks);
+  f.count("accuracy.unselected", report.accuracy.unselected, a.unselected);
+  f.rate("accuracy.pass1", report.accuracy.pass1, a.pass1, a.counted);
+  f.rate("accuracy.selected", report.accuracy.selected, a.selected, a.counted);
+  f.rate("accuracy.oracle", report.accuracy.oracle, a.oracle, a.counted);
+  f.rate("ties.continuous", report.ties.continuous, a.ties.count, a.ties.of);
+  f.rate("ties.discrete", report.ties.discrete, a.discreteTies.count, a.discreteTies.of);
+
+  const t = truncationOf(exported);
+  f.rate("truncation.overall", report.truncation.overall, t.cut, t.calls);
+  f.rate("truncation.refused", report.truncation.refused, t.refused, t.calls);
+  f.same(
+    "truncation.byInputLength",
+    report.truncation.byInputLength.map((b) => [b.fromTokens, b.truncation.of, b.truncation.count, b.refused]),
+    t.byInputLength.map((b) => [b.fromTokens, b.calls, b.cut, b.refused]),
+  );
+
+  const u = unscoredOf(exported.scores);
+  const unscoredCount = Object.values(u.byReason).reduce((s, n) => s + n, 0);
+  f.rate("unscored.unscored", report.unscored.unscored, unscoredCount, u.results);
+  f.count("unscored.results", report.unscored.results, u.results);
+  f.same(
+    "unscored.byReason",
+    Object.fromEntries(report.unscored.byReason.map((r) => [r.reason, r.count])),
+    u.byReason,
+  );
+  f.same(
+    "histograms",
+    Object.fromEntries(report.histograms.map((h) => [h.scorer, h.counts])),
+    histogramsOf(exported.scores),
+  );
+
+  const cost = costOf(exported.usage, prices);
+  const solved = a.selected;
+  const per = (amount: number | null, n: number) => (amount === null || n === 0 ? null : amount / n);
+  f.number("cost.total", report.cost?.total, cost.total);
+  f.number("cost.generation", report.cost?.generation, cost.generation);
+  f.number("cost.verification", report.cost?.verification, cost.verification);
+  f.count("cost.solvedTasks", report.cost?.solvedTasks, solved);
+  f.number("cost.perSolvedTask.total", report.cost?.perSolvedTask.total, per(cost.total, solved));
+  f.number("cost.perSample", report.cost?.perSample, per(cost.total, exported.samples.length));
+
+  const tokens = verifierTokensOf(exported.usage);
+  const effort = report.verifierEffort;
+  f.count("verifierEffort.solvedTasks", effort?.solvedTasks, solved);
+  f.number("verifierEffort.tokensPerSolvedTask", effort?.tokensPerSolvedTask, per(tokens.computed + tokens.cached, solved));
+  f.rate("verifierEffort.cachedShare", effort?.cachedShare, tokens.cached, tokens.computed + tokens.cached);
+
+  checkCalibration(f, bundle, exported);
+  checkEarlyStops(f, bundle, exported);
+  checkSlices(f, bundle, exported, tasks);
+  checkAblation(f, bundle, exported, run, tasks);
+
+  const point = bundle.trend.at(-1);
+  f.count("trend point is the run", point?.run.runId, report.run.runId);
+  f.number("trend.pass1", point?.pass1, report.accuracy.pass1.rate);
+  f.number("trend.selected", point?.selected, report.accuracy.selected.rate);
+  f.number("trend.truncationRate", point?.truncationRate, report.truncation.overall.rate);
+  f.number("trend.costPerSolvedTask", point?.costPerSolvedTask, per(cost.total, solved));
+  return f.wrong;
+}
+
+function checkCalibration(f: Figures, bundle: ReportBundle, exported: ExportedRun): void {
+  const labels = new Map(exported.samples.map((s) => [s.sample_id, s.label]));
+  const points = exported.scores
+    .filter((s) => s.scorer === VERIFIER && s.status === "scored" && labels.get(s.sample_id) != null)
+    .map((s) => ({ score: s.value as number, label: labels.get(s.sample_id) === true }));
+  const reported = (bundle.report.calibration ?? []).find((c) => c.scorer === VERIFIER && c.criterion === "");
+  if (points.length === 0) {
+    f.count("calibration row without labelled scores", reported, undefined);
+    return;
+  }
+  const c = calibrationOf(points);
+  const s = reported?.summary;
+  f.count("calibration.count", s?.count, c.count);
+  f.count("calibration.positives", s?.positives, c.positives);
+  f.number("calibration.auroc", s?.auroc, c.auroc);
+  f.number("calibration.accuracy", s?.accuracy, c.accuracy);
+  f.number("calibration.brier", s?.brier, c.brier);
+  f.number("calibration.ece", s?.ece, c.ece);
+  f.same("calibration.bins", s?.bins.map((b) => b.count), c.binCounts);
+}
+
+function checkEarlyStops(f: Figures, bundle: ReportBundle, exported: ExportedRun): void {
+  const tasks = new Map(exported.samples.map((s) => [s.sample_id, s.task_id]));
+  const found = earlyStopsOf(exported.scores, tasks).sort(
+    (a, b) =>
+      b.falls - a.falls ||
+      b.drop - a.drop ||
+      (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0) ||
+      (a.sampleId < b.sampleId ? -1 : 1),
+  );
+  const stops = bundle.earlyStops;
+  f.count("earlyStops.total", stops?.total, found.length);
+  f.same(
+    "earlyStops.candidates",
+    stops?.candidates.map((c) => [c.sampleId, c.fromStep, c.falls]),
+    found.map((c) => [c.sampleId, c.fromStep, c.falls]),
+  );
+}
+
+function checkSlices(f: Figures, bundle: ReportBundle, exported: ExportedRun, tasks: TaskFigures[]): void {
+  const slices = bundle.slices?.slices ?? [];
+  const kindOf = (metadata: Record<string, unknown>) => (metadata.kind === undefined ? null : String(metadata.kind));
+  const sampleKind = new Map(exported.samples.map((s) => [s.sample_id, kindOf(s.metadata)]));
+  const values = new Set([...sampleKind.values()]);
+  f.same("slices.values", slices.map((s) => s.value).sort(), [...values].sort());
+  for (const value of values) {
+    const slice = slices.find((s) => s.value === value);
+    const name = `slices[${value}]`;
+    if (slice === undefined) continue;
+    const inSlice = tasks.filter((t) => kindOf(t.candidates[0]?.sample.metadata ?? {}) === value);
+    const a = accuracyOf(inSlice);
+    f.count(`${name}.tasks`, slice.tasks, a.tasks);
+    f.count(`${name}.samples`, slice.samples, [...sampleKind.values()].filter((k) => k === value).length);
+    f.rate(`${name}.pass1`, slice.pass1, a.pass1, a.counted);
+    f.rate(`${name}.selected`, slice.selected, a.selected, a.counted);
+    f.rate(`${name}.oracle`, slice.oracle, a.oracle, a.counted);
+    f.count(`${name}.unselected`, slice.unselected, a.unselected);
+    f.rate(`${name}.tie`, slice.tie, a.ties.count, a.ties.of);
+    const scores = exported.scores.filter((s) => sampleKind.get(s.sample_id) === value);
+    const u = unscoredOf(scores);
+    f.rate(`${name}.unscored`, slice.unscored, Object.values(u.byReason).reduce((s, n) => s + n, 0), u.results);
+    const t = truncationOf({ ...exported, truncations: exported.truncations.filter((r) => sampleKind.get(r.sample_id) === value) });
+    f.rate(`${name}.truncation`, slice.truncation, t.cut, t.calls);
+    const cost = costOf(exported.usage.filter((r) => sampleKind.get(r.sample_id) === value), prices);
+    f.number(`${name}.cost.total`, slice.cost?.total, cost.total);
+    f.number(`${name}.cost.perSolvedTask`, slice.cost?.perSolvedTask, cost.total === null || a.selected === 0 ? null : cost.total / a.selected);
+  }
+}
+
+function checkAblation(
+  f: Figures,
+  bundle: ReportBundle,
+  exported: ExportedRun,
+  run: DrawnRun,
+  tasks: TaskFigures[],
+): void {
+  const ablation = bundle.ablation;
+  const wanted = run.criteria.length > 1 || run.variants > 1;
+  const hasValues = exported.scores.some((s) => s.scorer === VERIFIER && s.status === "scored");
+  if (!wanted || !hasValues || tasks.length === 0) return;
+  const full = ablation?.rows.find((r) => r.kind === "full");
+  f.rate("ablation.full.selected (the run)", full?.selected, bundle.report.accuracy.selected.count, bundle.report.accuracy.selected.of);
+  // Each criterion alone: the mean of its variants, re-selected the same way.
+  const detailOf = new Map(exported.scores.filter((s) => s.scorer === VERIFIER).map((s) => [s.sample_id, s.detail]));
+  for (const criterion of run.criteria.length > 1 ? run.criteria : []) {
+    const value = (sampleId: string): number | null => {
+      const detail = detailOf.get(sampleId) as { criteria?: { name: string; variants: { value: number | null }[] }[] } | null;
+      const c = detail?.criteria?.find((x) => x.name === criterion);
+      if (c === undefined || c.variants.length === 0 || c.variants.some((v) => v.value === null)) return null;
+      return mean(c.variants.map((v) => v.value as number));
+    };
+    let counted = 0;
+    let selected = 0;
+    for (const task of tasks) {
+      let pick: { score: number; correct: boolean | null } | null = null;
+      for (const c of task.candidates) {
+        const score = value(c.sample.sample_id);
+        if (score !== null && (pick === null || score > pick.score)) pick = { score, correct: c.correct };
+      }
+      // The run's rule for which tasks count, applied to this re-aggregation's pick.
+      if (task.first === null || task.oracle === null || pick?.correct === null) continue;
+      counted += 1;
+      if (pick?.correct === true) selected += 1;
+    }
+    const row = ablation?.rows.find((r) => r.kind === "criterion" && r.criterion === criterion);
+    f.rate(`ablation[${criterion}].selected`, row?.selected, selected, counted);
+  }
+}
+
+function checkRendering(bundle: ReportBundle, summaryJson: string): string[] {
+  const wrong: string[] = [];
+  const json = JSON.parse(summaryJson) as { report: unknown };
+  if (JSON.stringify(json.report) !== JSON.stringify(bundle.report)) wrong.push("JSON report differs from the bundle");
+  const table = renderReportTable(bundle);
+  const html = renderReportHtml(bundle);
+  const r = bundle.report;
+  for (const [name, rate] of [
+    ["pass@1", r.accuracy.pass1],
+    ["selected", r.accuracy.selected],
+    ["oracle", r.accuracy.oracle],
+    ["truncated", r.truncation.overall],
+    ["unscored", r.unscored.unscored],
+  ] as const) {
+    const text = rate.rate === null ? "n/a" : `${(rate.rate * 100).toFixed(1)}%`;
+    const counts = `${rate.count}/${rate.of}`;
+    if (rate.of > 0 && !table.includes(`${text} (${counts})`)) wrong.push(`table lacks ${name} ${text} (${counts})`);
+    if (rate.of > 0 && !html.includes(text)) wrong.push(`HTML lacks ${name} ${text}`);
+  }
+  return wrong;
+}
+
+describe("every report figure equals its recomputation from `assay export`", () => {
+  let db: TestStore;
+  let next = 0;
+  beforeAll(async () => {
+    db = await openTestStore("pglite");
+  });
+  afterAll(() => db?.dispose());
+
+  it(`over ${RUNS} generated runs (seed ${SEED}), each against a baseline run`, async () => {
+    await fc.assert(
+      fc.asyncProperty(drawnRun, drawnRun, async (run, baseline) => {
+        next += 1;
+        const runId = `run-${next}`;
+        const baselineId = `base-${next}`;
+        const name = `series-${next}`;
+        await storeDrawnRun(db.store, baselineId, baseline, name);
+        await storeDrawnRun(db.store, runId, run, name);
+        const { summary, bundle } = await runReportBundle(db.store, runId, {
+          prices,
+          compareRunId: baselineId,
+          by: "metadata.kind",
+        });
+        const exported = await exportRun(db.store, runId);
+        const wrong = [
+          ...checkRun(bundle, exported, run),
+          ...checkRendering(bundle, renderReportJson(summary, bundle)),
+        ];
+        expect(wrong, `figures of ${runId} that differ from their recomputation`).toEqual([]);
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+  }, 600_000);
+});
