@@ -7,6 +7,7 @@ export {
   PriceTableSchema,
 } from "./cost/price-table.js";
 export {
+  type CostOptions,
   costOfUsage,
   perUnit,
   type UsageCost,

@@ -37,7 +37,11 @@ const RUNS = Number(process.env.FIGURES_RUNS ?? 25);
 const prices = PriceTableSchema.parse({
   models: {
     "fam-a-large": { input_per_million: 3, output_per_million: 15 },
-    "fam-b-small": { input_per_million: 0.2, cached_input_per_million: 0.05, output_per_million: 1 },
+    "fam-b-small": {
+      input_per_million: 0.2,
+      cached_input_per_million: 0.05,
+      output_per_million: 1,
+    },
     "other-7b": { input_per_million: 0.5, output_per_million: 0.5 },
     "judge-0.6b": { input_per_million: 0.1, cached_input_per_million: 0.01 },
   },
@@ -49,16 +53,20 @@ function recomputeOptions(run: DrawnRun): RecomputeOptions {
 
 const close = (a: number | null | undefined, b: number | null | undefined) =>
   a === b ||
-  (typeof a === "number" && typeof b === "number" && Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)));
+  (typeof a === "number" &&
+    typeof b === "number" &&
+    Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)));
 
 /** Collects every figure that differs from its recomputation, named by its path. */
 class Figures {
   readonly wrong: string[] = [];
   count(name: string, reported: unknown, recomputed: unknown): void {
-    if (reported !== recomputed) this.wrong.push(`${name}: report ${String(reported)}, recomputed ${String(recomputed)}`);
+    if (reported !== recomputed)
+      this.wrong.push(`${name}: report ${String(reported)}, recomputed ${String(recomputed)}`);
   }
   number(name: string, reported: number | null | undefined, recomputed: number | null): void {
-    if (!close(reported, recomputed)) this.wrong.push(`${name}: report ${reported}, recomputed ${recomputed}`);
+    if (!close(reported, recomputed))
+      this.wrong.push(`${name}: report ${reported}, recomputed ${recomputed}`);
   }
   rate(name: string, reported: Rate | undefined, count: number, of: number): void {
     if (reported === undefined) {
@@ -98,7 +106,11 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
   // highest verifier score, an exact tie going to the lowest candidate index.
   const stored = new Map(exported.selections.map((s) => [s.task_id, s.selected_sample_id]));
   for (const task of tasks) {
-    f.count(`pick of ${task.taskId}`, stored.get(task.taskId) ?? null, task.pick?.sample.sample_id ?? null);
+    f.count(
+      `pick of ${task.taskId}`,
+      stored.get(task.taskId) ?? null,
+      task.pick?.sample.sample_id ?? null,
+    );
   }
   const a = accuracyOf(tasks);
   f.count("accuracy.tasks", report.accuracy.tasks, a.tasks);
@@ -115,7 +127,12 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
   f.rate("truncation.refused", report.truncation.refused, t.refused, t.calls);
   f.same(
     "truncation.byInputLength",
-    report.truncation.byInputLength.map((b) => [b.fromTokens, b.truncation.of, b.truncation.count, b.refused]),
+    report.truncation.byInputLength.map((b) => [
+      b.fromTokens,
+      b.truncation.of,
+      b.truncation.count,
+      b.refused,
+    ]),
     t.byInputLength.map((b) => [b.fromTokens, b.calls, b.cut, b.refused]),
   );
 
@@ -136,7 +153,8 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
 
   const cost = costOf(exported.usage, prices);
   const solved = a.selected;
-  const per = (amount: number | null, n: number) => (amount === null || n === 0 ? null : amount / n);
+  const per = (amount: number | null, n: number) =>
+    amount === null || n === 0 ? null : amount / n;
   f.number("cost.total", report.cost?.total, cost.total);
   f.number("cost.generation", report.cost?.generation, cost.generation);
   f.number("cost.verification", report.cost?.verification, cost.verification);
@@ -147,8 +165,17 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
   const tokens = verifierTokensOf(exported.usage);
   const effort = report.verifierEffort;
   f.count("verifierEffort.solvedTasks", effort?.solvedTasks, solved);
-  f.number("verifierEffort.tokensPerSolvedTask", effort?.tokensPerSolvedTask, per(tokens.computed + tokens.cached, solved));
-  f.rate("verifierEffort.cachedShare", effort?.cachedShare, tokens.cached, tokens.computed + tokens.cached);
+  f.number(
+    "verifierEffort.tokensPerSolvedTask",
+    effort?.tokensPerSolvedTask,
+    per(tokens.computed + tokens.cached, solved),
+  );
+  f.rate(
+    "verifierEffort.cachedShare",
+    effort?.cachedShare,
+    tokens.cached,
+    tokens.computed + tokens.cached,
+  );
 
   checkCalibration(f, bundle, exported);
   checkEarlyStops(f, bundle, exported);
@@ -167,9 +194,13 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
 function checkCalibration(f: Figures, bundle: ReportBundle, exported: ExportedRun): void {
   const labels = new Map(exported.samples.map((s) => [s.sample_id, s.label]));
   const points = exported.scores
-    .filter((s) => s.scorer === VERIFIER && s.status === "scored" && labels.get(s.sample_id) != null)
+    .filter(
+      (s) => s.scorer === VERIFIER && s.status === "scored" && labels.get(s.sample_id) != null,
+    )
     .map((s) => ({ score: s.value as number, label: labels.get(s.sample_id) === true }));
-  const reported = (bundle.report.calibration ?? []).find((c) => c.scorer === VERIFIER && c.criterion === "");
+  const reported = (bundle.report.calibration ?? []).find(
+    (c) => c.scorer === VERIFIER && c.criterion === "",
+  );
   if (points.length === 0) {
     f.count("calibration row without labelled scores", reported, undefined);
     return;
@@ -182,7 +213,11 @@ function checkCalibration(f: Figures, bundle: ReportBundle, exported: ExportedRu
   f.number("calibration.accuracy", s?.accuracy, c.accuracy);
   f.number("calibration.brier", s?.brier, c.brier);
   f.number("calibration.ece", s?.ece, c.ece);
-  f.same("calibration.bins", s?.bins.map((b) => b.count), c.binCounts);
+  f.same(
+    "calibration.bins",
+    s?.bins.map((b) => b.count),
+    c.binCounts,
+  );
 }
 
 function checkEarlyStops(f: Figures, bundle: ReportBundle, exported: ExportedRun): void {
@@ -203,9 +238,15 @@ function checkEarlyStops(f: Figures, bundle: ReportBundle, exported: ExportedRun
   );
 }
 
-function checkSlices(f: Figures, bundle: ReportBundle, exported: ExportedRun, tasks: TaskFigures[]): void {
+function checkSlices(
+  f: Figures,
+  bundle: ReportBundle,
+  exported: ExportedRun,
+  tasks: TaskFigures[],
+): void {
   const slices = bundle.slices?.slices ?? [];
-  const kindOf = (metadata: Record<string, unknown>) => (metadata.kind === undefined ? null : String(metadata.kind));
+  const kindOf = (metadata: Record<string, unknown>) =>
+    metadata.kind === undefined ? null : String(metadata.kind);
   const sampleKind = new Map(exported.samples.map((s) => [s.sample_id, kindOf(s.metadata)]));
   const values = new Set([...sampleKind.values()]);
   f.same("slices.values", slices.map((s) => s.value).sort(), [...values].sort());
@@ -216,7 +257,11 @@ function checkSlices(f: Figures, bundle: ReportBundle, exported: ExportedRun, ta
     const inSlice = tasks.filter((t) => kindOf(t.candidates[0]?.sample.metadata ?? {}) === value);
     const a = accuracyOf(inSlice);
     f.count(`${name}.tasks`, slice.tasks, a.tasks);
-    f.count(`${name}.samples`, slice.samples, [...sampleKind.values()].filter((k) => k === value).length);
+    f.count(
+      `${name}.samples`,
+      slice.samples,
+      [...sampleKind.values()].filter((k) => k === value).length,
+    );
     f.rate(`${name}.pass1`, slice.pass1, a.pass1, a.counted);
     f.rate(`${name}.selected`, slice.selected, a.selected, a.counted);
     f.rate(`${name}.oracle`, slice.oracle, a.oracle, a.counted);
@@ -224,12 +269,29 @@ function checkSlices(f: Figures, bundle: ReportBundle, exported: ExportedRun, ta
     f.rate(`${name}.tie`, slice.tie, a.ties.count, a.ties.of);
     const scores = exported.scores.filter((s) => sampleKind.get(s.sample_id) === value);
     const u = unscoredOf(scores);
-    f.rate(`${name}.unscored`, slice.unscored, Object.values(u.byReason).reduce((s, n) => s + n, 0), u.results);
-    const t = truncationOf({ ...exported, truncations: exported.truncations.filter((r) => sampleKind.get(r.sample_id) === value) });
+    f.rate(
+      `${name}.unscored`,
+      slice.unscored,
+      Object.values(u.byReason).reduce((s, n) => s + n, 0),
+      u.results,
+    );
+    const t = truncationOf({
+      ...exported,
+      truncations: exported.truncations.filter((r) => sampleKind.get(r.sample_id) === value),
+    });
     f.rate(`${name}.truncation`, slice.truncation, t.cut, t.calls);
-    const cost = costOf(exported.usage.filter((r) => sampleKind.get(r.sample_id) === value), prices);
+    const verified = scores.some((s) => s.scorer === VERIFIER);
+    const cost = costOf(
+      exported.usage.filter((r) => sampleKind.get(r.sample_id) === value),
+      prices,
+      verified ? [] : ["verifier"],
+    );
     f.number(`${name}.cost.total`, slice.cost?.total, cost.total);
-    f.number(`${name}.cost.perSolvedTask`, slice.cost?.perSolvedTask, cost.total === null || a.selected === 0 ? null : cost.total / a.selected);
+    f.number(
+      `${name}.cost.perSolvedTask`,
+      slice.cost?.perSolvedTask,
+      cost.total === null || a.selected === 0 ? null : cost.total / a.selected,
+    );
   }
 }
 
@@ -245,14 +307,24 @@ function checkAblation(
   const hasValues = exported.scores.some((s) => s.scorer === VERIFIER && s.status === "scored");
   if (!wanted || !hasValues || tasks.length === 0) return;
   const full = ablation?.rows.find((r) => r.kind === "full");
-  f.rate("ablation.full.selected (the run)", full?.selected, bundle.report.accuracy.selected.count, bundle.report.accuracy.selected.of);
+  f.rate(
+    "ablation.full.selected (the run)",
+    full?.selected,
+    bundle.report.accuracy.selected.count,
+    bundle.report.accuracy.selected.of,
+  );
   // Each criterion alone: the mean of its variants, re-selected the same way.
-  const detailOf = new Map(exported.scores.filter((s) => s.scorer === VERIFIER).map((s) => [s.sample_id, s.detail]));
+  const detailOf = new Map(
+    exported.scores.filter((s) => s.scorer === VERIFIER).map((s) => [s.sample_id, s.detail]),
+  );
   for (const criterion of run.criteria.length > 1 ? run.criteria : []) {
     const value = (sampleId: string): number | null => {
-      const detail = detailOf.get(sampleId) as { criteria?: { name: string; variants: { value: number | null }[] }[] } | null;
+      const detail = detailOf.get(sampleId) as {
+        criteria?: { name: string; variants: { value: number | null }[] }[];
+      } | null;
       const c = detail?.criteria?.find((x) => x.name === criterion);
-      if (c === undefined || c.variants.length === 0 || c.variants.some((v) => v.value === null)) return null;
+      if (c === undefined || c.variants.length === 0 || c.variants.some((v) => v.value === null))
+        return null;
       return mean(c.variants.map((v) => v.value as number));
     };
     let counted = 0;
@@ -261,7 +333,8 @@ function checkAblation(
       let pick: { score: number; correct: boolean | null } | null = null;
       for (const c of task.candidates) {
         const score = value(c.sample.sample_id);
-        if (score !== null && (pick === null || score > pick.score)) pick = { score, correct: c.correct };
+        if (score !== null && (pick === null || score > pick.score))
+          pick = { score, correct: c.correct };
       }
       // The run's rule for which tasks count, applied to this re-aggregation's pick.
       if (task.first === null || task.oracle === null || pick?.correct === null) continue;
@@ -276,7 +349,8 @@ function checkAblation(
 function checkRendering(bundle: ReportBundle, summaryJson: string): string[] {
   const wrong: string[] = [];
   const json = JSON.parse(summaryJson) as { report: unknown };
-  if (JSON.stringify(json.report) !== JSON.stringify(bundle.report)) wrong.push("JSON report differs from the bundle");
+  if (JSON.stringify(json.report) !== JSON.stringify(bundle.report))
+    wrong.push("JSON report differs from the bundle");
   const table = renderReportTable(bundle);
   const html = renderReportHtml(bundle);
   const r = bundle.report;
@@ -289,7 +363,8 @@ function checkRendering(bundle: ReportBundle, summaryJson: string): string[] {
   ] as const) {
     const text = rate.rate === null ? "n/a" : `${(rate.rate * 100).toFixed(1)}%`;
     const counts = `${rate.count}/${rate.of}`;
-    if (rate.of > 0 && !table.includes(`${text} (${counts})`)) wrong.push(`table lacks ${name} ${text} (${counts})`);
+    if (rate.of > 0 && !table.includes(`${text} (${counts})`))
+      wrong.push(`table lacks ${name} ${text} (${counts})`);
     if (rate.of > 0 && !html.includes(text)) wrong.push(`HTML lacks ${name} ${text}`);
   }
   return wrong;

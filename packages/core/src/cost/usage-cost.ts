@@ -28,14 +28,28 @@ export interface UsageCost {
 const MILLION = 1_000_000;
 const MS_PER_HOUR = 3_600_000;
 
+export interface CostOptions {
+  /**
+   * Roles known to have done no work for these rows (a slice none of whose samples a
+   * verifier scored): with no usage they cost 0 instead of unknown.
+   */
+  idle?: readonly UsageRole[];
+}
+
 /**
- * Prices usage rows. A role with no usage at all, an unknown model or a GPU-hour price
- * without measured compute leaves that role's cost null with a warning, never 0.
+ * Prices usage rows. A role with no usage at all (unless it was idle), an unknown model or a
+ * GPU-hour price without measured compute leaves that role's cost null with a warning,
+ * never 0.
  */
-export function costOfUsage(totals: readonly UsageTotals[], table: PriceTable): UsageCost {
+export function costOfUsage(
+  totals: readonly UsageTotals[],
+  table: PriceTable,
+  options: CostOptions = {},
+): UsageCost {
   const warnings: string[] = [];
   const roleCost = (role: UsageRole): number | null => {
     const rows = totals.filter((t) => t.role === role);
+    if (rows.length === 0 && options.idle?.includes(role) === true) return 0;
     if (rows.length === 0) {
       warnings.push(`no ${role} usage recorded: ${role} cost unknown`);
       return null;

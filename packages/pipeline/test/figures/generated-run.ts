@@ -52,6 +52,8 @@ export interface DrawnRun {
   variants: number;
   method: "best_of_n" | "pivot_tournament";
   withCheck: boolean;
+  /** Samples of this kind are routed to the check scorer only (never verified). */
+  unverifiedKind: "math" | null;
   tasks: DrawnCandidate[][];
 }
 
@@ -109,6 +111,7 @@ export const drawnRun: fc.Arbitrary<DrawnRun> = fc
     variants: fc.integer({ min: 1, max: 3 }),
     method: fc.constantFrom("best_of_n" as const, "pivot_tournament" as const),
     withCheck: fc.boolean(),
+    unverifiedKind: fc.constantFrom("math" as const, null, null),
   })
   .chain((shape) => {
     const candidate: fc.Arbitrary<DrawnCandidate> = fc.record({
@@ -156,8 +159,11 @@ export async function storeDrawnRun(
   const results: JobResult[] = [];
   for (const sample of samples) {
     const candidate = run.tasks[sample.line - 1]?.[sample.candidateIndex] as DrawnCandidate;
+    if (candidate.kind === null || candidate.kind !== run.unverifiedKind) {
+      const job = jobOf(runId, sample, { name: VERIFIER, args: {} });
+      results.push(jobResultOf(job, verifierScore(run, candidate)));
+    }
     results.push(
-      jobResultOf(jobOf(runId, sample, { name: VERIFIER, args: {} }), verifierScore(run, candidate)),
       jobResultOf(jobOf(runId, sample, { name: CHECK, args: {} }), checkScore(candidate)),
     );
   }
@@ -244,8 +250,10 @@ function verifierScore(run: DrawnRun, candidate: DrawnCandidate): Score {
     criteria,
     ...(verdict?.progress != null && { progress: verdict.progress }),
   };
-  if (verdict === null) return { ...unscored("overflow", "the answer does not fit", detail), calls };
-  const value = mean(criteria.map((c) => c.value as number));
+  if (verdict === null)
+    return { ...unscored("overflow", "the answer does not fit", detail), calls };
+  // As the verifier does: the plain mean of every prompt's value, criterion-major.
+  const value = mean(verdict.prompts.flat().map((p) => p.value));
   return { ...scored(Math.min(1, Math.max(0, value)), detail), calls };
 }
 

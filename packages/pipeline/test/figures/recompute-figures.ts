@@ -70,11 +70,13 @@ export function tasksOf(run: ExportedRun, options: RecomputeOptions): TaskFigure
   }
   return [...byTask].map(([taskId, candidates]) => {
     candidates.sort(
-      (a, b) => a.sample.candidate_index - b.sample.candidate_index || a.sample.line - b.sample.line,
+      (a, b) =>
+        a.sample.candidate_index - b.sample.candidate_index || a.sample.line - b.sample.line,
     );
     const scored = candidates.filter((c) => c.score !== null);
     let pick: Candidate | null = null;
-    for (const c of scored) if (pick === null || (c.score as number) > (pick.score as number)) pick = c;
+    for (const c of scored)
+      if (pick === null || (c.score as number) > (pick.score as number)) pick = c;
     const atTop = scored.filter((c) => c.score === pick?.score).length;
     const levels = scored.map((c) => c.level);
     const topLevel = Math.max(...levels.map((l) => l ?? Number.NEGATIVE_INFINITY));
@@ -138,7 +140,8 @@ export function accuracyOf(tasks: readonly TaskFigures[]) {
 }
 
 export function truncationOf(run: ExportedRun) {
-  const bucketOf = (tokens: number) => INPUT_LENGTH_EDGES.filter((edge) => tokens >= edge).length - 1;
+  const bucketOf = (tokens: number) =>
+    INPUT_LENGTH_EDGES.filter((edge) => tokens >= edge).length - 1;
   const buckets = new Map<number, { calls: number; cut: number; refused: number }>();
   for (const row of run.truncations) {
     const bucket = buckets.get(bucketOf(row.original_tokens)) ?? { calls: 0, cut: 0, refused: 0 };
@@ -179,11 +182,18 @@ export function histogramsOf(scores: readonly ExportRow[]) {
   return Object.fromEntries(histograms);
 }
 
-/** Cost of a set of usage rows: null for a role with no rows or any row it cannot price. */
-export function costOf(usage: readonly UsageLine[], prices: PriceTable) {
+/**
+ * Cost of a set of usage rows: null for a role with no rows or any row it cannot price; a
+ * role that did no work there (`idle`: no verifier result among these samples) costs 0.
+ */
+export function costOf(
+  usage: readonly UsageLine[],
+  prices: PriceTable,
+  idle: UsageLine["role"][] = [],
+) {
   const roleCost = (role: UsageLine["role"]) => {
     const rows = usage.filter((u) => u.role === role);
-    if (rows.length === 0) return null;
+    if (rows.length === 0) return idle.includes(role) ? 0 : null;
     let sum = 0;
     for (const row of rows) {
       const price = prices.models[row.model];
@@ -243,17 +253,26 @@ export function calibrationOf(points: readonly { score: number; label: boolean }
     ece:
       n === 0
         ? null
-        : bins.reduce(
-            (s, b) => s + (b.count === 0 ? 0 : Math.abs(b.score - b.positives)),
-            0,
-          ) / n,
+        : bins.reduce((s, b) => s + (b.count === 0 ? 0 : Math.abs(b.score - b.positives)), 0) / n,
     binCounts: bins.map((b) => b.count),
   };
 }
 
 /** First run of at least `fallSteps` falls (each ≥ minFall) in each curve, as listed. */
-export function earlyStopsOf(scores: readonly ExportRow[], tasks: Map<string, string>, fallSteps = 3, minFall = 0.01) {
-  const found: { sampleId: string; taskId: string; scorer: string; fromStep: number; falls: number; drop: number }[] = [];
+export function earlyStopsOf(
+  scores: readonly ExportRow[],
+  tasks: Map<string, string>,
+  fallSteps = 3,
+  minFall = 0.01,
+) {
+  const found: {
+    sampleId: string;
+    taskId: string;
+    scorer: string;
+    fromStep: number;
+    falls: number;
+    drop: number;
+  }[] = [];
   for (const row of scores) {
     const progress = (row.detail as { progress?: (number | null)[] } | null)?.progress;
     if (!Array.isArray(progress)) continue;

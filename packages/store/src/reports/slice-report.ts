@@ -69,6 +69,15 @@ const USAGE = `
   FROM usage u JOIN samples sm ON sm.run_id = u.run_id AND sm.sample_id = u.sample_id
   WHERE u.run_id = $1 GROUP BY 1, 2, 3 ORDER BY 2, 3`;
 
+// Results of the run's verifier scorers (those that wrote verifier usage anywhere in the
+// run), per slice: a slice with none was never verified, so its verification costs 0.
+const VERIFIED = `
+  SELECT sm.${SLICE} AS slice, count(*) AS verified
+  FROM scores s JOIN samples sm ON sm.run_id = s.run_id AND sm.sample_id = s.sample_id
+  WHERE s.run_id = $1
+    AND s.scorer IN (SELECT DISTINCT scorer FROM usage WHERE run_id = $1 AND role = 'verifier')
+  GROUP BY 1`;
+
 type Row = Record<string, unknown> & { slice: string | null };
 
 export interface SliceOptions {
@@ -84,8 +93,10 @@ export async function sliceReport(
   options: SliceOptions = {},
 ): Promise<SliceReport> {
   const params = [runId, metadataPath(by)];
-  const [tasks, samples, scores, truncations, usage] = await Promise.all(
-    [TASKS, SAMPLES, SCORES, TRUNCATIONS, USAGE].map((sql) => runner.query<Row>(sql, params)),
+  const [tasks, samples, scores, truncations, usage, verified] = await Promise.all(
+    [TASKS, SAMPLES, SCORES, TRUNCATIONS, USAGE, VERIFIED].map((sql) =>
+      runner.query<Row>(sql, params),
+    ),
   );
   const slices = new Map<string | null, SliceFigures>();
   const slice = (value: string | null): SliceFigures => {
@@ -121,8 +132,10 @@ export async function sliceReport(
   }
   if (options.prices !== undefined) {
     const usageBySlice = groupUsage(usage?.rows ?? []);
+    const verifiedSlices = new Set((verified?.rows ?? []).map((r) => r.slice));
     for (const figures of slices.values()) {
-      figures.cost = costOf(usageBySlice.get(figures.value) ?? [], figures, options.prices);
+      const idle: UsageRole[] = verifiedSlices.has(figures.value) ? [] : ["verifier"];
+      figures.cost = costOf(usageBySlice.get(figures.value) ?? [], figures, options.prices, idle);
     }
   }
   return { by, slices: [...slices.values()].sort(byValue) };
@@ -163,8 +176,13 @@ function groupUsage(rows: readonly Row[]): Map<string | null, UsageTotals[]> {
 }
 
 /** As the run's cost: generation plus verification over the slice's solved tasks. */
-function costOf(usage: UsageTotals[], figures: SliceFigures, prices: PriceTable): SliceCost {
-  const cost = costOfUsage(usage, prices);
+function costOf(
+  usage: UsageTotals[],
+  figures: SliceFigures,
+  prices: PriceTable,
+  idle: UsageRole[],
+): SliceCost {
+  const cost = costOfUsage(usage, prices, { idle });
   return {
     currency: cost.currency,
     total: cost.total,
