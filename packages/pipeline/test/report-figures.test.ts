@@ -1,4 +1,10 @@
-import { PriceTableSchema, type Rate, type ReportBundle } from "@assay/core";
+import {
+  PriceTableSchema,
+  pairedBootstrap,
+  type Rate,
+  type ReportBundle,
+  type RunSummary,
+} from "@assay/core";
 import { renderReportHtml, renderReportJson, renderReportTable } from "@assay/report";
 import { openTestStore, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
@@ -346,8 +352,108 @@ function checkAblation(
   }
 }
 
-function checkRendering(bundle: ReportBundle, summaryJson: string): string[] {
+/**
+ * The paired differences: per task (by id, in id order) the accuracies over tasks counted in
+ * both runs and each scorer's mean of scored results over tasks both runs scored. The
+ * interval is the seeded paired bootstrap over those recomputed values.
+ */
+function checkComparison(
+  f: Figures,
+  bundle: ReportBundle,
+  current: { run: DrawnRun; exported: ExportedRun },
+  baseline: { run: DrawnRun; exported: ExportedRun },
+): void {
+  const comparison = bundle.comparison;
+  if (comparison === undefined) {
+    f.count("comparison", "missing", "present");
+    return;
+  }
+  const a = new Map(
+    tasksOf(current.exported, recomputeOptions(current.run)).map((t) => [t.taskId, t]),
+  );
+  const b = new Map(
+    tasksOf(baseline.exported, recomputeOptions(baseline.run)).map((t) => [t.taskId, t]),
+  );
+  const both = [...a.keys()].filter((id) => a.get(id)?.counted && b.get(id)?.counted).sort(byText);
+  const paired: { metric: string; current: number[]; baseline: number[] }[] = [];
+  if (both.length > 0) {
+    for (const [metric, of] of [
+      ["pass@1", (t: TaskFigures) => t.first],
+      ["selected", (t: TaskFigures) => t.picked],
+      ["oracle", (t: TaskFigures) => t.oracle],
+    ] as const) {
+      paired.push({
+        metric,
+        current: both.map((id) => (of(a.get(id) as TaskFigures) ? 1 : 0)),
+        baseline: both.map((id) => (of(b.get(id) as TaskFigures) ? 1 : 0)),
+      });
+    }
+  }
+  const meansA = scorerTaskMeans(current.exported);
+  const meansB = scorerTaskMeans(baseline.exported);
+  for (const scorer of [...meansA.keys()].sort(byText)) {
+    const x = meansA.get(scorer) as Map<string, number>;
+    const y = meansB.get(scorer);
+    const tasks = [...x.keys()].filter((id) => y?.has(id)).sort(byText);
+    if (tasks.length === 0) continue;
+    paired.push({
+      metric: scorer,
+      current: tasks.map((id) => x.get(id) as number),
+      baseline: tasks.map((id) => y?.get(id) as number),
+    });
+  }
+  f.same(
+    "comparison.metrics",
+    comparison.differences.map((d) => d.metric),
+    paired.map((p) => p.metric),
+  );
+  for (const p of paired) {
+    const d = comparison.differences.find((x) => x.metric === p.metric);
+    const name = `comparison[${p.metric}]`;
+    f.count(`${name}.tasks`, d?.tasks, p.current.length);
+    f.number(`${name}.current`, d?.current, mean(p.current));
+    f.number(`${name}.baseline`, d?.baseline, mean(p.baseline));
+    f.number(`${name}.difference`, d?.difference, mean(p.current) - mean(p.baseline));
+    const interval = pairedBootstrap(p.current, p.baseline, comparison);
+    f.number(`${name}.low`, d?.low, interval.low);
+    f.number(`${name}.high`, d?.high, interval.high);
+  }
+}
+
+function scorerTaskMeans(exported: ExportedRun): Map<string, Map<string, number>> {
+  const taskOf = new Map(exported.samples.map((s) => [s.sample_id, s.task_id]));
+  const values = new Map<string, Map<string, number[]>>();
+  for (const s of exported.scores) {
+    if (s.status !== "scored") continue;
+    const byTask = values.get(s.scorer) ?? new Map<string, number[]>();
+    const task = taskOf.get(s.sample_id) ?? s.sample_id;
+    byTask.set(task, [...(byTask.get(task) ?? []), s.value as number]);
+    values.set(s.scorer, byTask);
+  }
+  return new Map(
+    [...values].map(([scorer, byTask]) => [
+      scorer,
+      new Map([...byTask].map(([task, v]) => [task, mean(v)])),
+    ]),
+  );
+}
+
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function checkRendering(bundle: ReportBundle, summary: RunSummary): string[] {
   const wrong: string[] = [];
+  const summaryJson = renderReportJson(summary, bundle);
+  // The run summary printed above the report names the same calls the same way.
+  const t = bundle.report.truncation;
+  for (const [name, said, reported] of [
+    ["calls", summary.truncation.calls, t.overall.of],
+    ["cut", summary.truncation.truncated, t.overall.count],
+    ["refused", summary.truncation.refused, t.refused.count],
+  ] as const) {
+    if (said !== reported) wrong.push(`summary says ${said} ${name}, report ${reported}`);
+  }
   const json = JSON.parse(summaryJson) as { report: unknown };
   if (JSON.stringify(json.report) !== JSON.stringify(bundle.report))
     wrong.push("JSON report differs from the bundle");
@@ -393,9 +499,17 @@ describe("every report figure equals its recomputation from `assay export`", () 
           by: "metadata.kind",
         });
         const exported = await exportRun(db.store, runId);
+        const comparison = new Figures();
+        checkComparison(
+          comparison,
+          bundle,
+          { run, exported },
+          { run: baseline, exported: await exportRun(db.store, baselineId) },
+        );
         const wrong = [
           ...checkRun(bundle, exported, run),
-          ...checkRendering(bundle, renderReportJson(summary, bundle)),
+          ...comparison.wrong,
+          ...checkRendering(bundle, summary),
         ];
         expect(wrong, `figures of ${runId} that differ from their recomputation`).toEqual([]);
       }),
