@@ -1,11 +1,11 @@
 export { type DatasetEvent, DEFAULT_MAX_LINE_BYTES, readDataset } from "./ingest/read-dataset.js";
 export { type RawLine, readLines } from "./ingest/read-lines.js";
 export { createLogger, type Logger } from "./logger.js";
+export { type RunReportBundle, runReportBundle } from "./report/run-report-bundle.js";
 export {
   type SelectionAblationOptions,
   selectionAblation,
 } from "./report/selection-ablation.js";
-export { type RunReportBundle, runReportBundle } from "./report/run-report-bundle.js";
 export { createRouter, type Route } from "./routing/router.js";
 export { checkDataset, type DatasetCheck } from "./run/check-dataset.js";
 export { completeRun } from "./run/complete-run.js";

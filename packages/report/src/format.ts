@@ -1,4 +1,4 @@
-import type { EarlyStopReport } from "@assay/core";
+import type { EarlyStopCandidate, EarlyStopReport } from "@assay/core";
 
 /** Shared number formats of the run report (table and HTML), so both read the same. */
 export function formatRate(rate: number | null): string {
@@ -43,6 +43,25 @@ export function fallDigits(values: readonly number[]): number {
 export function formatFall(values: readonly number[]): string {
   const digits = fallDigits(values);
   return values.map((v) => v.toFixed(digits)).join(" → ");
+}
+
+/**
+ * A candidate's whole curve with its fall in brackets, "0.20, [0.90 → 0.80 → 0.70 → 0.60],
+ * –, 0.65": the fall alone hides where the curve went after it. An unscored step is "–".
+ */
+export function formatCurve(c: EarlyStopCandidate): string {
+  const digits = fallDigits(c.values);
+  const text = (v: number | null) => (v === null ? "–" : v.toFixed(digits));
+  const before = c.progress.slice(0, c.fromStep).map(text);
+  const after = c.progress.slice(c.fromStep + c.falls + 1).map(text);
+  const fall = `[${c.values.map((v) => v.toFixed(digits)).join(" → ")}]`;
+  return [...before, fall, ...after].join(", ");
+}
+
+/** The trajectory's final value (its last step, the value its score row holds); "–" if unscored. */
+export function formatFinal(c: EarlyStopCandidate): string {
+  const last = c.progress.at(-1);
+  return last === null || last === undefined ? "–" : last.toFixed(fallDigits(c.values));
 }
 
 /** What made a trajectory an early-stop candidate: "fell 3 steps in a row, by at least 0.01 each". */

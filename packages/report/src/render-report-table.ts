@@ -13,7 +13,8 @@ import {
   EARLY_STOPS_SHOWN,
   fallRule,
   formatBucket,
-  formatFall,
+  formatCurve,
+  formatFinal,
   formatMoney,
   formatRate,
   plural,
@@ -56,12 +57,20 @@ function earlyStopTable(stops: EarlyStopReport): string {
   const title = `Early-stop candidates (value ${fallRule(stops)}): ${stops.total}`;
   if (stops.candidates.length === 0) return `${title}, none`;
   const table = new Table({
-    head: ["sample", "task", "scorer", "stop after step", "falls", "values"],
+    head: ["sample", "task", "scorer", "stop after step", "falls", "curve [fall]", "final"],
     ...STYLE,
   });
   const shown = stops.candidates.slice(0, EARLY_STOPS_SHOWN);
   for (const c of shown) {
-    table.push([c.sampleId, c.taskId, c.scorer, c.fromStep + 1, c.falls, formatFall(c.values)]);
+    table.push([
+      c.sampleId,
+      c.taskId,
+      c.scorer,
+      c.fromStep + 1,
+      c.falls,
+      formatCurve(c),
+      formatFinal(c),
+    ]);
   }
   const more = stops.total - shown.length;
   const listed = stops.candidates.length;

@@ -31,8 +31,10 @@ describe("early-stop candidates in the report", () => {
     expect(text).toContain(
       "Early-stop candidates (value fell 3 steps in a row, by at least 0.01 each): 12",
     );
+    // The whole curve, the fall in brackets, and where it ended: a fall to 0.60 that
+    // recovers to 0.65 reads differently from one that ends there.
     expect(text).toMatch(
-      /s<0>\s+│?\s*t0\s+│?\s*judge\s+│?\s*2\s+│?\s*3\s+│?\s*0\.90 → 0\.80 → 0\.70 → 0\.60/,
+      /s<0>\s+│?\s*t0\s+│?\s*judge\s+│?\s*2\s+│?\s*3\s+│?\s*0\.20, \[0\.90 → 0\.80 → 0\.70 → 0\.60\], –, 0\.65\s+│?\s*0\.65/,
     );
     expect(text).toContain("s<9>");
     expect(text).not.toContain("s<10>");
@@ -58,7 +60,9 @@ describe("early-stop candidates in the report", () => {
     expect(section).toContain("<h2>Early-stop candidates: 12</h2>");
     expect(section.match(/<li /g)).toHaveLength(10);
     expect(section).toContain('<li data-sample="s&lt;0&gt;" data-from-step="1" data-falls="3">');
-    expect(section).toContain("stop after step 2, then 0.90 → 0.80 → 0.70 → 0.60");
+    expect(section).toContain(
+      "stop after step 2, then 0.90 → 0.80 → 0.70 → 0.60; whole curve 0.20, [0.90 → 0.80 → 0.70 → 0.60], –, 0.65, final 0.65",
+    );
     const first = section.slice(0, section.indexOf("</li>"));
     // 0.2 .. 0.6 (steps 0-4), a gap at step 5, then 0.65 alone: two curve pieces.
     expect(first.match(/class="curve"/g)).toHaveLength(2);

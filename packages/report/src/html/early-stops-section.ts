@@ -1,5 +1,12 @@
 import type { EarlyStopCandidate, EarlyStopReport } from "@assay/core";
-import { EARLY_STOPS_SHOWN, fallDigits, fallRule, formatFall } from "../format.js";
+import {
+  EARLY_STOPS_SHOWN,
+  fallDigits,
+  fallRule,
+  formatCurve,
+  formatFall,
+  formatFinal,
+} from "../format.js";
 import { escapeHtml } from "./escape-html.js";
 
 const WIDTH = 120;
@@ -13,7 +20,7 @@ export function earlyStopsSection(stops: EarlyStopReport): string {
     (
       c,
     ) => `<li data-sample="${escapeHtml(c.sampleId)}" data-from-step="${c.fromStep}" data-falls="${c.falls}">
-${sparkline(c)} <code>${escapeHtml(c.sampleId)}</code> (task ${escapeHtml(c.taskId)}, ${escapeHtml(c.scorer)}): stop after step ${c.fromStep + 1}, then ${escapeHtml(formatFall(c.values))}</li>`,
+${sparkline(c)} <code>${escapeHtml(c.sampleId)}</code> (task ${escapeHtml(c.taskId)}, ${escapeHtml(c.scorer)}): stop after step ${c.fromStep + 1}, then ${escapeHtml(formatFall(c.values))}; whole curve ${escapeHtml(formatCurve(c))}, final ${escapeHtml(formatFinal(c))}</li>`,
   );
   return `<section class="early-stops" data-section="early-stops">
 <h2>Early-stop candidates: ${stops.total}</h2>
