@@ -23,6 +23,12 @@ export {
 export { type Candidate, isScored, type ScoredCandidate } from "./candidate.js";
 export { candidateIndices } from "./candidate-indices.js";
 export { type CorrectnessInput, DEFAULT_CORRECT_THRESHOLD, isCorrect } from "./correctness.js";
+export {
+  type DecidingRanking,
+  decidingRanking,
+  type PickReason,
+  type TaskRanking,
+} from "./deciding-ranking.js";
 export { type PairPlanOptions, type PairPrompt, pairPrompts } from "./pair-jobs.js";
 export {
   type CombinedJudgments,
