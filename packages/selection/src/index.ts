@@ -1,5 +1,9 @@
 export { discreteScoreOf, distributionsIn } from "@assay/core";
-export { AblationTally, type AblationTaskCandidate } from "./ablation/ablation-tally.js";
+export {
+  AblationTally,
+  type AblationTaskCandidate,
+  type AblationTaskJudgments,
+} from "./ablation/ablation-tally.js";
 export {
   type AblationView,
   ablationViews,
