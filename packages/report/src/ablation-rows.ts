@@ -17,6 +17,29 @@ export function ablationRowLabel(row: AblationRow, ablation: SelectionAblation):
   return `mean of all ${shapeOf(ablation)} (the run)`;
 }
 
+/** How every row picked: the run's method, and its pairwise judge where it had one. */
+export function ablationMethod(ablation: SelectionAblation): string {
+  return ablation.judge === undefined
+    ? ablation.method
+    : `${ablation.method} judged by ${ablation.judge}`;
+}
+
+/** The heading of the accuracy column: whose pick it measures. */
+export function ablationSelectedHeading(ablation: SelectionAblation): string {
+  return ablation.judge === undefined
+    ? "verifier-selected"
+    : `selected (judged by ${ablation.judge})`;
+}
+
+/**
+ * What a judged run's rows mean, or nothing without a judge: the judge's stored pair
+ * judgments pick, as in the run, so only tasks it compared no pair of can move.
+ */
+export function ablationJudgeNote(ablation: SelectionAblation): string | undefined {
+  if (ablation.judge === undefined) return undefined;
+  return `Every row re-selects with ${ablation.judge}'s stored pair judgments, as the run did: the re-averaged verifier score decides only tasks where the judge compared no pair.`;
+}
+
 /** "3 criteria × 4 variants". */
 export function shapeOf(ablation: SelectionAblation): string {
   const c = ablation.criteria.length;

@@ -1,6 +1,14 @@
 import type { SelectionAblation } from "@assay/core";
 import Table from "cli-table3";
-import { ablationRateCell, ablationRowLabel, pointsAgainstFull, shapeOf } from "./ablation-rows.js";
+import {
+  ablationJudgeNote,
+  ablationMethod,
+  ablationRateCell,
+  ablationRowLabel,
+  ablationSelectedHeading,
+  pointsAgainstFull,
+  shapeOf,
+} from "./ablation-rows.js";
 
 const STYLE = {
   style: { head: [], border: [] },
@@ -11,7 +19,13 @@ const STYLE = {
 export function ablationTable(ablation: SelectionAblation): string {
   const full = ablation.rows.find((row) => row.kind === "full");
   const table = new Table({
-    head: ["scores averaged", "verifier-selected", "vs the run", "no scored candidate", "top ties"],
+    head: [
+      "scores averaged",
+      ablationSelectedHeading(ablation),
+      "vs the run",
+      "no scored candidate",
+      "top ties",
+    ],
     ...STYLE,
   });
   for (const row of ablation.rows) {
@@ -23,6 +37,7 @@ export function ablationTable(ablation: SelectionAblation): string {
       row.ties,
     ]);
   }
-  const title = `Selection ablation (${ablation.scorer}, ${ablation.method}; ${shapeOf(ablation)}), re-selected from stored values`;
-  return `${title}\n${table.toString()}`;
+  const title = `Selection ablation (${ablation.scorer}, ${ablationMethod(ablation)}; ${shapeOf(ablation)}), re-selected from stored values`;
+  const note = ablationJudgeNote(ablation);
+  return [title, ...(note === undefined ? [] : [note]), table.toString()].join("\n");
 }

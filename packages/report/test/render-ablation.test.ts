@@ -19,6 +19,31 @@ describe("selection ablation in the report", () => {
     expect(line("first 2 variants, all criteria")).toMatch(/70\.0% \(7\/10\)[\s│]+±0\.0 pp/);
   });
 
+  it("names the judge whose pair judgments every row of a judged run re-selects with", () => {
+    const judged = {
+      ...withAblation,
+      ablation: { ...ABLATION, method: "pivot_tournament", judge: "pair" },
+    };
+    const text = renderReportTable(judged);
+    expect(text).toContain(
+      "Selection ablation (judge, pivot_tournament judged by pair; 3 criteria × 2 variants)",
+    );
+    expect(text).toContain(
+      "Every row re-selects with pair's stored pair judgments, as the run did",
+    );
+    expect(text).toMatch(/scores averaged\s+│ selected \(judged by pair\)/);
+    const html = renderReportHtml(judged);
+    expect(html).toContain("<th>selected (judged by pair)</th>");
+    expect(html).toContain('data-note="judge"');
+    expect(html).toContain("pivot_tournament judged by pair, 3 criteria × 2 variants");
+    const summary = { runId: "r2", groups: [] } as unknown as RunSummary;
+    const json = JSON.parse(renderReportJson(summary, judged)) as { ablation: { judge: string } };
+    expect(json.ablation.judge).toBe("pair");
+    // Without a judge the headings stay the verifier's.
+    expect(renderReportTable(withAblation)).not.toContain("judged by");
+    expect(renderReportHtml(withAblation)).toContain("<th>verifier-selected</th>");
+  });
+
   it("is in the JSON as data, and null when the run has none", () => {
     const summary = { runId: "r2", groups: [] } as unknown as RunSummary;
     const json = (bundle: typeof without) =>

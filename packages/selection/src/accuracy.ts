@@ -4,7 +4,10 @@ import type { TaskSelection } from "./select-task.js";
 export interface Accuracy {
   /** Tasks selection saw. */
   tasks: number;
-  /** Tasks where the verifier scored no candidate: nothing selected, so unsolved. */
+  /**
+   * Tasks with no scored candidate (none scored by the verifier, and under a judged
+   * tournament no pair judged): nothing selected, so unsolved.
+   */
   unselected: number;
   /** First candidate correct. */
   pass1: Rate;

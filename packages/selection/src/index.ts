@@ -1,5 +1,9 @@
 export { discreteScoreOf, distributionsIn } from "@assay/core";
-export { AblationTally, type AblationTaskCandidate } from "./ablation/ablation-tally.js";
+export {
+  AblationTally,
+  type AblationTaskCandidate,
+  type AblationTaskJudgments,
+} from "./ablation/ablation-tally.js";
 export {
   type AblationView,
   ablationViews,
@@ -23,6 +27,12 @@ export {
 export { type Candidate, isScored, type ScoredCandidate } from "./candidate.js";
 export { candidateIndices } from "./candidate-indices.js";
 export { type CorrectnessInput, DEFAULT_CORRECT_THRESHOLD, isCorrect } from "./correctness.js";
+export {
+  type DecidingRanking,
+  decidingRanking,
+  type PickReason,
+  type TaskRanking,
+} from "./deciding-ranking.js";
 export { type PairPlanOptions, type PairPrompt, pairPrompts } from "./pair-jobs.js";
 export {
   type CombinedJudgments,

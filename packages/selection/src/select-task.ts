@@ -1,5 +1,6 @@
 import { bestOfN } from "./best-of-n.js";
 import { type Candidate, isScored } from "./candidate.js";
+import { decidingRanking, type PickReason } from "./deciding-ranking.js";
 import type { PairJudgment } from "./pair-judgments.js";
 import { type PairwiseEvidence, pairwiseTournament } from "./pairwise-tournament.js";
 import { DEFAULT_PIVOTS, pivotTournament } from "./pivot-tournament.js";
@@ -24,7 +25,10 @@ export interface TaskSelection {
   taskId: string;
   method: SelectionMethod;
   candidates: number;
-  /** Null when the verifier scored no candidate: nothing to select from. */
+  /**
+   * Null when no candidate was scored (by the verifier, nor under a judged tournament by
+   * the judge): nothing to select from.
+   */
   selectedIndex: number | null;
   selectedSampleId: string | null;
   /** Verifier score by candidate index (null: unscored, left out of the ranking). */
@@ -39,6 +43,8 @@ export interface TaskSelection {
   discreteTie: boolean | null;
   /** How a tie was broken; null when there was none. */
   tieBreak: TieBreak | null;
+  /** Why no comparison decided the pick (one candidate, no judged pair, nothing scored). */
+  reason?: PickReason;
   /**
    * Selection solved the task: the picked candidate is correct. False when nothing was
    * picked (a task with no scored candidate is unsolved: docs/architecture.md, "Selection");
@@ -61,8 +67,9 @@ export interface TaskSelection {
 /**
  * Picks one candidate of a task. With `judgments` (a pairwise judge's stored probabilities)
  * the pivot tournament ranks by Bradley–Terry strengths fitted to them, and best-of-N's
- * pointwise pick is kept beside it; without, it derives P(A beats B) from the pointwise
- * scores (and so always agrees with best-of-N).
+ * pointwise pick is kept beside it; where the judge compared no pair (one candidate, or
+ * nothing judged in both orders) that pointwise pick is the pick. Without judgments it
+ * derives P(A beats B) from the pointwise scores (and so always agrees with best-of-N).
  */
 export function selectTask(
   taskId: string,
@@ -81,11 +88,11 @@ export function selectTask(
           { k: options.k ?? DEFAULT_PIVOTS, seed: options.seed ?? 0, taskId },
         )
       : undefined;
-  const outcome =
-    judged ??
-    (method === "best_of_n"
+  const onScores =
+    method === "best_of_n" || judged !== undefined
       ? pointwise
-      : tournamentOnScores(candidates, scoredCandidates, options));
+      : tournamentOnScores(candidates, scoredCandidates, options);
+  const { ranked: outcome, reason } = decidingRanking(onScores, judged);
   const selected = candidateAt(candidates, outcome.ranking[0]);
   const pointwisePick = candidateAt(candidates, pointwise.ranking[0]);
   return {
@@ -100,6 +107,7 @@ export function selectTask(
     tie: outcome.tie,
     discreteTie: discreteTieOf(scoredCandidates),
     tieBreak: outcome.tie ? TIE_BREAK : null,
+    ...(reason !== undefined && { reason }),
     selectedCorrect: selected === undefined ? false : selected.correct,
     ...(judged !== undefined && {
       pairwise: judged.evidence,

@@ -77,6 +77,7 @@ export function selectionRecordOf(selection: TaskSelection): SelectionRecord {
     firstCorrect: s.firstCorrect,
     anyCorrect: s.anyCorrect,
     detail: {
+      reason: s.reason,
       scores: s.scores,
       comparisons: s.comparisons,
       ranking: s.ranking,

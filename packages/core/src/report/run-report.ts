@@ -18,14 +18,17 @@ export interface RunIdentity {
 
 /**
  * pass@1 vs verifier-selected vs oracle. All three count the same tasks: those whose
- * correctness is known for the first candidate, the pick and the oracle. A task where the
- * verifier scored no candidate is among them, unsolved for the selected figure.
+ * correctness is known for the first candidate, the pick and the oracle. A task with no
+ * scored candidate is among them, unsolved for the selected figure.
  */
 export interface AccuracyReport {
   tasks: number;
   /** Tasks where selection picked a candidate; 0 until selection ran. */
   selectedTasks: number;
-  /** Tasks where the verifier scored no candidate, so nothing was picked (counted unsolved). */
+  /**
+   * Tasks with no scored candidate (none scored by the verifier, and under a judged
+   * tournament no pair judged), so nothing was picked (counted unsolved).
+   */
   unselected: number;
   /** Selection method(s) stored for the run. */
   methods: string[];

@@ -8,7 +8,11 @@ import type { Rate } from "./rate.js";
  */
 export type AblationKind = "full" | "criterion" | "variants";
 
-/** Selection re-run on one re-aggregation of the stored per-criterion, per-variant values. */
+/**
+ * Selection re-run on one re-aggregation of the stored per-criterion, per-variant values,
+ * by the run's own method (with a judge: its stored pair judgments, the re-aggregated
+ * score deciding only tasks where the judge compared no pair).
+ */
 export interface AblationRow {
   kind: AblationKind;
   /** The criterion of a `criterion` row; null otherwise. */
@@ -31,7 +35,13 @@ export interface AblationRow {
 export interface SelectionAblation {
   /** The scorer key selection ranked by. */
   scorer: string;
+  /** The run's selection method; every row re-selects by it. */
   method: string;
+  /**
+   * The scorer key of the run's pairwise judge, when its tournament was judged: every row
+   * then re-selects with the judge's stored pair judgments, as the run did. Absent otherwise.
+   */
+  judge?: string;
   /** The C criteria, in the order the verifier scored them. */
   criteria: string[];
   /** K: the most prompt variants any criterion was scored with. */

@@ -31,7 +31,7 @@ export interface SliceFigures {
   pass1: Rate;
   selected: Rate;
   oracle: Rate;
-  /** Tasks where the verifier scored no candidate (counted unsolved). */
+  /** Tasks with no scored candidate, so nothing was picked (counted unsolved). */
   unselected: number;
   tie: Rate;
   truncation: Rate;

@@ -1,12 +1,24 @@
-import { type SelectionAblation, type SelectionSpec, SelectionSpecSchema } from "@assay/core";
+import {
+  type SelectionAblation,
+  type SelectionSpec,
+  SelectionSpecSchema,
+  scorerKey,
+} from "@assay/core";
 import {
   AblationTally,
   type AblationTaskCandidate,
   candidateIndices,
   isCorrect,
+  type PairJudgment,
 } from "@assay/selection";
 import type { Store } from "@assay/store";
-import { type AblationCandidateRow, ablationCandidatePages, runnerOf } from "@assay/store/reports";
+import {
+  type AblationCandidateRow,
+  ablationCandidatePages,
+  pairScores,
+  runnerOf,
+} from "@assay/store/reports";
+import { readPairJudgments } from "../run/read-pair-judgments.js";
 
 export interface SelectionAblationOptions {
   /** Tasks read per round trip. Default 2000. */
@@ -16,8 +28,10 @@ export interface SelectionAblationOptions {
 /**
  * Selected accuracy of the run re-computed from its stored per-criterion, per-variant
  * verifier values: each criterion alone and the first 1..K variants, next to the full mean.
- * Uses the selection the run's stored spec asked for (verifier, check, threshold, method);
- * undefined when the spec asked for none or the verifier used one criterion and one variant.
+ * Uses the selection the run's stored spec asked for (verifier, check, threshold, method,
+ * and a pairwise judge's stored judgments, read as selection read them), so the full mean
+ * is the run's own selected accuracy; undefined when the spec asked for none or the
+ * verifier used one criterion and one variant.
  */
 export async function selectionAblation(
   store: Store,
@@ -26,16 +40,31 @@ export async function selectionAblation(
 ): Promise<SelectionAblation | undefined> {
   const spec = selectionSpecOf((await store.getRun(runId))?.spec);
   if (spec === undefined) return undefined;
-  const tally = new AblationTally({ method: spec.method, k: spec.k });
+  const tally = new AblationTally({ method: spec.method, k: spec.k, seed: spec.seed });
   const query = {
     verifierScorer: spec.verifier,
     ...(spec.check !== undefined && { checkScorer: spec.check }),
   };
-  const pages = ablationCandidatePages(runnerOf(store.driver), runId, query, options.tasksPerPage);
+  const runner = runnerOf(store.driver);
+  const judge = spec.judge === undefined ? undefined : scorerKey(spec.judge);
+  const pages = ablationCandidatePages(runner, runId, query, options.tasksPerPage);
   for await (const page of pages) {
-    for (const task of groupByTask(page)) {
+    const tasks = [...groupByTask(page)];
+    const judgments =
+      judge === undefined
+        ? undefined
+        : await readPairJudgments(
+            tasks.map(plannedTask),
+            judge,
+            { k: spec.k, seed: spec.seed },
+            (scorer, ids) => pairScores(runner, runId, scorer, ids),
+          );
+    for (const task of tasks) {
       const indices = candidateIndices(task.map((row) => row.candidateIndex));
-      tally.add(task.map((row, i) => candidateOf(row, spec.threshold, indices[i] as number)));
+      tally.add(
+        task.map((row, i) => candidateOf(row, spec.threshold, indices[i] as number)),
+        taskJudgments(task, judgments),
+      );
     }
     if (!tally.needsMore) return undefined;
   }
@@ -44,10 +73,27 @@ export async function selectionAblation(
   return {
     scorer: spec.verifier,
     method: spec.method,
+    ...(judge !== undefined && { judge }),
     criteria: result.shape.criteria,
     variants: result.shape.variants,
     rows: result.rows,
   };
+}
+
+function plannedTask(task: readonly AblationCandidateRow[]) {
+  return {
+    taskId: (task[0] as AblationCandidateRow).taskId,
+    candidateIndices: task.map((row) => row.candidateIndex),
+  };
+}
+
+function taskJudgments(
+  task: readonly AblationCandidateRow[],
+  judgments: ReadonlyMap<string, PairJudgment[]> | undefined,
+) {
+  if (judgments === undefined) return undefined;
+  const taskId = (task[0] as AblationCandidateRow).taskId;
+  return { taskId, judgments: judgments.get(taskId) ?? [] };
 }
 
 /** The selection part of a stored (already resolved) spec; undefined when it has none. */

@@ -3,15 +3,13 @@ import {
   addSelections,
   DEFAULT_PIVOTS,
   emptySelectionTotals,
-  type PairJudgment,
-  type PairPlanOptions,
-  pairPrompts,
   type SelectionTotals,
   type SelectTasksOptions,
   selectionRecordOf,
   selectTasks,
 } from "@assay/selection";
-import type { ReplaceSelectionsOptions, ScoreLookup, Store } from "@assay/store";
+import type { ReplaceSelectionsOptions, Store } from "@assay/store";
+import { type PlannedTask, readPairJudgments } from "./read-pair-judgments.js";
 
 export interface SelectForRunOptions extends SelectTasksOptions, ReplaceSelectionsOptions {
   /** Scorer key whose value ranks candidates (the verifier's). */
@@ -47,7 +45,9 @@ export async function selectForRun(
       totals = emptySelectionTotals();
       return async (tasks, lookup) => {
         const judgments =
-          judge === undefined ? undefined : await readPairJudgments(tasks, judge, plan, lookup);
+          judge === undefined
+            ? undefined
+            : await readPairJudgments(tasks.map(plannedTask), judge, plan, lookup);
         const selections = selectTasks(tasks, options, judgments);
         totals = addSelections(totals, selections);
         return selections.map(selectionRecordOf);
@@ -58,40 +58,6 @@ export async function selectForRun(
   return totals;
 }
 
-/**
- * The stored judgments of a batch of tasks, by task id: the pair prompts are worked out
- * again from the same pivots the plan drew, and read in one round trip. A prompt with no
- * stored row reads as unscored (null), so its pair counts as missing.
- */
-async function readPairJudgments(
-  tasks: readonly TaskCandidates[],
-  judgeScorer: string,
-  plan: PairPlanOptions,
-  lookup: ScoreLookup,
-): Promise<Map<string, PairJudgment[]>> {
-  const prompts = tasks.map(
-    (task) =>
-      [
-        task.taskId,
-        pairPrompts(
-          task.taskId,
-          task.candidates.map((c) => c.candidateIndex),
-          plan,
-        ),
-      ] as const,
-  );
-  const values = await lookup(
-    judgeScorer,
-    prompts.flatMap(([, list]) => list.map((p) => p.sampleId)),
-  );
-  return new Map(
-    prompts.map(([taskId, list]) => [
-      taskId,
-      list.map((p) => ({
-        first: p.first,
-        second: p.second,
-        probability: values.get(p.sampleId) ?? null,
-      })),
-    ]),
-  );
+function plannedTask(task: TaskCandidates): PlannedTask {
+  return { taskId: task.taskId, candidateIndices: task.candidates.map((c) => c.candidateIndex) };
 }

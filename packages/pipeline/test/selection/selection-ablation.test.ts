@@ -7,7 +7,9 @@ import { selectForRun, selectionAblation } from "../../src/index.js";
 import {
   type AblationCandidateSpec,
   type AblationRunSpec,
+  PAIR_JUDGE,
   seedAblationRun,
+  selectOptionsOf,
 } from "./support/ablation-run.js";
 import { DRIVERS, type TestStore } from "./support/stores.js";
 
@@ -40,17 +42,60 @@ const ablationRun: fc.Arbitrary<AblationRunSpec> = fc
       },
       { requiredKeys: ["values"] },
     );
-    return fc.record({
-      criteria: fc.constant(["spec", "output", "errors"].slice(0, c)),
-      tasks: fc.dictionary(
-        fc.string({ unit: fc.constantFrom("a", "b", "c"), minLength: 1, maxLength: 3 }),
-        fc.array(candidate, { minLength: 1, maxLength: 5 }),
-        { minKeys: 1, maxKeys: 10 },
-      ),
-      method: fc.constant(method),
-      k: fc.constant(pivots),
-    });
+    return fc
+      .record({
+        criteria: fc.constant(["spec", "output", "errors"].slice(0, c)),
+        tasks: fc.dictionary(
+          fc.string({ unit: fc.constantFrom("a", "b", "c"), minLength: 1, maxLength: 3 }),
+          fc.array(candidate, { minLength: 1, maxLength: 5 }),
+          { minKeys: 1, maxKeys: 10 },
+        ),
+        method: fc.constant(method),
+        k: fc.constant(pivots),
+      })
+      .chain(withJudge);
   });
+
+/**
+ * A tournament run with a pairwise judge or without. The judge's strengths are few and
+ * small, so it ties often; a null strength stores no judgment for that candidate's pairs,
+ * so some tasks have every pair, some a few and some none judged.
+ */
+function withJudge(run: AblationRunSpec): fc.Arbitrary<AblationRunSpec> {
+  if (run.method !== "pivot_tournament") return fc.constant(run);
+  const taskIds = Object.keys(run.tasks);
+  const strength = fc.option(fc.integer({ min: 1, max: 4 }), { nil: null, freq: 4 });
+  const strengths = fc.tuple(
+    ...taskIds.map((taskId) => {
+      const n = run.tasks[taskId]?.length ?? 0;
+      return fc.array(strength, { minLength: n, maxLength: n });
+    }),
+  );
+  return fc
+    .record({ judged: fc.boolean(), seed: fc.integer({ min: 0, max: 1000 }), strengths })
+    .map(({ judged, seed, strengths }) =>
+      judged
+        ? {
+            ...run,
+            judge: {
+              seed,
+              strengths: Object.fromEntries(taskIds.map((id, i) => [id, strengths[i] ?? []])),
+            },
+          }
+        : run,
+    );
+}
+
+/** Whether the judge compared some pair of every task (all of a task's strengths stored). */
+function judgeComparedEveryTask(run: AblationRunSpec): boolean {
+  const judge = run.judge;
+  if (judge === undefined) return false;
+  return Object.entries(run.tasks).every(
+    ([taskId, candidates]) =>
+      candidates.length > 1 &&
+      (judge.strengths[taskId] ?? []).every((strength) => strength !== null),
+  );
+}
 
 function row(rows: readonly AblationRow[] | undefined, label: string): AblationRow | undefined {
   return rows?.find(
@@ -70,15 +115,13 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
     });
     afterAll(() => db?.dispose());
 
-    it("its full-mean row is the run's own selected accuracy; C = K = 1 shows none", async () => {
+    it("its full-mean row is the run's own selected accuracy, judged or not; C = K = 1 shows none", async () => {
       await fc.assert(
         fc.asyncProperty(ablationRun, fc.constantFrom(1, 4), async (run, tasksPerPage) => {
           const runId = `run-${randomUUID()}`;
           await seedAblationRun(db.store, runId, run);
           await selectForRun(db.store, runId, {
-            verifierScorer: "judge",
-            method: run.method ?? "best_of_n",
-            k: run.k ?? 3,
+            ...selectOptionsOf(run),
             fetchRows: tasksPerPage * 3,
           });
           const [report] = await runReports(runnerOf(db.store.driver), [runId]);
@@ -103,8 +146,14 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
           // Using every variant is the full mean again.
           expect(row(ablation?.rows, `k=${k}`)?.selected ?? full?.selected).toEqual(full?.selected);
           expect(ablation?.rows.length).toBe(1 + (c > 1 ? c : 0) + (k > 1 ? k : 0));
+          // Every row picks by the run's method: where the judge compared a pair of every
+          // task, no re-averaging of the verifier's values changes a pick.
+          expect(ablation?.judge).toBe(run.judge === undefined ? undefined : PAIR_JUDGE);
+          if (judgeComparedEveryTask(run)) {
+            for (const r of ablation?.rows ?? []) expect(r.selected).toEqual(full?.selected);
+          }
         }),
-        { numRuns: 30 },
+        { numRuns: 40 },
       );
     });
 
@@ -139,6 +188,50 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
         ["full", null, 2, 3],
         ["criterion", "spec", 3, 3],
         ["criterion", "output", 0, 3],
+      ]);
+    });
+
+    it("under a judged tournament, re-selects with the judge: its run row is the run", async () => {
+      // The judge prefers the right answer of T1..T3 (the mean alone picks T3 wrong) and
+      // never compared T4's answers, where the verifier decides: the mean and `output`
+      // alone pick right, `spec` alone wrong. The run solves all four.
+      const run: AblationRunSpec = {
+        criteria: ["spec", "output"],
+        method: "pivot_tournament",
+        k: 2,
+        judge: { seed: 3, strengths: { T1: [1, 4], T2: [4, 1], T3: [1, 4] } },
+        tasks: {
+          T1: [
+            { label: false, values: [[0.2], [0.9]] },
+            { label: true, values: [[0.8], [0.4]] },
+          ],
+          T2: [
+            { label: true, values: [[0.9], [0.3]] },
+            { label: false, values: [[0.1], [0.95]] },
+          ],
+          T3: [
+            { label: false, values: [[0.3], [0.9]] },
+            { label: true, values: [[0.7], [0.2]] },
+          ],
+          T4: [
+            { label: true, values: [[0.4], [0.9]] },
+            { label: false, values: [[0.8], [0.2]] },
+          ],
+        },
+      };
+      const runId = `run-${randomUUID()}`;
+      await seedAblationRun(db.store, runId, run);
+      await selectForRun(db.store, runId, selectOptionsOf(run));
+      const [report] = await runReports(runnerOf(db.store.driver), [runId]);
+      expect(report?.accuracy.selected).toEqual({ count: 4, of: 4, rate: 1 });
+      const ablation = await selectionAblation(db.store, runId);
+      expect(ablation).toMatchObject({ method: "pivot_tournament", judge: PAIR_JUDGE });
+      expect(
+        ablation?.rows.map((r) => [r.kind, r.criterion, r.selected.count, r.selected.of]),
+      ).toEqual([
+        ["full", null, 4, 4],
+        ["criterion", "spec", 3, 4],
+        ["criterion", "output", 4, 4],
       ]);
     });
 

@@ -1,8 +1,11 @@
 import type { AblationRow, SelectionAblation } from "@assay/core";
 import {
+  ablationJudgeNote,
+  ablationMethod,
   ablationRateCell,
   ablationRowId,
   ablationRowLabel,
+  ablationSelectedHeading,
   pointsAgainstFull,
   shapeOf,
 } from "../ablation-rows.js";
@@ -17,9 +20,14 @@ import { escapeHtml } from "./escape-html.js";
 export function ablationSection(ablation: SelectionAblation | undefined): string {
   if (ablation === undefined) return "";
   const full = ablation.rows.find((row) => row.kind === "full");
+  const heading = ablationSelectedHeading(ablation);
+  const judgeNote = ablationJudgeNote(ablation);
   const chart = barChart({
     id: "ablation",
-    title: "Verifier-selected accuracy by what the score averages",
+    title:
+      ablation.judge === undefined
+        ? "Verifier-selected accuracy by what the score averages"
+        : `Selected accuracy (judged by ${ablation.judge}) by what the verifier's score averages`,
     note: "The same candidates re-selected from the stored per-criterion, per-variant values; no model was run again.",
     categories: ablation.rows.map(shortLabel),
     series: [{ name: "selected", values: ablation.rows.map((row) => row.selected.rate) }],
@@ -32,10 +40,10 @@ export function ablationSection(ablation: SelectionAblation | undefined): string
   );
   return `<section class="ablation" data-section="ablation">
 <h2>Selection ablation</h2>
-<p>${escapeHtml(`${ablation.scorer} (${ablation.method}, ${shapeOf(ablation)}): each criterion alone and the first k variants, against the mean over all of them.`)}</p>
-${chart}
+<p>${escapeHtml(`${ablation.scorer} (${ablationMethod(ablation)}, ${shapeOf(ablation)}): each criterion alone and the first k variants, against the mean over all of them.`)}</p>
+${judgeNote === undefined ? "" : `<p data-note="judge">${escapeHtml(judgeNote)}</p>\n`}${chart}
 <table data-table="ablation">
-<thead><tr><th>scores averaged</th><th>verifier-selected</th><th>vs the run</th><th>no scored candidate</th><th>top ties</th></tr></thead>
+<thead><tr><th>scores averaged</th><th>${escapeHtml(heading)}</th><th>vs the run</th><th>no scored candidate</th><th>top ties</th></tr></thead>
 <tbody>
 ${rows.join("\n")}
 </tbody></table>

@@ -1,5 +1,8 @@
 import type { CriterionValues } from "@assay/core";
 import { type AblationRow, rateOf } from "@assay/core";
+import type { TaskRanking } from "../deciding-ranking.js";
+import type { PairJudgment } from "../pair-judgments.js";
+import { pairwiseTournament } from "../pairwise-tournament.js";
 import {
   type AblationView,
   ablationViews,
@@ -18,6 +21,12 @@ export interface AblationTaskCandidate {
   rows: readonly (readonly CriterionValues[])[];
 }
 
+/** A task's stored pair judgments, for a run whose tournament a pairwise judge ranked. */
+export interface AblationTaskJudgments {
+  taskId: string;
+  judgments: readonly PairJudgment[];
+}
+
 interface Counts {
   counted: number;
   solved: number;
@@ -34,7 +43,9 @@ export interface AblationResult {
  * Selection under every view, one task at a time, so a run of any size is tallied in
  * constant memory. The views come from the first task whose candidates kept values (every
  * scored row of one verifier has the same C×K); a task none of whose candidates kept any
- * value fares the same under every view and is counted into each.
+ * value fares the same under every view and is counted into each. A judged run's tasks
+ * come with their stored judgments: the judge's ranking is fitted once per task, as no
+ * view changes it, and every view picks by it as the run did.
  */
 export class AblationTally {
   readonly #options: PickOptions;
@@ -47,11 +58,12 @@ export class AblationTally {
     this.#options = options;
   }
 
-  add(task: readonly AblationTaskCandidate[]): void {
+  add(task: readonly AblationTaskCandidate[], judge?: AblationTaskJudgments): void {
+    const judged = this.#judged(task, judge);
     if (this.#shape === null) {
       const shape = firstShape(task);
       if (shape === null) {
-        addOutcome(this.#valueless, this.#outcome(task, FULL_VIEW));
+        addOutcome(this.#valueless, this.#outcome(task, FULL_VIEW, judged));
         return;
       }
       this.#shape = shape;
@@ -59,7 +71,7 @@ export class AblationTally {
       for (const view of this.#views) this.#counts.set(view, emptyCounts());
     }
     for (const view of this.#views) {
-      addOutcome(this.#counts.get(view) as Counts, this.#outcome(task, view));
+      addOutcome(this.#counts.get(view) as Counts, this.#outcome(task, view, judged));
     }
   }
 
@@ -87,13 +99,30 @@ export class AblationTally {
     return { shape, rows };
   }
 
-  #outcome(task: readonly AblationTaskCandidate[], view: AblationView): TaskOutcome {
+  #outcome(
+    task: readonly AblationTaskCandidate[],
+    view: AblationView,
+    judged: TaskRanking | undefined,
+  ): TaskOutcome {
     const candidates = task.map((c) => ({
       index: c.index,
       correct: c.correct,
       score: viewScore(c.rows, view),
     }));
-    return taskOutcome(candidates, this.#options);
+    return taskOutcome(candidates, this.#options, judged);
+  }
+
+  /** The judge's ranking of the task, as selection fitted it (same pivots, seed and pairs). */
+  #judged(
+    task: readonly AblationTaskCandidate[],
+    judge: AblationTaskJudgments | undefined,
+  ): TaskRanking | undefined {
+    if (judge === undefined || this.#options.method !== "pivot_tournament") return undefined;
+    return pairwiseTournament(
+      task.map((c) => c.index),
+      judge.judgments,
+      { k: this.#options.k, seed: this.#options.seed ?? 0, taskId: judge.taskId },
+    );
   }
 }
 

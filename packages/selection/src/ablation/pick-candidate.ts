@@ -1,5 +1,6 @@
 import type { SelectionSpec } from "@assay/core";
 import { bestOfN } from "../best-of-n.js";
+import { decidingRanking, type TaskRanking } from "../deciding-ranking.js";
 import { pivotTournament } from "../pivot-tournament.js";
 import { preferenceProbability } from "../preference.js";
 
@@ -14,6 +15,8 @@ export interface PickOptions {
   method: SelectionSpec["method"];
   /** Pivots of the tournament. */
   k: number;
+  /** Seed of a judged tournament's pivot draw (the run's). Default 0. */
+  seed?: number;
 }
 
 /** How one task fared under one view, as the run's accuracy counts it. */
@@ -30,14 +33,22 @@ export interface TaskOutcome {
  * The run's own selection on re-aggregated scores: best-of-N or the pivot tournament over
  * the scored candidates in index order, an exact tie going to the lowest index; then the
  * correctness rules of the run's accuracy (an unpicked task is unsolved, and a task counts
- * only where pass@1, the pick and the oracle are all known).
+ * only where pass@1, the pick and the oracle are all known). `judged` is the task's
+ * ranking by the run's pairwise judge, which no re-aggregation changes: as in the run, it
+ * decides where it ranks anyone, and best-of-N on the re-aggregated score decides where not.
  */
 export function taskOutcome(
   candidates: readonly AblationCandidate[],
   options: PickOptions,
+  judged?: TaskRanking,
 ): TaskOutcome {
   const scored = candidates.filter((c): c is ScoredAblationCandidate => c.score !== null);
-  const { first, tie } = pick(scored, options);
+  const onScores = pick(
+    scored,
+    judged === undefined ? options : { ...options, method: "best_of_n" },
+  );
+  const { ranking, tie } = decidingRanking(onScores, judged).ranked;
+  const first = ranking[0];
   const picked = candidates.find((c) => c.index === first);
   const selectedCorrect = picked === undefined ? false : picked.correct;
   const firstCorrect = lowestIndex(candidates)?.correct ?? null;
@@ -53,21 +64,18 @@ export function taskOutcome(
 
 type ScoredAblationCandidate = AblationCandidate & { score: number };
 
-function pick(
-  scored: readonly ScoredAblationCandidate[],
-  options: PickOptions,
-): { first: number | undefined; tie: boolean } {
+function pick(scored: readonly ScoredAblationCandidate[], options: PickOptions): TaskRanking {
   if (options.method === "best_of_n") {
     const { ranking, tie } = bestOfN(scored.map((c) => ({ ...c, sampleId: "" })));
-    return { first: ranking[0], tie };
+    return { ranking, tie, comparisons: [] };
   }
   const scores = new Map(scored.map((c) => [c.index, c.score]));
-  const { ranking, tie } = pivotTournament(
+  const { ranking, tie, comparisons } = pivotTournament(
     scored.map((c) => c.index),
     (a, b) => preferenceProbability(scores.get(a) ?? 0, scores.get(b) ?? 0),
     { k: options.k },
   );
-  return { first: ranking[0], tie };
+  return { ranking, tie, comparisons };
 }
 
 function lowestIndex(candidates: readonly AblationCandidate[]): AblationCandidate | undefined {
