@@ -104,7 +104,7 @@ function truncationTable(report: RunReport): string {
   return `Truncation by input length\n${table.toString()}`;
 }
 
-/** Verifier scores against the answers' labels, one row per scorer (and criterion). */
+/** Verifier scores against the answers' labels: per scorer its stored value, then each criterion. */
 function calibrationTable(calibration: readonly ScorerCalibration[]): string {
   const table = new Table({
     head: ["scorer", "labelled", "AUROC", "accuracy@0.5", "Brier", "ECE (10 bins)"],

@@ -25,6 +25,8 @@ interface CandidateSpec {
   /** Whether the verifier's detail names its head (calibration) and family (self-preference). */
   head: boolean;
   family: boolean;
+  /** Per criterion, the verifier's variant values in its detail (calibration by criterion). */
+  criteria: (number | null)[][];
   /** The verifier's value after each prefix (a trajectory, for early stops), or none. */
   progress: (number | null)[] | null;
   /** The deterministic check's value, or an unscored reason; absent: not run. */
@@ -78,6 +80,10 @@ const candidate: fc.Arbitrary<CandidateSpec> = fc.record(
     ),
     head: fc.boolean(),
     family: fc.boolean(),
+    // Some variant values unscored, some means out of [0, 1]; often more than one criterion.
+    criteria: fc.array(fc.array(fc.option(fc.oneof(point, fc.constant(1.5))), { maxLength: 3 }), {
+      maxLength: 3,
+    }),
     progress,
     exact: fc.constantFrom(0 as const, 1 as const, "unparseable" as const),
     prompts: fc.array(fc.tuple(fc.constantFrom(10, 600, 1500, 5000, 40_000, 200_000), fc.nat(3)), {
@@ -92,6 +98,7 @@ const candidate: fc.Arbitrary<CandidateSpec> = fc.record(
       "judge",
       "head",
       "family",
+      "criteria",
       "progress",
       "prompts",
       "computeMs",
@@ -157,6 +164,10 @@ async function seed(db: TestStore, runId: string, tasks: TaskSpec[]): Promise<vo
           detail: {
             ...(c.head && { head: "probe" }),
             ...(c.family && { family: "qwen" }),
+            criteria: c.criteria.map((values, i) => ({
+              name: `c${i}`,
+              variants: values.map((value, variant) => ({ variant, value })),
+            })),
             ...(c.progress !== null && { progress: c.progress }),
           },
         },
@@ -322,6 +333,7 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
           judge: 0.2,
           head: true,
           family: false,
+          criteria: [],
           progress: null,
           prompts: [],
           computeMs: 1,
@@ -332,6 +344,7 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
           judge: 0.9,
           head: true,
           family: false,
+          criteria: [],
           progress: null,
           prompts: [],
           computeMs: 1,
