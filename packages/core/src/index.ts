@@ -154,6 +154,7 @@ export {
   pairedBootstrap,
 } from "./stats/paired-bootstrap.js";
 export { seededRandom } from "./stats/seeded-random.js";
+export { stratifiedBootstrap, type WeightedGroup } from "./stats/stratified-bootstrap.js";
 export type { ExportRow, InputErrorSummary, RunSummary, ScorerRuleSummary } from "./summary.js";
 export { type GeneratorUsage, GeneratorUsageSchema } from "./usage.js";
 export { describeValue, printable } from "./validation/describe-value.js";
