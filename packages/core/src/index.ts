@@ -70,9 +70,11 @@ export type {
 } from "./report/selection-ablation.js";
 export {
   type GroupMean,
+  SELF_PREFERENCE_MIN_ANSWERS,
   SELF_PREFERENCE_THRESHOLD,
   type SelfPreference,
   type SelfPreferenceCell,
+  type SelfPreferenceOptions,
   selfPreference,
 } from "./report/self-preference.js";
 export type { SliceCost, SliceFigures, SliceReport, SliceScorer } from "./report/slices.js";

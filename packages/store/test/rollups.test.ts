@@ -312,6 +312,23 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
     expect(await earlyStops(runner, runId)).toEqual(stops);
   });
 
+  it("report a run from raw rows when its self-preference rollup has no interval", async () => {
+    const runner = runnerOf(db.store.driver);
+    const runId = `run-${randomUUID()}`;
+    const [tasks] = fc.sample(run, { numRuns: 1, seed: 5 });
+    await seed(db, runId, tasks ?? []);
+    const [raw] = await runReports(runner, [runId]);
+    await writeRollups(db.store.driver, runId);
+    // A summary as it was stored before the gap had an interval: it would warn on noise.
+    await runner.query(
+      `INSERT INTO summary_rollups (run_id, kind, position, summary)
+       VALUES ($1, 'self_preference', 99, '{"scorer": "judge", "gap": 0.07, "warning": true}')`,
+      [runId],
+    );
+    expect((await readRollups(runner, [runId])).has(runId)).toBe(false);
+    expect(await runReports(runner, [runId])).toEqual([raw]);
+  });
+
   it("can be written by two completions of one run at once", async () => {
     const runner = runnerOf(db.store.driver);
     const runId = `run-${randomUUID()}`;
