@@ -71,9 +71,11 @@ export type {
 } from "./report/selection-ablation.js";
 export {
   type GroupMean,
+  SELF_PREFERENCE_MIN_ANSWERS,
   SELF_PREFERENCE_THRESHOLD,
   type SelfPreference,
   type SelfPreferenceCell,
+  type SelfPreferenceOptions,
   selfPreference,
 } from "./report/self-preference.js";
 export type { SliceCost, SliceFigures, SliceReport, SliceScorer } from "./report/slices.js";
@@ -155,6 +157,7 @@ export {
   pairedBootstrap,
 } from "./stats/paired-bootstrap.js";
 export { seededRandom } from "./stats/seeded-random.js";
+export { stratifiedBootstrap, type WeightedGroup } from "./stats/stratified-bootstrap.js";
 export type { ExportRow, InputErrorSummary, RunSummary, ScorerRuleSummary } from "./summary.js";
 export { type GeneratorUsage, GeneratorUsageSchema } from "./usage.js";
 export { describeValue, printable } from "./validation/describe-value.js";

@@ -1,12 +1,9 @@
-import {
-  type EarlyStopReport,
-  type GroupMean,
-  type Rate,
-  type ReportBundle,
-  type RunReport,
-  type ScorerCalibration,
-  SELF_PREFERENCE_THRESHOLD,
-  type SelfPreference,
+import type {
+  EarlyStopReport,
+  Rate,
+  ReportBundle,
+  RunReport,
+  ScorerCalibration,
 } from "@assay/core";
 import Table from "cli-table3";
 import {
@@ -22,6 +19,7 @@ import {
 import { ablationTable } from "./render-ablation-table.js";
 import { comparisonTable } from "./render-comparison-table.js";
 import { pairwiseTable, verifierEffortTable } from "./render-pairwise-table.js";
+import { selfPreferenceTable } from "./render-self-preference-table.js";
 import { slicesTable } from "./render-slices-table.js";
 
 const STYLE = {
@@ -118,7 +116,7 @@ function truncationTable(report: RunReport): string {
   return `Truncation by input length\n${table.toString()}`;
 }
 
-/** Verifier scores against the answers' labels, one row per scorer (and criterion). */
+/** Verifier scores against the answers' labels: per scorer its stored value, then each criterion. */
 function calibrationTable(calibration: readonly ScorerCalibration[]): string {
   const table = new Table({
     head: ["scorer", "labelled", "AUROC", "accuracy@0.5", "Brier", "ECE (10 bins)"],
@@ -137,40 +135,6 @@ function calibrationTable(calibration: readonly ScorerCalibration[]): string {
     ]);
   }
   return `Calibration against labels\n${table.toString()}`;
-}
-
-/** Mean verifier score by generator family and correctness; a warning above the threshold. */
-function selfPreferenceTable(checks: readonly SelfPreference[]): string {
-  const table = new Table({
-    head: ["scorer", "family", "", "correct", "incorrect"],
-    ...STYLE,
-  });
-  const mean = (g: GroupMean) => (g.mean === null ? "n/a" : `${g.mean.toFixed(3)} (${g.answers})`);
-  const lines: string[] = [];
-  for (const c of checks) {
-    table.push([
-      c.scorer,
-      c.family,
-      "same family",
-      mean(c.sameFamily.correct),
-      mean(c.sameFamily.incorrect),
-    ]);
-    table.push([
-      "",
-      "",
-      "other generators",
-      mean(c.otherFamily.correct),
-      mean(c.otherFamily.incorrect),
-    ]);
-    const gap = c.gap === null ? "n/a (a group has no answers)" : c.gap.toFixed(3);
-    lines.push(`  ${c.scorer}: gap ${gap}`);
-    if (c.warning) {
-      lines.push(
-        `  WARNING ${c.scorer} scores ${c.family} answers ${gap} higher than other generators' at equal correctness (threshold ${SELF_PREFERENCE_THRESHOLD})`,
-      );
-    }
-  }
-  return `Self-preference (mean verifier score on labelled answers)\n${table.toString()}\n${lines.join("\n")}`;
 }
 
 function reasonsLine(report: RunReport): string {

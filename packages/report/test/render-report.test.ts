@@ -1,4 +1,9 @@
-import { calibrationSummary, selfPreference } from "@assay/core";
+import {
+  calibrationSummary,
+  SELF_PREFERENCE_MIN_ANSWERS,
+  type SelfPreference,
+  selfPreference,
+} from "@assay/core";
 import { describe, expect, it } from "vitest";
 import { renderReportHtml, renderReportTable } from "../src/index.js";
 import { CALIBRATION_POINTS, COMPARE, REPORT, TREND } from "./support/bundle.js";
@@ -114,11 +119,12 @@ describe("calibration in reports", () => {
 });
 
 describe("self-preference in reports", () => {
-  const cell = (generator: string, label: boolean, mean: number) => ({
+  const n = SELF_PREFERENCE_MIN_ANSWERS;
+  const cell = (generator: string, label: boolean, value: number, answers = n) => ({
     generator,
     label,
-    sum: mean * 4,
-    answers: 4,
+    value,
+    answers,
   });
   const check = selfPreference("verifier", "qwen", [
     cell("qwen3", true, 0.9),
@@ -126,19 +132,45 @@ describe("self-preference in reports", () => {
     cell("llama", true, 0.8),
     cell("llama", false, 0.3),
   ]);
-
-  it("prints the means by family and correctness, the gap and a warning above the threshold", () => {
-    const text = renderReportTable({
-      report: { ...REPORT, selfPreference: [check] },
+  const table = (checks: SelfPreference[]) =>
+    renderReportTable({
+      report: { ...REPORT, selfPreference: checks },
       compare: null,
       trend: TREND,
     });
-    expect(text).toMatch(/same family\s*│\s*0\.900 \(4\)\s*│\s*0\.600 \(4\)/);
-    expect(text).toMatch(/other generators\s*│\s*0\.800 \(4\)\s*│\s*0\.300 \(4\)/);
-    expect(text).toContain("verifier: gap 0.200");
-    expect(text).toMatch(
-      /WARNING verifier scores qwen answers 0\.200 higher .* \(threshold 0\.05\)/,
+
+  it("prints the means and answers by family and correctness, the gap with its interval, and a warning", () => {
+    const text = table([check]);
+    expect(text).toMatch(/same family\s*│\s*0\.900 \(20\)\s*│\s*0\.600 \(20\)/);
+    expect(text).toMatch(/other generators\s*│\s*0\.800 \(20\)\s*│\s*0\.300 \(20\)/);
+    expect(text).toContain(
+      "verifier: gap 0.200 (95% interval 0.200 to 0.200); answers: same family 20 correct, 20 incorrect; other generators 20 correct, 20 incorrect",
     );
+    expect(text).toMatch(
+      /WARNING verifier scores qwen answers 0\.200 higher .* \(95% interval 0\.200 to 0\.200, above 0; threshold 0\.05\)/,
+    );
+  });
+
+  it("says why it does not warn: too few answers, or an interval that holds 0", () => {
+    const few = selfPreference("verifier", "qwen", [
+      cell("qwen3", true, 0.9, 3),
+      cell("qwen3", false, 0.6, 3),
+      cell("llama", true, 0.8, 3),
+      cell("llama", false, 0.3, 3),
+    ]);
+    expect(table([few])).toContain("no warning: too few answers (each group needs 20)");
+    expect(table([few])).not.toContain("WARNING");
+    const noisy = selfPreference(
+      "verifier",
+      "qwen",
+      [true, false].flatMap((label) =>
+        ["qwen3", "llama"].flatMap((generator) =>
+          Array.from({ length: n }, (_, i) => cell(generator, label, i % 2, 1)),
+        ),
+      ),
+    );
+    expect(noisy.gap).toBe(0);
+    expect(table([noisy])).toContain("no warning: the interval holds 0, so the gap may be noise");
   });
 
   it("shows the same figures and the warning in the HTML report, escaped", () => {
@@ -149,7 +181,12 @@ describe("self-preference in reports", () => {
     });
     const gap = html.match(/data-scorer="verifier" data-gap="([^"]*)"/)?.[1];
     expect(Number(gap)).toBeCloseTo(0.2, 12);
+    const [, low, high] = html.match(/data-low="([^"]*)" data-high="([^"]*)"/) ?? [];
+    expect(Number(low)).toBeCloseTo(0.2, 12);
+    expect(Number(high)).toBeCloseTo(0.2, 12);
+    expect(html).toContain('data-enough-answers="true"');
     expect(html).toContain('data-warning="true"');
+    expect(html).toContain("95% interval 0.200 to 0.200");
     expect(html).toContain("&lt;qwen&gt;");
     expect(html).not.toContain("<qwen>");
     expect(renderReportHtml({ report: REPORT, compare: null, trend: TREND })).not.toContain(

@@ -82,7 +82,11 @@ export function registerCalibrationSuite(kind: Store["kind"], factory: StoreFact
       expect(check?.sameFamily.correct).toEqual({ answers: 1, mean: 0.9 });
       expect(check?.otherFamily.incorrect).toEqual({ answers: 1, mean: 0.4 });
       expect(check?.gap).toBeCloseTo(0.2, 12);
-      expect(check?.warning).toBe(true);
+      // One answer per group: nothing to resample, and far too few answers to warn.
+      expect(check?.low).toBeCloseTo(0.2, 12);
+      expect(check?.high).toBeCloseTo(0.2, 12);
+      expect(check?.enoughAnswers).toBe(false);
+      expect(check?.warning).toBe(false);
     });
 
     it("measures each verifier scorer on its scored, labelled answers only", async () => {

@@ -25,6 +25,8 @@ interface CandidateSpec {
   /** Whether the verifier's detail names its head (calibration) and family (self-preference). */
   head: boolean;
   family: boolean;
+  /** Per criterion, the verifier's variant values in its detail (calibration by criterion). */
+  criteria: (number | null)[][];
   /** The verifier's value after each prefix (a trajectory, for early stops), or none. */
   progress: (number | null)[] | null;
   /** The deterministic check's value, or an unscored reason; absent: not run. */
@@ -78,6 +80,10 @@ const candidate: fc.Arbitrary<CandidateSpec> = fc.record(
     ),
     head: fc.boolean(),
     family: fc.boolean(),
+    // Some variant values unscored, some means out of [0, 1]; often more than one criterion.
+    criteria: fc.array(fc.array(fc.option(fc.oneof(point, fc.constant(1.5))), { maxLength: 3 }), {
+      maxLength: 3,
+    }),
     progress,
     exact: fc.constantFrom(0 as const, 1 as const, "unparseable" as const),
     prompts: fc.array(fc.tuple(fc.constantFrom(10, 600, 1500, 5000, 40_000, 200_000), fc.nat(3)), {
@@ -92,6 +98,7 @@ const candidate: fc.Arbitrary<CandidateSpec> = fc.record(
       "judge",
       "head",
       "family",
+      "criteria",
       "progress",
       "prompts",
       "computeMs",
@@ -157,6 +164,10 @@ async function seed(db: TestStore, runId: string, tasks: TaskSpec[]): Promise<vo
           detail: {
             ...(c.head && { head: "probe" }),
             ...(c.family && { family: "qwen" }),
+            criteria: c.criteria.map((values, i) => ({
+              name: `c${i}`,
+              variants: values.map((value, variant) => ({ variant, value })),
+            })),
             ...(c.progress !== null && { progress: c.progress }),
           },
         },
@@ -301,6 +312,23 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
     expect(await earlyStops(runner, runId)).toEqual(stops);
   });
 
+  it("report a run from raw rows when its self-preference rollup has no interval", async () => {
+    const runner = runnerOf(db.store.driver);
+    const runId = `run-${randomUUID()}`;
+    const [tasks] = fc.sample(run, { numRuns: 1, seed: 5 });
+    await seed(db, runId, tasks ?? []);
+    const [raw] = await runReports(runner, [runId]);
+    await writeRollups(db.store.driver, runId);
+    // A summary as it was stored before the gap had an interval: it would warn on noise.
+    await runner.query(
+      `INSERT INTO summary_rollups (run_id, kind, position, summary)
+       VALUES ($1, 'self_preference', 99, '{"scorer": "judge", "gap": 0.07, "warning": true}')`,
+      [runId],
+    );
+    expect((await readRollups(runner, [runId])).has(runId)).toBe(false);
+    expect(await runReports(runner, [runId])).toEqual([raw]);
+  });
+
   it("can be written by two completions of one run at once", async () => {
     const runner = runnerOf(db.store.driver);
     const runId = `run-${randomUUID()}`;
@@ -322,6 +350,7 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
           judge: 0.2,
           head: true,
           family: false,
+          criteria: [],
           progress: null,
           prompts: [],
           computeMs: 1,
@@ -332,6 +361,7 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
           judge: 0.9,
           head: true,
           family: false,
+          criteria: [],
           progress: null,
           prompts: [],
           computeMs: 1,

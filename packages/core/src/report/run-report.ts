@@ -100,13 +100,15 @@ export interface ScoreHistogram {
 
 /**
  * How one verifier scorer's scores line up with the answers' labels: AUROC, accuracy at
- * 0.5, Brier score, expected calibration error and the reliability bins. One per scorer
- * (and criterion, when the scorer stores one row per criterion) over its scored results on
- * labelled answers.
+ * 0.5, Brier score, expected calibration error and the reliability bins, over its scored
+ * results on labelled answers. One for the scorer's stored value; when its detail holds
+ * C > 1 criteria, one more per criterion, whose value for an answer is the mean of that
+ * criterion's K variant values (as the verifier computes it); an answer where that mean is
+ * unknown or outside [0, 1] is left out of the criterion's figures.
  */
 export interface ScorerCalibration {
   scorer: string;
-  /** "" when the scorer stores one value per answer. */
+  /** "" for the scorer's stored value; else the criterion's name in `detail.criteria`. */
   criterion: string;
   summary: CalibrationSummary;
 }

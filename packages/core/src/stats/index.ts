@@ -2,3 +2,4 @@
 export * from "./calibration.js";
 export * from "./paired-bootstrap.js";
 export * from "./seeded-random.js";
+export * from "./stratified-bootstrap.js";

@@ -1,3 +1,4 @@
+import { checkConfidence, checkResamples, percentileInterval } from "./bootstrap-interval.js";
 import { bootstrapMeans } from "./bootstrap-means.js";
 import { seededRandom } from "./seeded-random.js";
 
@@ -68,10 +69,7 @@ export function pairedBootstrap(
   for (let i = 0; i < n; i += 1) differences[i] = (current[i] as number) - (baseline[i] as number);
   const random = seededRandom(options.seed ?? DEFAULT_BOOTSTRAP_SEED);
   const means = bootstrapMeans(differences, resamples, random);
-  means.sort();
-  const tail = (1 - confidence) / 2;
-  const low = percentile(means, tail);
-  const high = percentile(means, 1 - tail);
+  const { low, high } = percentileInterval(means, confidence);
   return {
     tasks: n,
     current: mean(current),
@@ -83,28 +81,8 @@ export function pairedBootstrap(
   };
 }
 
-/** The p-th quantile of sorted values, interpolating between neighbours (R's type 7). */
-function percentile(sorted: Float64Array, p: number): number {
-  const position = (sorted.length - 1) * p;
-  const below = Math.floor(position);
-  const above = Math.min(below + 1, sorted.length - 1);
-  const lo = sorted[below] as number;
-  const hi = sorted[above] as number;
-  return lo === hi ? lo : lo + (position - below) * (hi - lo);
-}
-
 function mean(values: ArrayLike<number>): number {
   let sum = 0;
   for (let i = 0; i < values.length; i += 1) sum += values[i] as number;
   return sum / values.length;
-}
-
-function checkResamples(value: number): number {
-  if (Number.isInteger(value) && value >= 1) return value;
-  throw new RangeError(`Expected \`resamples\` to be a whole number from 1 and up, got ${value}`);
-}
-
-function checkConfidence(value: number): number {
-  if (value > 0 && value < 1) return value;
-  throw new RangeError(`Expected \`confidence\` to be a number between 0 and 1, got ${value}`);
 }

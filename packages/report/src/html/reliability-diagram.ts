@@ -4,7 +4,7 @@ import { escapeHtml } from "./escape-html.js";
 const SIZE = 260;
 const PAD = { top: 12, right: 12, bottom: 36, left: 40 };
 
-/** "judge" or "judge / correctness" when the scorer stores one row per criterion. */
+/** "judge" for the stored value, "judge / correctness" for one of its criteria. */
 export function calibrationName(c: ScorerCalibration): string {
   return c.criterion === "" ? c.scorer : `${c.scorer} / ${c.criterion}`;
 }
@@ -52,7 +52,7 @@ function figuresLine(c: ScorerCalibration): string {
   return `${s.count} labelled answers (${s.positives} true): AUROC ${f(s.auroc)}, Brier ${f(s.brier)}, ECE ${f(s.ece)}`;
 }
 
-/** The figures per scorer and a diagram each; empty when the run has no labelled verifier scores. */
+/** The figures per scorer and criterion and a diagram each; empty when the run has no labelled verifier scores. */
 export function calibrationSection(calibration: readonly ScorerCalibration[] | undefined): string {
   if (calibration === undefined || calibration.length === 0) return "";
   const f = (v: number | null) => (v === null ? "n/a" : v.toFixed(3));

@@ -3,18 +3,51 @@ import type { SqlRunner } from "../sql-runner.js";
 import { num } from "./group-by-run.js";
 
 // Verifier results carry `detail.head` (probe or distribution); deterministic scorers do
-// not. Only scored results on labelled answers count. Equal (value, label) pairs are
-// grouped in SQL, so a run of many answers sends back one row per distinct score. Ordered
-// so that the summary's floating-point sums come out the same on every call (a rollup
-// written at completion equals the figure computed again from raw rows).
+// not. Only scored results on labelled answers count. Each result gives one point for its
+// stored value (criterion ''), and, when its detail holds C > 1 criteria, one point per
+// criterion: the criterion's value as the verifier computes it (the plain mean of its K
+// variant values, in variant order) and as the selection ablation's criterion view reads
+// it. A criterion with an unscored variant, or whose mean leaves [0, 1] (what the verifier
+// stores as unscored), gives no point. Equal (value, label) pairs are grouped in SQL, so a
+// run of many answers sends back one row per distinct score. Ordered so that the summary's
+// floating-point sums come out the same on every call (a rollup written at completion
+// equals the figure computed again from raw rows).
 const CALIBRATION_POINTS = `
-  SELECT s.run_id, s.scorer, s.criterion, s.value, sa.label, count(*) AS n
-  FROM scores s
-  JOIN samples sa ON sa.run_id = s.run_id AND sa.sample_id = s.sample_id
-  WHERE s.run_id = ANY($1::text[]) AND s.status = 'scored' AND sa.label IS NOT NULL
-    AND s.detail ? 'head'
-  GROUP BY s.run_id, s.scorer, s.criterion, s.value, sa.label
-  ORDER BY s.run_id, s.scorer, s.criterion, s.value, sa.label`;
+  WITH labelled AS (
+    SELECT s.run_id, s.scorer, s.value, sa.label,
+           CASE WHEN jsonb_typeof(s.detail -> 'criteria') = 'array'
+                THEN s.detail -> 'criteria' ELSE '[]'::jsonb END AS criteria
+    FROM scores s
+    JOIN samples sa ON sa.run_id = s.run_id AND sa.sample_id = s.sample_id
+    WHERE s.run_id = ANY($1::text[]) AND s.status = 'scored' AND sa.label IS NOT NULL
+      AND s.detail ? 'head'
+  ),
+  by_criterion AS (
+    SELECT l.run_id, l.scorer, c.e ->> 'name' AS criterion, v.value, l.label
+    FROM labelled l
+    CROSS JOIN LATERAL jsonb_array_elements(l.criteria) AS c(e)
+    CROSS JOIN LATERAL (
+      SELECT CASE WHEN count(*) > 0 AND bool_and(jsonb_typeof(x.variant -> 'value') = 'number')
+                  THEN avg(CASE WHEN jsonb_typeof(x.variant -> 'value') = 'number'
+                                THEN (x.variant ->> 'value')::float8 END ORDER BY x.n)
+             END AS value
+      FROM jsonb_array_elements(CASE WHEN jsonb_typeof(c.e -> 'variants') = 'array'
+                                     THEN c.e -> 'variants' ELSE '[]'::jsonb END)
+           WITH ORDINALITY AS x(variant, n)
+    ) v
+    WHERE jsonb_array_length(l.criteria) > 1
+      AND jsonb_typeof(c.e -> 'name') = 'string' AND c.e ->> 'name' <> ''
+      AND v.value BETWEEN 0 AND 1
+  ),
+  points AS (
+    SELECT run_id, scorer, '' AS criterion, value, label FROM labelled
+    UNION ALL
+    SELECT run_id, scorer, criterion, value, label FROM by_criterion
+  )
+  SELECT run_id, scorer, criterion, value, label, count(*) AS n
+  FROM points
+  GROUP BY run_id, scorer, criterion, value, label
+  ORDER BY run_id, scorer, criterion, value, label`;
 
 type Row = {
   run_id: string;
@@ -25,7 +58,10 @@ type Row = {
   n: unknown;
 };
 
-/** Per run, each verifier scorer's calibration against the answers' labels. */
+/**
+ * Per run, each verifier scorer's calibration against the answers' labels: one entry for
+ * its stored value, then one per criterion when it scored more than one.
+ */
 export async function calibrationStats(
   runner: SqlRunner,
   runIds: readonly string[],

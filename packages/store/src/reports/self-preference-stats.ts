@@ -3,19 +3,21 @@ import type { SqlRunner } from "../sql-runner.js";
 import { num } from "./group-by-run.js";
 
 // Verifier scores that carry their model's `family`, on labelled answers whose generator
-// model is stored (the generator's usage row: role generator, scorer ''). Summed as numeric
-// and ordered so the figure comes out the same on every call, whatever the plan.
+// model is stored (the generator's usage row: role generator, scorer ''). One row per
+// distinct score, so the interval can resample answers without a row per answer; ordered
+// so that the means and the seeded resampling come out the same on every call, whatever
+// the plan (a rollup written at completion equals the figure computed again from raw rows).
 const SELF_PREFERENCE_CELLS = `
   SELECT s.run_id, s.scorer, s.detail->>'family' AS family, u.model AS generator, sa.label,
-         sum(s.value::numeric)::float8 AS total, count(*) AS n
+         s.value, count(*) AS n
   FROM scores s
   JOIN samples sa ON sa.run_id = s.run_id AND sa.sample_id = s.sample_id
   JOIN usage u ON u.run_id = s.run_id AND u.sample_id = s.sample_id
     AND u.role = 'generator' AND u.scorer = ''
   WHERE s.run_id = ANY($1::text[]) AND s.status = 'scored' AND sa.label IS NOT NULL
     AND s.detail ? 'family'
-  GROUP BY s.run_id, s.scorer, s.detail->>'family', u.model, sa.label
-  ORDER BY s.run_id, s.scorer, s.detail->>'family', u.model, sa.label`;
+  GROUP BY s.run_id, s.scorer, s.detail->>'family', u.model, sa.label, s.value
+  ORDER BY s.run_id, s.scorer, s.detail->>'family', u.model, sa.label, s.value`;
 
 type Row = {
   run_id: string;
@@ -23,7 +25,7 @@ type Row = {
   family: string;
   generator: string;
   label: boolean;
-  total: unknown;
+  value: unknown;
   n: unknown;
 };
 
@@ -41,7 +43,7 @@ export async function selfPreferenceStats(
     list.push({
       generator: row.generator,
       label: row.label,
-      sum: num(row.total),
+      value: num(row.value),
       answers: num(row.n),
     });
     byScorer.set(key, list);
