@@ -14,6 +14,7 @@ import { type ExportedRun, exportRun } from "./figures/exported-run.js";
 import {
   CHECK,
   type DrawnRun,
+  JUDGE,
   drawnRun,
   storeDrawnRun,
   VERIFIER,
@@ -54,7 +55,13 @@ const prices = PriceTableSchema.parse({
 });
 
 function recomputeOptions(run: DrawnRun): RecomputeOptions {
-  return { verifier: VERIFIER, check: run.withCheck ? CHECK : null, threshold: 0.5, prices };
+  return {
+    verifier: VERIFIER,
+    judge: run.judge === null ? null : JUDGE,
+    check: run.withCheck ? CHECK : null,
+    threshold: 0.5,
+    prices,
+  };
 }
 
 const close = (a: number | null | undefined, b: number | null | undefined) =>
@@ -118,6 +125,16 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
       task.pick?.sample.sample_id ?? null,
     );
   }
+  for (const task of tasks.filter((t) => t.judged.length > 0)) {
+    const compared = new Set(task.judged.flatMap((p) => [p.a, p.b]));
+    const index = task.pick?.sample.candidate_index;
+    f.count(
+      `judged pick of ${task.taskId} was compared`,
+      index !== undefined && compared.has(index),
+      true,
+    );
+  }
+  checkPairwise(f, bundle, run, tasks);
   const a = accuracyOf(tasks);
   f.count("accuracy.tasks", report.accuracy.tasks, a.tasks);
   f.count("accuracy.selectedTasks", report.accuracy.selectedTasks, a.selectedTasks);
@@ -195,6 +212,48 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
   f.number("trend.truncationRate", point?.truncationRate, report.truncation.overall.rate);
   f.number("trend.costPerSolvedTask", point?.costPerSolvedTask, per(cost.total, solved));
   return f.wrong;
+}
+
+/**
+ * A judged run: best-of-N's pick beside the judge's over the tasks where the first
+ * candidate, the oracle and both picks are known; position bias over the pairs judged in
+ * both orders (the preferred answer changed with the order).
+ */
+function checkPairwise(
+  f: Figures,
+  bundle: ReportBundle,
+  run: DrawnRun,
+  tasks: TaskFigures[],
+): void {
+  const pairwise = bundle.report.pairwise ?? null;
+  if (run.judge === null || tasks.length === 0) {
+    f.count("pairwise without a judge or tasks", pairwise, null);
+    return;
+  }
+  const correct = (c: TaskFigures["pick"]) => (c === null ? false : c.correct);
+  const counted = tasks.filter(
+    (t) =>
+      t.first !== null &&
+      t.oracle !== null &&
+      correct(t.pick) !== null &&
+      correct(t.pointwise) !== null,
+  );
+  const pairs = tasks.flatMap((t) => t.judged);
+  const flipped = pairs.filter((p) => Math.sign(p.aFirst - 0.5) !== Math.sign(p.bFirst - 0.5));
+  f.count("pairwise.tasks", pairwise?.tasks, tasks.length);
+  f.rate(
+    "pairwise.pointwiseSelected",
+    pairwise?.pointwiseSelected,
+    counted.filter((t) => correct(t.pointwise)).length,
+    counted.length,
+  );
+  f.rate(
+    "pairwise.pairwiseSelected",
+    pairwise?.pairwiseSelected,
+    counted.filter((t) => correct(t.pick)).length,
+    counted.length,
+  );
+  f.rate("pairwise.positionBias", pairwise?.positionBias, flipped.length, pairs.length);
 }
 
 function checkCalibration(f: Figures, bundle: ReportBundle, exported: ExportedRun): void {
@@ -337,11 +396,15 @@ function checkAblation(
     let selected = 0;
     for (const task of tasks) {
       let pick: { score: number; correct: boolean | null } | null = null;
-      for (const c of task.candidates) {
-        const score = value(c.sample.sample_id);
-        if (score !== null && (pick === null || score > pick.score))
-          pick = { score, correct: c.correct };
-      }
+      // As in the run: the judge's pick where it compared a pair, else the re-averaged score.
+      if (task.judged.length > 0)
+        pick = { score: 1, correct: task.pick === null ? false : task.pick.correct };
+      else
+        for (const c of task.candidates) {
+          const score = value(c.sample.sample_id);
+          if (score !== null && (pick === null || score > pick.score))
+            pick = { score, correct: c.correct };
+        }
       // The run's rule for which tasks count, applied to this re-aggregation's pick.
       if (task.first === null || task.oracle === null || pick?.correct === null) continue;
       counted += 1;
@@ -424,9 +487,10 @@ function scorerTaskMeans(exported: ExportedRun): Map<string, Map<string, number>
   const taskOf = new Map(exported.samples.map((s) => [s.sample_id, s.task_id]));
   const values = new Map<string, Map<string, number[]>>();
   for (const s of exported.scores) {
-    if (s.status !== "scored") continue;
+    // A judge's pair prompts are no sample of a task: a scorer's mean is over samples.
+    const task = taskOf.get(s.sample_id);
+    if (s.status !== "scored" || task === undefined) continue;
     const byTask = values.get(s.scorer) ?? new Map<string, number[]>();
-    const task = taskOf.get(s.sample_id) ?? s.sample_id;
     byTask.set(task, [...(byTask.get(task) ?? []), s.value as number]);
     values.set(s.scorer, byTask);
   }

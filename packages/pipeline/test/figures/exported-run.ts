@@ -40,6 +40,7 @@ export interface SelectionLine {
   method: string;
   selected_index: number | null;
   selected_sample_id: string | null;
+  tie: boolean;
 }
 
 export interface ExportedRun {

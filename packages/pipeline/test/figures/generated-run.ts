@@ -10,6 +10,7 @@ import {
 } from "@assay/core";
 import type { Store } from "@assay/store";
 import fc from "fast-check";
+import { pairPrompts } from "@assay/selection";
 import { completeRun } from "../../src/index.js";
 import { jobResultOf } from "../../src/run/job-result.js";
 
@@ -20,6 +21,8 @@ import { jobResultOf } from "../../src/run/job-result.js";
 // row builder (`jobResultOf`) and completion (`completeRun`) a real run uses.
 
 export const VERIFIER = "verifier";
+/** The pairwise judge's scorer key. */
+export const JUDGE = "pair";
 export const CHECK = "exact";
 export const FAMILY = "fam-a";
 const GENERATORS = ["fam-a-large", "fam-b-small", "other-7b"] as const;
@@ -54,6 +57,11 @@ export interface DrawnRun {
   withCheck: boolean;
   /** Samples of this kind are routed to the check scorer only (never verified). */
   unverifiedKind: "math" | null;
+  /**
+   * A pairwise judge (pivot tournament only): its answers to the planned pair prompts, in
+   * turn; null leaves the prompt unscored, "missing" stores nothing for it.
+   */
+  judge: (number | null | "missing")[] | null;
   tasks: DrawnCandidate[][];
 }
 
@@ -112,7 +120,18 @@ export const drawnRun: fc.Arbitrary<DrawnRun> = fc
     method: fc.constantFrom("best_of_n" as const, "pivot_tournament" as const),
     withCheck: fc.boolean(),
     unverifiedKind: fc.constantFrom("math" as const, null, null),
+    judge: fc.option(
+      fc.array(
+        fc.constantFrom<number | null | "missing">(0.2, 0.5, 0.8, 0.9, 0.3, null, "missing"),
+        {
+          minLength: 64,
+          maxLength: 64,
+        },
+      ),
+      { freq: 2 },
+    ),
   })
+  .map((shape) => ({ ...shape, judge: shape.method === "pivot_tournament" ? shape.judge : null }))
   .chain((shape) => {
     const candidate: fc.Arbitrary<DrawnCandidate> = fc.record({
       label: fc.option(fc.boolean(), { freq: 4 }),
@@ -139,6 +158,7 @@ export function specOf(run: DrawnRun, name: string) {
       method: run.method,
       k: 2,
       ...(run.withCheck && { check: CHECK }),
+      ...(run.judge !== null && { judge: { name: "pairwise", key: JUDGE } }),
     },
   });
 }
@@ -167,9 +187,62 @@ export async function storeDrawnRun(
       jobResultOf(jobOf(runId, sample, { name: CHECK, args: {} }), checkScore(candidate)),
     );
   }
+  if (run.judge !== null) results.push(...judgeResults(runId, run.judge, samples));
   await store.writeResults(results);
   await store.setPlanned(runId, results.length);
   await completeRun(store, runId, spec);
+}
+
+/** The judge's results for every pair prompt the pipeline plans (both orders of each pair). */
+function judgeResults(
+  runId: string,
+  answers: readonly (number | null | "missing")[],
+  samples: readonly Sample[],
+): JobResult[] {
+  const results: JobResult[] = [];
+  let turn = 0;
+  const byTask = new Map<string, Sample[]>();
+  for (const s of samples) byTask.set(s.taskId, [...(byTask.get(s.taskId) ?? []), s]);
+  for (const [taskId, candidates] of byTask) {
+    const indices = candidates.map((c) => c.candidateIndex);
+    for (const prompt of pairPrompts(taskId, indices, { k: 2, seed: 0 })) {
+      const answer = answers[turn++ % answers.length];
+      if (answer === "missing" || answer === undefined) continue;
+      const sample = {
+        ...(candidates[0] as Sample),
+        id: prompt.sampleId,
+        candidateIndex: prompt.first,
+      };
+      const kept = answer === null ? 0 : 400;
+      const calls = {
+        truncations: [
+          {
+            criterion: "",
+            variant: 0,
+            originalTokens: 400,
+            keptTokens: kept,
+            droppedTokens: 400 - kept,
+            slot: answer === null ? "answer_b" : null,
+            policy: "error",
+          },
+        ],
+        usage: {
+          model: "judge-0.6b",
+          device: "cpu",
+          inputTokens: kept,
+          outputTokens: 0,
+          computeMs: 2,
+        },
+      };
+      const score: Score =
+        answer === null
+          ? { ...unscored("overflow", "the two answers do not fit"), calls }
+          : { ...scored(answer), calls };
+      const job = jobOf(runId, sample, { name: "pairwise", args: {}, key: JUDGE });
+      results.push(jobResultOf(job, score));
+    }
+  }
+  return results;
 }
 
 function sampleOf(task: number, index: number, candidate: DrawnCandidate): Sample {

@@ -8,6 +8,8 @@ import type { ExportedRun, SampleLine, UsageLine } from "./exported-run.js";
 
 export interface RecomputeOptions {
   verifier: string;
+  /** The pairwise judge's scorer key, when selection ran a judged tournament. */
+  judge: string | null;
   check: string | null;
   threshold: number;
   prices: PriceTable;
@@ -25,9 +27,21 @@ interface Candidate {
   correct: boolean | null;
 }
 
+/** A pair the judge scored in both orders: P(a better) with a first, and with b first. */
+export interface JudgedPair {
+  a: number;
+  b: number;
+  aFirst: number;
+  bFirst: number;
+}
+
 export interface TaskFigures {
   taskId: string;
   candidates: Candidate[];
+  /** Best-of-N on the verifier's score. */
+  pointwise: Candidate | null;
+  judged: JudgedPair[];
+  /** The task's pick: the judge's, where it compared a pair, else best-of-N's. */
   pick: Candidate | null;
   tie: boolean;
   discreteTie: boolean | null;
@@ -68,16 +82,32 @@ export function tasksOf(run: ExportedRun, options: RecomputeOptions): TaskFigure
     list.push(candidate);
     byTask.set(sample.task_id, list);
   }
+  const judgments = judgmentsOf(run.scores, options.judge);
+  const stored = new Map(run.selections.map((s) => [s.task_id, s]));
   return [...byTask].map(([taskId, candidates]) => {
     candidates.sort(
       (a, b) =>
         a.sample.candidate_index - b.sample.candidate_index || a.sample.line - b.sample.line,
     );
     const scored = candidates.filter((c) => c.score !== null);
-    let pick: Candidate | null = null;
-    for (const c of scored)
-      if (pick === null || (c.score as number) > (pick.score as number)) pick = c;
-    const atTop = scored.filter((c) => c.score === pick?.score).length;
+    let pointwise: Candidate | null = null;
+    for (const c of scored) {
+      if (pointwise === null || (c.score as number) > (pointwise.score as number)) pointwise = c;
+    }
+    const judged = judgedPairs(judgments.get(taskId));
+    // Bradley–Terry strengths are not refitted here: where the judge compared a pair, the
+    // stored pick is taken, and checked to be a candidate the judge compared.
+    const judgePick = stored.get(taskId)?.selected_sample_id ?? null;
+    const judgeDecides = judged.length > 0;
+    const pick = judgeDecides
+      ? (candidates.find((c) => c.sample.sample_id === judgePick) ?? null)
+      : pointwise;
+    const storedTie = stored.get(taskId)?.tie === true;
+    const atTop = judgeDecides
+      ? storedTie
+        ? 2
+        : 1
+      : scored.filter((c) => c.score === pointwise?.score).length;
     const levels = scored.map((c) => c.level);
     const topLevel = Math.max(...levels.map((l) => l ?? Number.NEGATIVE_INFINITY));
     const discreteTie =
@@ -94,6 +124,8 @@ export function tasksOf(run: ExportedRun, options: RecomputeOptions): TaskFigure
     return {
       taskId,
       candidates,
+      pointwise,
+      judged,
       pick,
       tie: atTop > 1,
       discreteTie,
@@ -103,6 +135,35 @@ export function tasksOf(run: ExportedRun, options: RecomputeOptions): TaskFigure
       counted: first !== null && picked !== null && oracle !== null,
     };
   });
+}
+
+/** The judge's stored answers by task: P(first better than second), null when unscored. */
+function judgmentsOf(scores: readonly ExportRow[], judge: string | null) {
+  const byTask = new Map<string, Map<string, number | null>>();
+  if (judge === null) return byTask;
+  for (const row of scores) {
+    if (row.scorer !== judge) continue;
+    const match = /^(.*)#pair-(\d+)-(\d+)$/.exec(row.sample_id);
+    if (match === null) continue;
+    const [, task, first, second] = match as unknown as [string, string, string, string];
+    const pairs = byTask.get(task) ?? new Map<string, number | null>();
+    pairs.set(`${first}>${second}`, row.status === "scored" ? (row.value as number) : null);
+    byTask.set(task, pairs);
+  }
+  return byTask;
+}
+
+/** Pairs the judge scored in both orders (a < b). */
+function judgedPairs(judgments: Map<string, number | null> | undefined): JudgedPair[] {
+  const pairs: JudgedPair[] = [];
+  for (const [order, aFirst] of judgments ?? []) {
+    const [a, b] = order.split(">").map(Number) as [number, number];
+    const reverse = judgments?.get(`${b}>${a}`);
+    if (a < b && aFirst !== null && reverse !== null && reverse !== undefined) {
+      pairs.push({ a, b, aFirst, bFirst: 1 - reverse });
+    }
+  }
+  return pairs;
 }
 
 /** The discrete judge's level: each distribution's first argmax on [0, 1], averaged. */
