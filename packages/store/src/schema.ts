@@ -137,6 +137,13 @@ export const usage = pgTable(
     computeMs: doublePrecision("compute_ms"),
     device: text("device"),
     scorer: text("scorer").notNull().default(""),
+    /** Verifier: prompts scored (each ran in a pass). Null: the generator, or not counted. */
+    prompts: integer("prompts"),
+    /**
+     * Verifier: this job's share of the forward passes run (each pass split evenly over
+     * its rows, so a run's shares add up to its passes). Null: the generator, or not counted.
+     */
+    forwardPasses: doublePrecision("forward_passes"),
     createdAt: createdAt(),
   },
   (t) => [

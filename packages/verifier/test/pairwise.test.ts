@@ -84,6 +84,7 @@ describe("pairwise judge", () => {
     expect(score.calls?.truncations).toEqual([
       expect.objectContaining({ refused: true, keptTokens: 0, criterion: "pairwise" }),
     ]);
+    expect(score.calls?.usage).toMatchObject({ prompts: 0, forwardPasses: 0 });
   });
 
   it("leaves a sample without both answers unscored", async () => {

@@ -61,6 +61,8 @@ export function createPairwiseScorer(model: VerifierModel): Scorer {
     detail.mass = mass;
     detail.usage.inputTokens = fit.ids.length;
     detail.usage.computeMs = out.computeMs;
+    detail.usage.prompts = 1;
+    detail.usage.forwardPasses = out.passShare;
     if (value === null) {
       return withCalls(
         unscored("no_score_mass", "no probability mass on the two choice tokens", detail),

@@ -79,6 +79,8 @@ function addUsage(detail: VerifierDetail, run: Extract<PromptRun, { kind: "ran" 
   detail.usage.inputTokens += run.inputTokens;
   detail.usage.cachedInputTokens += run.cachedTokens;
   detail.usage.computeMs += run.computeMs;
+  detail.usage.prompts += run.values.length;
+  detail.usage.forwardPasses += run.forwardPasses;
 }
 
 function groupByCriterion(
