@@ -6,7 +6,7 @@ import { runLocal } from "@assay/pipeline";
 import { renderReportTable } from "@assay/report";
 import { ScorerRegistry } from "@assay/scorers";
 import { reportBundle, runnerOf } from "@assay/store/reports";
-import { openTestStore, type TestStore } from "@assay/test-support/stores";
+import { openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
 import {
   defineVerifierScorer,
   loadModel,
@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // What `assay report` says the verifier did: every prompt it scored (criteria × variants,
 // for each answer and each trajectory prefix) and the forward passes the session ran,
-// whether prompts share prefixes or run whole.
+// whether prompts share prefixes or run whole; and each fit record joins its score row.
 const work = mkdtempSync(join(tmpdir(), "assay-verifier-effort-"));
 let db: TestStore;
 let withPast: string;
@@ -88,5 +88,23 @@ describe("verifier effort in a report", () => {
     expect(renderReportTable(bundle)).toContain(
       `prompts scored per solved task: ${((SAMPLES * PROMPTS_PER_SAMPLE) / SOLVED).toFixed(1)}`,
     );
+  });
+});
+
+describe("truncation rows", () => {
+  it("join their score row on the whole result key for a single-criterion verifier", async () => {
+    const probe = await makeTinyModel(join(work, "tiny-probe"), { kind: "decoder" });
+    const model = await loadModel(probe);
+    await runWith(model, "keys", {});
+
+    const [joined] = (await queryRows(
+      db.store,
+      `SELECT count(*)::int AS rows, count(s.sample_id)::int AS joined
+       FROM truncations t LEFT JOIN scores s
+         ON s.run_id = t.run_id AND s.sample_id = t.sample_id AND s.scorer = t.scorer
+        AND s.criterion = t.criterion AND s.repetition = t.repetition
+       WHERE t.run_id = 'keys'`,
+    )) as { rows: number; joined: number }[];
+    expect(joined).toEqual({ rows: SAMPLES, joined: SAMPLES });
   });
 });

@@ -25,6 +25,10 @@ export const ModelCallsSchema = z.object({
   /** One record per prompt, every call included, cut or not. */
   truncations: z.array(
     z.object({
+      /**
+       * The criterion of the row's key: "" for a scorer with a single criterion, as on its
+       * score row, so the record joins its score on the whole key.
+       */
       criterion: z.string(),
       variant: z.int().nonnegative(),
       originalTokens: tokens,

@@ -103,6 +103,8 @@ function emptyDetail(model: VerifierModel, config: PairwiseConfig): PairwiseDeta
   };
 }
 
+/** One prompt, so its record takes the score row's criterion "" and joins it on the whole key. */
 function withCalls(score: Score, detail: PairwiseDetail): Score {
-  return { ...score, calls: { truncations: detail.truncations, usage: detail.usage } };
+  const truncations = detail.truncations.map((t) => ({ ...t, criterion: "" }));
+  return { ...score, calls: { truncations, usage: detail.usage } };
 }
