@@ -151,12 +151,17 @@ describe("a local run with a pairwise judge", () => {
       pairwiseSelected: expect.objectContaining({ count: pairwiseRight, of: TASKS.length }),
       positionBias: expect.objectContaining({ count: flipped, of: TASKS.length * 5 }),
     });
-    // Every prompt ran one pass: 4 pointwise candidates × 2 criteria, plus 10 pair prompts.
+    // Every prompt was scored: 4 pointwise candidates × 2 criteria, plus 10 pair prompts;
+    // batched, they took fewer passes than prompts.
     const effort = bundle.report.verifierEffort;
-    expect(effort?.byScorer.map((r) => [r.scorer, r.forwardPasses])).toEqual([
+    expect(effort?.byScorer.map((r) => [r.scorer, r.prompts])).toEqual([
       ["judge", TASKS.length * 10],
       ["verifier", TASKS.length * 4 * 2],
     ]);
+    for (const row of effort?.byScorer ?? []) {
+      expect(row.forwardPasses).toBeGreaterThan(0);
+      expect(row.forwardPasses).toBeLessThanOrEqual(row.prompts ?? 0);
+    }
     expect(effort?.solvedTasks).toBe(pairwiseRight);
     expect(effort?.cachedShare.count).toBe(0);
     const table = renderReportTable(bundle);

@@ -1,5 +1,12 @@
 export { parsePriceTable } from "./cost/parse-price-table.js";
 export {
+  MEASURED_TIME_NOTE,
+  type ModelPricing,
+  type PriceBasis,
+  priceBasisOf,
+  usesMeasuredTime,
+} from "./cost/price-basis.js";
+export {
   type ModelPrice,
   ModelPriceSchema,
   type PriceTable,

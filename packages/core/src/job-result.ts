@@ -23,6 +23,13 @@ export interface UsageRow {
   outputTokens: number;
   computeMs: number | null;
   device: string | null;
+  /** Prompts the verifier scored; null for the generator and for rows stored before it was counted. */
+  prompts: number | null;
+  /**
+   * The verifier's share of the forward passes it ran (each pass split evenly over its
+   * rows); null for the generator and for rows stored before it was counted.
+   */
+  forwardPasses: number | null;
 }
 
 /** Everything one job stores, written together so that none of it is stored alone. */

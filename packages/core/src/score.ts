@@ -25,6 +25,10 @@ export const ModelCallsSchema = z.object({
   /** One record per prompt, every call included, cut or not. */
   truncations: z.array(
     z.object({
+      /**
+       * The criterion of the row's key: "" for a scorer with a single criterion, as on its
+       * score row, so the record joins its score on the whole key.
+       */
       criterion: z.string(),
       variant: z.int().nonnegative(),
       originalTokens: tokens,
@@ -43,6 +47,13 @@ export const ModelCallsSchema = z.object({
     cachedInputTokens: tokens.optional(),
     outputTokens: tokens,
     computeMs: z.number().nonnegative(),
+    /** Prompts the model scored: each ran in a forward pass (refused ones did not). */
+    prompts: tokens.optional(),
+    /**
+     * This job's share of the forward passes the model ran: a pass counts 1 in all, split
+     * evenly over its rows, so the shares of every job a pass served add up to 1.
+     */
+    forwardPasses: z.number().nonnegative().optional(),
   }),
 });
 export type ModelCalls = z.infer<typeof ModelCallsSchema>;

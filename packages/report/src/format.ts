@@ -12,6 +12,12 @@ export function formatMoney(amount: number | null, currency: string): string {
   return `${amount.toFixed(digits)} ${currency}`;
 }
 
+/** A count that may be fractional (a share of passes) or unknown (rows stored before it was counted). */
+export function formatCount(count: number | null | undefined): string {
+  if (count == null) return "unknown";
+  return Number.isInteger(count) ? String(count) : count.toFixed(2);
+}
+
 export function formatTokens(tokens: number): string {
   if (tokens >= 1024 && tokens % 1024 === 0) return `${tokens / 1024}k`;
   return String(tokens);

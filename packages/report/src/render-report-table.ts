@@ -16,6 +16,7 @@ import {
   formatRate,
   plural,
 } from "./format.js";
+import { pricingLines } from "./pricing-lines.js";
 import { ablationTable } from "./render-ablation-table.js";
 import { comparisonTable } from "./render-comparison-table.js";
 import { pairwiseTable, verifierEffortTable } from "./render-pairwise-table.js";
@@ -42,6 +43,11 @@ export function renderReportTable(bundle: ReportBundle): string {
   if (calibration.length > 0) sections.push(calibrationTable(calibration));
   const preference = bundle.report.selfPreference ?? [];
   if (preference.length > 0) sections.push(selfPreferenceTable(preference));
+  const basis = pricingLines(bundle.report);
+  if (basis.lines.length > 0) {
+    const note = basis.note === null ? "" : `\n  ${basis.note}`;
+    sections.push(`Priced by\n${basis.lines.map((l) => `  - ${l}`).join("\n")}${note}`);
+  }
   const warnings = bundle.report.cost?.warnings ?? [];
   if (warnings.length > 0)
     sections.push(`Cost warnings\n${warnings.map((w) => `  - ${w}`).join("\n")}`);

@@ -104,7 +104,12 @@ export const inputErrors = pgTable(
   (t) => [unique("input_errors_run_file_line_key").on(t.runId, t.file, t.line)],
 );
 
-/** What the verifier cut to fit the window; same key as the score it belongs to. */
+/**
+ * How the verifier fitted each prompt it built: one row per prompt, cut or not. A row
+ * belongs to the score with the same run, sample and scorer; `criterion` and `repetition`
+ * name the prompt (criterion "" for a scorer with a single criterion, as on the score row,
+ * so with one prompt variant the whole key is the score's).
+ */
 export const truncations = pgTable(
   "truncations",
   {
@@ -137,6 +142,13 @@ export const usage = pgTable(
     computeMs: doublePrecision("compute_ms"),
     device: text("device"),
     scorer: text("scorer").notNull().default(""),
+    /** Verifier: prompts scored (each ran in a pass). Null: the generator, or not counted. */
+    prompts: integer("prompts"),
+    /**
+     * Verifier: this job's share of the forward passes run (each pass split evenly over
+     * its rows, so a run's shares add up to its passes). Null: the generator, or not counted.
+     */
+    forwardPasses: doublePrecision("forward_passes"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -36,6 +36,8 @@ function result(runId: string, sampleId: string, text: string, verifier: boolean
         outputTokens: 0,
         computeMs: 1.5,
         device: null,
+        prompts: 1,
+        forwardPasses: 1,
       },
     ],
   };

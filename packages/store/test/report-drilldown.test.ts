@@ -87,6 +87,8 @@ function verifierResult(runId: string, sampleId: string, value: number, cut: boo
         outputTokens: 0,
         computeMs: 36,
         device: "cpu",
+        prompts: 1,
+        forwardPasses: 1,
       },
     ],
   };

@@ -34,6 +34,11 @@ interface CandidateSpec {
   /** Verifier prompts (tokens before fitting, tokens dropped); each is a truncations row. */
   prompts: [number, number][];
   computeMs: number | null;
+  /**
+   * The job's share of the forward passes (then its prompts are counted too); null or
+   * absent: a usage row stored before either was counted.
+   */
+  passShare?: number | null;
 }
 
 interface TaskSpec {
@@ -90,6 +95,7 @@ const candidate: fc.Arbitrary<CandidateSpec> = fc.record(
       maxLength: 3,
     }),
     computeMs: fc.option(fc.double({ min: 0, max: 1000, noNaN: true })),
+    passShare: fc.option(fc.integer({ min: 1, max: 7 }).map((rows) => 1 / rows)),
   },
   {
     requiredKeys: [
@@ -197,6 +203,8 @@ async function seed(db: TestStore, runId: string, tasks: TaskSpec[]): Promise<vo
             outputTokens: 0,
             computeMs: c.computeMs,
             device: "cuda:0",
+            prompts: c.passShare == null ? null : c.prompts.length,
+            forwardPasses: c.passShare ?? null,
           },
         ],
       });

@@ -81,9 +81,11 @@ describe("pairwise judge", () => {
     const score = await judge(pair(long, "B. Kairomone"), {});
     expect(score).toMatchObject({ status: "unscored", reason: "overflow" });
     expect(score.status === "unscored" && score.message).toMatch(/`answer_a`, `answer_b`/);
+    // The score row's criterion, so the record joins its score on the whole key.
     expect(score.calls?.truncations).toEqual([
-      expect.objectContaining({ refused: true, keptTokens: 0, criterion: "pairwise" }),
+      expect.objectContaining({ refused: true, keptTokens: 0, criterion: "" }),
     ]);
+    expect(score.calls?.usage).toMatchObject({ prompts: 0, forwardPasses: 0 });
   });
 
   it("leaves a sample without both answers unscored", async () => {

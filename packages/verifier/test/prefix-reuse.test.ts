@@ -65,6 +65,12 @@ describe.each(["distribution", "probe"] as const)("prefix reuse, %s head", (head
     expect((used?.inputTokens ?? 0) + (used?.cachedInputTokens ?? 0)).toBe(baseline?.inputTokens);
     // 3 criteria × 2 variants over the answer and 4 prefixes share most of their text.
     expect((baseline?.inputTokens ?? 0) / (used?.inputTokens ?? 1)).toBeGreaterThan(3);
+    // Both score the same 30 prompts; each took part of a pass, no more than one a prompt.
+    expect([used?.prompts, baseline?.prompts]).toEqual([3 * 2 * 5, 3 * 2 * 5]);
+    for (const usage of [used, baseline]) {
+      expect(usage?.forwardPasses).toBeGreaterThan(0);
+      expect(usage?.forwardPasses).toBeLessThanOrEqual(3 * 2 * 5);
+    }
   });
 });
 

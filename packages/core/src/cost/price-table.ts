@@ -4,7 +4,9 @@ const price = z.number().nonnegative();
 
 /**
  * What one model costs. Token prices are per million tokens; `gpu_hour` is charged on the
- * measured compute time (usage `compute_ms`). Both kinds may be given; they add up.
+ * measured compute time (usage `compute_ms`). Both kinds may be given; they add up. Any
+ * model may take either: a verifier priced by its tokens costs the same on every rerun,
+ * while measured wall-clock time (and so a GPU-hour cost) grows with the machine's load.
  */
 export const ModelPriceSchema = z
   .strictObject({
@@ -32,7 +34,8 @@ export type ModelPrice = z.infer<typeof ModelPriceSchema>;
  * currency: USD
  * models:
  *   deepseek-v4-flash: { input_per_million: 0.14, cached_input_per_million: 0.028, output_per_million: 0.28 }
- *   qwen3-verifier-0.6b: { gpu_hour: 2.5 }
+ *   qwen3-verifier-0.6b: { input_per_million: 0.02, cached_input_per_million: 0.005 }
+ *   qwen3-verifier-8b: { gpu_hour: 2.5 }   # measured time: varies with load
  * ```
  */
 export const PriceTableSchema = z.strictObject({

@@ -1,3 +1,4 @@
+import { type ModelPricing, priceBasisOf } from "./price-basis.js";
 import type { ModelPrice, PriceTable } from "./price-table.js";
 
 export type UsageRole = "generator" | "verifier";
@@ -23,6 +24,11 @@ export interface UsageCost {
   currency: string;
   /** Why an amount is null, one line per cause, for the report and the log. */
   warnings: string[];
+  /**
+   * What each (role, model) was priced on: tokens (reproducible) or measured GPU time
+   * (varies with load). Absent from reports built before it was recorded.
+   */
+  pricing?: ModelPricing[];
 }
 
 const MILLION = 1_000_000;
@@ -37,9 +43,10 @@ export interface CostOptions {
 }
 
 /**
- * Prices usage rows. A role with no usage at all (unless it was idle), an unknown model or a
- * GPU-hour price without measured compute leaves that role's cost null with a warning,
- * never 0.
+ * Prices usage rows, any role by either kind of price: a verifier priced per million tokens
+ * costs the same on every rerun, one priced per GPU-hour varies with the measured time. A
+ * role with no usage at all (unless it was idle), an unknown model or a GPU-hour price
+ * without measured compute leaves that role's cost null with a warning, never 0.
  */
 export function costOfUsage(
   totals: readonly UsageTotals[],
@@ -64,7 +71,12 @@ export function costOfUsage(
   const generation = roleCost("generator");
   const verification = roleCost("verifier");
   const total = generation === null || verification === null ? null : generation + verification;
-  return { generation, verification, total, currency: table.currency, warnings };
+  const pricing = totals.map((t) => ({
+    role: t.role,
+    model: t.model,
+    basis: priceBasisOf(table.models[t.model]),
+  }));
+  return { generation, verification, total, currency: table.currency, warnings, pricing };
 }
 
 function costOfRow(

@@ -22,8 +22,18 @@ export interface VerifierEffortRow {
   inputTokens: number;
   /** Input tokens reused from a cache (counted apart, as in `usage`). */
   cachedInputTokens: number;
-  /** Prompts that ran a forward pass (fitted, not refused). */
-  forwardPasses: number;
+  /**
+   * Prompts the verifier scored, one per prompt that ran (criteria × variants, for the
+   * answer and each trajectory prefix; refused prompts did not run). Null when some usage
+   * row was stored before prompts were counted.
+   */
+  prompts: number | null;
+  /**
+   * Forward passes run for this scorer's jobs: each pass counts 1, split evenly over the
+   * rows it carried, so passes shared with other jobs (or runs) are counted once overall.
+   * Depends on batching, unlike `prompts`. Null as for `prompts`.
+   */
+  forwardPasses: number | null;
 }
 
 export interface VerifierEffortReport {
@@ -32,6 +42,9 @@ export interface VerifierEffortReport {
   byScorer: VerifierEffortRow[];
   /** All verifier input tokens (computed and cached) per solved task; null with none solved. */
   tokensPerSolvedTask: number | null;
+  /** Null with none solved, or when any scorer's prompts are unknown. */
+  promptsPerSolvedTask: number | null;
+  /** Null with none solved, or when any scorer's passes are unknown. */
   forwardPassesPerSolvedTask: number | null;
   /** Cached input tokens among all verifier input tokens, as the usage rows record them. */
   cachedShare: Rate;

@@ -35,6 +35,8 @@ export function jobResultOf(job: ScoreJob, score: Score): JobResult {
     outputTokens: calls.usage.outputTokens,
     computeMs: calls.usage.computeMs,
     device: calls.usage.device,
+    prompts: calls.usage.prompts ?? null,
+    forwardPasses: calls.usage.forwardPasses ?? null,
   };
   return { score: scoreRowOf(key, job.rule, score), truncations, usage: [usage] };
 }

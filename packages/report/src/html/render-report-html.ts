@@ -1,5 +1,6 @@
 import type { ReportBundle, RunReport } from "@assay/core";
 import { formatMoney } from "../format.js";
+import { pricingLines } from "../pricing-lines.js";
 import { ablationSection } from "./ablation-section.js";
 import { SVG_DEFS } from "./bar-chart.js";
 import { comparisonSection } from "./comparison-section.js";
@@ -95,5 +96,14 @@ function costTable(report: RunReport): string {
 <tr><th>run</th><td>${money(cost.generation)}</td><td>${money(cost.verification)}</td><td>${money(cost.total)}</td></tr>
 <tr><th>per solved task (${cost.solvedTasks})</th><td>${money(cost.perSolvedTask.generation)}</td><td>${money(cost.perSolvedTask.verification)}</td><td>${money(cost.perSolvedTask.total)}</td></tr>
 <tr><th>per sample (${cost.samples})</th><td></td><td></td><td>${money(cost.perSample)}</td></tr>
-</tbody></table></section>`;
+</tbody></table>${pricingList(report)}</section>`;
+}
+
+/** What each model was priced on, and the note on measured time when any used it. */
+function pricingList(report: RunReport): string {
+  const { lines, note } = pricingLines(report);
+  if (lines.length === 0) return "";
+  const items = lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("");
+  const measured = note === null ? "" : `<p data-note="measured-time">${escapeHtml(note)}</p>`;
+  return `<h3>Priced by</h3><ul data-list="pricing">${items}</ul>${measured}`;
 }

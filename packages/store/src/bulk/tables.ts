@@ -43,6 +43,8 @@ export const USAGE_COLUMNS = columnList(usage, [
   "outputTokens",
   "computeMs",
   "device",
+  "prompts",
+  "forwardPasses",
 ]);
 
 export const SAMPLE_COLUMNS = columnList(samples, [

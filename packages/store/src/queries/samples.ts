@@ -73,6 +73,8 @@ function generatorUsage(runId: string, sample: Sample) {
       outputTokens: generator.output_tokens,
       computeMs: null,
       device: null,
+      prompts: null,
+      forwardPasses: null,
     },
   ];
 }

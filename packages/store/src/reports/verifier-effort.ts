@@ -1,29 +1,28 @@
 import { rateOf, type VerifierEffortReport, type VerifierEffortRow } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
-import { groupByRun, num } from "./group-by-run.js";
+import { groupByRun, num, numOrNull } from "./group-by-run.js";
 
-// Verifier usage by scorer, and its forward passes: one truncation row per prompt, and a
-// prompt ran a pass unless it was refused (kept_tokens = 0). Trajectory prefix passes are
-// in the tokens but have no truncation row, so a trajectory's passes are undercounted.
+// Verifier usage by scorer, from the usage rows alone: tokens, prompts scored, and the
+// scorer's share of the forward passes run. A row stored before prompts and passes were
+// counted has them null, and then so has its scorer's total: unknown, never a partial sum.
+// Pass shares are fractions (a pass split over its rows); they are summed as numeric, in
+// any order to the same result, and rounded to 6 places, so a run's passes read whole.
 const VERIFIER_EFFORT = `
-  WITH u AS (
-    SELECT run_id, scorer, sum(input_tokens) AS input_tokens,
-           sum(cached_input_tokens) AS cached_input_tokens
-    FROM usage WHERE run_id = ANY($1::text[]) AND role = 'verifier' GROUP BY run_id, scorer
-  ), t AS (
-    SELECT run_id, scorer, count(*) FILTER (WHERE kept_tokens > 0) AS passes
-    FROM truncations WHERE run_id = ANY($1::text[]) GROUP BY run_id, scorer
-  )
-  SELECT u.run_id, u.scorer, u.input_tokens, u.cached_input_tokens, coalesce(t.passes, 0) AS passes
-  FROM u LEFT JOIN t ON t.run_id = u.run_id AND t.scorer = u.scorer
-  ORDER BY u.run_id, u.scorer`;
+  SELECT run_id, scorer, sum(input_tokens) AS input_tokens,
+         sum(cached_input_tokens) AS cached_input_tokens,
+         CASE WHEN count(prompts) = count(*) THEN sum(prompts) END AS prompts,
+         CASE WHEN count(forward_passes) = count(*)
+              THEN round(sum(forward_passes::numeric), 6)::float8 END AS forward_passes
+  FROM usage WHERE run_id = ANY($1::text[]) AND role = 'verifier'
+  GROUP BY run_id, scorer ORDER BY run_id, scorer`;
 
 interface Row {
   run_id: string;
   scorer: string;
   input_tokens: unknown;
   cached_input_tokens: unknown;
-  passes: unknown;
+  prompts: unknown;
+  forward_passes: unknown;
 }
 
 export async function verifierEffortRows(
@@ -39,7 +38,8 @@ export async function verifierEffortRows(
         scorer: r.scorer,
         inputTokens: num(r.input_tokens),
         cachedInputTokens: num(r.cached_input_tokens),
-        forwardPasses: num(r.passes),
+        prompts: numOrNull(r.prompts),
+        forwardPasses: numOrNull(r.forward_passes),
       })),
     );
   }
@@ -53,13 +53,24 @@ export function verifierEffortOf(
 ): VerifierEffortReport {
   const computed = rows.reduce((sum, r) => sum + r.inputTokens, 0);
   const cached = rows.reduce((sum, r) => sum + r.cachedInputTokens, 0);
-  const passes = rows.reduce((sum, r) => sum + r.forwardPasses, 0);
-  const per = (total: number) => (solvedTasks > 0 ? total / solvedTasks : null);
+  const per = (total: number | null) =>
+    total !== null && solvedTasks > 0 ? total / solvedTasks : null;
   return {
     solvedTasks,
     byScorer: [...rows],
     tokensPerSolvedTask: per(computed + cached),
-    forwardPassesPerSolvedTask: per(passes),
+    promptsPerSolvedTask: per(knownSum(rows.map((r) => r.prompts))),
+    forwardPassesPerSolvedTask: per(knownSum(rows.map((r) => r.forwardPasses))),
     cachedShare: rateOf(cached, computed + cached),
   };
+}
+
+/** The sum, or null when any part is unknown (a partial sum would pass for the whole). */
+function knownSum(values: readonly (number | null | undefined)[]): number | null {
+  let sum = 0;
+  for (const value of values) {
+    if (value === null || value === undefined) return null;
+    sum += value;
+  }
+  return sum;
 }

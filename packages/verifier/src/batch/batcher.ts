@@ -9,6 +9,8 @@ export interface BatchedResult<Out> {
   output: Out;
   /** This row's share of the batch's wall time, by real tokens. */
   computeMs: number;
+  /** This row's share of the pass: 1 over the rows in it, so a pass's shares add up to 1. */
+  passShare: number;
 }
 
 export interface BatchRecord {
@@ -114,7 +116,11 @@ export class Batcher<Out> {
       const ms = performance.now() - started;
       this.#record(rows, real, ms);
       batch.forEach((p, i) => {
-        p.resolve({ output: outputs[i] as Out, computeMs: (ms * p.ids.length) / real });
+        p.resolve({
+          output: outputs[i] as Out,
+          computeMs: (ms * p.ids.length) / real,
+          passShare: 1 / batch.length,
+        });
       });
     } catch (error) {
       for (const p of batch) p.reject(error);

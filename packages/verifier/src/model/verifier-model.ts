@@ -21,11 +21,15 @@ export interface SharedForward {
   computed: number[];
   /** Per sequence: its share of the wall time, by computed tokens. */
   computeMs: number[];
+  /** Per sequence: its share of the passes (each pass split evenly over its rows). */
+  passShares: number[];
 }
 
 /** Totals of `forwardSharingPrefixes` since load. */
 export interface PrefixReuseStats {
   calls: number;
+  /** Forward passes run. */
+  passes: number;
   /** Tokens of the prompts sent. */
   inputTokens: number;
   /** Tokens computed, each shared prefix once (the rest came from a cache). */
@@ -39,7 +43,14 @@ export interface PrefixReuseStats {
 export class VerifierModel {
   readonly #batchers = new Map<string, Batcher<Float32Array>>();
   readonly #groupBatchers = new Map<string, GroupBatcher<SharedForward>>();
-  readonly #shared = { calls: 0, inputTokens: 0, computedTokens: 0, paddedTokens: 0, computeMs: 0 };
+  readonly #shared = {
+    calls: 0,
+    passes: 0,
+    inputTokens: 0,
+    computedTokens: 0,
+    paddedTokens: 0,
+    computeMs: 0,
+  };
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -102,15 +113,12 @@ export class VerifierModel {
     scoreTokenIds: readonly number[],
   ): Promise<SharedForward[]> {
     const started = performance.now();
-    const { vectors, computed, paddedTokens } = await this.runner.runSharingPrefixes(
-      groups,
-      output,
-      this.batchOptions,
-      scoreTokenIds,
-    );
+    const { vectors, computed, passShares, passes, paddedTokens } =
+      await this.runner.runSharingPrefixes(groups, output, this.batchOptions, scoreTokenIds);
     const ms = performance.now() - started;
     const total = computed.flat().reduce((a, b) => a + b, 0);
     this.#shared.calls += groups.length;
+    this.#shared.passes += passes;
     this.#shared.computedTokens += total;
     this.#shared.paddedTokens += paddedTokens;
     this.#shared.inputTokens += groups.flat().reduce((sum, row) => sum + row.length, 0);
@@ -119,6 +127,7 @@ export class VerifierModel {
       vectors: vectors[g] ?? [],
       computed: computed[g] ?? [],
       computeMs: (computed[g] ?? []).map((c) => (total === 0 ? 0 : (ms * c) / total)),
+      passShares: passShares[g] ?? [],
     }));
   }
 

@@ -61,6 +61,8 @@ export function createPairwiseScorer(model: VerifierModel): Scorer {
     detail.mass = mass;
     detail.usage.inputTokens = fit.ids.length;
     detail.usage.computeMs = out.computeMs;
+    detail.usage.prompts = 1;
+    detail.usage.forwardPasses = out.passShare;
     if (value === null) {
       return withCalls(
         unscored("no_score_mass", "no probability mass on the two choice tokens", detail),
@@ -101,6 +103,8 @@ function emptyDetail(model: VerifierModel, config: PairwiseConfig): PairwiseDeta
   };
 }
 
+/** One prompt, so its record takes the score row's criterion "" and joins it on the whole key. */
 function withCalls(score: Score, detail: PairwiseDetail): Score {
-  return { ...score, calls: { truncations: detail.truncations, usage: detail.usage } };
+  const truncations = detail.truncations.map((t) => ({ ...t, criterion: "" }));
+  return { ...score, calls: { truncations, usage: detail.usage } };
 }

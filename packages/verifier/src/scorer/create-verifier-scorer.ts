@@ -45,26 +45,30 @@ export function createVerifierScorer(
       : await Promise.all(answers.map((s) => runPrompts(runner, s, context.signal)));
     if (run === undefined) throw new Error("unreachable: no prompt run for the answer");
     const detail = emptyDetail(runner, 1 + prefixes.length);
+    const criteria = new Set(runner.prompts.map((p) => p.criterion.name)).size;
     if (prefixes.length > 0) addProgress(detail, steps);
     if (run.kind === "missing") {
-      return withCalls(unscored("invalid_target", run.message, detail), detail);
+      return withCalls(unscored("invalid_target", run.message, detail), detail, criteria);
     }
     detail.truncations.push(...run.truncations);
     if (run.kind === "refused") {
-      return withCalls(unscored("overflow", run.message, finish(detail)), detail);
+      return withCalls(unscored("overflow", run.message, finish(detail)), detail, criteria);
     }
     addUsage(detail, run);
     detail.criteria = groupByCriterion(runner.prompts, run.values);
-    return withCalls(finalScore(runner.head, finish(detail)), detail);
+    return withCalls(finalScore(runner.head, finish(detail)), detail, criteria);
   };
 }
 
 /**
  * The truncation records and usage the job handler stores as rows, returned typed beside
- * the score; `detail` keeps them too, for `assay show` and exports.
+ * the score; `detail` keeps them too, for `assay show` and exports. With a single criterion
+ * a record's criterion is "", the score row's, so it joins its score on the whole key.
  */
-function withCalls(score: Score, detail: VerifierDetail): Score {
-  return { ...score, calls: { truncations: detail.truncations, usage: detail.usage } };
+function withCalls(score: Score, detail: VerifierDetail, criteria: number): Score {
+  const truncations =
+    criteria === 1 ? detail.truncations.map((t) => ({ ...t, criterion: "" })) : detail.truncations;
+  return { ...score, calls: { truncations, usage: detail.usage } };
 }
 
 /** The progress curve; prefix passes count in usage (they ran) but not in `truncations`. */
@@ -79,6 +83,8 @@ function addUsage(detail: VerifierDetail, run: Extract<PromptRun, { kind: "ran" 
   detail.usage.inputTokens += run.inputTokens;
   detail.usage.cachedInputTokens += run.cachedTokens;
   detail.usage.computeMs += run.computeMs;
+  detail.usage.prompts += run.values.length;
+  detail.usage.forwardPasses += run.forwardPasses;
 }
 
 function groupByCriterion(

@@ -30,6 +30,8 @@ export type PromptRun =
       /** Tokens read from a shared prefix's cache instead (0 without prefix reuse). */
       cachedTokens: number;
       computeMs: number;
+      /** These prompts' share of the passes they ran in (each pass split over its rows). */
+      forwardPasses: number;
     };
 
 /** What the model, head and args fix for every answer a scorer sees. */
@@ -62,6 +64,7 @@ export async function runPrompts(
     inputTokens: fit.ids.reduce((sum, ids) => sum + ids.length, 0),
     cachedTokens: 0,
     computeMs: outputs.reduce((sum, out) => sum + out.computeMs, 0),
+    forwardPasses: outputs.reduce((sum, out) => sum + out.passShare, 0),
   });
 }
 
@@ -94,6 +97,7 @@ export function ranRun(
     inputTokens: number;
     cachedTokens: number;
     computeMs: number;
+    forwardPasses: number;
   },
 ): PromptRun {
   const { model, prompts, head } = runner;
@@ -106,6 +110,7 @@ export function ranRun(
     inputTokens: outputs.inputTokens,
     cachedTokens: outputs.cachedTokens,
     computeMs: outputs.computeMs,
+    forwardPasses: outputs.forwardPasses,
   };
 }
 

@@ -20,7 +20,7 @@ export async function runSharingPrefixes(
   const scoreTokenIds = head.type === "distribution" ? head.scaleIds : [];
   const shared =
     sequences.length === 0
-      ? { vectors: [], computed: [], computeMs: [] }
+      ? { vectors: [], computed: [], computeMs: [], passShares: [] }
       : await runner.model.forwardSharingPrefixes(sequences, head.output, scoreTokenIds);
   let at = 0;
   return fits.map((fit) => {
@@ -35,6 +35,7 @@ export async function runSharingPrefixes(
       inputTokens: computed,
       cachedTokens: sent - computed,
       computeMs: sum(shared.computeMs),
+      forwardPasses: sum(shared.passShares),
     });
   });
 }

@@ -33,8 +33,15 @@ export interface VerifierUsage {
   computeMs: number;
   device: string;
   model: string;
-  /** Forward-pass rows this sample used: C×K, times (1 + steps) for a trajectory. */
+  /** Forward-pass rows this sample planned: C×K, times (1 + steps) for a trajectory. */
   calls: number;
+  /** Prompts scored: each ran in a forward pass (refused and unbuilt ones did not). */
+  prompts: number;
+  /**
+   * This sample's share of the forward passes its prompts ran in: each pass counts 1, split
+   * evenly over its rows, so the shares of every sample a pass served add up to 1.
+   */
+  forwardPasses: number;
 }
 
 /** `score.detail` of every verifier score, scored or unscored. */
@@ -72,5 +79,7 @@ export function emptyUsage(model: { device: string; name: string }, calls: numbe
     device: model.device,
     model: model.name,
     calls,
+    prompts: 0,
+    forwardPasses: 0,
   };
 }

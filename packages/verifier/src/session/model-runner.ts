@@ -2,7 +2,12 @@ import type { BatchLimits } from "../batch/plan-batches.js";
 import { PREPARED } from "../prepare/prepared-names.js";
 import type { ModelIo } from "./model-io.js";
 import { prefixPasses } from "./prefix-passes.js";
-import { buildPrefixTree, mergePrefixTrees, planPrefixPasses } from "./prefix-tree.js";
+import {
+  buildPrefixTree,
+  mergePrefixTrees,
+  type PrefixTree,
+  planPrefixPasses,
+} from "./prefix-tree.js";
 import { scorePositions } from "./score-position.js";
 import type { Int64Feed, TreePass, WorkerSession } from "./worker-session.js";
 
@@ -47,7 +52,9 @@ export class ModelRunner {
    * each of its sequences, computing every token prefix shared within a group once (a
    * with-past graph only; see `canReusePrefixes`). Groups run in the same passes but share
    * nothing. Per sequence, `computed` is the tokens first computed for it (the rest of its
-   * tokens came from a cache); `paddedTokens` is what the passes computed, padding included.
+   * tokens came from a cache); `passShares` is its share of the passes: each pass counts 1,
+   * split evenly over its rows (tree nodes), a node's part going to the sequence it is
+   * counted for in `computed`; `paddedTokens` is what the passes computed, padding included.
    * `scoreTokenIds` as for `run`.
    */
   async runSharingPrefixes(
@@ -55,7 +62,14 @@ export class ModelRunner {
     output: string,
     limits: BatchLimits = {},
     scoreTokenIds: readonly number[] = [],
-  ): Promise<{ vectors: Float32Array[][]; computed: number[][]; paddedTokens: number }> {
+  ): Promise<{
+    vectors: Float32Array[][];
+    computed: number[][];
+    passShares: number[][];
+    /** Forward passes run. */
+    passes: number;
+    paddedTokens: number;
+  }> {
     const past = this.io.past;
     if (past === null) throw new Error("prefix reuse needs a graph with past key values");
     const forest = mergePrefixTrees(
@@ -88,8 +102,26 @@ export class ModelRunner {
     );
     const split = <T>(all: readonly T[]) =>
       groups.map((sequences, g) => all.slice(starts[g], (starts[g] ?? 0) + sequences.length));
-    return { vectors: split(vectors), computed: split(forest.computed), paddedTokens };
+    return {
+      vectors: split(vectors),
+      computed: split(forest.computed),
+      passShares: split(passSharesOf(forest, passes)),
+      passes: passes.length,
+      paddedTokens,
+    };
   }
+}
+
+/** Per sequence of `tree`: 1 / rows of each pass, for every row it is the owner of. */
+function passSharesOf(tree: PrefixTree, passes: readonly TreePass[]): number[] {
+  const shares = tree.reads.map(() => 0);
+  for (const pass of passes) {
+    for (const node of pass.nodes) {
+      const owner = tree.nodes[node]?.owner ?? 0;
+      shares[owner] = (shares[owner] ?? 0) + 1 / pass.nodes.length;
+    }
+  }
+  return shares;
 }
 
 /**

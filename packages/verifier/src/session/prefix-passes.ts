@@ -20,7 +20,9 @@ export function prefixPasses(
     readsByNode.set(read.node, list);
   });
   return passes.map((rows) => {
-    const nodes = rows.map((i) => tree.nodes[i] ?? { parent: -1, start: 0, ids: [], children: [] });
+    const nodes = rows.map(
+      (i) => tree.nodes[i] ?? { parent: -1, start: 0, ids: [], children: [], owner: 0 },
+    );
     const pastWidth = Math.max(...nodes.map((n) => n.start));
     const width = Math.max(...nodes.map((n) => n.ids.length));
     const ids = new BigInt64Array(rows.length * width).fill(BigInt(padId));

@@ -8,6 +8,8 @@ export interface PrefixNode {
   start: number;
   ids: number[];
   children: number[];
+  /** The sequence this node is counted for: the first through it (as in `computed`). */
+  owner: number;
 }
 
 /** Where one sequence is scored: a position inside one node. */
@@ -56,9 +58,9 @@ export function buildPrefixTree(
       end += 1;
     }
     const index = nodes.length;
-    nodes.push({ parent, start: depth, ids: head.slice(depth, end), children: [] });
-    if (parent >= 0) nodes[parent]?.children.push(index);
     const owner = Math.min(...members);
+    nodes.push({ parent, start: depth, ids: head.slice(depth, end), children: [], owner });
+    if (parent >= 0) nodes[parent]?.children.push(index);
     computed[owner] = (computed[owner] ?? 0) + end - depth;
     for (const m of members) {
       const at = scoreIndex[m] ?? 0;
@@ -128,12 +130,14 @@ export function mergePrefixTrees(trees: readonly PrefixTree[]): PrefixTree {
   const forest: PrefixTree = { nodes: [], reads: [], computed: [] };
   for (const tree of trees) {
     const base = forest.nodes.length;
+    const sequences = forest.reads.length;
     const shift = (i: number) => (i < 0 ? i : i + base);
     for (const node of tree.nodes) {
       forest.nodes.push({
         ...node,
         parent: shift(node.parent),
         children: node.children.map(shift),
+        owner: node.owner + sequences,
       });
     }
     for (const read of tree.reads) forest.reads.push({ ...read, node: shift(read.node) });

@@ -85,10 +85,23 @@ export async function readRollups(
       calibration: summariesOf<ScorerCalibration>("calibration"),
       selfPreference,
       pairwise: summariesOf<PairwiseReport>("pairwise")[0] ?? null,
-      verifierEffort: summariesOf<VerifierEffortRow>("verifier_effort"),
+      verifierEffort: summariesOf<StoredEffortRow>("verifier_effort").map(effortRowOf),
     });
   }
   return byRun;
+}
+
+/** A verifier effort row as rolled up, perhaps before prompts were counted. */
+type StoredEffortRow = Omit<VerifierEffortRow, "prompts"> & { prompts?: number | null };
+
+/**
+ * A rollup written before prompts were counted has no `prompts`, and its `forwardPasses`
+ * counted truncation rows, not passes: both are unknown.
+ */
+function effortRowOf(row: StoredEffortRow): VerifierEffortRow {
+  return "prompts" in row
+    ? { ...row, prompts: row.prompts ?? null }
+    : { ...row, prompts: null, forwardPasses: null };
 }
 
 /** Whether the run's report figures are rolled up (else reports read its raw rows). */
