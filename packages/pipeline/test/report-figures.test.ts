@@ -4,6 +4,8 @@ import {
   type Rate,
   type ReportBundle,
   type RunSummary,
+  SELF_PREFERENCE_MIN_ANSWERS,
+  SELF_PREFERENCE_THRESHOLD,
 } from "@assay/core";
 import { renderReportHtml, renderReportJson, renderReportTable } from "@assay/report";
 import { openTestStore, type TestStore } from "@assay/test-support/stores";
@@ -14,6 +16,7 @@ import { type ExportedRun, exportRun } from "./figures/exported-run.js";
 import {
   CHECK,
   type DrawnRun,
+  FAMILY,
   JUDGE,
   drawnRun,
   storeDrawnRun,
@@ -193,6 +196,16 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
     effort?.tokensPerSolvedTask,
     per(tokens.computed + tokens.cached, solved),
   );
+  f.number(
+    "verifierEffort.promptsPerSolvedTask",
+    effort?.promptsPerSolvedTask,
+    tokens.prompts === null ? null : per(tokens.prompts, solved),
+  );
+  f.number(
+    "verifierEffort.forwardPassesPerSolvedTask",
+    effort?.forwardPassesPerSolvedTask,
+    tokens.passes === null ? null : per(tokens.passes, solved),
+  );
   f.rate(
     "verifierEffort.cachedShare",
     effort?.cachedShare,
@@ -201,6 +214,7 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
   );
 
   checkCalibration(f, bundle, exported);
+  checkSelfPreference(f, bundle, exported);
   checkEarlyStops(f, bundle, exported);
   checkSlices(f, bundle, exported, tasks);
   checkAblation(f, bundle, exported, run, tasks);
@@ -256,32 +270,135 @@ function checkPairwise(
   f.rate("pairwise.positionBias", pairwise?.positionBias, flipped.length, pairs.length);
 }
 
+type VerifierDetail = { criteria?: { name: string; variants: { value: number | null }[] }[] };
+
+/**
+ * Calibration of the verifier's stored value and, for a verifier of several criteria, of each
+ * criterion's value (the mean of its variants, left out when one is missing or it leaves
+ * [0, 1]), over scored results on labelled answers.
+ */
 function checkCalibration(f: Figures, bundle: ReportBundle, exported: ExportedRun): void {
   const labels = new Map(exported.samples.map((s) => [s.sample_id, s.label]));
-  const points = exported.scores
-    .filter(
-      (s) => s.scorer === VERIFIER && s.status === "scored" && labels.get(s.sample_id) != null,
-    )
-    .map((s) => ({ score: s.value as number, label: labels.get(s.sample_id) === true }));
-  const reported = (bundle.report.calibration ?? []).find(
-    (c) => c.scorer === VERIFIER && c.criterion === "",
+  const rows = exported.scores.filter(
+    (s) => s.scorer === VERIFIER && s.status === "scored" && labels.get(s.sample_id) != null,
   );
-  if (points.length === 0) {
-    f.count("calibration row without labelled scores", reported, undefined);
+  const label = (id: string) => labels.get(id) === true;
+  const byCriterion = new Map<string, { score: number; label: boolean }[]>([
+    ["", rows.map((s) => ({ score: s.value as number, label: label(s.sample_id) }))],
+  ]);
+  for (const s of rows) {
+    const criteria = (s.detail as VerifierDetail | null)?.criteria ?? [];
+    if (criteria.length < 2) continue;
+    for (const c of criteria) {
+      const values = c.variants.map((v) => v.value);
+      if (values.length === 0 || values.some((v) => v === null)) continue;
+      const value = mean(values as number[]);
+      if (value < 0 || value > 1) continue;
+      const list = byCriterion.get(c.name) ?? [];
+      list.push({ score: value, label: label(s.sample_id) });
+      byCriterion.set(c.name, list);
+    }
+  }
+  const reported = (bundle.report.calibration ?? []).filter((c) => c.scorer === VERIFIER);
+  f.same(
+    "calibration rows",
+    reported.map((c) => c.criterion).sort(),
+    [...byCriterion]
+      .filter(([, points]) => points.length > 0)
+      .map(([name]) => name)
+      .sort(),
+  );
+  for (const [criterion, points] of byCriterion) {
+    if (points.length === 0) continue;
+    const c = calibrationOf(points);
+    const s = reported.find((r) => r.criterion === criterion)?.summary;
+    const name = `calibration[${criterion}]`;
+    f.count(`${name}.count`, s?.count, c.count);
+    f.count(`${name}.positives`, s?.positives, c.positives);
+    f.number(`${name}.auroc`, s?.auroc, c.auroc);
+    f.number(`${name}.accuracy`, s?.accuracy, c.accuracy);
+    f.number(`${name}.brier`, s?.brier, c.brier);
+    f.number(`${name}.ece`, s?.ece, c.ece);
+    f.same(
+      `${name}.bins`,
+      s?.bins.map((b) => b.count),
+      c.binCounts,
+    );
+  }
+}
+
+/**
+ * Self-preference: the verifier's scored results on labelled answers with a generator,
+ * split by family (model name containing it) and correctness; the gap is the mean over
+ * correct and incorrect of same − other. It warns only with enough answers in every group,
+ * an interval above 0 and a gap above the threshold.
+ */
+function checkSelfPreference(f: Figures, bundle: ReportBundle, exported: ExportedRun): void {
+  const labels = new Map(exported.samples.map((s) => [s.sample_id, s.label]));
+  const generators = new Map(
+    exported.usage.filter((u) => u.role === "generator").map((u) => [u.sample_id, u.model]),
+  );
+  const groups = {
+    sameTrue: [] as number[],
+    sameFalse: [] as number[],
+    otherTrue: [] as number[],
+    otherFalse: [] as number[],
+  };
+  for (const s of exported.scores) {
+    const label = labels.get(s.sample_id);
+    const generator = generators.get(s.sample_id);
+    if (s.scorer !== VERIFIER || s.status !== "scored" || label == null || generator === undefined)
+      continue;
+    const same = generator.toLowerCase().includes(FAMILY);
+    groups[`${same ? "same" : "other"}${label ? "True" : "False"}`].push(s.value as number);
+  }
+  const reported = (bundle.report.selfPreference ?? []).find((p) => p.scorer === VERIFIER);
+  const answers = Object.values(groups).reduce((n, g) => n + g.length, 0);
+  if (answers === 0) {
+    f.count("self-preference without answers", reported, undefined);
     return;
   }
-  const c = calibrationOf(points);
-  const s = reported?.summary;
-  f.count("calibration.count", s?.count, c.count);
-  f.count("calibration.positives", s?.positives, c.positives);
-  f.number("calibration.auroc", s?.auroc, c.auroc);
-  f.number("calibration.accuracy", s?.accuracy, c.accuracy);
-  f.number("calibration.brier", s?.brier, c.brier);
-  f.number("calibration.ece", s?.ece, c.ece);
-  f.same(
-    "calibration.bins",
-    s?.bins.map((b) => b.count),
-    c.binCounts,
+  const m = (g: number[]) => (g.length === 0 ? null : mean(g));
+  const diff = (a: number[], b: number[]) => {
+    const x = m(a);
+    const y = m(b);
+    return x === null || y === null ? null : x - y;
+  };
+  const correct = diff(groups.sameTrue, groups.otherTrue);
+  const incorrect = diff(groups.sameFalse, groups.otherFalse);
+  const gap = correct === null || incorrect === null ? null : (correct + incorrect) / 2;
+  f.count(
+    "selfPreference.sameFamily.correct.answers",
+    reported?.sameFamily.correct.answers,
+    groups.sameTrue.length,
+  );
+  f.count(
+    "selfPreference.otherFamily.incorrect.answers",
+    reported?.otherFamily.incorrect.answers,
+    groups.otherFalse.length,
+  );
+  f.number(
+    "selfPreference.sameFamily.incorrect.mean",
+    reported?.sameFamily.incorrect.mean,
+    m(groups.sameFalse),
+  );
+  f.number(
+    "selfPreference.otherFamily.correct.mean",
+    reported?.otherFamily.correct.mean,
+    m(groups.otherTrue),
+  );
+  f.number("selfPreference.gap", reported?.gap, gap);
+  const enough = Object.values(groups).every((g) => g.length >= SELF_PREFERENCE_MIN_ANSWERS);
+  f.count("selfPreference.enoughAnswers", reported?.enoughAnswers, enough);
+  const low = reported?.low ?? null;
+  const high = reported?.high ?? null;
+  if (gap !== null && (low === null || high === null || low > gap + 1e-12 || high < gap - 1e-12)) {
+    f.count("selfPreference interval holds the gap", `[${low}, ${high}]`, gap);
+  }
+  f.count(
+    "selfPreference.warning",
+    reported?.warning,
+    enough && gap !== null && low !== null && low > 0 && gap > SELF_PREFERENCE_THRESHOLD,
   );
 }
 

@@ -232,6 +232,8 @@ function judgeResults(
           inputTokens: kept,
           outputTokens: 0,
           computeMs: 2,
+          prompts: kept === 0 ? 0 : 1,
+          forwardPasses: kept === 0 ? 0 : 0.25,
         },
       };
       const score: Score =
@@ -287,7 +289,8 @@ function verifierScore(run: DrawnRun, candidate: DrawnCandidate): Score {
         ? Math.max(1, Math.round(original * verdict.cut.share))
         : 0;
     return {
-      criterion,
+      // A single-criterion scorer keys its truncation rows like its score row ("").
+      criterion: run.criteria.length === 1 ? "" : criterion,
       variant,
       originalTokens: original,
       keptTokens: original - dropped,
@@ -307,6 +310,9 @@ function verifierScore(run: DrawnRun, candidate: DrawnCandidate): Score {
       cachedInputTokens: cached,
       outputTokens: 0,
       computeMs: prompts.length * 3,
+      prompts: verdict === null ? 0 : prompts.length,
+      // Its share of batched passes: two prompts a pass.
+      forwardPasses: verdict === null ? 0 : prompts.length / 2,
     },
   };
   const criteria = run.criteria.map((name, c) => {

@@ -278,9 +278,13 @@ export function costOf(
 
 export function verifierTokensOf(usage: readonly UsageLine[]) {
   const rows = usage.filter((u) => u.role === "verifier");
+  const sumOf = (column: string) =>
+    rows.some((u) => u[column] === null) ? null : rows.reduce((s, u) => s + Number(u[column]), 0);
   return {
     computed: rows.reduce((s, u) => s + u.input_tokens, 0),
     cached: rows.reduce((s, u) => s + u.cached_input_tokens, 0),
+    prompts: sumOf("prompts"),
+    passes: sumOf("forward_passes"),
   };
 }
 
