@@ -16,9 +16,9 @@ import { type ExportedRun, exportRun } from "./figures/exported-run.js";
 import {
   CHECK,
   type DrawnRun,
+  drawnRun,
   FAMILY,
   JUDGE,
-  drawnRun,
   storeDrawnRun,
   VERIFIER,
 } from "./figures/generated-run.js";

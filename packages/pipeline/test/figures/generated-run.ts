@@ -8,9 +8,9 @@ import {
   scored,
   unscored,
 } from "@assay/core";
+import { pairPrompts } from "@assay/selection";
 import type { Store } from "@assay/store";
 import fc from "fast-check";
-import { pairPrompts } from "@assay/selection";
 import { completeRun } from "../../src/index.js";
 import { jobResultOf } from "../../src/run/job-result.js";
 
