@@ -1,5 +1,9 @@
 import type { EarlyStopCandidate, EarlyStopReport } from "@assay/core";
 
+/** Where every figure the report prints is defined: the last line of the table and the HTML. */
+export const DEFINITIONS_LINE =
+  "What each figure counts, its denominator and its interval: docs/figures.md in the Assay repository.";
+
 /** Shared number formats of the run report (table and HTML), so both read the same. */
 export function formatRate(rate: number | null): string {
   return rate === null ? "n/a" : `${(rate * 100).toFixed(1)}%`;

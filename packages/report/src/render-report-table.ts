@@ -7,6 +7,7 @@ import type {
 } from "@assay/core";
 import Table from "cli-table3";
 import {
+  DEFINITIONS_LINE,
   EARLY_STOPS_SHOWN,
   fallRule,
   formatBucket,
@@ -53,6 +54,7 @@ export function renderReportTable(bundle: ReportBundle): string {
     sections.push(`Cost warnings\n${warnings.map((w) => `  - ${w}`).join("\n")}`);
   if (bundle.trend.length > 1) sections.push(trendTable(bundle));
   if (bundle.earlyStops !== undefined) sections.push(earlyStopTable(bundle.earlyStops));
+  sections.push(DEFINITIONS_LINE);
   return sections.join("\n\n");
 }
 

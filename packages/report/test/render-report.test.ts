@@ -13,6 +13,11 @@ const bundle = { report: REPORT, compare: COMPARE, trend: TREND };
 describe("HTML report", () => {
   const html = renderReportHtml(bundle);
 
+  it("points the table and the HTML to the one page that defines every figure", () => {
+    expect(renderReportTable(bundle).trimEnd().split("\n").at(-1)).toContain("docs/figures.md");
+    expect(renderReportHtml(bundle)).toMatch(/<footer><p>[^<]*docs\/figures\.md/);
+  });
+
   it("is one self-contained file: no script, no link, no network", () => {
     expect(html).not.toMatch(/<script|<link|<img|@import|url\(http|https?:\/\/(?!www\.w3\.org)/i);
     expect(html).toContain("<svg");

@@ -8,6 +8,9 @@ import type { SelectionAblation } from "./selection-ablation.js";
 import type { SelfPreference } from "./self-preference.js";
 import type { SliceReport } from "./slices.js";
 
+// What each figure counts, its denominator and its interval: docs/figures.md, the one place
+// the report, these JSON fields and the README are defined by.
+
 export interface RunIdentity {
   runId: string;
   name: string | null;

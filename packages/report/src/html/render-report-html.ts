@@ -1,5 +1,5 @@
 import type { ReportBundle, RunReport } from "@assay/core";
-import { formatMoney } from "../format.js";
+import { DEFINITIONS_LINE, formatMoney } from "../format.js";
 import { pricingLines } from "../pricing-lines.js";
 import { ablationSection } from "./ablation-section.js";
 import { SVG_DEFS } from "./bar-chart.js";
@@ -60,6 +60,7 @@ ${calibrationSection(report.calibration)}
 ${selfPreferenceSection(report.selfPreference)}
 ${bundle.earlyStops === undefined ? "" : earlyStopsSection(bundle.earlyStops)}
 ${costTable(report)}
+<footer><p>${escapeHtml(DEFINITIONS_LINE)}</p></footer>
 </body>
 </html>
 `;
