@@ -78,6 +78,8 @@ function truncationText(s: ScoreRecord): string {
     .map((t) => {
       const prompt = several ? `${t.criterion || "prompt"} #${t.variant}: ` : "";
       if (t.droppedTokens === 0) return `${prompt}${t.originalTokens} tokens, not cut`;
+      // Nothing kept: the call was refused (a required piece did not fit), not cut.
+      if (t.keptTokens === 0) return `${prompt}${t.originalTokens} tokens, refused: did not fit`;
       const slot = t.slot === "" ? "" : `${t.slot} `;
       return `${prompt}${t.originalTokens} → ${t.keptTokens} tokens (${slot}cut ${t.droppedTokens}, policy ${t.policy})`;
     })

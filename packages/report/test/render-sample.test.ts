@@ -128,3 +128,37 @@ describe("one sample for a terminal", () => {
     expect(modified).toContain("Answer\n  Because.");
   });
 });
+
+describe("a refused verifier call in one sample", () => {
+  it("reads as refused, not as a cut that kept nothing", () => {
+    const [judge] = VIEW.sample.scores;
+    const refused = {
+      ...VIEW,
+      sample: {
+        ...VIEW.sample,
+        scores: [
+          {
+            ...(judge as (typeof VIEW.sample.scores)[number]),
+            status: "unscored" as const,
+            value: null,
+            reason: "overflow",
+            truncations: [
+              {
+                criterion: "",
+                variant: 0,
+                originalTokens: 9000,
+                keptTokens: 0,
+                droppedTokens: 9000,
+                slot: "answer",
+                policy: "error",
+              },
+            ],
+          },
+        ],
+      },
+    };
+    const text = renderSampleView(refused);
+    expect(text).toContain("9000 tokens, refused: did not fit");
+    expect(text).not.toContain("answer cut 9000");
+  });
+});
