@@ -12,11 +12,16 @@ import { shutdownSignal } from "../shutdown-signal.js";
 import { specFor } from "../spec-option.js";
 import { describeStore, openStoreFor, storeTarget } from "../store-option.js";
 import { assertUsableDataset } from "../usable-dataset.js";
+import { describeVerifierSettings, verifierTuning } from "../verifier-tuning.js";
 
 export async function runAction(dataset: string, flags: RunFlags): Promise<number> {
   const registry = await scorerRegistry({
     ...(flags.device !== undefined && { device: flags.device }),
     ...(flags.threads !== undefined && { threads: flags.threads }),
+    ...verifierTuning(flags.verifier),
+    onLoad: (model) => {
+      if (flags.quiet !== true) writeErr(`${describeVerifierSettings(model)}\n`);
+    },
   });
   // Closed on every path: the spec check may already have loaded a model (and its threads).
   try {
