@@ -25,7 +25,7 @@ export function addVerifierFlags(command: Command): Command {
     .addOption(
       new Option(
         "--max-batch-tokens <n>",
-        "verifier: most padded tokens (rows × longest row) in one forward pass, over assay.json batch.max_tokens; lower it to bound memory",
+        "verifier: most padded tokens (rows × longest row) in one forward pass; lower it to bound memory. Wins over $ASSAY_MAX_BATCH_TOKENS, then the model's assay.json batch.max_tokens",
       )
         .argParser(positiveInt("--max-batch-tokens"))
         .default(VERIFIER_DEFAULTS.maxBatchTokens),
@@ -33,7 +33,7 @@ export function addVerifierFlags(command: Command): Command {
     .addOption(
       new Option(
         "--max-batch-rows <n>",
-        "verifier: most rows in one forward pass, over assay.json batch.max_rows",
+        "verifier: most rows in one forward pass. Wins over $ASSAY_MAX_BATCH_ROWS, then assay.json batch.max_rows",
       )
         .argParser(positiveInt("--max-batch-rows"))
         .default(VERIFIER_DEFAULTS.maxBatchRows),
@@ -41,7 +41,7 @@ export function addVerifierFlags(command: Command): Command {
     .addOption(
       new Option(
         "--prefix-reuse <on|off>",
-        "verifier: compute a prefix shared by a sample's prompts once (graphs with past key values), over assay.json prefix_reuse",
+        "verifier: compute a prefix shared by a sample's prompts once (graphs with past key values). Wins over $ASSAY_PREFIX_REUSE, then assay.json prefix_reuse",
       )
         .choices(["on", "off"])
         .default(VERIFIER_DEFAULTS.prefixReuse),
