@@ -68,27 +68,25 @@ describe.each(["distribution", "probe"] as const)("prefix reuse, %s head", (head
     expect((baseline?.inputTokens ?? 0) / (used?.inputTokens ?? 1)).toBeGreaterThan(3);
   });
 
-  it.each(["reuse", "plain"] as const)(
-    "gives a sample the same scores to the bit, alone and beside other samples (%s)",
-    async (path) => {
-      const model = pair[path];
-      const scorer = createVerifierScorer(model, {
-        model: model.name,
-        criteria: CRITERIA,
-        variants: tinyDistributionTemplates(),
-        repetitions: 2,
-      });
-      const input = { ...sample("Which compound is released?", STEPS.join("\n")), steps: STEPS };
-      const alone = numbers(await scorer(input, {}));
-      // Other questions and answers: other prefix lengths in the same passes.
-      const others = [
-        sample("Name a gas.", "Oxygen, mostly."),
-        { ...sample("Why?", STEPS.slice(0, 2).join("\n")), steps: STEPS.slice(0, 2) },
-      ];
-      const [beside] = await Promise.all([scorer(input, {}), ...others.map((o) => scorer(o, {}))]);
-      expect(numbers(beside as Score)).toEqual(alone);
-    },
-  );
+  // With reuse only: this model is left-padded, and without reuse a left-padded row moves
+  // with its batch (within 1e-5; batch-independence.test.ts checks a right-padded one).
+  it("gives a sample the same scores to the bit, alone and beside other samples", async () => {
+    const scorer = createVerifierScorer(pair.reuse, {
+      model: pair.reuse.name,
+      criteria: CRITERIA,
+      variants: tinyDistributionTemplates(),
+      repetitions: 2,
+    });
+    const input = { ...sample("Which compound is released?", STEPS.join("\n")), steps: STEPS };
+    const alone = numbers(await scorer(input, {}));
+    // Other questions and answers: other prefix lengths in the same passes.
+    const others = [
+      sample("Name a gas.", "Oxygen, mostly."),
+      { ...sample("Why?", STEPS.slice(0, 2).join("\n")), steps: STEPS.slice(0, 2) },
+    ];
+    const [beside] = await Promise.all([scorer(input, {}), ...others.map((o) => scorer(o, {}))]);
+    expect(numbers(beside as Score)).toEqual(alone);
+  });
 });
 
 // A prepared graph reads one position per row, at an offset into the row's new tokens.
