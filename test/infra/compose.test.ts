@@ -125,6 +125,21 @@ describe("infra/compose.yaml", () => {
     expect(deviceIds.length).toBeGreaterThanOrEqual(2);
   });
 
+  it("passes the verifier's settings from the host to each GPU worker, unset when the host has none", () => {
+    const gpu = Object.entries(compose.services).filter(([, s]) => isGpuWorker(s));
+    expect(gpu.length).toBeGreaterThanOrEqual(2);
+    for (const [name, service] of gpu) {
+      const environment = service.environment ?? {};
+      // A key without a value: the host's variable, or none (then assay.json decides).
+      for (const key of ["ASSAY_MAX_BATCH_TOKENS", "ASSAY_MAX_BATCH_ROWS", "ASSAY_PREFIX_REUSE"]) {
+        expect(Object.hasOwn(environment, key), `${name} ${key}`).toBe(true);
+        expect(environment[key], `${name} ${key}`).toBeNull();
+      }
+      // The settings every Assay service shares are still there.
+      expect(environment.REDIS_URL, name).toBe("redis://redis:6379");
+    }
+  });
+
   it("keeps the CPU pool and the tools on the CPU image, without a GPU", () => {
     for (const [name, service] of Object.entries(compose.services)) {
       if (!isAssay(service) || isGpuWorker(service)) continue;

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { readEnv } from "@assay/core";
 import { DEFAULT_PREFIX, queueNameFor } from "@assay/queue";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -210,6 +211,31 @@ describe("infra/k8s", () => {
     const cpu = containersOf(find(manifests, "Deployment", "worker-cpu"))[0] as Container;
     expect(cpu.image).toMatch(/^assay:/);
     expect(cpu.resources?.limits?.["nvidia.com/gpu"]).toBeUndefined();
+  });
+
+  it("gives GPU pods the verifier's settings from an optional ConfigMap whose example parses", () => {
+    const gpu = containersOf(find(manifests, "Deployment", "worker-gpu"))[0] as Container;
+    const example = find(manifests, "ConfigMap", "assay-verifier");
+    expect(kustomization.resources, "an operator's choice, applied by hand").not.toContain(
+      example.file,
+    );
+    const keys = Object.keys(example.data ?? {}).sort();
+    expect(keys).toEqual(["ASSAY_MAX_BATCH_ROWS", "ASSAY_MAX_BATCH_TOKENS", "ASSAY_PREFIX_REUSE"]);
+    const fromConfigMap = (gpu.env ?? []).map(
+      (variable: { name: string; valueFrom?: { configMapKeyRef?: unknown } }) => [
+        variable.name,
+        variable.valueFrom?.configMapKeyRef,
+      ],
+    );
+    expect(fromConfigMap.sort()).toEqual(
+      keys.map((key) => [key, { name: "assay-verifier", key, optional: true }]),
+    );
+    // The values an operator copies from the example are ones the worker accepts.
+    expect(readEnv(example.data)).toMatchObject({
+      ASSAY_MAX_BATCH_TOKENS: 8192,
+      ASSAY_MAX_BATCH_ROWS: 64,
+      ASSAY_PREFIX_REUSE: "on",
+    });
   });
 
   it("scales each pool from zero on the BullMQ lists of the queue its workers serve", async () => {

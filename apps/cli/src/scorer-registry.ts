@@ -1,17 +1,20 @@
 import { ConfigError } from "@assay/core";
 import { defaultRegistry, ScorerRegistry } from "@assay/scorers";
 import type { DeviceName } from "./options.js";
+import type { VerifierTuning } from "./verifier-tuning.js";
 
 type VerifierPackage = typeof import("@assay/verifier");
 type VerifierModel = import("@assay/verifier/scorers").VerifierModel;
 
-export interface VerifierSettings {
+export interface VerifierSettings extends VerifierTuning {
   /** Default cpu. */
   device?: DeviceName;
   /** onnxruntime intra-op threads. */
   threads?: number;
   /** Models loaded already (a GPU worker loads its model before taking jobs). */
   models?: VerifierModel[];
+  /** Called once per model the registry loads (not for `models`). */
+  onLoad?: (model: VerifierModel) => void;
 }
 
 /**
@@ -29,6 +32,9 @@ export async function scorerRegistry(verifier: VerifierSettings | false): Promis
     ...(verifier.device !== undefined && { device: verifier.device }),
     ...(verifier.threads !== undefined && { threads: verifier.threads }),
     ...(verifier.models !== undefined && { models: verifier.models }),
+    ...(verifier.batch !== undefined && { batch: verifier.batch }),
+    ...(verifier.reusePrefixes !== undefined && { reusePrefixes: verifier.reusePrefixes }),
+    ...(verifier.onLoad !== undefined && { onLoad: verifier.onLoad }),
   });
   return new ScorerRegistry(definitions);
 }

@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { ConfigError } from "./errors/config-error.js";
 
+const positiveInteger = z
+  .string()
+  .regex(/^[1-9]\d*$/, "expected an integer from 1 and up")
+  .transform(Number);
+
 const EnvSchema = z.object({
   /** Postgres server; when unset the embedded PGlite store is used. */
   DATABASE_URL: z.string().min(1).optional(),
@@ -10,6 +15,14 @@ const EnvSchema = z.object({
     .default("info"),
   /** Folder of the embedded store. */
   ASSAY_DATA_DIR: z.string().min(1).default(".assay"),
+  /**
+   * The verifier's batch limits and prefix reuse for `assay run` and `assay worker`: below
+   * their flags (--max-batch-tokens, --max-batch-rows, --prefix-reuse), above the model's
+   * assay.json. Unset: assay.json decides, else the verifier's defaults.
+   */
+  ASSAY_MAX_BATCH_TOKENS: positiveInteger.optional(),
+  ASSAY_MAX_BATCH_ROWS: positiveInteger.optional(),
+  ASSAY_PREFIX_REUSE: z.enum(["on", "off"]).optional(),
 });
 export type AssayEnv = z.infer<typeof EnvSchema>;
 

@@ -7,6 +7,8 @@ export {
 } from "./batch/batcher.js";
 export {
   type BatchLimits,
+  DEFAULT_BATCH_ROWS,
+  DEFAULT_BATCH_TOKENS,
   nextBatchSize,
   paddingEfficiency,
   planBatches,
@@ -34,6 +36,7 @@ export { type ProbeHead, type ProbeValue, probeValue } from "./heads/probe.js";
 export { type ScaleCheck, scaleTokenIds } from "./heads/scale.js";
 export { type LoadModelOptions, loadModel } from "./model/load-model.js";
 export { MODEL_FILES, type ResolveOptions, resolveModelDir } from "./model/resolve-source.js";
+export type { BatchSettings } from "./model/run-settings.js";
 export { loadTokenizer, scorePosition, type VerifierTokenizer } from "./model/tokenizer.js";
 export { type PrefixReuseStats, VerifierModel } from "./model/verifier-model.js";
 export {

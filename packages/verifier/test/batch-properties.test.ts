@@ -60,7 +60,10 @@ const promptCase = fc.record({
 });
 
 describe("batched vs single scores (property, real tiny ONNX models)", () => {
-  it("agree within 1e-5 for any mix of lengths, both padding sides, encoder and decoder", async () => {
+  // Right-padded rows start at 0 in every batch: equal bit for bit, so two runs that batch a
+  // row differently (other rows, other arrival times) store the same score. A left-padded
+  // row moves with its batch's longest row, which changes rounding: within 1e-5.
+  it("are equal right-padded, within 1e-5 left-padded, for any mix of lengths, encoder and decoder", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom("decoder", "encoder"),
@@ -82,6 +85,7 @@ describe("batched vs single scores (property, real tiny ONNX models)", () => {
           const batched = await headValues(model, runner, rows);
           for (const [i, ids] of rows.entries()) {
             const [single] = await headValues(model, runner, [ids]);
+            if (side === "right") expect(batched[i]).toEqual(single);
             for (const [j, value] of (single ?? []).entries())
               expect(Math.abs(value - (batched[i]?.[j] ?? Number.NaN))).toBeLessThan(1e-5);
           }

@@ -52,7 +52,7 @@ describe("batched vs single scores", () => {
     for (const model of models) await model.close();
   });
 
-  it.each(cases)("agree within 1e-5 over mixed lengths (%s)", async (_, options) => {
+  it.each(cases)("agree over mixed lengths (%s)", async (_, options) => {
     const model = await loadModel(await tinyModel(options), {
       threads: 2,
       batch: { maxBatchTokens: 8192, maxWaitMs: 20 },
@@ -78,6 +78,9 @@ describe("batched vs single scores", () => {
       expect(Number.isFinite(value)).toBe(true);
       expect(Math.abs(value - (single[i] ?? Number.NaN))).toBeLessThan(1e-5);
     }
+    // A right-padded row starts at 0 in every batch: its score does not depend on which
+    // rows shared its forward pass, exactly.
+    if (model.paddingSide === "right") expect(batched).toEqual(single);
     expect(new Set(batched).size).toBe(rows.length);
   });
 });

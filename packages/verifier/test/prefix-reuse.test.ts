@@ -1,3 +1,4 @@
+import type { Score } from "@assay/core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVerifierScorer, loadModel, type VerifierModel } from "../src/index.js";
@@ -72,6 +73,26 @@ describe.each(["distribution", "probe"] as const)("prefix reuse, %s head", (head
       expect(usage?.forwardPasses).toBeLessThanOrEqual(3 * 2 * 5);
     }
   });
+
+  // With reuse only: this model is left-padded, and without reuse a left-padded row moves
+  // with its batch (within 1e-5; batch-independence.test.ts checks a right-padded one).
+  it("gives a sample the same scores to the bit, alone and beside other samples", async () => {
+    const scorer = createVerifierScorer(pair.reuse, {
+      model: pair.reuse.name,
+      criteria: CRITERIA,
+      variants: tinyDistributionTemplates(),
+      repetitions: 2,
+    });
+    const input = { ...sample("Which compound is released?", STEPS.join("\n")), steps: STEPS };
+    const alone = numbers(await scorer(input, {}));
+    // Other questions and answers: other prefix lengths in the same passes.
+    const others = [
+      sample("Name a gas.", "Oxygen, mostly."),
+      { ...sample("Why?", STEPS.slice(0, 2).join("\n")), steps: STEPS.slice(0, 2) },
+    ];
+    const [beside] = await Promise.all([scorer(input, {}), ...others.map((o) => scorer(o, {}))]);
+    expect(numbers(beside as Score)).toEqual(alone);
+  });
 });
 
 // A prepared graph reads one position per row, at an offset into the row's new tokens.
@@ -109,7 +130,7 @@ describe.each(["exported", "prepared"] as const)(
         return rows;
       });
 
-    it("reads the same vectors as one whole pass per prompt, in any batch size, beside any other sample", async () => {
+    it("reads the vectors of one whole pass per prompt, and the same ones in any batch size, beside any other sample", async () => {
       await fc.assert(
         fc.asyncProperty(
           fc.array(promptSets, { minLength: 1, maxLength: 3 }),
@@ -141,14 +162,16 @@ describe.each(["exported", "prepared"] as const)(
               const computed = (shared.computed[g] ?? []).reduce((a, b) => a + b, 0);
               expect(computed).toBeLessThanOrEqual(sent);
             }
-            // A sample's token counts do not depend on the samples beside it.
+            // A sample's vectors and token counts do not depend on the samples beside it
+            // nor on the batch budget: bit for bit, not within a tolerance.
             const alone = await pair.reuse.runner.runSharingPrefixes(
               [groups[0] ?? []],
               output,
-              limits,
+              { maxBatchTokens: 100_000 },
               scale,
             );
             expect(alone.computed[0]).toEqual(shared.computed[0]);
+            expect(alone.vectors[0]).toEqual(shared.vectors[0]);
           },
         ),
         { numRuns: 40 },

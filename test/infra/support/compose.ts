@@ -8,7 +8,7 @@ export interface ComposeService {
   build?: { context: string; dockerfile: string };
   entrypoint?: string[];
   command?: string[];
-  environment?: Record<string, string>;
+  environment?: Record<string, string | null>;
   volumes?: string[];
   healthcheck?: {
     test?: string[];

@@ -3,6 +3,7 @@ import { checkDataset, runLocal } from "@assay/pipeline";
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
 import type { RunFlags } from "../commands/run.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
+import { HeldLines } from "../held-lines.js";
 import { writeErr } from "../output.js";
 import { printSummary } from "../print-summary.js";
 import { createProgressView } from "../progress.js";
@@ -12,15 +13,21 @@ import { shutdownSignal } from "../shutdown-signal.js";
 import { specFor } from "../spec-option.js";
 import { describeStore, openStoreFor, storeTarget } from "../store-option.js";
 import { assertUsableDataset } from "../usable-dataset.js";
+import { describeVerifierSettings, verifierTuning } from "../verifier-tuning.js";
 
 export async function runAction(dataset: string, flags: RunFlags): Promise<number> {
+  const settings = new HeldLines((line) => {
+    if (flags.quiet !== true) writeErr(`${line}\n`);
+  });
   const registry = await scorerRegistry({
     ...(flags.device !== undefined && { device: flags.device }),
     ...(flags.threads !== undefined && { threads: flags.threads }),
+    ...verifierTuning(flags.verifier),
+    onLoad: (model) => settings.add(describeVerifierSettings(model)),
   });
   // Closed on every path: the spec check may already have loaded a model (and its threads).
   try {
-    return await runWithRegistry(dataset, flags, registry);
+    return await runWithRegistry(dataset, flags, registry, settings);
   } finally {
     await registry.close();
   }
@@ -30,6 +37,7 @@ async function runWithRegistry(
   dataset: string,
   flags: RunFlags,
   registry: ScorerRegistry,
+  settings: HeldLines,
 ): Promise<number> {
   const spec = await specFor(flags.spec, registry);
   // Model-dependent args (score tokens, head overrides) are refused here, before the run
@@ -37,6 +45,8 @@ async function runWithRegistry(
   await checkSpecScorers(spec, flags.spec ?? "(default spec)", registry);
   if (flags.strict === true) await refuseInvalidDataset(dataset, flags, registry, spec);
   else await assertUsableDataset(dataset, flags.maxLineBytes);
+  // Checked: say what each verifier model runs with (a refused run printed only its refusal).
+  settings.release();
 
   const runId = flags.runId ?? defaultRunId(dataset);
   const store = await openStoreFor(flags.db);

@@ -7,6 +7,7 @@ import { CliExit, ExitCode } from "../exit-codes.js";
 import { createMaskedLogger } from "../logger.js";
 import { requireVerifier, scorerRegistry } from "../scorer-registry.js";
 import { shutdownSignal } from "../shutdown-signal.js";
+import { describeVerifierSettings, verifierTuning } from "../verifier-tuning.js";
 
 /** Jobs in flight per process when --concurrency is not given. */
 const DEFAULT_CONCURRENCY: Record<Pool, number> = { cpu: 200, gpu: 32 };
@@ -24,7 +25,7 @@ export async function workerAction(flags: WorkerFlags): Promise<void> {
     process.exitCode = await runOnePerDevice(flags.devices, workerArgs, log);
     return;
   }
-  const registry = await registryFor(flags);
+  const registry = await registryFor(flags, log);
   // Listen first: a SIGTERM that arrives while connecting must still drain, not kill.
   const shutdown = shutdownSignal((name) => log.info({ signal: name }, "shutdown requested"));
   try {
@@ -64,12 +65,22 @@ export async function workerAction(flags: WorkerFlags): Promise<void> {
  * The GPU pool loads its model before taking jobs, so a bad model folder fails at start
  * (exit 3) instead of failing every job.
  */
-async function registryFor(flags: WorkerFlags) {
+async function registryFor(flags: WorkerFlags, log: ReturnType<typeof createMaskedLogger>) {
   if (flags.pool === "cpu") return scorerRegistry(false);
   const verifier = await requireVerifier();
   const model = await verifier.loadModel(flags.model as string, {
     ...(flags.device !== undefined && { device: flags.device }),
     ...(flags.threads !== undefined && { threads: flags.threads }),
+    ...verifierTuning(flags.verifier),
   });
+  log.info(
+    {
+      model: model.name,
+      maxBatchTokens: model.batchOptions.maxBatchTokens,
+      maxBatchRows: model.batchOptions.maxBatchRows,
+      prefixReuse: model.reusesPrefixes,
+    },
+    describeVerifierSettings(model),
+  );
   return scorerRegistry({ models: [model] });
 }

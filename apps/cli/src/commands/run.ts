@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { DB_OPTION_HELP } from "../db-option.js";
 import { type DeviceName, deviceName, positiveInt } from "../options.js";
 import { parseRunId } from "../run-id.js";
+import { addVerifierFlags, type VerifierFlags, verifierFlagsGiven } from "../verifier-flags.js";
 
 export interface RunFlags {
   spec?: string;
@@ -14,10 +15,12 @@ export interface RunFlags {
   quiet?: boolean;
   device?: DeviceName;
   threads?: number;
+  /** The verifier flags typed on the command line (see `verifierFlagsGiven`). */
+  verifier: VerifierFlags;
 }
 
 export function registerRun(program: Command): void {
-  program
+  const command = program
     .command("run")
     .description("score a dataset in this process (embedded store unless --db/DATABASE_URL)")
     .argument("<dataset>", "JSONL file, one sample per line")
@@ -39,9 +42,11 @@ export function registerRun(program: Command): void {
     )
     .option("--device <device>", "where verifier models run: cpu or cuda:<id>", deviceName, "cpu")
     .option("--threads <n>", "onnxruntime threads for verifier models", positiveInt("--threads"))
-    .option("-q, --quiet", "no progress output")
-    .action(async (dataset: string, flags: RunFlags) => {
+    .option("-q, --quiet", "no progress output");
+  addVerifierFlags(command).action(
+    async (dataset: string, flags: Omit<RunFlags, "verifier">, self: Command) => {
       const { runAction } = await import("../actions/run.js");
-      process.exitCode = await runAction(dataset, flags);
-    });
+      process.exitCode = await runAction(dataset, { ...flags, verifier: verifierFlagsGiven(self) });
+    },
+  );
 }

@@ -6,6 +6,7 @@ import {
 } from "../distributed/distributed-options.js";
 import { parseDeviceList } from "../distributed/per-device.js";
 import { type DeviceName, deviceName, positiveInt } from "../options.js";
+import { addVerifierFlags, type VerifierFlags, verifierFlagsGiven } from "../verifier-flags.js";
 
 export interface WorkerFlags extends DistributedFlags {
   pool: Pool;
@@ -17,6 +18,8 @@ export interface WorkerFlags extends DistributedFlags {
   metricsPort?: number;
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /** The verifier flags typed on the command line (see `verifierFlagsGiven`). */
+  verifier: VerifierFlags;
 }
 
 export function registerWorker(program: Command): void {
@@ -55,10 +58,13 @@ export function registerWorker(program: Command): void {
       "how often to look for jobs of dead workers",
       positiveInt("--stalled-interval-ms"),
     );
-  addDistributedOptions(command).action(async (flags: WorkerFlags) => {
-    const { workerAction } = await import("../actions/worker.js");
-    await workerAction(flags);
-  });
+  addVerifierFlags(command);
+  addDistributedOptions(command).action(
+    async (flags: Omit<WorkerFlags, "verifier">, self: Command) => {
+      const { workerAction } = await import("../actions/worker.js");
+      await workerAction({ ...flags, verifier: verifierFlagsGiven(self) });
+    },
+  );
 }
 
 function parseDeviceIds(value: string): number[] {

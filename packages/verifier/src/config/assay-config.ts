@@ -145,6 +145,20 @@ export const AssayConfigSchema = z.strictObject({
    * answers from other generators (self-preference). Optional.
    */
   family: z.string().min(1).optional(),
+  /**
+   * Forward-pass limits for this model: `max_tokens` (rows × longest row, past included
+   * under prefix reuse) and `max_rows`. The loader's options (`assay run` and `assay worker`
+   * flags) win over these; unset, 16,384 tokens and 64 rows.
+   */
+  batch: z
+    .strictObject({ max_tokens: z.int().positive(), max_rows: z.int().positive() })
+    .partial()
+    .optional(),
+  /**
+   * Compute a token prefix shared by a sample's prompts once (a graph with past key values).
+   * The loader's `reusePrefixes` wins over it; unset, true.
+   */
+  prefix_reuse: z.boolean().optional(),
 });
 
 export type TextPiece = z.output<typeof TextPieceSchema>;

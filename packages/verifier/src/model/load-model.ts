@@ -10,15 +10,20 @@ import { checkHead } from "./check-head.js";
 import { readOpTypes } from "./graph-op-types.js";
 import { readAssayConfig, readAttentionSizes, readHiddenSize } from "./read-assay-config.js";
 import { type ResolveOptions, resolveModelDir } from "./resolve-source.js";
+import { batchSettings, prefixReuseWanted } from "./run-settings.js";
 import { loadTokenizer } from "./tokenizer.js";
 import { VerifierModel } from "./verifier-model.js";
 
 export interface LoadModelOptions extends SessionOptions, ResolveOptions {
-  /** Dynamic batching limits. Defaults: 16,384 tokens, 64 rows, 2 ms. */
+  /**
+   * Dynamic batching limits. A field left unset comes from assay.json `batch`, else the
+   * defaults: 16,384 tokens, 64 rows, 2 ms.
+   */
   batch?: BatcherOptions;
   /**
    * Prompts of one sample that share a token prefix compute it once, on a graph exported
-   * with past key values. Default true; false runs every prompt whole (to compare).
+   * with past key values. Unset: assay.json `prefix_reuse`, else true; false runs every
+   * prompt whole (to compare).
    */
   reusePrefixes?: boolean;
 }
@@ -84,11 +89,11 @@ export async function loadModel(
       hiddenSize,
       head.probe,
       head.scaleIds,
-      options.batch ?? {},
+      batchSettings(config, options),
       fitThread,
       // Prefix reuse pads each row's past to the widest one: GroupQueryAttention, which
       // reads the first keys of a row, would read that gap. Prompts then run whole.
-      (options.reusePrefixes ?? true) && !fused,
+      prefixReuseWanted(config, options) && !fused,
     );
   } catch (error) {
     await session.release();

@@ -1,17 +1,12 @@
-import {
-  type BatchedResult,
-  Batcher,
-  type BatcherOptions,
-  type BatchStats,
-} from "../batch/batcher.js";
+import { type BatchedResult, Batcher, type BatchStats } from "../batch/batcher.js";
 import { GroupBatcher } from "../batch/group-batcher.js";
-import { DEFAULT_BATCH_TOKENS } from "../batch/plan-batches.js";
 import type { AssayConfig } from "../config/assay-config.js";
 import type { FitOptions, FitResult } from "../fit/fit.js";
 import type { FitThread } from "../fit/fit-thread.js";
 import type { ModelRunner } from "../session/model-runner.js";
 import type { SessionInfo } from "../session/worker-session.js";
 import type { PromptPiece } from "../template/resolve-prompt.js";
+import type { BatchSettings } from "./run-settings.js";
 import type { VerifierTokenizer } from "./tokenizer.js";
 
 /** What `forwardSharingPrefixes` returns for one sample's prompts. */
@@ -67,7 +62,8 @@ export class VerifierModel {
     readonly probe: Float32Array | null,
     /** Token ids of an assay.json distribution head's scale. */
     readonly scaleIds: number[] | null,
-    readonly batchOptions: BatcherOptions,
+    /** Batch limits, resolved at load (option > assay.json > default). */
+    readonly batchOptions: BatchSettings,
     readonly fitThread: FitThread,
     /** `reusePrefixes` as loaded: false keeps the plain path even on a with-past graph. */
     readonly prefixReuseAllowed = true,
@@ -99,7 +95,7 @@ export class VerifierModel {
     if (batcher === undefined) {
       batcher = new GroupBatcher((groups) => this.#runGroups(groups, output, ids), {
         maxWaitMs: this.batchOptions.maxWaitMs ?? 2,
-        maxTokens: 4 * (this.batchOptions.maxBatchTokens ?? DEFAULT_BATCH_TOKENS),
+        maxTokens: 4 * this.batchOptions.maxBatchTokens,
       });
       this.#groupBatchers.set(key, batcher);
     }

@@ -4,6 +4,8 @@ import type { VerifierModel } from "../model/verifier-model.js";
 export interface ModelCacheOptions extends LoadModelOptions {
   /** Models already loaded by the worker, matched on `args.model` (= the model's `name`). */
   models?: VerifierModel[];
+  /** Called once per model this cache loads, e.g. to log the settings it runs with. */
+  onLoad?: (model: VerifierModel) => void;
 }
 
 /**
@@ -24,7 +26,12 @@ export function modelCache(options: ModelCacheOptions = {}): ModelCache {
       if (model === undefined) {
         // Imported here: the loader brings onnxruntime and the tokenizers, which a process
         // that never scores with a model (`assay run` with deterministic scorers) skips.
-        model = import("../model/load-model.js").then(({ loadModel }) => loadModel(name, options));
+        model = import("../model/load-model.js")
+          .then(({ loadModel }) => loadModel(name, options))
+          .then((loaded) => {
+            options.onLoad?.(loaded);
+            return loaded;
+          });
         models.set(name, model);
       }
       return model;

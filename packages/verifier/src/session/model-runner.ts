@@ -1,6 +1,7 @@
 import type { BatchLimits } from "../batch/plan-batches.js";
 import { PREPARED } from "../prepare/prepared-names.js";
 import type { ModelIo } from "./model-io.js";
+import { paddedLength } from "./padded-length.js";
 import { prefixPasses } from "./prefix-passes.js";
 import {
   buildPrefixTree,
@@ -164,7 +165,7 @@ export function padRows(
   paddingSide: "left" | "right",
   padId: number,
 ): Record<string, Int64Feed> {
-  const length = Math.max(...rows.map((r) => r.length));
+  const length = paddedLength(rows);
   const size = rows.length * length;
   const ids = new BigInt64Array(size).fill(BigInt(padId));
   const mask = new BigInt64Array(size);

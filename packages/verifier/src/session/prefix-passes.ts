@@ -1,12 +1,14 @@
+import { alignedPastWidth, MIN_PASS_WIDTH } from "./padded-length.js";
 import type { PrefixTree } from "./prefix-tree.js";
 import type { Int64Feed, TreePass } from "./worker-session.js";
 
 /**
  * The inputs of each pass of a prefix tree. Rows are right-padded: row r's keys are its
- * parent's cache (length P_r) padded to the pass's widest past P, then its own tokens
- * padded to the longest S. `attention_mask` [rows, P + S] hides both gaps; position ids
- * continue the past (P_r, P_r + 1, …), so a token sees exactly the keys and position it
- * would have in the whole prompt, and its output equals the no-reuse pass's.
+ * parent's cache (length P_r) padded to the pass's widest past P (rounded up to a multiple
+ * of `PAST_ALIGN`), then its own tokens padded to the longest S (at least `MIN_PASS_WIDTH`).
+ * `attention_mask` [rows, P + S] hides both gaps; position ids continue the past (P_r,
+ * P_r + 1, …), so a token sees exactly the keys and position it would have in the whole
+ * prompt, and its output equals the no-reuse pass's (within rounding, `padded-length.ts`).
  */
 export function prefixPasses(
   tree: PrefixTree,
@@ -23,8 +25,8 @@ export function prefixPasses(
     const nodes = rows.map(
       (i) => tree.nodes[i] ?? { parent: -1, start: 0, ids: [], children: [], owner: 0 },
     );
-    const pastWidth = Math.max(...nodes.map((n) => n.start));
-    const width = Math.max(...nodes.map((n) => n.ids.length));
+    const pastWidth = alignedPastWidth(nodes.map((n) => n.start));
+    const width = Math.max(MIN_PASS_WIDTH, ...nodes.map((n) => n.ids.length));
     const ids = new BigInt64Array(rows.length * width).fill(BigInt(padId));
     const positions = new BigInt64Array(rows.length * width);
     const mask = new BigInt64Array(rows.length * (pastWidth + width));

@@ -1,3 +1,5 @@
+import { paddedLength } from "./padded-length.js";
+
 /**
  * Where each row of a padded batch is scored: its last text token, before the special tokens
  * the tokenizer appends to every row (`appendedTokens`, e.g. an EOS or SEP), and never
@@ -9,7 +11,7 @@ export function scorePositions(
   paddingSide: "left" | "right",
   appendedTokens = 0,
 ): number[] {
-  const length = Math.max(...rows.map((r) => r.length));
+  const length = paddedLength(rows);
   return rows.map((row) => {
     const start = paddingSide === "left" ? length - row.length : 0;
     return start + Math.max(0, row.length - 1 - appendedTokens);
