@@ -106,6 +106,25 @@ function row(rows: readonly AblationRow[] | undefined, label: string): AblationR
   );
 }
 
+/**
+ * Two criteria, one variant: `spec` alone picks the right answer of each task, `output`
+ * alone the wrong one, and their mean picks right in T1 and T2 and wrong in T3.
+ */
+const SPEC_RIGHT_OUTPUT_WRONG: AblationRunSpec["tasks"] = {
+  T1: [
+    { label: false, values: [[0.2], [0.9]] },
+    { label: true, values: [[0.8], [0.4]] },
+  ],
+  T2: [
+    { label: true, values: [[0.9], [0.3]] },
+    { label: false, values: [[0.1], [0.95]] },
+  ],
+  T3: [
+    { label: false, values: [[0.3], [0.9]] },
+    { label: true, values: [[0.7], [0.2]] },
+  ],
+};
+
 describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
   "selection ablation on %s",
   (driver) => {
@@ -164,18 +183,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       await seedAblationRun(db.store, runId, {
         criteria: ["spec", "output"],
         tasks: {
-          T1: [
-            { label: false, values: [[0.2], [0.9]] },
-            { label: true, values: [[0.8], [0.4]] },
-          ],
-          T2: [
-            { label: true, values: [[0.9], [0.3]] },
-            { label: false, values: [[0.1], [0.95]] },
-          ],
-          T3: [
-            { label: false, values: [[0.3], [0.9]] },
-            { label: true, values: [[0.7], [0.2]] },
-          ],
+          ...SPEC_RIGHT_OUTPUT_WRONG,
         },
       });
       await selectForRun(db.store, runId, { verifierScorer: "judge" });
@@ -201,18 +209,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
         k: 2,
         judge: { seed: 3, strengths: { T1: [1, 4], T2: [4, 1], T3: [1, 4] } },
         tasks: {
-          T1: [
-            { label: false, values: [[0.2], [0.9]] },
-            { label: true, values: [[0.8], [0.4]] },
-          ],
-          T2: [
-            { label: true, values: [[0.9], [0.3]] },
-            { label: false, values: [[0.1], [0.95]] },
-          ],
-          T3: [
-            { label: false, values: [[0.3], [0.9]] },
-            { label: true, values: [[0.7], [0.2]] },
-          ],
+          ...SPEC_RIGHT_OUTPUT_WRONG,
           T4: [
             { label: true, values: [[0.4], [0.9]] },
             { label: false, values: [[0.8], [0.2]] },
