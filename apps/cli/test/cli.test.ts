@@ -79,7 +79,7 @@ describe("assay CLI", () => {
     expect(csv.code, csv.stderr).toBe(0);
     const csvLines = readFileSync(csvPath, "utf8").trim().split("\n");
     expect(csvLines[0]).toBe(
-      "run_id,sample_id,task_id,scorer,criterion,repetition,status,value,reason,rule",
+      "run_id,sample_id,task_id,scorer,criterion,repetition,status,value,reason,rule,detail",
     );
     expect(csvLines).toHaveLength(summary.results + 1);
 

@@ -354,6 +354,7 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
         value: null,
         reason: "timeout",
         rule: "default",
+        detail: { message: "why: timeout" },
       });
     });
 
