@@ -14,7 +14,13 @@ import { type ExportedRow, type ExportedTable, exportTableRows } from "./queries
 import { writeResults } from "./queries/results.js";
 import type { AnyPgDatabase } from "./queries/runs.js";
 import * as runs from "./queries/runs.js";
-import { deleteSamples, insertInputErrors, insertSamples, sampleLines } from "./queries/samples.js";
+import {
+  clearInputErrors,
+  deleteSamples,
+  insertInputErrors,
+  insertSamples,
+  sampleLines,
+} from "./queries/samples.js";
 import { countResults, storedResultKeys, writeScores } from "./queries/scores.js";
 import {
   type ReplaceSelectionsOptions,
@@ -97,6 +103,10 @@ export class SqlStore implements Store {
 
   async insertInputErrors(runId: string, errors: readonly InputErrorSummary[]): Promise<number> {
     return insertInputErrors(await this.#bulk(), runId, errors);
+  }
+
+  async clearInputErrors(runId: string, file: string, lines: readonly number[]): Promise<void> {
+    await clearInputErrors(await this.#runner(), runId, file, lines);
   }
 
   async storedResultKeys(runId: string, sampleIds: readonly string[]): Promise<Set<string>> {

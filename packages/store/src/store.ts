@@ -59,6 +59,8 @@ export interface Store {
    */
   deleteSamples(runId: string, samples: readonly Pick<Sample, "id" | "line">[]): Promise<void>;
   insertInputErrors(runId: string, errors: readonly InputErrorSummary[]): Promise<number>;
+  /** Deletes the input errors of these lines of `file`, which a later attempt stored. */
+  clearInputErrors(runId: string, file: string, lines: readonly number[]): Promise<void>;
 
   /**
    * Keys already stored for these samples, as `resultKeyString` values, so that a resumed

@@ -118,6 +118,15 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     const { stored, errors: refused } = await storeLines(store, runId, dataset, planned);
     for (const error of refused) recordError(error, chunkErrors);
     if (chunkErrors.length > 0) await store.insertInputErrors(runId, chunkErrors);
+    // An earlier attempt may have refused a line this one stored (a last line cut off
+    // while the file was being copied): that line is a sample now, not an input error.
+    if (options.newRun !== true) {
+      await store.clearInputErrors(
+        runId,
+        dataset,
+        stored.map((line) => line.line),
+      );
+    }
     return stored;
   };
 
