@@ -1,5 +1,5 @@
 import { describeInputError } from "@assay/core";
-import { checkDataset, runLocal } from "@assay/pipeline";
+import { checkDataset, type OpenDataset, openDataset, runLocal } from "@assay/pipeline";
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
 import type { RunFlags } from "../commands/run.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
@@ -35,9 +35,25 @@ async function runWithRegistry(
   // Model-dependent args (score tokens, head overrides) are refused here, before the run
   // exists, rather than as one error row per sample.
   await checkSpecScorers(spec, flags.spec ?? "(default spec)", registry);
-  if (flags.strict === true) await refuseInvalidDataset(dataset, flags, registry, spec);
-  else await assertUsableDataset(dataset, flags.maxLineBytes);
+  // Held open from the check to the end of the run: a file deleted or replaced meanwhile
+  // cannot leave a run registered without the dataset that was checked.
+  const opened = await openDataset(dataset);
+  try {
+    if (flags.strict === true) await refuseInvalidDataset(opened, flags, registry, spec);
+    else await assertUsableDataset(opened, flags.maxLineBytes);
+    return await runOpenDataset(opened, flags, registry, spec);
+  } finally {
+    await opened.close();
+  }
+}
 
+async function runOpenDataset(
+  opened: OpenDataset,
+  flags: RunFlags,
+  registry: ScorerRegistry,
+  spec: Awaited<ReturnType<typeof specFor>>,
+): Promise<number> {
+  const dataset = opened.path;
   const runId = flags.runId ?? defaultRunId(dataset);
   const store = await openStoreFor(flags.db);
   const log = flags.quiet === true ? () => {} : (line: string) => writeErr(`${line}\n`);
@@ -58,7 +74,7 @@ async function runWithRegistry(
     const outcome = await runLocal({
       store,
       registry,
-      dataset,
+      dataset: opened,
       spec,
       runId,
       concurrency: flags.concurrency,
@@ -87,7 +103,7 @@ async function runWithRegistry(
 }
 
 async function refuseInvalidDataset(
-  dataset: string,
+  dataset: OpenDataset,
   flags: RunFlags,
   registry: ScorerRegistry,
   spec: Awaited<ReturnType<typeof specFor>>,
@@ -99,6 +115,6 @@ async function refuseInvalidDataset(
   if (more > 0) lines.push(`  ... and ${more} more`);
   throw new CliExit(
     ExitCode.refused,
-    `--strict: refused ${dataset}: ${check.errorCount} invalid lines, nothing was scored\n${lines.join("\n")}`,
+    `--strict: refused ${dataset.path}: ${check.errorCount} invalid lines, nothing was scored\n${lines.join("\n")}`,
   );
 }

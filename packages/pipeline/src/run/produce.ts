@@ -11,6 +11,7 @@ import type { Transport } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
 import { resultKeyString, type Store } from "@assay/store";
 import { dropRollups, runnerOf } from "@assay/store/reports";
+import type { OpenDataset } from "../ingest/open-dataset.js";
 import { readDatasetBatches } from "../ingest/read-dataset.js";
 import { createRouter } from "../routing/router.js";
 import { BoundedTasks } from "./bounded-tasks.js";
@@ -23,7 +24,8 @@ export interface ProduceOptions {
   store: Store;
   transport: Transport;
   registry: ScorerRegistry;
-  dataset: string;
+  /** A path, or the dataset the caller opened before registering the run (`openDataset`). */
+  dataset: string | OpenDataset;
   spec: RunSpec;
   runId: string;
   maxLineBytes?: number;
@@ -60,7 +62,8 @@ export interface ProduceResult extends ProduceProgress {
  * duplicate ids are found through the store, not a set of every id.
  */
 export async function produce(options: ProduceOptions): Promise<ProduceResult> {
-  const { store, transport, registry, dataset, spec, runId } = options;
+  const { store, transport, registry, spec, runId } = options;
+  const dataset = typeof options.dataset === "string" ? options.dataset : options.dataset.path;
   const chunkSize = options.chunkSize ?? 500;
   const route = createRouter(spec);
   // A resumed run may gain samples and results, so its rollups would be out of date:
@@ -170,7 +173,7 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     ...(options.parseThreads !== undefined && { parseThreads: options.parseThreads }),
   };
   try {
-    reading: for await (const events of readDatasetBatches(dataset, readOptions)) {
+    reading: for await (const events of readDatasetBatches(options.dataset, readOptions)) {
       for (const event of events) {
         if (options.signal?.aborted === true) break reading;
         progress.lines += 1;
