@@ -14,6 +14,12 @@ export { planSample } from "./run/plan.js";
 export { type ProduceOptions, type ProduceResult, produce } from "./run/produce.js";
 export type { ProduceProgress } from "./run/progress.js";
 export {
+  type RegisteredRun,
+  type RegisterRunOptions,
+  registerRun,
+} from "./run/register-run.js";
+export { RunChangedError } from "./run/run-changed-error.js";
+export {
   type RunLocalOptions,
   type RunOutcome,
   type RunProgress,

@@ -29,7 +29,14 @@ import {
 } from "./queries/selections.js";
 import { runSummary } from "./queries/summary.js";
 import type { SqlRunner, StoreKind } from "./sql-runner.js";
-import type { ResultWriter, RunRecord, ScoreWriter, StartRunInput, Store } from "./store.js";
+import type {
+  ResultWriter,
+  RunOrigin,
+  RunRecord,
+  ScoreWriter,
+  StartRunInput,
+  Store,
+} from "./store.js";
 import type { StoreDriver } from "./store-driver.js";
 
 /** What differs between drivers; everything else is shared SQL. */
@@ -72,6 +79,17 @@ export class SqlStore implements Store {
 
   async startRun(input: StartRunInput): Promise<{ created: boolean }> {
     return runs.startRun(await this.#db(), input);
+  }
+
+  async setRunOrigin(
+    runId: string,
+    made: { dataset: string; spec: unknown; origin: RunOrigin },
+  ): Promise<void> {
+    await runs.setRunOrigin(await this.#db(), runId, made);
+  }
+
+  async recordDatasetRead(runId: string, bytes: number, sha256: string): Promise<void> {
+    await runs.recordDatasetRead(await this.#db(), runId, bytes, sha256);
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {

@@ -1,5 +1,5 @@
 import type { RunSpec } from "@assay/core";
-import { completeRun, type OpenDataset, openDataset, produce } from "@assay/pipeline";
+import { completeRun, type OpenDataset, openDataset, produce, registerRun } from "@assay/pipeline";
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
 import type { ProduceFlags } from "../commands/produce.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
@@ -58,13 +58,17 @@ async function produceOpenDataset(
   try {
     const transport = await openQueues(flags);
     try {
-      const { created } = await store.startRun({
-        id: runId,
-        dataset,
+      const { created, notes } = await registerRun({
+        store,
+        runId,
+        dataset: opened,
         spec,
         transport: "bullmq",
-        ...(spec.name !== undefined && { name: spec.name }),
+        allowChangedDataset: flags.allowChangedDataset === true,
+        allowChangedSpec: flags.allowChangedSpec === true,
       });
+      // Printed even with --quiet: each says the run is not what it was.
+      for (const note of notes) writeErr(`${note}\n`);
       log(`${created ? "Producing run" : "Resuming run"} ${runId}; resume with --run-id ${runId}`);
       const produced = await produce({
         store,

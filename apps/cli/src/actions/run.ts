@@ -1,5 +1,11 @@
 import { describeInputError } from "@assay/core";
-import { checkDataset, type OpenDataset, openDataset, runLocal } from "@assay/pipeline";
+import {
+  checkDataset,
+  type OpenDataset,
+  openDataset,
+  registerRun,
+  runLocal,
+} from "@assay/pipeline";
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
 import type { RunFlags } from "../commands/run.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
@@ -58,13 +64,17 @@ async function runOpenDataset(
   const store = await openStoreFor(flags.db);
   const log = flags.quiet === true ? () => {} : (line: string) => writeErr(`${line}\n`);
   try {
-    const { created } = await store.startRun({
-      id: runId,
-      dataset,
+    const { created, notes } = await registerRun({
+      store,
+      runId,
+      dataset: opened,
       spec,
       transport: "local",
-      ...(spec.name !== undefined && { name: spec.name }),
+      allowChangedDataset: flags.allowChangedDataset === true,
+      allowChangedSpec: flags.allowChangedSpec === true,
     });
+    // Printed even with --quiet: each says the run is not what it was.
+    for (const note of notes) writeErr(`${note}\n`);
     log(
       `${created ? "Run" : "Resuming run"} ${runId} (${describeStore(storeTarget(flags.db))}); resume with --run-id ${runId}`,
     );

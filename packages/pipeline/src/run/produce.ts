@@ -11,6 +11,7 @@ import type { Transport } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
 import { resultKeyString, type Store } from "@assay/store";
 import { dropRollups, runnerOf } from "@assay/store/reports";
+import { DatasetHash } from "../ingest/dataset-hash.js";
 import type { OpenDataset } from "../ingest/open-dataset.js";
 import { readDatasetBatches } from "../ingest/read-dataset.js";
 import { createRouter } from "../routing/router.js";
@@ -78,6 +79,9 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     inputErrors: 0,
   };
   const errorExamples: InputErrorSummary[] = [];
+  // Hashed as it is read, for the run's record of its dataset (see registerRun).
+  const hash = new DatasetHash();
+  const recordHash = () => store.recordDatasetRead(runId, hash.bytes, hash.hex());
   const inFlight = new BoundedTasks(options.chunksInFlight ?? 1);
   // Chunks are stored one after another in file order: of two lines with one id, the
   // later is the duplicate, and that is only known once the earlier line is stored.
@@ -118,6 +122,9 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     planned: PlannedLine[],
     chunkErrors: InputErrorSummary[],
   ): Promise<PlannedLine[]> => {
+    // Recorded before the lines are stored, so that it covers every stored line even if
+    // this process dies next: a resume then checks exactly the bytes its samples came from.
+    await recordHash();
     const { stored, errors: refused } = await storeLines(store, runId, dataset, planned);
     for (const error of refused) recordError(error, chunkErrors);
     if (chunkErrors.length > 0) await store.insertInputErrors(runId, chunkErrors);
@@ -171,6 +178,7 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     checkDuplicateIds: false,
     ...(options.maxLineBytes !== undefined && { maxLineBytes: options.maxLineBytes }),
     ...(options.parseThreads !== undefined && { parseThreads: options.parseThreads }),
+    onRead: (bytes: Uint8Array) => hash.update(bytes),
   };
   try {
     reading: for await (const events of readDatasetBatches(options.dataset, readOptions)) {
@@ -193,6 +201,7 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
   }
   await inFlight.settle();
   if (options.signal?.aborted === true) return { ...progress, errorExamples };
+  await recordHash();
   await store.setPlanned(runId, progress.planned);
   return { ...progress, errorExamples };
 }
