@@ -134,6 +134,54 @@ describe.each([
     );
   });
 
+  it("after an attempt stopped mid-read, its hash covers every stored line", async () => {
+    const total = 4000; // more than one 128 KiB read, so the attempt stops with bytes unread
+    const path = files.write("stopped.jsonl", textOf(total));
+    const dataset = await openDataset(path);
+    const stop = new AbortController();
+    // Stops reading as the first lines are stored: the next line read ends the attempt.
+    const stopping = new Proxy(store, {
+      get(target, name) {
+        if (name === "insertSamples") {
+          return (...args: Parameters<Store["insertSamples"]>) => {
+            stop.abort();
+            return target.insertSamples(...args);
+          };
+        }
+        const value = Reflect.get(target, name);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    try {
+      await registerRun({ store, runId: "stopped", dataset, spec, transport: "local" });
+      const outcome = await runLocal({
+        store: stopping,
+        registry,
+        dataset,
+        spec,
+        runId: "stopped",
+        chunkSize: 500,
+        signal: stop.signal,
+      });
+      expect(outcome.interrupted).toBe(true);
+    } finally {
+      await dataset.close();
+    }
+    const [{ lines, hashed }] = (await queryRows(
+      store,
+      `SELECT max(s.line)::int AS lines, r.dataset_hashed_bytes::int AS hashed
+       FROM runs r JOIN samples s ON s.run_id = r.id WHERE r.id = 'stopped'
+       GROUP BY r.dataset_hashed_bytes`,
+    )) as [{ lines: number; hashed: number }];
+    expect(lines).toBeGreaterThan(0);
+    expect(hashed).toBeGreaterThanOrEqual(textOf(lines).length);
+    expect(hashed).toBeLessThan(textOf(total).length);
+
+    // The last stored line, edited in place: caught, though the run never read the whole file.
+    writeFileSync(path, changed(total, "edited", lines - 1));
+    await expect(attempt("stopped", path)).rejects.toThrow(/content changed/);
+  });
+
   it("resumes a run recorded without its origin, with a note, and records it", async () => {
     const path = files.write("unrecorded.jsonl", textOf(2));
     await store.startRun({ id: "unrecorded", dataset: path, spec, transport: "local" });
