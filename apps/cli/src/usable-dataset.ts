@@ -1,12 +1,15 @@
-import { readDataset } from "@assay/pipeline";
+import { type OpenDataset, readDataset } from "@assay/pipeline";
 
 /**
- * Throws the dataset's InputError when nothing in it could be scored (missing, a folder,
- * empty), before a run is registered: a refused dataset must leave no empty run behind.
- * Reads only up to the first line that is not blank.
+ * Throws the dataset's InputError when nothing in it could be scored (empty, or only blank
+ * lines), before a run is registered: a refused dataset must leave no empty run behind.
+ * Reads only up to the first line that is not blank, through the handle the run reads.
  */
-export async function assertUsableDataset(file: string, maxLineBytes: number): Promise<void> {
-  const events = readDataset(file, { maxLineBytes, checkDuplicateIds: false, parseThreads: 0 });
+export async function assertUsableDataset(
+  dataset: OpenDataset,
+  maxLineBytes: number,
+): Promise<void> {
+  const events = readDataset(dataset, { maxLineBytes, checkDuplicateIds: false, parseThreads: 0 });
   try {
     await events.next();
   } finally {

@@ -1,3 +1,4 @@
+export { type OpenDataset, openDataset } from "./ingest/open-dataset.js";
 export { type DatasetEvent, DEFAULT_MAX_LINE_BYTES, readDataset } from "./ingest/read-dataset.js";
 export { type RawLine, readLines } from "./ingest/read-lines.js";
 export { createLogger, type Logger } from "./logger.js";
@@ -12,6 +13,12 @@ export { completeRun } from "./run/complete-run.js";
 export { planSample } from "./run/plan.js";
 export { type ProduceOptions, type ProduceResult, produce } from "./run/produce.js";
 export type { ProduceProgress } from "./run/progress.js";
+export {
+  type RegisteredRun,
+  type RegisterRunOptions,
+  registerRun,
+} from "./run/register-run.js";
+export { RunChangedError } from "./run/run-changed-error.js";
 export {
   type RunLocalOptions,
   type RunOutcome,

@@ -22,7 +22,14 @@ export { RejectedRowError } from "./rejected-row-error.js";
 export { resultKeyString } from "./result-key.js";
 export * as schema from "./schema.js";
 export type { StoreKind } from "./sql-runner.js";
-export type { ResultWriter, RunRecord, ScoreWriter, StartRunInput, Store } from "./store.js";
+export type {
+  ResultWriter,
+  RunOrigin,
+  RunRecord,
+  ScoreWriter,
+  StartRunInput,
+  Store,
+} from "./store.js";
 export type { StoreDriver } from "./store-driver.js";
 export { inspectStoreFolder, StoreFolderError, type StoreFolderState } from "./store-folder.js";
 export { writeIsolating } from "./write-isolating.js";

@@ -30,6 +30,17 @@ export const runs = pgTable(
     createdAt: createdAt(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     plannedResults: bigint("planned_results", { mode: "number" }),
+    // What the run was made from, so that a resume with another dataset or spec is
+    // refused instead of mixed in. Null on runs created before these were recorded.
+    /** The dataset's path with links resolved (`dataset` holds it as given). */
+    datasetPath: text("dataset_path"),
+    /** The dataset's size when the run last opened it. */
+    datasetBytes: bigint("dataset_bytes", { mode: "number" }),
+    /** sha256 of the dataset's first `dataset_hashed_bytes` bytes: all that was read. */
+    datasetSha256: text("dataset_sha256"),
+    datasetHashedBytes: bigint("dataset_hashed_bytes", { mode: "number" }),
+    /** sha256 of the resolved spec as JSON with sorted keys. */
+    specSha256: text("spec_sha256"),
   },
   // Report trends: "the last N runs" and "the last N runs named X", newest first.
   (t) => [

@@ -14,7 +14,13 @@ import { type ExportedRow, type ExportedTable, exportTableRows } from "./queries
 import { writeResults } from "./queries/results.js";
 import type { AnyPgDatabase } from "./queries/runs.js";
 import * as runs from "./queries/runs.js";
-import { deleteSamples, insertInputErrors, insertSamples, sampleLines } from "./queries/samples.js";
+import {
+  clearInputErrors,
+  deleteSamples,
+  insertInputErrors,
+  insertSamples,
+  sampleLines,
+} from "./queries/samples.js";
 import { countResults, storedResultKeys, writeScores } from "./queries/scores.js";
 import {
   type ReplaceSelectionsOptions,
@@ -23,7 +29,14 @@ import {
 } from "./queries/selections.js";
 import { runSummary } from "./queries/summary.js";
 import type { SqlRunner, StoreKind } from "./sql-runner.js";
-import type { ResultWriter, RunRecord, ScoreWriter, StartRunInput, Store } from "./store.js";
+import type {
+  ResultWriter,
+  RunOrigin,
+  RunRecord,
+  ScoreWriter,
+  StartRunInput,
+  Store,
+} from "./store.js";
 import type { StoreDriver } from "./store-driver.js";
 
 /** What differs between drivers; everything else is shared SQL. */
@@ -68,6 +81,17 @@ export class SqlStore implements Store {
     return runs.startRun(await this.#db(), input);
   }
 
+  async setRunOrigin(
+    runId: string,
+    made: { dataset: string; spec: unknown; origin: RunOrigin },
+  ): Promise<void> {
+    await runs.setRunOrigin(await this.#db(), runId, made);
+  }
+
+  async recordDatasetRead(runId: string, bytes: number, sha256: string): Promise<void> {
+    await runs.recordDatasetRead(await this.#db(), runId, bytes, sha256);
+  }
+
   async getRun(id: string): Promise<RunRecord | undefined> {
     return runs.getRun(await this.#db(), id);
   }
@@ -97,6 +121,10 @@ export class SqlStore implements Store {
 
   async insertInputErrors(runId: string, errors: readonly InputErrorSummary[]): Promise<number> {
     return insertInputErrors(await this.#bulk(), runId, errors);
+  }
+
+  async clearInputErrors(runId: string, file: string, lines: readonly number[]): Promise<void> {
+    await clearInputErrors(await this.#runner(), runId, file, lines);
   }
 
   async storedResultKeys(runId: string, sampleIds: readonly string[]): Promise<Set<string>> {

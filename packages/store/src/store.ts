@@ -23,6 +23,21 @@ export interface StartRunInput {
   /** The resolved run spec, stored as JSON so a report can show what was asked for. */
   spec: unknown;
   transport: string;
+  /** What the run is made from; checked when the run resumes. */
+  origin?: RunOrigin;
+}
+
+/** What a run was made from: its dataset's identity and its spec's hash. */
+export interface RunOrigin {
+  /** The dataset's path with links resolved. */
+  datasetPath: string;
+  /** Its size in bytes when opened. */
+  datasetBytes: number;
+  /** sha256 (hex) of the first `datasetHashedBytes` bytes: what the run has read of it. */
+  datasetSha256: string;
+  datasetHashedBytes: number;
+  /** sha256 (hex) of the resolved spec as JSON with sorted keys. */
+  specSha256: string;
 }
 
 export type ScoreWriter = BatchedWriter<ScoreRow>;
@@ -43,6 +58,20 @@ export interface Store {
   startRun(input: StartRunInput): Promise<{ created: boolean }>;
   getRun(id: string): Promise<RunRecord | undefined>;
   setPlanned(runId: string, plannedResults: number): Promise<void>;
+  /**
+   * Replaces what the run is recorded as made from, with its dataset path as given and its
+   * resolved spec (a resume allowed to change them).
+   */
+  setRunOrigin(
+    runId: string,
+    made: { dataset: string; spec: unknown; origin: RunOrigin },
+  ): Promise<void>;
+  /**
+   * Records the hash of the dataset's first `bytes` bytes, read so far, unless the run
+   * already holds the hash of more of it. Called before the lines read are stored, so the
+   * hash always covers every stored line.
+   */
+  recordDatasetRead(runId: string, bytes: number, sha256: string): Promise<void>;
   /** Sets `finished_at` the first time only; true when this call set it. */
   finishRun(runId: string): Promise<boolean>;
 
@@ -59,6 +88,8 @@ export interface Store {
    */
   deleteSamples(runId: string, samples: readonly Pick<Sample, "id" | "line">[]): Promise<void>;
   insertInputErrors(runId: string, errors: readonly InputErrorSummary[]): Promise<number>;
+  /** Deletes the input errors of these lines of `file`, which a later attempt stored. */
+  clearInputErrors(runId: string, file: string, lines: readonly number[]): Promise<void>;
 
   /**
    * Keys already stored for these samples, as `resultKeyString` values, so that a resumed

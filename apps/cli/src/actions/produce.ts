@@ -1,5 +1,6 @@
-import { completeRun, produce } from "@assay/pipeline";
-import { checkSpecScorers } from "@assay/scorers";
+import type { RunSpec } from "@assay/core";
+import { completeRun, type OpenDataset, openDataset, produce, registerRun } from "@assay/pipeline";
+import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
 import type { ProduceFlags } from "../commands/produce.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { waitForRun } from "../distributed/wait-for-run.js";
@@ -33,25 +34,47 @@ export async function produceAction(dataset: string, flags: ProduceFlags): Promi
     // Producing scores nothing: release whatever model the check loaded.
     await registry.close();
   }
-  await assertUsableDataset(dataset, flags.maxLineBytes);
+  // Held open from the check to the end of the read: a file deleted or replaced meanwhile
+  // cannot leave a run registered without the dataset that was checked.
+  const opened = await openDataset(dataset);
+  try {
+    await assertUsableDataset(opened, flags.maxLineBytes);
+    return await produceOpenDataset(opened, flags, spec, registry, log);
+  } finally {
+    await opened.close();
+  }
+}
+
+async function produceOpenDataset(
+  opened: OpenDataset,
+  flags: ProduceFlags,
+  spec: RunSpec,
+  registry: ScorerRegistry,
+  log: (line: string) => void,
+): Promise<number> {
+  const dataset = opened.path;
   const runId = flags.runId ?? defaultRunId(dataset);
   const store = await openSharedStore(flags);
   try {
     const transport = await openQueues(flags);
     try {
-      const { created } = await store.startRun({
-        id: runId,
-        dataset,
+      const { created, notes } = await registerRun({
+        store,
+        runId,
+        dataset: opened,
         spec,
         transport: "bullmq",
-        ...(spec.name !== undefined && { name: spec.name }),
+        allowChangedDataset: flags.allowChangedDataset === true,
+        allowChangedSpec: flags.allowChangedSpec === true,
       });
+      // Printed even with --quiet: each says the run is not what it was.
+      for (const note of notes) writeErr(`${note}\n`);
       log(`${created ? "Producing run" : "Resuming run"} ${runId}; resume with --run-id ${runId}`);
       const produced = await produce({
         store,
         transport,
         registry,
-        dataset,
+        dataset: opened,
         spec,
         runId,
         maxLineBytes: flags.maxLineBytes,

@@ -1,5 +1,11 @@
 import { describeInputError } from "@assay/core";
-import { checkDataset, runLocal } from "@assay/pipeline";
+import {
+  checkDataset,
+  type OpenDataset,
+  openDataset,
+  registerRun,
+  runLocal,
+} from "@assay/pipeline";
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
 import type { RunFlags } from "../commands/run.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
@@ -43,22 +49,42 @@ async function runWithRegistry(
   // Model-dependent args (score tokens, head overrides) are refused here, before the run
   // exists, rather than as one error row per sample.
   await checkSpecScorers(spec, flags.spec ?? "(default spec)", registry);
-  if (flags.strict === true) await refuseInvalidDataset(dataset, flags, registry, spec);
-  else await assertUsableDataset(dataset, flags.maxLineBytes);
-  // Checked: say what each verifier model runs with (a refused run printed only its refusal).
-  settings.release();
+  // Held open from the check to the end of the run: a file deleted or replaced meanwhile
+  // cannot leave a run registered without the dataset that was checked.
+  const opened = await openDataset(dataset);
+  try {
+    if (flags.strict === true) await refuseInvalidDataset(opened, flags, registry, spec);
+    else await assertUsableDataset(opened, flags.maxLineBytes);
+    // Checked: say what each verifier model runs with (a refused run printed only its refusal).
+    settings.release();
+    return await runOpenDataset(opened, flags, registry, spec);
+  } finally {
+    await opened.close();
+  }
+}
 
+async function runOpenDataset(
+  opened: OpenDataset,
+  flags: RunFlags,
+  registry: ScorerRegistry,
+  spec: Awaited<ReturnType<typeof specFor>>,
+): Promise<number> {
+  const dataset = opened.path;
   const runId = flags.runId ?? defaultRunId(dataset);
   const store = await openStoreFor(flags.db);
   const log = flags.quiet === true ? () => {} : (line: string) => writeErr(`${line}\n`);
   try {
-    const { created } = await store.startRun({
-      id: runId,
-      dataset,
+    const { created, notes } = await registerRun({
+      store,
+      runId,
+      dataset: opened,
       spec,
       transport: "local",
-      ...(spec.name !== undefined && { name: spec.name }),
+      allowChangedDataset: flags.allowChangedDataset === true,
+      allowChangedSpec: flags.allowChangedSpec === true,
     });
+    // Printed even with --quiet: each says the run is not what it was.
+    for (const note of notes) writeErr(`${note}\n`);
     log(
       `${created ? "Run" : "Resuming run"} ${runId} (${describeStore(storeTarget(flags.db))}); resume with --run-id ${runId}`,
     );
@@ -68,7 +94,7 @@ async function runWithRegistry(
     const outcome = await runLocal({
       store,
       registry,
-      dataset,
+      dataset: opened,
       spec,
       runId,
       concurrency: flags.concurrency,
@@ -97,7 +123,7 @@ async function runWithRegistry(
 }
 
 async function refuseInvalidDataset(
-  dataset: string,
+  dataset: OpenDataset,
   flags: RunFlags,
   registry: ScorerRegistry,
   spec: Awaited<ReturnType<typeof specFor>>,
@@ -109,6 +135,6 @@ async function refuseInvalidDataset(
   if (more > 0) lines.push(`  ... and ${more} more`);
   throw new CliExit(
     ExitCode.refused,
-    `--strict: refused ${dataset}: ${check.errorCount} invalid lines, nothing was scored\n${lines.join("\n")}`,
+    `--strict: refused ${dataset.path}: ${check.errorCount} invalid lines, nothing was scored\n${lines.join("\n")}`,
   );
 }

@@ -13,6 +13,8 @@ export interface ProduceFlags extends DistributedFlags {
   json?: boolean;
   maxLineBytes: number;
   quiet?: boolean;
+  allowChangedDataset?: boolean;
+  allowChangedSpec?: boolean;
 }
 
 export function registerProduce(program: Command): void {
@@ -36,6 +38,11 @@ export function registerProduce(program: Command): void {
       positiveInt("--max-line-bytes"),
       1 << 20,
     )
+    .option(
+      "--allow-changed-dataset",
+      "resume a run even though its dataset changed (another path, size or content)",
+    )
+    .option("--allow-changed-spec", "resume a run even though its spec changed")
     .option("-q, --quiet", "no progress output");
   addDistributedOptions(command).action(async (dataset: string, flags: ProduceFlags) => {
     const { produceAction } = await import("../actions/produce.js");

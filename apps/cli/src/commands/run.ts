@@ -13,6 +13,8 @@ export interface RunFlags {
   db?: string;
   maxLineBytes: number;
   quiet?: boolean;
+  allowChangedDataset?: boolean;
+  allowChangedSpec?: boolean;
   device?: DeviceName;
   threads?: number;
   /** The verifier flags typed on the command line (see `verifierFlagsGiven`). */
@@ -42,6 +44,11 @@ export function registerRun(program: Command): void {
     )
     .option("--device <device>", "where verifier models run: cpu or cuda:<id>", deviceName, "cpu")
     .option("--threads <n>", "onnxruntime threads for verifier models", positiveInt("--threads"))
+    .option(
+      "--allow-changed-dataset",
+      "resume a run even though its dataset changed (another path, size or content)",
+    )
+    .option("--allow-changed-spec", "resume a run even though its spec changed")
     .option("-q, --quiet", "no progress output");
   addVerifierFlags(command).action(
     async (dataset: string, flags: Omit<RunFlags, "verifier">, self: Command) => {

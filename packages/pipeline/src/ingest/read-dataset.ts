@@ -1,6 +1,6 @@
-import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { InputError, type Sample } from "@assay/core";
+import { type OpenDataset, openDataset } from "./open-dataset.js";
 import { type LineOutcome, parseLine, parseLineBytes } from "./parse-lines.js";
 import { ParsePool } from "./parse-pool.js";
 import { type LineBatch, readLineBatches } from "./read-line-batches.js";
@@ -20,6 +20,8 @@ export interface ReadDatasetOptions {
    * else one per spare CPU core, at most 4.
    */
   parseThreads?: number;
+  /** Sees every byte of the file as it is read, in order (e.g. to hash it). */
+  onRead?: (bytes: Uint8Array) => void;
 }
 
 export type DatasetEvent =
@@ -35,10 +37,11 @@ const PARALLEL_FROM_BYTES = 4 << 20;
  * line becomes an `error` event with its line number and field; the lines around it are
  * unaffected. A line is accepted or refused whole: a candidates line whose `<id>#<n>`
  * collides with an id used before yields no sample at all. A missing or empty file
- * throws, since nothing could be scored.
+ * throws, since nothing could be scored. `source` is a path or a dataset held open (read
+ * from its start, and left open).
  */
 export async function* readDataset(
-  file: string,
+  file: string | OpenDataset,
   options: ReadDatasetOptions = {},
 ): AsyncGenerator<DatasetEvent> {
   for await (const events of readDatasetBatches(file, options)) yield* events;
@@ -49,16 +52,32 @@ export async function* readDataset(
  * lines per second: one step of the stream per batch rather than per line.
  */
 export async function* readDatasetBatches(
-  file: string,
+  source: string | OpenDataset,
   options: ReadDatasetOptions = {},
 ): AsyncGenerator<DatasetEvent[]> {
-  const size = await assertReadableFile(file);
+  const dataset = typeof source === "string" ? await openDataset(source) : source;
+  try {
+    yield* readOpenDataset(dataset, options);
+  } finally {
+    if (typeof source === "string") await dataset.close();
+  }
+}
+
+async function* readOpenDataset(
+  dataset: OpenDataset,
+  options: ReadDatasetOptions,
+): AsyncGenerator<DatasetEvent[]> {
+  const file = dataset.path;
+  const size = dataset.bytes;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const firstLineOfId = options.checkDuplicateIds === false ? undefined : new Map<string, number>();
   const threads = options.parseThreads ?? defaultParseThreads(size);
   let sawLine = false;
 
-  const lines = readLineBatches(file, { maxLineBytes });
+  const lines = readLineBatches(dataset.handle, {
+    maxLineBytes,
+    ...(options.onRead !== undefined && { onRead: options.onRead }),
+  });
   const batches =
     threads > 0 ? parsedInThreads(lines, maxLineBytes, threads) : parsedHere(lines, maxLineBytes);
   for await (const batch of batches) {
@@ -147,20 +166,6 @@ async function* parsedInThreads(
     while (inFlight.length > 0) yield await (inFlight.shift() as Promise<LineOutcome[]>);
   } finally {
     await pool.close();
-  }
-}
-
-/** The file's size; throws an InputError when there is no readable file. */
-async function assertReadableFile(file: string): Promise<number> {
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) {
-      throw new InputError({ file, line: 0, field: "", message: "not a file; pass a .jsonl file" });
-    }
-    return info.size;
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    throw new InputError({ file, line: 0, field: "", message: "file not found; check the path" });
   }
 }
 

@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 
 /**
  * Whole lines of a file as bytes, the first of them numbered `firstLine`; each ends with
@@ -20,6 +20,8 @@ export interface ReadLineBatchesOptions {
   maxLineBytes: number;
   /** Bytes read at a time; a batch holds about this many. Default 128 KiB. */
   readBytes?: number;
+  /** Sees every byte read, in file order (a hash of what the lines came from). */
+  onRead?: (bytes: Uint8Array) => void;
 }
 
 const NEWLINE = 0x0a;
@@ -30,14 +32,15 @@ const NOTHING = new Uint8Array(0);
  * checking them is left to whoever parses the batch (a parse thread), so the reading
  * thread only copies bytes and counts newlines. Lines keep their numbers; a line longer
  * than `maxLineBytes` that does not fit a batch is reported by number and skipped.
+ * `source` is a path, or a file already open, read from its start and left open.
  */
 export async function* readLineBatches(
-  path: string,
+  source: string | FileHandle,
   options: ReadLineBatchesOptions,
 ): AsyncGenerator<LineBatch> {
   const { maxLineBytes } = options;
   const readBytes = options.readBytes ?? 128 << 10;
-  const file = await open(path, "r");
+  const file = typeof source === "string" ? await open(source, "r") : source;
   try {
     const buffer = Buffer.allocUnsafeSlow(readBytes);
     /** The start of a line whose newline is not read yet. */
@@ -45,10 +48,14 @@ export async function* readLineBatches(
     /** Bytes of an over-long line being skipped up to its newline, or -1. */
     let skipped = -1;
     let next = 1;
+    // Positioned reads: a handle shared by several readers is read from its start by each.
+    let position = 0;
     for (;;) {
-      const { bytesRead } = await file.read(buffer, 0, readBytes, null);
+      const { bytesRead } = await file.read(buffer, 0, readBytes, position);
       if (bytesRead === 0) break;
+      position += bytesRead;
       let read = buffer.subarray(0, bytesRead);
+      options.onRead?.(read);
       if (skipped >= 0) {
         const end = read.indexOf(NEWLINE);
         if (end === -1) {
@@ -79,7 +86,7 @@ export async function* readLineBatches(
     if (skipped >= 0) yield { kind: "too_long", line: next, bytes: skipped };
     else if (carry.length > 0) yield { kind: "lines", firstLine: next, bytes: carry };
   } finally {
-    await file.close();
+    if (typeof source === "string") await file.close();
   }
 }
 

@@ -1,5 +1,6 @@
 import { InputError, type InputErrorSummary, type RunSpec } from "@assay/core";
 import type { ScorerRegistry } from "@assay/scorers";
+import type { OpenDataset } from "../ingest/open-dataset.js";
 import { type ReadDatasetOptions, readDataset } from "../ingest/read-dataset.js";
 import { createRouter } from "../routing/router.js";
 import { planLine } from "./plan.js";
@@ -18,12 +19,13 @@ export interface DatasetCheck {
  * the same per-line checks as a run (`readDataset`, `planLine`).
  */
 export async function checkDataset(
-  file: string,
+  dataset: string | OpenDataset,
   spec: RunSpec,
   registry: ScorerRegistry,
   options: ReadDatasetOptions & { maxErrors?: number } = {},
 ): Promise<DatasetCheck> {
   const maxErrors = options.maxErrors ?? 20;
+  const file = typeof dataset === "string" ? dataset : dataset.path;
   const route = createRouter(spec);
   const check: DatasetCheck = { lines: 0, samples: 0, errorCount: 0, errors: [] };
   const record = (error: InputError): void => {
@@ -38,7 +40,7 @@ export async function checkDataset(
     }
   };
 
-  for await (const event of readDataset(file, options)) {
+  for await (const event of readDataset(dataset, options)) {
     check.lines += 1;
     if (event.kind === "error") {
       record(event.error);

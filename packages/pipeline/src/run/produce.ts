@@ -11,6 +11,8 @@ import type { Transport } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
 import { resultKeyString, type Store } from "@assay/store";
 import { dropRollups, runnerOf } from "@assay/store/reports";
+import { DatasetHash } from "../ingest/dataset-hash.js";
+import type { OpenDataset } from "../ingest/open-dataset.js";
 import { readDatasetBatches } from "../ingest/read-dataset.js";
 import { createRouter } from "../routing/router.js";
 import { BoundedTasks } from "./bounded-tasks.js";
@@ -23,7 +25,8 @@ export interface ProduceOptions {
   store: Store;
   transport: Transport;
   registry: ScorerRegistry;
-  dataset: string;
+  /** A path, or the dataset the caller opened before registering the run (`openDataset`). */
+  dataset: string | OpenDataset;
   spec: RunSpec;
   runId: string;
   maxLineBytes?: number;
@@ -60,7 +63,8 @@ export interface ProduceResult extends ProduceProgress {
  * duplicate ids are found through the store, not a set of every id.
  */
 export async function produce(options: ProduceOptions): Promise<ProduceResult> {
-  const { store, transport, registry, dataset, spec, runId } = options;
+  const { store, transport, registry, spec, runId } = options;
+  const dataset = typeof options.dataset === "string" ? options.dataset : options.dataset.path;
   const chunkSize = options.chunkSize ?? 500;
   const route = createRouter(spec);
   // A resumed run may gain samples and results, so its rollups would be out of date:
@@ -75,6 +79,9 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     inputErrors: 0,
   };
   const errorExamples: InputErrorSummary[] = [];
+  // Hashed as it is read, for the run's record of its dataset (see registerRun).
+  const hash = new DatasetHash();
+  const recordHash = () => store.recordDatasetRead(runId, hash.bytes, hash.hex());
   const inFlight = new BoundedTasks(options.chunksInFlight ?? 1);
   // Chunks are stored one after another in file order: of two lines with one id, the
   // later is the duplicate, and that is only known once the earlier line is stored.
@@ -115,9 +122,21 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     planned: PlannedLine[],
     chunkErrors: InputErrorSummary[],
   ): Promise<PlannedLine[]> => {
+    // Recorded before the lines are stored, so that it covers every stored line even if
+    // this process dies next: a resume then checks exactly the bytes its samples came from.
+    await recordHash();
     const { stored, errors: refused } = await storeLines(store, runId, dataset, planned);
     for (const error of refused) recordError(error, chunkErrors);
     if (chunkErrors.length > 0) await store.insertInputErrors(runId, chunkErrors);
+    // An earlier attempt may have refused a line this one stored (a last line cut off
+    // while the file was being copied): that line is a sample now, not an input error.
+    if (options.newRun !== true) {
+      await store.clearInputErrors(
+        runId,
+        dataset,
+        stored.map((line) => line.line),
+      );
+    }
     return stored;
   };
 
@@ -159,9 +178,10 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     checkDuplicateIds: false,
     ...(options.maxLineBytes !== undefined && { maxLineBytes: options.maxLineBytes }),
     ...(options.parseThreads !== undefined && { parseThreads: options.parseThreads }),
+    onRead: (bytes: Uint8Array) => hash.update(bytes),
   };
   try {
-    reading: for await (const events of readDatasetBatches(dataset, readOptions)) {
+    reading: for await (const events of readDatasetBatches(options.dataset, readOptions)) {
       for (const event of events) {
         if (options.signal?.aborted === true) break reading;
         progress.lines += 1;
@@ -181,6 +201,7 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
   }
   await inFlight.settle();
   if (options.signal?.aborted === true) return { ...progress, errorExamples };
+  await recordHash();
   await store.setPlanned(runId, progress.planned);
   return { ...progress, errorExamples };
 }

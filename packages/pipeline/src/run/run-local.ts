@@ -3,6 +3,7 @@ import { LocalTransport } from "@assay/queue/local";
 import type { ScorerRegistry } from "@assay/scorers";
 import type { SelectionTotals } from "@assay/selection";
 import type { Store } from "@assay/store";
+import type { OpenDataset } from "../ingest/open-dataset.js";
 import { completeRun } from "./complete-run.js";
 import { type ProduceResult, produce } from "./produce.js";
 import type { ProduceProgress } from "./progress.js";
@@ -11,7 +12,8 @@ import { createScoreHandler } from "./score-handler.js";
 export interface RunLocalOptions {
   store: Store;
   registry: ScorerRegistry;
-  dataset: string;
+  /** A path, or the dataset the caller opened before registering the run. */
+  dataset: string | OpenDataset;
   spec: RunSpec;
   runId: string;
   /** Jobs in flight at once. Default 4000: enough to fill the writer's batches. */

@@ -1,7 +1,7 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { runs } from "../schema.js";
-import type { RunRecord, StartRunInput } from "../store.js";
+import type { RunOrigin, RunRecord, StartRunInput } from "../store.js";
 
 export type AnyPgDatabase = PgDatabase<PgQueryResultHKT>;
 
@@ -17,6 +17,7 @@ export async function startRun(
       dataset: input.dataset ?? null,
       spec: input.spec,
       transport: input.transport,
+      ...input.origin,
     })
     .onConflictDoNothing()
     .returning({ id: runs.id });
@@ -39,4 +40,31 @@ export async function finishRun(db: AnyPgDatabase, runId: string): Promise<boole
     .where(and(eq(runs.id, runId), isNull(runs.finishedAt)))
     .returning({ id: runs.id });
   return updated.length > 0;
+}
+
+export async function setRunOrigin(
+  db: AnyPgDatabase,
+  runId: string,
+  made: { dataset: string; spec: unknown; origin: RunOrigin },
+): Promise<void> {
+  await db
+    .update(runs)
+    .set({ dataset: made.dataset, spec: made.spec, ...made.origin })
+    .where(eq(runs.id, runId));
+}
+
+export async function recordDatasetRead(
+  db: AnyPgDatabase,
+  runId: string,
+  bytes: number,
+  sha256: string,
+): Promise<void> {
+  // Only a run with a recorded origin, and only forward: an attempt that reads the file
+  // again from its start must not shrink what an earlier attempt's hash covers.
+  await db
+    .update(runs)
+    .set({ datasetSha256: sha256, datasetHashedBytes: bytes })
+    .where(
+      and(eq(runs.id, runId), isNotNull(runs.datasetBytes), lte(runs.datasetHashedBytes, bytes)),
+    );
 }

@@ -94,6 +94,24 @@ export async function insertInputErrors(
   return inserted;
 }
 
+/**
+ * Deletes the input errors of these lines of `file`: an earlier attempt refused them (say,
+ * a last line cut off while the file was still being copied) and this one stored them, so
+ * a line is never both a sample and an input error.
+ */
+export async function clearInputErrors(
+  runner: SqlRunner,
+  runId: string,
+  file: string,
+  lines: readonly number[],
+): Promise<void> {
+  if (lines.length === 0) return;
+  await runner.query(
+    "DELETE FROM input_errors WHERE run_id = $1 AND file = $2 AND line = ANY($3::int[])",
+    [runId, file, lines],
+  );
+}
+
 // A refused dataset line takes back the samples it stored, with their generator usage.
 const DELETE_SAMPLES = `
   WITH doomed AS (
