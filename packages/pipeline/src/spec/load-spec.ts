@@ -1,9 +1,17 @@
 import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
-import { firstIssue, type RunSpec, RunSpecSchema, SpecError, scorerKey } from "@assay/core";
+import {
+  firstIssue,
+  formatPath,
+  parseJsonConfig,
+  type RunSpec,
+  RunSpecSchema,
+  SpecError,
+  scorerKey,
+} from "@assay/core";
 import type { ScorerRegistry } from "@assay/scorers";
-import { parse as parseYaml } from "yaml";
 import { assertRoutableField } from "../routing/sample-field.js";
+import { parseYamlConfig } from "./parse-yaml-config.js";
 
 /** Reads a run spec (JSON or YAML) and checks every rule and scorer before any scoring. */
 export async function loadSpec(file: string, registry: ScorerRegistry): Promise<RunSpec> {
@@ -69,14 +77,20 @@ function checkSelectionKeys(spec: RunSpec, file: string): void {
   }
 }
 
+/**
+ * The spec as data, checked as a dataset line is (keys written twice, `__proto__`, NUL,
+ * depth, numbers), so what it says is what it means.
+ */
 function parseDocument(text: string, file: string): unknown {
   const isJson = extname(file).toLowerCase() === ".json";
-  try {
-    return isJson ? JSON.parse(text) : parseYaml(text);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new SpecError(file, "file", `not valid ${isJson ? "JSON" : "YAML"}: ${detail}`);
-  }
+  const parsed = isJson ? parseJsonConfig(text) : parseYamlConfig(text);
+  if (parsed.ok) return parsed.value;
+  const field = formatPath(parsed.path);
+  throw new SpecError(
+    file,
+    field === "" ? "file" : describeField(parsed.value, field),
+    parsed.message,
+  );
 }
 
 // "rules[2].scorers[0].name" reads better as `rule "mcq" scorers[0].name`.
