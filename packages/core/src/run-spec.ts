@@ -67,7 +67,7 @@ export type GeneratorUsageSpec = z.infer<typeof GeneratorUsageSpecSchema>;
 
 /**
  * A run spec (YAML or JSON). Before this schema sees it, the document passes the checks a
- * dataset line passes (`parseJsonConfig`, and `parseYamlConfig` in the pipeline): no key
+ * dataset line passes (`parseJsonConfig`, `parseYamlConfig`): no key
  * written twice, no `__proto__` key, no NUL or lone surrogate, at most 64 levels deep,
  * only numbers that read exactly. README.md ("The run spec") documents it; change both.
  */

@@ -4,6 +4,7 @@ import {
   firstIssue,
   formatPath,
   parseJsonConfig,
+  parseYamlConfig,
   type RunSpec,
   RunSpecSchema,
   SpecError,
@@ -11,7 +12,6 @@ import {
 } from "@assay/core";
 import type { ScorerRegistry } from "@assay/scorers";
 import { assertRoutableField } from "../routing/sample-field.js";
-import { parseYamlConfig } from "./parse-yaml-config.js";
 
 /** Reads a run spec (JSON or YAML) and checks every rule and scorer before any scoring. */
 export async function loadSpec(file: string, registry: ScorerRegistry): Promise<RunSpec> {

@@ -1,5 +1,5 @@
-import { configValueProblem, DUPLICATE_KEY_MESSAGE, type ParsedConfig } from "@assay/core";
 import { type Document, isAlias, isMap, isScalar, isSeq, type Node, parseDocument } from "yaml";
+import { configValueProblem, DUPLICATE_KEY_MESSAGE, type ParsedConfig } from "./config-document.js";
 
 /**
  * Parses YAML configuration text with the checks JSON configuration gets
