@@ -32,12 +32,21 @@ interface GeneratedRule {
 }
 
 const scalar = fc.constantFrom(...VALUES);
+// Mostly fields a rule may match on, so that many specs load and their routing is checked.
 const whenKey = fc.oneof(
-  fc.constantFrom(...ROUTABLE, ...INHERITED),
-  fc.constantFrom(...METADATA_KEYS).map((key) => `metadata.${key}`),
-  fc
-    .tuple(fc.constantFrom(...METADATA_KEYS), fc.constantFrom(...METADATA_KEYS))
-    .map(([outer, inner]) => `metadata.${outer}.${inner}`),
+  { weight: 3, arbitrary: fc.constantFrom(...ROUTABLE) },
+  { weight: 1, arbitrary: fc.constantFrom(...INHERITED) },
+  { weight: 3, arbitrary: fc.constantFrom(...METADATA_KEYS).map((key) => `metadata.${key}`) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...METADATA_KEYS), fc.constantFrom(...METADATA_KEYS))
+      .map(([outer, inner]) => `metadata.${outer}.${inner}`),
+  },
+);
+const argKey = fc.oneof(
+  { weight: 4, arbitrary: fc.constant("ignore_case") },
+  { weight: 1, arbitrary: fc.constantFrom(...INHERITED) },
 );
 // Few keys, so that a key written twice is common.
 const rule = fc.record({
@@ -46,9 +55,7 @@ const rule = fc.record({
     fc.tuple(whenKey, fc.oneof(scalar, fc.array(scalar, { minLength: 1, maxLength: 3 }))),
     { maxLength: 3 },
   ),
-  args: fc.array(fc.tuple(fc.constantFrom("ignore_case", ...INHERITED), fc.boolean()), {
-    maxLength: 2,
-  }),
+  args: fc.array(fc.tuple(argKey, fc.boolean()), { maxLength: 2 }),
 });
 const spec = fc.record({
   rules: fc
@@ -172,7 +179,7 @@ describe("a run spec is checked as a dataset line is", () => {
           );
         }
       }),
-      { numRuns: 400 },
+      { numRuns: 600 },
     );
   });
 
