@@ -225,6 +225,13 @@ describe("a run spec is checked as a dataset line is", () => {
     }
   });
 
+  it("names an unknown field without a dataset line's advice (a spec has no `metadata`)", () => {
+    const text = "rulez: []\ndefault: { scorers: [{ name: exact }] }\n";
+    expect(() => parseSpec(text, "typo.yaml", registry)).toThrow(
+      /^typo\.yaml: spec: unknown field `rulez`$/,
+    );
+  });
+
   it("matches `metadata.constructor` only on a sample's own field of that name", () => {
     const route = createRouter(
       parseSpec(

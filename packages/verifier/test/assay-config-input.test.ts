@@ -95,6 +95,12 @@ describe("assay.json is checked as a dataset line is", () => {
     );
   });
 
+  it("names an unknown field without a dataset line's advice (assay.json has no `metadata`)", async () => {
+    const config = { ...(bases[0] as Record<string, Json>), max_lenght: 64 };
+    const error = await refusal(JSON.stringify(config));
+    expect(error.message).toMatch(/assay\.json: unknown field `max_lenght`$/);
+  });
+
   it("names the key written twice, as a dataset line's refusal does", async () => {
     const error = await refusal('{"max_length": 64, "max_length": 4096}');
     expect(error.field).toBe("max_length");

@@ -18,7 +18,7 @@ export function parsePriceTable(text: string, file: string): PriceTable {
   }
   const result = PriceTableSchema.safeParse(document.value);
   if (result.success) return result.data;
-  const { field, message } = firstIssue(result.error);
+  const { field, message } = firstIssue(result.error, undefined, "");
   throw new SpecError(
     file,
     field,

@@ -28,7 +28,7 @@ export function parseSpec(text: string, file: string, registry: ScorerRegistry):
   const raw = parseDocument(text, file);
   const result = RunSpecSchema.safeParse(raw);
   if (!result.success) {
-    const { field, message } = firstIssue(result.error);
+    const { field, message } = firstIssue(result.error, undefined, "");
     throw new SpecError(file, describeField(raw, field), message);
   }
   return validateSpec(result.data, file, registry);

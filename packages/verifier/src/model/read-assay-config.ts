@@ -29,7 +29,7 @@ export async function readAssayConfig(dir: string): Promise<AssayConfig> {
   }
   const parsed = AssayConfigSchema.safeParse(document.value);
   if (!parsed.success) {
-    const { field, message } = firstIssue(parsed.error);
+    const { field, message } = firstIssue(parsed.error, undefined, "");
     throw new ModelFolderError(file, message, field);
   }
   return parsed.data;
