@@ -65,7 +65,7 @@ function jsonSyntaxMessage(error: unknown, text: string): string {
   const before = text.slice(0, at);
   const line = before.split("\n").length;
   const column = at - before.lastIndexOf("\n");
-  const reason = /^[A-Z][\w ,:'{}[\]]*?(?= in JSON| after JSON)/.exec(message)?.[0];
+  const reason = /^[A-Z][\w ,:'{}[\]-]*?(?= in JSON| after JSON)/.exec(message)?.[0];
   const what = reason === undefined ? "" : `${reason.toLowerCase()} `;
   return `not valid JSON: ${what}at line ${line}, column ${column}`;
 }
