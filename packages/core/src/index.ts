@@ -167,7 +167,15 @@ export { seededRandom } from "./stats/seeded-random.js";
 export { stratifiedBootstrap, type WeightedGroup } from "./stats/stratified-bootstrap.js";
 export type { ExportRow, InputErrorSummary, RunSummary, ScorerRuleSummary } from "./summary.js";
 export { type GeneratorUsage, GeneratorUsageSchema } from "./usage.js";
+export {
+  configValueProblem,
+  DUPLICATE_KEY_MESSAGE,
+  type ParsedConfig,
+  parseJsonConfig,
+  parseJsonText,
+} from "./validation/config-document.js";
 export { describeValue, printable } from "./validation/describe-value.js";
 export { MAX_ID_LENGTH, MAX_NESTING_DEPTH, MAX_TOKEN_COUNT } from "./validation/limits.js";
 export { type ParsedLine, parseDatasetLine } from "./validation/parse-dataset-line.js";
+export { parseYamlConfig } from "./validation/yaml-config.js";
 export { firstIssue, formatPath } from "./zod-issues.js";

@@ -5,8 +5,11 @@ const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 /**
  * A rule matches when every entry of `when` matches: the key is a sample field path
- * (`target_type`, `task_id`, `id`, `has_label`, `metadata.<key>`), the value is the
- * expected value or a list of accepted values.
+ * (`target_type`, `id`, `task_id`, `candidate_index`, `has_label`, `label`,
+ * `metadata.<key>`), the value is the expected value or a list of accepted values. Any
+ * other key is refused when the spec loads (`assertRoutableField`), names every object
+ * inherits (`valueOf`, `constructor`) included; `metadata.<key>` reads the sample's own
+ * keys only.
  */
 export const RoutingRuleSchema = z.strictObject({
   name: z.string().min(1),
@@ -62,6 +65,12 @@ export const GeneratorUsageSpecSchema = z.strictObject({
 });
 export type GeneratorUsageSpec = z.infer<typeof GeneratorUsageSpecSchema>;
 
+/**
+ * A run spec (YAML or JSON). Before this schema sees it, the document passes the checks a
+ * dataset line passes (`parseJsonConfig`, `parseYamlConfig`): no key
+ * written twice, no `__proto__` key, no NUL or lone surrogate, at most 64 levels deep,
+ * only numbers that read exactly. README.md ("The run spec") documents it; change both.
+ */
 export const RunSpecSchema = z.strictObject({
   /** Shown in reports and used to group nightly runs. */
   name: z.string().min(1).optional(),

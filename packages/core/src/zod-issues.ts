@@ -21,18 +21,26 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
+// A dataset line has a place for extra data; a configuration document does not.
+const DATASET_UNKNOWN_FIELD_HINT = "put extra information under `metadata`";
+
 /**
  * The first issue of a zod error as { field, message }, worded for a person. Given the
  * parsed input, type and range messages say what was expected and what was received
  * (`question must be a string, got a list`).
  */
-export function firstIssue(error: z.ZodError, input?: unknown): { field: string; message: string } {
+export function firstIssue(
+  error: z.ZodError,
+  input?: unknown,
+  unknownFieldHint = DATASET_UNKNOWN_FIELD_HINT,
+): { field: string; message: string } {
   const issue = error.issues[0];
   if (issue === undefined) return { field: "", message: "invalid value" };
   const field = formatPath(issue.path);
   if (issue.code === "unrecognized_keys") {
     const keys = issue.keys.map((k) => `\`${printable(k)}\``).join(", ");
-    return { field, message: `unknown field ${keys}; put extra information under \`metadata\`` };
+    const hint = unknownFieldHint === "" ? "" : `; ${unknownFieldHint}`;
+    return { field, message: `unknown field ${keys}${hint}` };
   }
   if (input === undefined) return { field, message: issue.message };
   return { field, message: explain(issue, field, valueAt(input, issue.path)) };

@@ -1,23 +1,24 @@
-import { parse as parseYaml } from "yaml";
 import { SpecError } from "../errors/spec-error.js";
-import { firstIssue } from "../zod-issues.js";
+import { parseJsonConfig } from "../validation/config-document.js";
+import { parseYamlConfig } from "../validation/yaml-config.js";
+import { firstIssue, formatPath } from "../zod-issues.js";
 import { type PriceTable, PriceTableSchema } from "./price-table.js";
 
-/** A price table file's text (YAML, or JSON for a `.json` file), checked; errors name the field. */
+/**
+ * A price table file's text (YAML, or JSON for a `.json` file), checked as a spec is (a
+ * model written twice would silently take the last price); errors name the field.
+ */
 export function parsePriceTable(text: string, file: string): PriceTable {
-  let raw: unknown;
-  try {
-    raw = file.toLowerCase().endsWith(".json") ? JSON.parse(text) : parseYaml(text);
-  } catch (error) {
-    throw new SpecError(
-      file,
-      "file",
-      `not a valid price table document: ${error instanceof Error ? error.message : String(error)}`,
-    );
+  const document = file.toLowerCase().endsWith(".json")
+    ? parseJsonConfig(text)
+    : parseYamlConfig(text);
+  if (!document.ok) {
+    const field = formatPath(document.path);
+    throw new SpecError(file, field === "" ? "file" : field, document.message);
   }
-  const result = PriceTableSchema.safeParse(raw);
+  const result = PriceTableSchema.safeParse(document.value);
   if (result.success) return result.data;
-  const { field, message } = firstIssue(result.error);
+  const { field, message } = firstIssue(result.error, undefined, "");
   throw new SpecError(
     file,
     field,

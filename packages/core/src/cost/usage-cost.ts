@@ -63,7 +63,7 @@ export function costOfUsage(
     }
     let sum: number | null = 0;
     for (const row of rows) {
-      const cost = costOfRow(row, table.models[row.model], warnings);
+      const cost = costOfRow(row, priceOf(table, row.model), warnings);
       sum = sum === null || cost === null ? null : sum + cost;
     }
     return sum;
@@ -74,9 +74,14 @@ export function costOfUsage(
   const pricing = totals.map((t) => ({
     role: t.role,
     model: t.model,
-    basis: priceBasisOf(table.models[t.model]),
+    basis: priceBasisOf(priceOf(table, t.model)),
   }));
   return { generation, verification, total, currency: table.currency, warnings, pricing };
+}
+
+/** A model's own entry: a model named `constructor` must not find Object's constructor. */
+function priceOf(table: PriceTable, model: string): ModelPrice | undefined {
+  return Object.hasOwn(table.models, model) ? table.models[model] : undefined;
 }
 
 function costOfRow(

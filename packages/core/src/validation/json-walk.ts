@@ -114,6 +114,10 @@ function keyProblem(key: string, child: unknown, state: WalkState): JsonProblem 
 }
 
 function numberProblem(value: number): JsonProblem | undefined {
+  // Only YAML can spell NaN (`.nan`); JSON text cannot.
+  if (Number.isNaN(value)) {
+    return { path: [], message: "NaN is not a number that can be stored; remove it" };
+  }
   if (!Number.isFinite(value)) {
     return {
       path: [],

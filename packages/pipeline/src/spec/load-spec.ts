@@ -1,8 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
-import { firstIssue, type RunSpec, RunSpecSchema, SpecError, scorerKey } from "@assay/core";
+import {
+  firstIssue,
+  formatPath,
+  parseJsonConfig,
+  parseYamlConfig,
+  type RunSpec,
+  RunSpecSchema,
+  SpecError,
+  scorerKey,
+} from "@assay/core";
 import type { ScorerRegistry } from "@assay/scorers";
-import { parse as parseYaml } from "yaml";
 import { assertRoutableField } from "../routing/sample-field.js";
 
 /** Reads a run spec (JSON or YAML) and checks every rule and scorer before any scoring. */
@@ -20,7 +28,7 @@ export function parseSpec(text: string, file: string, registry: ScorerRegistry):
   const raw = parseDocument(text, file);
   const result = RunSpecSchema.safeParse(raw);
   if (!result.success) {
-    const { field, message } = firstIssue(result.error);
+    const { field, message } = firstIssue(result.error, undefined, "");
     throw new SpecError(file, describeField(raw, field), message);
   }
   return validateSpec(result.data, file, registry);
@@ -69,14 +77,20 @@ function checkSelectionKeys(spec: RunSpec, file: string): void {
   }
 }
 
+/**
+ * The spec as data, checked as a dataset line is (keys written twice, `__proto__`, NUL,
+ * depth, numbers), so what it says is what it means.
+ */
 function parseDocument(text: string, file: string): unknown {
   const isJson = extname(file).toLowerCase() === ".json";
-  try {
-    return isJson ? JSON.parse(text) : parseYaml(text);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new SpecError(file, "file", `not valid ${isJson ? "JSON" : "YAML"}: ${detail}`);
-  }
+  const parsed = isJson ? parseJsonConfig(text) : parseYamlConfig(text);
+  if (parsed.ok) return parsed.value;
+  const field = formatPath(parsed.path);
+  throw new SpecError(
+    file,
+    field === "" ? "file" : describeField(parsed.value, field),
+    parsed.message,
+  );
 }
 
 // "rules[2].scorers[0].name" reads better as `rule "mcq" scorers[0].name`.

@@ -16,7 +16,11 @@ export const choice = defineScorer({
   args: ChoiceArgs,
   create(args) {
     return async (sample) => {
-      const options = optionsOf(sample.metadata[args.choices_field], args.choices_field);
+      // Own keys only: `choices_field: constructor` must not find Object's constructor.
+      const field = Object.hasOwn(sample.metadata, args.choices_field)
+        ? sample.metadata[args.choices_field]
+        : undefined;
+      const options = optionsOf(field, args.choices_field);
       if (!Array.isArray(options)) return options;
       const expected = expectedOptions(sample.target, options);
       if (!(expected instanceof Set)) return expected;

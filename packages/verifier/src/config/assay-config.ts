@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Slot names with a fixed meaning; any other slot reads `sample.metadata[<slot>]`. */
+/** Slot names with a fixed meaning; any other slot reads the sample's own metadata key. */
 export const RESERVED_SLOTS = ["question", "answer", "criterion"] as const;
 
 export const TextPieceSchema = z.strictObject({
@@ -91,7 +91,11 @@ export const PairwiseConfigSchema = z.strictObject({
 
 export const ProbeHeadSchema = z.strictObject({
   type: z.literal("probe"),
-  /** The probe vector (length = hidden size), or a path (relative to the folder) of a JSON array. */
+  /**
+   * The probe vector (length = hidden size), or the path of a JSON array inside the model
+   * folder, relative to it: absolute paths, `..` escapes and links leading out are refused
+   * before the file is read (`folderFile`).
+   */
   probe: z.union([z.array(z.number()).min(1), z.string().min(1)]),
   bias: z.number().default(0),
   /** Apply a sigmoid to `hidden · probe + bias`. Default true; without it the value must lie in [0, 1]. */
@@ -114,6 +118,12 @@ export const HeadSchema = z.discriminatedUnion("type", [ProbeHeadSchema, Distrib
 
 export const CriterionSchema = z.strictObject({ name: z.string().min(1), text: z.string() });
 
+/**
+ * A model folder's assay.json. Before this schema sees it, the text passes the checks a
+ * dataset line passes (`parseJsonConfig` in core: no key written twice, no `__proto__`
+ * key, no NUL or lone surrogate, at most 64 levels deep, only numbers that read exactly),
+ * and any field not declared here is refused. packages/verifier/README.md documents it.
+ */
 export const AssayConfigSchema = z.strictObject({
   /** Longest input, special tokens included. */
   max_length: z.int().positive(),

@@ -2,7 +2,8 @@ import { join } from "node:path";
 import type { AssayConfig } from "../config/assay-config.js";
 import { ModelFolderError } from "../errors/model-folder-error.js";
 import { scaleTokenIds } from "../heads/scale.js";
-import { readJsonFile } from "./read-assay-config.js";
+import { folderFile } from "./folder-file.js";
+import { readJsonPath } from "./read-assay-config.js";
 import type { VerifierTokenizer } from "./tokenizer.js";
 
 export interface CheckedHead {
@@ -69,12 +70,10 @@ function checkCriteria(file: string, config: AssayConfig): void {
 }
 
 async function readProbeFile(dir: string, name: string): Promise<number[]> {
-  const values = await readJsonFile(dir, name);
+  const file = await folderFile(dir, name, "head.probe");
+  const values = await readJsonPath(file);
   if (!Array.isArray(values) || !values.every((v) => typeof v === "number")) {
-    throw new ModelFolderError(
-      join(dir, name),
-      "must be a JSON array of numbers (the probe vector)",
-    );
+    throw new ModelFolderError(file, "must be a JSON array of numbers (the probe vector)");
   }
   return values;
 }

@@ -1,32 +1,46 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { firstIssue } from "@assay/core";
+import { firstIssue, formatPath, parseJsonConfig, parseJsonText } from "@assay/core";
 import { type AssayConfig, AssayConfigSchema } from "../config/assay-config.js";
 import { ModelFolderError } from "../errors/model-folder-error.js";
 import type { DeclaredAttention } from "../session/past-layout.js";
 
-export async function readJsonFile(dir: string, name: string): Promise<unknown> {
-  const path = join(dir, name);
-  let text: string;
+/** A JSON file of the model folder. A refusal names the file and never quotes it. */
+export function readJsonFile(dir: string, name: string): Promise<unknown> {
+  return readJsonPath(join(dir, name));
+}
+
+/** A JSON file at `path` (one that assay.json names must be checked with `folderFile` first). */
+export async function readJsonPath(path: string): Promise<unknown> {
+  const parsed = parseJsonText(await readText(path));
+  if (!parsed.ok) throw new ModelFolderError(path, parsed.message);
+  return parsed.value;
+}
+
+/**
+ * assay.json, checked as a dataset line is (keys written twice, `__proto__`, NUL, depth,
+ * numbers), then against its schema.
+ */
+export async function readAssayConfig(dir: string): Promise<AssayConfig> {
+  const file = join(dir, "assay.json");
+  const document = parseJsonConfig(await readText(file));
+  if (!document.ok) {
+    throw new ModelFolderError(file, document.message, formatPath(document.path));
+  }
+  const parsed = AssayConfigSchema.safeParse(document.value);
+  if (!parsed.success) {
+    const { field, message } = firstIssue(parsed.error, undefined, "");
+    throw new ModelFolderError(file, message, field);
+  }
+  return parsed.data;
+}
+
+async function readText(path: string): Promise<string> {
   try {
-    text = await readFile(path, "utf8");
+    return await readFile(path, "utf8");
   } catch {
     throw new ModelFolderError(path, "missing or unreadable");
   }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ModelFolderError(path, `not valid JSON: ${(error as Error).message}`);
-  }
-}
-
-export async function readAssayConfig(dir: string): Promise<AssayConfig> {
-  const parsed = AssayConfigSchema.safeParse(await readJsonFile(dir, "assay.json"));
-  if (!parsed.success) {
-    const { field, message } = firstIssue(parsed.error);
-    throw new ModelFolderError(join(dir, "assay.json"), message, field);
-  }
-  return parsed.data;
 }
 
 /** Hidden size from config.json under the names common architectures use; null if absent. */

@@ -1,6 +1,8 @@
 import { copyFile, link, mkdir, readdir, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, normalize, resolve, sep } from "node:path";
+import type { AssayConfig } from "../config/assay-config.js";
 import { ModelFolderError } from "../errors/model-folder-error.js";
+import { folderFile } from "../model/folder-file.js";
 import { readAssayConfig, readJsonFile } from "../model/read-assay-config.js";
 import { type ResolveOptions, resolveModelDir } from "../model/resolve-source.js";
 import { readOnnxModel } from "./onnx-file.js";
@@ -57,6 +59,7 @@ export async function prepareModel(
       "graph",
     );
   }
+  const probe = await probeFile(dir, config);
   const heads = [...new Set(options.heads ?? [config.head.type])];
   if (!heads.includes(config.head.type)) {
     throw new ModelFolderError(
@@ -89,7 +92,7 @@ export async function prepareModel(
   for (const name of externalFiles) {
     linked.push({ name, linked: await linkOrCopy(onnxFile, name, join(target, "onnx")) });
   }
-  await copyFolderFiles(dir, target, config.head.type === "probe" ? config.head.probe : null);
+  await copyFolderFiles(dir, target, probe);
   await writePreparedAssayJson(dir, target, config.head.type);
   return {
     dir: target,
@@ -142,20 +145,34 @@ async function linkOrCopy(onnxFile: string, location: string, targetDir: string)
   }
 }
 
-/** config.json, the tokenizer files and any other top-level file; a probe file in a subfolder. */
+/** A probe file named in assay.json (`name`) and its real path inside the folder. */
+interface ProbeFile {
+  name: string;
+  from: string;
+}
+
+/** config.json, the tokenizer files and any other top-level file; the probe file. */
 async function copyFolderFiles(
   dir: string,
   target: string,
-  probe: string | number[] | null,
+  probe: ProbeFile | null,
 ): Promise<void> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (!entry.isFile() || entry.name === "assay.json" || GRAPH_FILE.test(entry.name)) continue;
     await copyFile(join(dir, entry.name), join(target, entry.name));
   }
-  if (typeof probe === "string" && normalize(probe).includes(sep)) {
-    await mkdir(dirname(join(target, probe)), { recursive: true });
-    await copyFile(join(dir, probe), join(target, probe));
+  if (probe !== null) {
+    const to = join(target, normalize(probe.name));
+    await mkdir(dirname(to), { recursive: true });
+    await copyFile(probe.from, to);
   }
+}
+
+/** The probe file assay.json names, checked before anything is written. */
+async function probeFile(dir: string, config: AssayConfig): Promise<ProbeFile | null> {
+  if (config.head.type !== "probe" || typeof config.head.probe !== "string") return null;
+  const name = config.head.probe;
+  return { name, from: await folderFile(dir, name, "head.probe") };
 }
 
 /** The original assay.json with the head reading the prepared output and `graph: prepared`. */

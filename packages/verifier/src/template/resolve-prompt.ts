@@ -99,7 +99,8 @@ function slotValue(
   if (role === "question") return sample.question;
   if (role === "answer") return sample.answer;
   if (role === "criterion") return criterion;
-  const value = sample.metadata[slot];
+  // Own keys only: a slot named `constructor` must not find Object's constructor.
+  const value = Object.hasOwn(sample.metadata, slot) ? sample.metadata[slot] : undefined;
   if (typeof value === "string") return value;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   return undefined;
