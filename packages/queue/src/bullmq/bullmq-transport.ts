@@ -2,7 +2,7 @@ import type { Pool, ScoreJob } from "@assay/core";
 import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { ConsumeOptions, Consumer, JobHandler, Transport } from "../transport.js";
-import { startConsumer } from "./consumer.js";
+import { type PausableConsumer, startConsumer } from "./consumer.js";
 import { jobOptionsOf } from "./job-options.js";
 import { type BullmqTransportOptions, type ResolvedOptions, resolveOptions } from "./options.js";
 import { queueNameFor, queueNameOf } from "./queue-names.js";
@@ -70,7 +70,7 @@ export class BullmqTransport implements Transport {
     }
   }
 
-  consume(pool: Pool, handler: JobHandler, options: BullmqConsumeOptions): Consumer {
+  consume(pool: Pool, handler: JobHandler, options: BullmqConsumeOptions): PausableConsumer {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
       throw new RangeError(
         `Expected \`concurrency\` to be an integer from 1 and up, got ${options.concurrency}`,
@@ -87,6 +87,8 @@ export class BullmqTransport implements Transport {
     );
     this.#consumers.add(consumer);
     return {
+      pause: () => consumer.pause(),
+      resume: () => consumer.resume(),
       stop: async () => {
         await consumer.stop();
         this.#consumers.delete(consumer);

@@ -3,6 +3,7 @@ export {
   BullmqTransport,
   type QueueCounts,
 } from "./bullmq-transport.js";
+export type { PausableConsumer } from "./consumer.js";
 export { checkEvictionPolicy, type EvictionCheck } from "./eviction-policy.js";
 export { jobOptionsOf } from "./job-options.js";
 export { type BullmqTransportOptions, resolveOptions } from "./options.js";
