@@ -1,8 +1,10 @@
-import { describeInputError } from "@assay/core";
+import { describeInputError, type RunSpec } from "@assay/core";
 import { checkDataset, runLocal } from "@assay/pipeline";
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
+import type { Store } from "@assay/store";
 import type { RunFlags } from "../commands/run.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
+import { lostDatabase } from "../lost-connection.js";
 import { writeErr } from "../output.js";
 import { printSummary } from "../print-summary.js";
 import { createProgressView } from "../progress.js";
@@ -40,50 +42,67 @@ async function runWithRegistry(
 
   const runId = flags.runId ?? defaultRunId(dataset);
   const store = await openStoreFor(flags.db);
-  const log = flags.quiet === true ? () => {} : (line: string) => writeErr(`${line}\n`);
   try {
-    const { created } = await store.startRun({
-      id: runId,
-      dataset,
-      spec,
-      transport: "local",
-      ...(spec.name !== undefined && { name: spec.name }),
-    });
-    log(
-      `${created ? "Run" : "Resuming run"} ${runId} (${describeStore(storeTarget(flags.db))}); resume with --run-id ${runId}`,
+    return await runOnStore(store, dataset, flags, runId, registry, spec);
+  } catch (error) {
+    throw lostDatabase(
+      error,
+      storeTarget(flags.db).databaseUrl,
+      `rerun with --run-id ${runId}: only the results not stored are scored`,
     );
-    const view = createProgressView({ quiet: flags.quiet === true });
-    // Ctrl-C / SIGTERM: stop reading, finish what is in flight, store it, say how to resume.
-    const shutdown = shutdownSignal(() => log("Stopping: storing what is scored..."));
-    const outcome = await runLocal({
-      store,
-      registry,
-      dataset,
-      spec,
-      runId,
-      concurrency: flags.concurrency,
-      maxLineBytes: flags.maxLineBytes,
-      newRun: created,
-      onProgress: (progress) => view.update(progress),
-      signal: shutdown.signal,
-    }).finally(() => {
-      view.stop();
-      shutdown.dispose();
-    });
-    if (outcome.interrupted) {
-      log(
-        `Interrupted: ${outcome.summary.results} results are stored. Resume with --run-id ${runId}.`,
-      );
-    }
-
-    if (outcome.produced.skipped > 0) {
-      log(`Skipped ${outcome.produced.skipped} results already stored by an earlier attempt.`);
-    }
-    printSummary(outcome.summary, outcome.selection, flags.json === true);
-    return outcome.produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;
   } finally {
     await store.close();
   }
+}
+
+async function runOnStore(
+  store: Store,
+  dataset: string,
+  flags: RunFlags,
+  runId: string,
+  registry: ScorerRegistry,
+  spec: RunSpec,
+): Promise<number> {
+  const log = flags.quiet === true ? () => {} : (line: string) => writeErr(`${line}\n`);
+  const { created } = await store.startRun({
+    id: runId,
+    dataset,
+    spec,
+    transport: "local",
+    ...(spec.name !== undefined && { name: spec.name }),
+  });
+  log(
+    `${created ? "Run" : "Resuming run"} ${runId} (${describeStore(storeTarget(flags.db))}); resume with --run-id ${runId}`,
+  );
+  const view = createProgressView({ quiet: flags.quiet === true });
+  // Ctrl-C / SIGTERM: stop reading, finish what is in flight, store it, say how to resume.
+  const shutdown = shutdownSignal(() => log("Stopping: storing what is scored..."));
+  const outcome = await runLocal({
+    store,
+    registry,
+    dataset,
+    spec,
+    runId,
+    concurrency: flags.concurrency,
+    maxLineBytes: flags.maxLineBytes,
+    newRun: created,
+    onProgress: (progress) => view.update(progress),
+    signal: shutdown.signal,
+  }).finally(() => {
+    view.stop();
+    shutdown.dispose();
+  });
+  if (outcome.interrupted) {
+    log(
+      `Interrupted: ${outcome.summary.results} results are stored. Resume with --run-id ${runId}.`,
+    );
+  }
+
+  if (outcome.produced.skipped > 0) {
+    log(`Skipped ${outcome.produced.skipped} results already stored by an earlier attempt.`);
+  }
+  printSummary(outcome.summary, outcome.selection, flags.json === true);
+  return outcome.produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;
 }
 
 async function refuseInvalidDataset(
