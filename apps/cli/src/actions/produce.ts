@@ -2,6 +2,7 @@ import { completeRun, produce } from "@assay/pipeline";
 import { checkSpecScorers } from "@assay/scorers";
 import type { ProduceFlags } from "../commands/produce.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
+import { produceFailure } from "../distributed/produce-failure.js";
 import { waitForRun } from "../distributed/wait-for-run.js";
 import { ExitCode } from "../exit-codes.js";
 import { writeErr } from "../output.js";
@@ -37,7 +38,8 @@ export async function produceAction(dataset: string, flags: ProduceFlags): Promi
   const runId = flags.runId ?? defaultRunId(dataset);
   const store = await openSharedStore(flags);
   try {
-    const transport = await openQueues(flags);
+    // A producer stops on a Redis outage, saying how to resume, rather than wait for it.
+    const transport = await openQueues(flags, { failOnOutage: true });
     try {
       const { created } = await store.startRun({
         id: runId,
@@ -73,10 +75,15 @@ export async function produceAction(dataset: string, flags: ProduceFlags): Promi
         log(`Follow it with: assay status ${runId}`);
       }
       return produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;
+    } catch (error) {
+      throw produceFailure(error, dataset, runId, flags);
     } finally {
-      await transport.close();
+      // Closing may fail on the same outage; the error above is the one to report.
+      await transport.close().catch(() => {});
     }
+  } catch (error) {
+    throw produceFailure(error, dataset, runId, flags);
   } finally {
-    await store.close();
+    await store.close().catch(() => {});
   }
 }

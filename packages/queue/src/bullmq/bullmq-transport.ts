@@ -46,7 +46,10 @@ export class BullmqTransport implements Transport {
 
   /** Connects to Redis; a ConfigError names the URL when it is unreachable. */
   static async connect(options: BullmqTransportOptions): Promise<BullmqTransport> {
-    return new BullmqTransport(await connectRedis(options.redisUrl), resolveOptions(options));
+    const redis = await connectRedis(options.redisUrl, {
+      waitThroughOutages: options.failOnOutage !== true,
+    });
+    return new BullmqTransport(redis, resolveOptions(options));
   }
 
   get prefix(): string {

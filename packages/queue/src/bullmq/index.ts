@@ -9,6 +9,7 @@ export { jobOptionsOf } from "./job-options.js";
 export { type BullmqTransportOptions, resolveOptions } from "./options.js";
 export { DEFAULT_PREFIX, queueNameFor, queueNameOf } from "./queue-names.js";
 export { connectRedis, type RedisConnectOptions } from "./redis-connection.js";
+export { describeRedisFault } from "./redis-fault.js";
 export {
   type FailedJob,
   failedJobsOf,
