@@ -3,7 +3,7 @@ import { checkSpecScorers } from "@assay/scorers";
 import type { ProduceFlags } from "../commands/produce.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { produceFailure } from "../distributed/produce-failure.js";
-import { waitForRun } from "../distributed/wait-for-run.js";
+import { unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
 import { ExitCode } from "../exit-codes.js";
 import { writeErr } from "../output.js";
 import { printSummary } from "../print-summary.js";
@@ -68,6 +68,7 @@ export async function produceAction(dataset: string, flags: ProduceFlags): Promi
         const view = createProgressView({ quiet: flags.quiet === true });
         await waitForRun(store, runId, produced.planned, {
           onTick: (done) => view.update({ ...produced, stored: done - produced.skipped }),
+          unfinishedJobs: () => unfinishedJobs(transport),
         }).finally(() => view.stop());
         const selection = await completeRun(store, runId, spec);
         printSummary(await store.runSummary(runId), selection, flags.json === true);

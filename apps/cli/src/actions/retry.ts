@@ -1,8 +1,9 @@
 import { completeRun } from "@assay/pipeline";
 import type { RetryFlags } from "../commands/retry.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
+import { jobsGone } from "../distributed/produce-failure.js";
 import { renderRetryOutcome, retryRun, storedSpec } from "../distributed/retry-run.js";
-import { waitForRun } from "../distributed/wait-for-run.js";
+import { JobsGoneError, unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { writeErr, writeOut } from "../output.js";
 import { printSummary } from "../print-summary.js";
@@ -55,7 +56,12 @@ export async function retryAction(runId: string, flags: RetryFlags): Promise<voi
             inputErrors: 0,
             stored: done,
           }),
-      }).finally(() => view.stop());
+        unfinishedJobs: () => unfinishedJobs(transport),
+      })
+        .catch((error: unknown) => {
+          throw error instanceof JobsGoneError ? jobsGone(error, runId, flags) : error;
+        })
+        .finally(() => view.stop());
       const selection = await completeRun(store, runId, storedSpec(run, registry));
       printSummary(await store.runSummary(runId), selection, flags.json === true);
     } finally {

@@ -4,6 +4,8 @@ import type { ProduceFlags } from "../commands/produce.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { lostDatabase } from "../lost-connection.js";
 import { storeTarget } from "../store-option.js";
+import type { DistributedFlags } from "./distributed-options.js";
+import { JobsGoneError } from "./wait-for-run.js";
 
 /**
  * The error `assay produce` ends with when Redis or Postgres failed under it (exit 5):
@@ -18,12 +20,28 @@ export function produceFailure(
 ): unknown {
   // Already a deliberate message (a refused dataset, Redis unreachable at start).
   if (error instanceof CliExit || error instanceof AssayError) return error;
+  if (error instanceof JobsGoneError) return jobsGone(error, runId, flags);
   const resume = `resume with: ${resumeCommand(dataset, runId, flags)}`;
   const redisFault = describeRedisFault(error, flags.redis ?? readEnv().REDIS_URL);
   if (redisFault !== undefined) {
     return new CliExit(ExitCode.unavailable, `${redisFault}. Once it is fixed, ${resume}`);
   }
   return lostDatabase(error, storeTarget(flags.db).databaseUrl, resume);
+}
+
+/**
+ * The wait of `produce --wait` or `retry --wait` found results that can no longer arrive:
+ * their jobs failed, or Redis lost them (flushed, restarted without its data). `assay
+ * retry` puts both back.
+ */
+export function jobsGone(error: JobsGoneError, runId: string, flags: DistributedFlags): CliExit {
+  const words = ["assay retry", shellWord(runId), "--queue-prefix", shellWord(flags.queuePrefix)];
+  if (flags.dbSchema !== undefined) words.push("--db-schema", shellWord(flags.dbSchema));
+  return new CliExit(
+    ExitCode.unavailable,
+    `${error.message} (their jobs failed, or Redis lost them: flushed, or restarted without its data). ` +
+      `Put them back with: ${words.join(" ")} --wait (with the same --db and --redis)`,
+  );
 }
 
 /**
