@@ -1,6 +1,6 @@
 /**
  * `assay produce` on a Redis that fails under it: killed, out of memory (noeviction), a
- * read-only replica. Each must end with one line naming the cause and the command that
+ * read-only replica (and `assay retry` on a replica). Each must end with one line naming the cause and the command that
  * resumes (exit 5), not "unexpected failure"; once the fault is removed, that command
  * enqueues the whole run, each job once.
  */
@@ -184,6 +184,54 @@ describe("chaos: Redis faults during assay produce", () => {
     const rerun = await startAssay(produceArgs(file, "replica", primary.url, prefix)).done;
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(unfinished(await cpuQueueCounts(primary.url, prefix))).toBe(400);
+  }, 120_000);
+
+  it("assay retry on a read-only replica: named as such, then retrying on the primary works", async () => {
+    const primary = await redisServer(NOEVICTION);
+    const replica = await redisServer([
+      ...NOEVICTION,
+      "--replicaof",
+      "127.0.0.1",
+      new URL(primary.url).port,
+    ]);
+    const prefix = freshPrefix();
+    const file = dataset("retry-replica", 100);
+    const produced = await startAssay(produceArgs(file, "retry-replica", primary.url, prefix)).done;
+    expect(produced.code, produced.stderr).toBe(0);
+    // The jobs vanish (on the replica too): retry has all 200 to put back.
+    await withRedis(primary.url, (redis) => redis.flushall());
+    const retryArgs = (redisUrl: string) => [
+      "retry",
+      "retry-replica",
+      "--db",
+      DATABASE_URL,
+      "--db-schema",
+      schema,
+      "--redis",
+      redisUrl,
+      "--queue-prefix",
+      prefix,
+    ];
+
+    const failed = await bounded(
+      startAssay(retryArgs(replica.url)).done,
+      60_000,
+      "retry on a replica to end",
+    );
+    expect(
+      await errorCount(replica.url, "READONLY"),
+      "writes refused as read-only",
+    ).toBeGreaterThan(0);
+    expect(failed.stderr, failed.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+    expect(failed.stderr).toMatch(/Redis at \S+ is a read-only replica/);
+    expect(failed.stderr).toContain(
+      `rerun: assay retry retry-replica --queue-prefix ${prefix} --db-schema ${schema}`,
+    );
+    expect(failed.code).toBe(UNAVAILABLE);
+
+    const rerun = await startAssay(retryArgs(primary.url)).done;
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(unfinished(await cpuQueueCounts(primary.url, prefix))).toBe(200);
   }, 120_000);
 });
 

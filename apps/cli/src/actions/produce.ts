@@ -2,7 +2,7 @@ import { completeRun, produce } from "@assay/pipeline";
 import { checkSpecScorers } from "@assay/scorers";
 import type { ProduceFlags } from "../commands/produce.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
-import { produceFailure } from "../distributed/produce-failure.js";
+import { produceFailure } from "../distributed/service-failure.js";
 import { unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
 import { ExitCode } from "../exit-codes.js";
 import { writeErr } from "../output.js";

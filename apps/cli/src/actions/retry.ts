@@ -1,9 +1,9 @@
 import { completeRun } from "@assay/pipeline";
 import type { RetryFlags } from "../commands/retry.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
-import { jobsGone } from "../distributed/produce-failure.js";
 import { renderRetryOutcome, retryRun, storedSpec } from "../distributed/retry-run.js";
-import { JobsGoneError, unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
+import { retryFailure } from "../distributed/service-failure.js";
+import { unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { writeErr, writeOut } from "../output.js";
 import { printSummary } from "../print-summary.js";
@@ -25,7 +25,8 @@ export async function retryAction(runId: string, flags: RetryFlags): Promise<voi
           "to score what is missing.",
       );
     }
-    const transport = await openQueues(flags);
+    // Like a producer, retry stops on a Redis outage, saying how to go on, not waits.
+    const transport = await openQueues(flags, { failOnOutage: true });
     try {
       const outcome = await retryRun({
         store,
@@ -57,15 +58,14 @@ export async function retryAction(runId: string, flags: RetryFlags): Promise<voi
             stored: done,
           }),
         unfinishedJobs: () => unfinishedJobs(transport),
-      })
-        .catch((error: unknown) => {
-          throw error instanceof JobsGoneError ? jobsGone(error, runId, flags) : error;
-        })
-        .finally(() => view.stop());
+      }).finally(() => view.stop());
       const selection = await completeRun(store, runId, storedSpec(run, registry));
       printSummary(await store.runSummary(runId), selection, flags.json === true);
+    } catch (error) {
+      throw retryFailure(error, runId, flags);
     } finally {
-      await transport.close();
+      // Closing may fail on the same outage; the error above is the one to report.
+      await transport.close().catch(() => {});
     }
   } finally {
     await Promise.all([store.close(), registry.close()]);
