@@ -4,6 +4,7 @@ export {
   type BatchedWriterStats,
   type WriteObservation,
 } from "./batched-writer.js";
+export { isConnectionLost, pingDatabase } from "./connection-lost.js";
 export { isDataError } from "./data-error.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
 export {

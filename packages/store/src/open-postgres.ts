@@ -30,9 +30,12 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlStore> 
     // Set at connection start, so every pooled connection sees the same tables.
     ...(schema !== undefined && { options: `-c search_path=${schema}` }),
   });
-  // An idle connection the server dropped must not crash the process; the pool replaces
-  // it and the next query reports any real outage.
+  // A connection the server dropped must not crash the process, idle in the pool or
+  // checked out (a transaction, a COPY): the pool replaces it and the statement running
+  // on it, if any, fails with the error instead. The pool's own listener covers idle
+  // connections only, so every connection gets one of its own as it opens.
   pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   await checkConnection(pool, databaseUrl, where);
   if (schema !== undefined && options.create)
     await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);

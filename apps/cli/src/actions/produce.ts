@@ -3,7 +3,8 @@ import { completeRun, type OpenDataset, openDataset, produce, registerRun } from
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
 import type { ProduceFlags } from "../commands/produce.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
-import { waitForRun } from "../distributed/wait-for-run.js";
+import { produceFailure } from "../distributed/service-failure.js";
+import { unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
 import { ExitCode } from "../exit-codes.js";
 import { writeErr } from "../output.js";
 import { printSummary } from "../print-summary.js";
@@ -56,7 +57,8 @@ async function produceOpenDataset(
   const runId = flags.runId ?? defaultRunId(dataset);
   const store = await openSharedStore(flags);
   try {
-    const transport = await openQueues(flags);
+    // A producer stops on a Redis outage, saying how to resume, rather than wait for it.
+    const transport = await openQueues(flags, { failOnOutage: true });
     try {
       const { created, notes } = await registerRun({
         store,
@@ -89,6 +91,7 @@ async function produceOpenDataset(
         const view = createProgressView({ quiet: flags.quiet === true });
         await waitForRun(store, runId, produced.planned, {
           onTick: (done) => view.update({ ...produced, stored: done - produced.skipped }),
+          unfinishedJobs: () => unfinishedJobs(transport),
         }).finally(() => view.stop());
         const selection = await completeRun(store, runId, spec);
         printSummary(await store.runSummary(runId), selection, flags.json === true);
@@ -96,10 +99,15 @@ async function produceOpenDataset(
         log(`Follow it with: assay status ${runId}`);
       }
       return produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;
+    } catch (error) {
+      throw produceFailure(error, dataset, runId, flags);
     } finally {
-      await transport.close();
+      // Closing may fail on the same outage; the error above is the one to report.
+      await transport.close().catch(() => {});
     }
+  } catch (error) {
+    throw produceFailure(error, dataset, runId, flags);
   } finally {
-    await store.close();
+    await store.close().catch(() => {});
   }
 }

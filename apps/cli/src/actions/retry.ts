@@ -2,7 +2,8 @@ import { completeRun } from "@assay/pipeline";
 import type { RetryFlags } from "../commands/retry.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { renderRetryOutcome, retryRun, storedSpec } from "../distributed/retry-run.js";
-import { waitForRun } from "../distributed/wait-for-run.js";
+import { retryFailure } from "../distributed/service-failure.js";
+import { unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { writeErr, writeOut } from "../output.js";
 import { printSummary } from "../print-summary.js";
@@ -24,7 +25,8 @@ export async function retryAction(runId: string, flags: RetryFlags): Promise<voi
           "to score what is missing.",
       );
     }
-    const transport = await openQueues(flags);
+    // Like a producer, retry stops on a Redis outage, saying how to go on, not waits.
+    const transport = await openQueues(flags, { failOnOutage: true });
     try {
       const outcome = await retryRun({
         store,
@@ -55,11 +57,15 @@ export async function retryAction(runId: string, flags: RetryFlags): Promise<voi
             inputErrors: 0,
             stored: done,
           }),
+        unfinishedJobs: () => unfinishedJobs(transport),
       }).finally(() => view.stop());
       const selection = await completeRun(store, runId, storedSpec(run, registry));
       printSummary(await store.runSummary(runId), selection, flags.json === true);
+    } catch (error) {
+      throw retryFailure(error, runId, flags);
     } finally {
-      await transport.close();
+      // Closing may fail on the same outage; the error above is the one to report.
+      await transport.close().catch(() => {});
     }
   } finally {
     await Promise.all([store.close(), registry.close()]);

@@ -10,6 +10,7 @@ import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
 import type { RunFlags } from "../commands/run.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { HeldLines } from "../held-lines.js";
+import { lostDatabase } from "../lost-connection.js";
 import { writeErr } from "../output.js";
 import { printSummary } from "../print-summary.js";
 import { createProgressView } from "../progress.js";
@@ -117,6 +118,12 @@ async function runOpenDataset(
     }
     printSummary(outcome.summary, outcome.selection, flags.json === true);
     return outcome.produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;
+  } catch (error) {
+    throw lostDatabase(
+      error,
+      storeTarget(flags.db).databaseUrl,
+      `rerun with --run-id ${runId}: only the results not stored are scored`,
+    );
   } finally {
     await store.close();
   }

@@ -1,4 +1,4 @@
-import { type Pool, readEnv } from "@assay/core";
+import { type Pool, readEnv, redactUrl } from "@assay/core";
 import { runWorker } from "@assay/pipeline/worker";
 import type { WorkerFlags } from "../commands/worker.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
@@ -7,6 +7,7 @@ import { CliExit, ExitCode } from "../exit-codes.js";
 import { createMaskedLogger } from "../logger.js";
 import { requireVerifier, scorerRegistry } from "../scorer-registry.js";
 import { shutdownSignal } from "../shutdown-signal.js";
+import { storeTarget } from "../store-option.js";
 import { describeVerifierSettings, verifierTuning } from "../verifier-tuning.js";
 
 /** Jobs in flight per process when --concurrency is not given. */
@@ -49,6 +50,7 @@ export async function workerAction(flags: WorkerFlags): Promise<void> {
           log,
           ...(flags.metricsPort !== undefined && { metricsPort: flags.metricsPort }),
           signal: shutdown.signal,
+          database: `Postgres at ${redactUrl(storeTarget(flags.db).databaseUrl ?? "")}`,
         });
       } finally {
         await transport.close();

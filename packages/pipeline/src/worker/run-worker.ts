@@ -1,10 +1,11 @@
 import { once } from "node:events";
 import { type Pool, scorerKey, UnrecoverableJobError } from "@assay/core";
-import type { BullmqTransport, JobHandler } from "@assay/queue";
+import type { BullmqTransport, JobHandler, PausableConsumer } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
-import type { Store } from "@assay/store";
+import { pingDatabase, type Store } from "@assay/store";
 import type { Logger } from "../logger.js";
 import { createScoreHandler } from "../run/score-handler.js";
+import { DatabaseOutage } from "./database-outage.js";
 import { meteredResultWriter } from "./metered-writer.js";
 import { startMetricsServer } from "./metrics-server.js";
 import { WorkerMetrics } from "./worker-metrics.js";
@@ -22,6 +23,8 @@ export interface RunWorkerOptions {
   metricsPort?: number;
   /** Aborted on SIGTERM/SIGINT: stop taking jobs, finish in-flight ones, flush, return. */
   signal: AbortSignal;
+  /** The store's database as log lines name it; default "Postgres". */
+  database?: string;
 }
 
 /**
@@ -29,6 +32,8 @@ export interface RunWorkerOptions {
  * handler as `assay run`, and stores rows through a batched writer. A job is acknowledged
  * only after its row is stored, so a killed worker loses nothing: its unacknowledged jobs
  * go back to the queue (stalled-job recovery) and the idempotent writer absorbs repeats.
+ * When the database goes away the worker stops taking jobs until it answers again
+ * (`DatabaseOutage`); the jobs that failed on it are retried from the queue.
  */
 export async function runWorker(options: RunWorkerOptions): Promise<void> {
   const { pool, store, transport, log } = options;
@@ -44,34 +49,47 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     maxBatch: Math.min(1000, options.concurrency),
     maxDelayMs: 20,
   });
+  // The consumer starts after the outage watch that pauses it; it reads it through this.
+  const consumerRef: { current?: PausableConsumer } = {};
+  const outage = new DatabaseOutage({
+    ping: () => pingDatabase(store.driver),
+    pause: async () => consumerRef.current?.pause(),
+    resume: () => consumerRef.current?.resume(),
+    log,
+    database: options.database ?? "Postgres",
+    signal: options.signal,
+  });
   const handler = countedHandler(
     // The store records a result it refuses as an input error on the sample's line.
     createScoreHandler({ registry: options.registry, writer, store }),
-    pool,
-    metrics,
-    log,
+    { pool, metrics, log, outage },
   );
   const consumer = transport.consume(pool, handler, {
     concurrency: options.concurrency,
     ...(options.model !== undefined && { model: options.model }),
     onRedelivered: (job) => metrics.redelivered.inc({ pool, scorer: scorerKey(job.scorer) }),
   });
+  consumerRef.current = consumer;
   log.info({ pool, model: options.model, concurrency: options.concurrency }, "worker started");
 
   if (!options.signal.aborted) await once(options.signal, "abort");
   log.info("stopping: finishing in-flight jobs");
+  await outage.settled();
   await consumer.stop();
   await writer.close();
   await server?.close();
   log.info({ stored: writer.stats.rows }, "worker stopped");
 }
 
-function countedHandler(
-  handler: JobHandler,
-  pool: Pool,
-  metrics: WorkerMetrics,
-  log: Logger,
-): JobHandler {
+interface HandlerContext {
+  pool: Pool;
+  metrics: WorkerMetrics;
+  log: Logger;
+  outage: DatabaseOutage;
+}
+
+function countedHandler(handler: JobHandler, context: HandlerContext): JobHandler {
+  const { pool, metrics, log, outage } = context;
   return async (job, signal) => {
     const scorer = scorerKey(job.scorer);
     metrics.started.inc({ pool, scorer });
@@ -81,7 +99,10 @@ function countedHandler(
     } catch (error) {
       const kind = error instanceof UnrecoverableJobError ? "unrecoverable" : "transient";
       metrics.failed.inc({ pool, scorer, kind });
-      log.warn({ err: error, scorer, sample: job.sample.id, kind }, "job failed");
+      // A database outage is one log line (the outage's), not one per job it failed.
+      if (!outage.noticed(error)) {
+        log.warn({ err: error, scorer, sample: job.sample.id, kind }, "job failed");
+      }
       throw error;
     }
   };

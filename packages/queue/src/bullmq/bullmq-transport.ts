@@ -2,7 +2,7 @@ import type { Pool, ScoreJob } from "@assay/core";
 import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { ConsumeOptions, Consumer, JobHandler, Transport } from "../transport.js";
-import { startConsumer } from "./consumer.js";
+import { type PausableConsumer, startConsumer } from "./consumer.js";
 import { jobOptionsOf } from "./job-options.js";
 import { type BullmqTransportOptions, type ResolvedOptions, resolveOptions } from "./options.js";
 import { queueNameFor, queueNameOf } from "./queue-names.js";
@@ -46,7 +46,10 @@ export class BullmqTransport implements Transport {
 
   /** Connects to Redis; a ConfigError names the URL when it is unreachable. */
   static async connect(options: BullmqTransportOptions): Promise<BullmqTransport> {
-    return new BullmqTransport(await connectRedis(options.redisUrl), resolveOptions(options));
+    const redis = await connectRedis(options.redisUrl, {
+      waitThroughOutages: options.failOnOutage !== true,
+    });
+    return new BullmqTransport(redis, resolveOptions(options));
   }
 
   get prefix(): string {
@@ -70,7 +73,7 @@ export class BullmqTransport implements Transport {
     }
   }
 
-  consume(pool: Pool, handler: JobHandler, options: BullmqConsumeOptions): Consumer {
+  consume(pool: Pool, handler: JobHandler, options: BullmqConsumeOptions): PausableConsumer {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
       throw new RangeError(
         `Expected \`concurrency\` to be an integer from 1 and up, got ${options.concurrency}`,
@@ -87,6 +90,8 @@ export class BullmqTransport implements Transport {
     );
     this.#consumers.add(consumer);
     return {
+      pause: () => consumer.pause(),
+      resume: () => consumer.resume(),
       stop: async () => {
         await consumer.stop();
         this.#consumers.delete(consumer);

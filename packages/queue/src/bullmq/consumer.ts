@@ -6,6 +6,13 @@ import type { ResolvedOptions } from "./options.js";
 
 const NEVER_ABORTED = new AbortController().signal;
 
+/** A consumer that can stop taking jobs for a while (its store is down) and take them again. */
+export interface PausableConsumer extends Consumer {
+  /** Takes no more jobs; the jobs in flight run on. */
+  pause(): Promise<void>;
+  resume(): void;
+}
+
 /**
  * A BullMQ worker on one queue running `handler`. The job is acknowledged when the
  * handler resolves, i.e. once its result is stored. `UnrecoverableJobError` becomes
@@ -18,7 +25,7 @@ export function startConsumer(
   connection: Redis,
   options: ResolvedOptions,
   onRedelivered?: (job: ScoreJob) => void,
-): Consumer {
+): PausableConsumer {
   const processor = async (
     job: Job<ScoreJob>,
     _token?: string,
@@ -47,6 +54,11 @@ export function startConsumer(
   worker.on("error", (error) => options.onError?.(error));
   let stopping: Promise<void> | undefined;
   return {
+    // Without waiting for the jobs in flight: they are failing on the same outage.
+    pause: () => worker.pause(true),
+    resume: () => {
+      if (stopping === undefined) worker.resume();
+    },
     // close() without force stops fetching and waits for the jobs in flight to finish.
     stop: () => {
       stopping ??= worker.close();

@@ -3,11 +3,13 @@ export {
   BullmqTransport,
   type QueueCounts,
 } from "./bullmq-transport.js";
+export type { PausableConsumer } from "./consumer.js";
 export { checkEvictionPolicy, type EvictionCheck } from "./eviction-policy.js";
 export { jobOptionsOf } from "./job-options.js";
 export { type BullmqTransportOptions, resolveOptions } from "./options.js";
 export { DEFAULT_PREFIX, queueNameFor, queueNameOf } from "./queue-names.js";
 export { connectRedis, type RedisConnectOptions } from "./redis-connection.js";
+export { describeRedisFault } from "./redis-fault.js";
 export {
   type FailedJob,
   failedJobsOf,

@@ -30,13 +30,21 @@ export interface BullmqTransportOptions {
   keepFailed?: number;
   /** Called with worker and connection errors (they are retried, not fatal). */
   onError?: (error: Error) => void;
+  /**
+   * Commands fail when the connection is lost and does not come back at once, instead of
+   * waiting for Redis as long as it takes. For a producer, which then stops with an
+   * error that says so; workers wait. Default false.
+   */
+  failOnOutage?: boolean;
 }
 
-export type ResolvedOptions = Required<Omit<BullmqTransportOptions, "onError" | "redisUrl">> &
+export type ResolvedOptions = Required<
+  Omit<BullmqTransportOptions, "onError" | "redisUrl" | "failOnOutage">
+> &
   Pick<BullmqTransportOptions, "onError">;
 
 export function resolveOptions(options: BullmqTransportOptions): ResolvedOptions {
-  const { redisUrl: _url, ...rest } = options;
+  const { redisUrl: _url, failOnOutage: _failOnOutage, ...rest } = options;
   return {
     prefix: "assay",
     addChunkSize: 500,

@@ -1,0 +1,86 @@
+/**
+ * `assay run` on a Postgres server that is kill -9ed mid-run: the run must end with one
+ * clear line (what was lost, how to resume) and the documented exit code, not an
+ * unhandled 'error' event and a stack trace; rerun with its --run-id once the server is
+ * back, it completes with every result stored once.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openStore } from "@assay/store";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAssay } from "../distributed/support/assay-process.js";
+import { writeTextDataset } from "../distributed/support/dataset.js";
+import { type OwnPostgres, startPostgres } from "../distributed/support/postgres-server.js";
+import { waitFor } from "../distributed/support/services.js";
+
+const SAMPLES = 20_000;
+const PLANNED = 2 * SAMPLES; // exact and f1 per sample
+const RUN = "pg-run";
+// The exit code of an unreachable service (README.md, "Exit codes").
+const UNAVAILABLE = 5;
+
+describe("chaos: Postgres killed under assay run", () => {
+  const dir = mkdtempSync(join(tmpdir(), "assay-pg-run-"));
+  const dataset = join(dir, "data.jsonl");
+  let postgres: OwnPostgres;
+
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    const store = await openStore({ databaseUrl: postgres.url, migrate: true });
+    await store.close();
+    writeTextDataset(dataset, SAMPLES);
+  });
+  afterAll(async () => {
+    await postgres?.remove();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const args = () => ["run", dataset, "--db", postgres.url, "--run-id", RUN];
+
+  it("ends with a clear error and exit 5, and the rerun completes without doubles", async () => {
+    const run = startAssay(args());
+    await waitFor(
+      async () => {
+        if (run.child.exitCode !== null) throw new Error(`assay run ended:\n${run.stderr()}`);
+        return (await stored(postgres.url)).rows >= PLANNED * 0.05;
+      },
+      90_000,
+      "5% of the run stored",
+    );
+    expect(run.child.exitCode, "the run is still going when the server dies").toBeNull();
+    await postgres.kill();
+    await expect(stored(postgres.url), "the server is gone").rejects.toThrow();
+
+    const failed = await run.done;
+    expect(failed.stderr, failed.stderr).not.toMatch(/Unhandled 'error' event|\n\s+at /);
+    expect(failed.stderr).toMatch(/lost the connection to Postgres at .*127\.0\.0\.1/);
+    expect(failed.stderr).toContain(`--run-id ${RUN}`);
+    expect(failed.code).toBe(UNAVAILABLE);
+
+    await postgres.restart();
+    const before = (await stored(postgres.url)).rows;
+    expect(before).toBeLessThan(PLANNED);
+    const rerun = await startAssay([...args(), "--quiet"]).done;
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(await stored(postgres.url)).toEqual({ rows: PLANNED, distinctKeys: PLANNED });
+  }, 180_000);
+});
+
+async function stored(url: string): Promise<{ rows: number; distinctKeys: number }> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT count(*)::int AS rows,
+              count(DISTINCT (sample_id, scorer, criterion, repetition))::int AS "distinctKeys"
+         FROM scores WHERE run_id = $1`,
+      [RUN],
+    );
+    return rows[0];
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,31 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+export interface AssayProcess {
+  child: ChildProcess;
+  /** stderr so far. */
+  stderr(): string;
+  /** Resolves with the exit code and everything printed once the process ends. */
+  done: Promise<ProcessOutput>;
+}
+
+/** Starts the `assay` command from its TypeScript source in a child process, as a user would. */
+export function startAssay(args: string[], env: NodeJS.ProcessEnv = {}): AssayProcess {
+  const child = spawn(
+    process.execPath,
+    ["--conditions=@assay/source", "--import", "tsx", "apps/cli/src/main.ts", ...args],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: undefined, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let stderr = "";
+  const done = processOutput(child, (text) => {
+    stderr = text;
+  });
+  return { child, stderr: () => stderr, done };
+}
