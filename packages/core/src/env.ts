@@ -10,6 +10,8 @@ const EnvSchema = z.object({
     .default("info"),
   /** Folder of the embedded store. */
   ASSAY_DATA_DIR: z.string().min(1).default(".assay"),
+  /** Seconds a command that only reads waits for another process to let the embedded store go. */
+  ASSAY_STORE_WAIT: z.coerce.number().nonnegative().default(60),
 });
 export type AssayEnv = z.infer<typeof EnvSchema>;
 

@@ -25,4 +25,5 @@ export type { StoreKind } from "./sql-runner.js";
 export type { ResultWriter, RunRecord, ScoreWriter, StartRunInput, Store } from "./store.js";
 export type { StoreDriver } from "./store-driver.js";
 export { inspectStoreFolder, StoreFolderError, type StoreFolderState } from "./store-folder.js";
+export { describeHolder, type LockHolder, StoreInUseError } from "./store-lock.js";
 export { writeIsolating } from "./write-isolating.js";

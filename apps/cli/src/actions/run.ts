@@ -39,7 +39,7 @@ async function runWithRegistry(
   else await assertUsableDataset(dataset, flags.maxLineBytes);
 
   const runId = flags.runId ?? defaultRunId(dataset);
-  const store = await openStoreFor(flags.db);
+  const store = await openStoreFor(flags.db, "assay run");
   const log = flags.quiet === true ? () => {} : (line: string) => writeErr(`${line}\n`);
   try {
     const { created } = await store.startRun({
