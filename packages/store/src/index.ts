@@ -5,6 +5,7 @@ export {
   type WriteObservation,
 } from "./batched-writer.js";
 export { isDataError } from "./data-error.js";
+export { DiskFullError, MIN_FREE_BYTES } from "./disk-room.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
 export {
   EXPORTED_TABLES,

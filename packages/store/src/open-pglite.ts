@@ -5,6 +5,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { describeError } from "./describe-error.js";
+import { assertDiskRoom, guardDiskRoom } from "./disk-room.js";
 import { assertMigrated } from "./migration-check.js";
 import { migrationsFolder, migrationsSchemaOf } from "./migrations.js";
 import { copyTemplateInto, templateArchive } from "./pglite-template.js";
@@ -76,12 +77,17 @@ async function createClient(options: PgliteOptions): Promise<{ client: PGlite; l
   // A missing store is refused before a lock file is made beside it.
   if (!create) refuseMissing(location, await inspectStoreFolder(location));
   else await mkdir(dirname(location), { recursive: true });
+  assertDiskRoom(location);
   const lock = await lockStoreFolder(location, options.lock);
   try {
     // Looked at again under the lock: another process may have created it meanwhile.
     const state = await inspectStoreFolder(location);
     if (!create) refuseMissing(location, state);
-    return { client: await createPglite(location, state), lock };
+    // Refused before PGlite starts: on a full disk its start-up alone can hang.
+    assertDiskRoom(location);
+    const client = await createPglite(location, state);
+    guardDiskRoom(client, location);
+    return { client, lock };
   } catch (error) {
     await lock.release();
     throw error;

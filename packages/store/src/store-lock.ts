@@ -103,9 +103,14 @@ function tryCreate(path: string, mine: LockHolder): boolean {
   try {
     writeSync(fd, JSON.stringify(mine));
     fsyncSync(fd);
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    unlinkSync(path); // an empty lock file would name no holder
+    throw new ConfigError(
+      `Cannot write the lock file ${path} of the embedded store: ${(error as Error).message}.`,
+    );
   }
+  closeSync(fd);
   return true;
 }
 
