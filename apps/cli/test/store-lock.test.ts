@@ -60,11 +60,12 @@ describe("two processes on one embedded store", () => {
   it("refuses a second run while the first holds the store, and loses nothing", async () => {
     const first = runHoldingStore("first");
     const holderPid = await first.holding;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const second = await run("second");
+    // Paused, the first run holds the store however fast this machine is today.
+    process.kill(holderPid, "SIGSTOP");
+    const second = await run("second").finally(() => process.kill(holderPid, "SIGCONT"));
     const firstDone = await first.done;
 
-    // The fault hit: the second run started while the first still held the store.
+    // The fault hit: the second run started while the first held the store.
     expect(second.stderr).toContain(`in use by \`assay run\` (pid ${holderPid}`);
     expect(second.code).toBe(5);
     expect(second.stderr.trim().split("\n")).toHaveLength(1);
@@ -78,17 +79,28 @@ describe("two processes on one embedded store", () => {
 
   it("makes a report wait for a run that holds the store, then read it whole", async () => {
     const holder = runHoldingStore("waited-for");
-    await holder.holding;
-    const report = await runAssay(["report", "first", "--db", store, "--json"], {
+    const holderPid = await holder.holding;
+    process.kill(holderPid, "SIGSTOP");
+    const report = runAssay(["report", "first", "--db", store, "--json"], {
       cwd: work,
       env: { ASSAY_STORE_WAIT: "600" },
+      // The run goes on only once the report has found the store held.
+      onStderr: (text) => {
+        if (text.includes("Waiting for the embedded store")) process.kill(holderPid, "SIGCONT");
+      },
     });
-    const held = await holder.done;
+    // Should the report never wait, the run must not stay paused.
+    const resume = () => {
+      try {
+        process.kill(holderPid, "SIGCONT");
+      } catch {}
+    };
+    const [read, held] = await Promise.all([report.finally(resume), holder.done]);
 
-    expect(report.stderr).toContain("Waiting for the embedded store");
-    expect(report.code, report.stderr).toBe(0);
+    expect(read.stderr).toContain("Waiting for the embedded store");
+    expect(read.code, read.stderr).toBe(0);
     expect(held.code, held.stderr).toBe(0);
-    expect(JSON.parse(report.stdout).results).toBe(SAMPLES);
+    expect(JSON.parse(read.stdout).results).toBe(SAMPLES);
   }, 600_000);
 
   it("takes over the lock of a run killed with SIGKILL, and the run resumes whole", async () => {
