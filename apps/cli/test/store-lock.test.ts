@@ -103,6 +103,25 @@ describe("two processes on one embedded store", () => {
     expect(JSON.parse(read.stdout).results).toBe(SAMPLES);
   }, 600_000);
 
+  it("refuses a report once it has waited ASSAY_STORE_WAIT seconds for the store", async () => {
+    const holder = runHoldingStore("outwaited");
+    const holderPid = await holder.holding;
+    process.kill(holderPid, "SIGSTOP");
+    const report = await runAssay(["report", "first", "--db", store], {
+      cwd: work,
+      env: { ASSAY_STORE_WAIT: "2" },
+    }).finally(() => process.kill(holderPid, "SIGCONT"));
+    const held = await holder.done;
+
+    expect(report.stderr).toContain("Waiting for the embedded store");
+    expect(report.stderr).toContain(`in use by \`assay run\` (pid ${holderPid}`);
+    expect(report.stderr).toContain("(waited 2 s)");
+    expect(report.code).toBe(5);
+    expect(report.stdout).toBe("");
+    expect(held.code, held.stderr).toBe(0);
+    expectEveryLineOnce(await exportedIds("outwaited"));
+  }, 600_000);
+
   it("takes over the lock of a run killed with SIGKILL, and the run resumes whole", async () => {
     const killed = runHoldingStore("killed");
     const pid = await killed.holding;
