@@ -1,4 +1,5 @@
 import { escapeTerminal, maskSecrets } from "@assay/core/safe-text";
+import { isWriteError, writeFailure } from "./out-file.js";
 
 /**
  * What the CLI prints goes through here. Text that quotes a dataset (ids, input errors) must
@@ -33,7 +34,10 @@ export async function toStdout(write: () => Promise<void>): Promise<void> {
   try {
     await write();
   } catch (error) {
-    if (error !== stdoutError || (error as { code?: unknown }).code !== "EPIPE") throw error;
+    if (error !== stdoutError) throw error;
+    // Output redirected to a full disk is the disk's failure, said as such.
+    if (isWriteError(error)) throw writeFailure("to standard output", error);
+    if ((error as { code?: unknown }).code !== "EPIPE") throw error;
   } finally {
     process.stdout.off("error", record);
   }

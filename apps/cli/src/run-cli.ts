@@ -1,6 +1,7 @@
 import { AssayError, ConfigError, debugEnabled, InputError, SpecError } from "@assay/core/errors";
 import { CommanderError } from "commander";
 import { CliExit, ExitCode } from "./exit-codes.js";
+import { isWriteError, writeFailure } from "./out-file.js";
 import { safeMessage } from "./output.js";
 import { createProgram } from "./program.js";
 
@@ -21,10 +22,16 @@ export async function runCli(argv: string[]): Promise<number> {
  * more) and the documented exit code. The stack trace is for developers: `ASSAY_DEBUG=1`
  * or `--debug` prints it.
  */
-function reportFailure(error: unknown, debug: boolean): number {
+function reportFailure(thrown: unknown, debug: boolean): number {
+  let error = thrown;
   if (error instanceof CommanderError) {
     // Commander already printed the message; help and version are not failures.
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+  }
+  if (!(error instanceof CliExit) && isWriteError(error)) {
+    // A write no command caught (a model folder being written, say) still says it was the disk.
+    const path = (error as { path?: unknown }).path;
+    error = writeFailure(typeof path === "string" ? path : "a file", error);
   }
   const code = exitCodeOf(error);
   const raw = error instanceof Error ? error.message : String(error);
@@ -43,6 +50,7 @@ function reportFailure(error: unknown, debug: boolean): number {
 /** The documented exit code of a failure (README.md, "Exit codes"). */
 export function exitCodeOf(error: unknown): number {
   if (error instanceof CliExit) return error.code;
+  if (isWriteError(error)) return ExitCode.unavailable;
   if (error instanceof InputError || error instanceof SpecError) return ExitCode.refused;
   if (error instanceof ConfigError) return ExitCode.unavailable;
   if (error instanceof AssayError) return ExitCode.refused;

@@ -1,6 +1,7 @@
 import { ConfigError, readEnv } from "@assay/core";
-import { openStore, type Store } from "@assay/store";
+import { describeHolder, openStore, type Store } from "@assay/store";
 import { CliExit, ExitCode } from "./exit-codes.js";
+import { writeErr } from "./output.js";
 
 export interface StoreTarget {
   databaseUrl?: string;
@@ -33,12 +34,30 @@ export function describeStore(target: StoreTarget): string {
 }
 
 /**
- * Opens the store. `create: false` is for commands that only read (report, export): a
- * missing store is then an error instead of a new empty one.
+ * Opens the store for `command`. `create: false` is for commands that only read (report,
+ * export, show): a missing store is then an error instead of a new empty one, and an
+ * embedded store that another process holds is waited for (ASSAY_STORE_WAIT seconds,
+ * saying so on stderr), since a read is short. A command that writes (run, migrate) is
+ * refused at once instead: it could be waiting for hours behind another run.
  */
 export async function openStoreFor(
   db: string | undefined,
+  command: string,
   options: { migrate?: boolean; create?: boolean } = {},
 ): Promise<Store> {
-  return openStore({ ...storeTarget(db), ...options });
+  const target = storeTarget(db);
+  const reads = options.create === false;
+  const waitMs = reads ? readEnv().ASSAY_STORE_WAIT * 1000 : 0;
+  return openStore({
+    ...target,
+    ...options,
+    lock: {
+      command,
+      waitMs,
+      onWait: (holder) =>
+        writeErr(
+          `Waiting for the ${describeStore(target)}: it is in use by ${describeHolder(holder)}; giving up after ${waitMs / 1000} s.\n`,
+        ),
+    },
+  });
 }

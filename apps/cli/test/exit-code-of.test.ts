@@ -12,6 +12,14 @@ const work = mkdtempSync(join(tmpdir(), "assay-exit-code-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("failures end with the exit code of their category", () => {
+  it("a full disk is a failure of the machine (5), wherever the write was", () => {
+    const full = Object.assign(new Error("ENOSPC: no space left on device, write"), {
+      code: "ENOSPC",
+      path: "/models/probed/assay.json",
+    });
+    expect(exitCodeOf(full)).toBe(ExitCode.unavailable);
+  });
+
   it("a verifier argument the model cannot honour is a refused spec (3), not a misconfiguration", () => {
     const error = new VerifierArgsError("Expected `repetitions` to be at most 3, got 4");
     expect(exitCodeOf(error)).toBe(ExitCode.refused);

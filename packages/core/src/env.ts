@@ -23,6 +23,8 @@ const EnvSchema = z.object({
   ASSAY_MAX_BATCH_TOKENS: positiveInteger.optional(),
   ASSAY_MAX_BATCH_ROWS: positiveInteger.optional(),
   ASSAY_PREFIX_REUSE: z.enum(["on", "off"]).optional(),
+  /** Seconds a command that only reads waits for another process to let the embedded store go. */
+  ASSAY_STORE_WAIT: z.coerce.number().nonnegative().default(60),
 });
 export type AssayEnv = z.infer<typeof EnvSchema>;
 

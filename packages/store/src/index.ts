@@ -6,6 +6,7 @@ export {
 } from "./batched-writer.js";
 export { isConnectionLost, pingDatabase } from "./connection-lost.js";
 export { isDataError } from "./data-error.js";
+export { DiskFullError, MIN_FREE_BYTES } from "./disk-room.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
 export {
   EXPORTED_TABLES,
@@ -33,4 +34,5 @@ export type {
 } from "./store.js";
 export type { StoreDriver } from "./store-driver.js";
 export { inspectStoreFolder, StoreFolderError, type StoreFolderState } from "./store-folder.js";
+export { describeHolder, type LockHolder, StoreInUseError } from "./store-lock.js";
 export { writeIsolating } from "./write-isolating.js";

@@ -5,12 +5,14 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { describeError } from "./describe-error.js";
+import { assertDiskRoom, guardDiskRoom } from "./disk-room.js";
 import { assertMigrated } from "./migration-check.js";
 import { migrationsFolder, migrationsSchemaOf } from "./migrations.js";
 import { copyTemplateInto, templateArchive } from "./pglite-template.js";
 import { pgliteRunner } from "./sql-runner.js";
 import { SqlStore } from "./sql-store.js";
-import { inspectStoreFolder, StoreFolderError } from "./store-folder.js";
+import { inspectStoreFolder, StoreFolderError, type StoreFolderState } from "./store-folder.js";
+import { lockStoreFolder, type StoreLock, type StoreLockOptions } from "./store-lock.js";
 
 export interface PgliteOptions {
   dataDir: string;
@@ -18,11 +20,26 @@ export interface PgliteOptions {
   migrate: boolean;
   /** Create the store when the folder is missing or empty; false refuses instead. */
   create: boolean;
+  lock: StoreLockOptions;
 }
 
 export async function openPglite(options: PgliteOptions): Promise<SqlStore> {
+  const { client, lock } = await createClient(options);
+  try {
+    return await storeOver(client, lock, options);
+  } catch (error) {
+    await client.close().catch(() => {});
+    await lock.release();
+    throw error;
+  }
+}
+
+async function storeOver(
+  client: PGlite,
+  lock: StoreLock,
+  options: PgliteOptions,
+): Promise<SqlStore> {
   const { schema } = options;
-  const client = await createClient(options.dataDir, options.create);
   if (schema !== undefined) {
     // PGlite is a single session, so one SET covers every later query.
     await client.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
@@ -38,7 +55,8 @@ export async function openPglite(options: PgliteOptions): Promise<SqlStore> {
       applyMigrations: () =>
         migrate(db, { migrationsFolder: migrationsFolder(), migrationsSchema }),
       assertMigrated: () => assertMigrated(runner, migrationsSchema, `in ${options.dataDir}`),
-      close: () => client.close(),
+      // The lock goes only once PGlite has written everything and let go of its files.
+      close: () => client.close().finally(() => lock.release()),
     },
     false,
   );
@@ -51,21 +69,47 @@ export async function openPglite(options: PgliteOptions): Promise<SqlStore> {
 // off a 100k-sample run, with the same write throughput (measured with bench:local's data).
 const EMBEDDED_SETTINGS = "shared_buffers=16MB";
 
-async function createClient(dataDir: string, create: boolean): Promise<PGlite> {
+async function createClient(options: PgliteOptions): Promise<{ client: PGlite; lock: StoreLock }> {
+  const { dataDir, create } = options;
   const inMemory = dataDir.startsWith("memory://");
   const location = inMemory ? dataDir : resolve(dataDir);
-  const state = inMemory ? "empty" : await inspectStoreFolder(location);
-  if (state !== "store" && !inMemory && !create) {
-    throw new StoreFolderError(
-      `No embedded store in ${location}: the folder ${state === "missing" ? "does not exist" : "is empty"}. ` +
-        "Pass the folder of an existing store.",
-    );
+  if (inMemory) return { client: await createPglite(location, "empty"), lock: NO_LOCK };
+  // A missing store is refused before a lock file is made beside it.
+  if (!create) refuseMissing(location, await inspectStoreFolder(location));
+  else await mkdir(dirname(location), { recursive: true });
+  assertDiskRoom(location);
+  const lock = await lockStoreFolder(location, options.lock);
+  try {
+    // Looked at again under the lock: another process may have created it meanwhile.
+    const state = await inspectStoreFolder(location);
+    if (!create) refuseMissing(location, state);
+    // Refused before PGlite starts: on a full disk its start-up alone can hang.
+    assertDiskRoom(location);
+    const client = await createPglite(location, state);
+    guardDiskRoom(client, location);
+    return { client, lock };
+  } catch (error) {
+    await lock.release();
+    throw error;
   }
+}
+
+const NO_LOCK: StoreLock = { release: async () => {} };
+
+function refuseMissing(location: string, state: StoreFolderState): void {
+  if (state === "store") return;
+  throw new StoreFolderError(
+    `No embedded store in ${location}: the folder ${state === "missing" ? "does not exist" : "is empty"}. ` +
+      "Pass the folder of an existing store.",
+  );
+}
+
+async function createPglite(location: string, state: StoreFolderState): Promise<PGlite> {
+  const inMemory = location.startsWith("memory://");
   try {
     let template: Blob | undefined;
     if (inMemory) template = await templateArchive();
     else {
-      await mkdir(dirname(location), { recursive: true });
       if (state !== "store" && !(await copyTemplateInto(location))) {
         await mkdir(location, { recursive: true });
       }

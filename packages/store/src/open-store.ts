@@ -1,5 +1,6 @@
 import { ConfigError } from "@assay/core";
 import type { Store } from "./store.js";
+import type { StoreLockOptions } from "./store-lock.js";
 
 export interface OpenStoreOptions {
   /** Postgres server URL. When absent, the embedded PGlite store is used. */
@@ -24,6 +25,11 @@ export interface OpenStoreOptions {
    * empty store.
    */
   create?: boolean;
+  /**
+   * The embedded store's lock: who is asking (shown to a process that finds it held), and
+   * how long to wait for another process to let it go (default 0: refuse at once).
+   */
+  lock?: Partial<StoreLockOptions>;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -48,6 +54,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     schema,
     migrate: options.migrate ?? true,
     create: options.create ?? true,
+    lock: { command: "assay", waitMs: 0, ...options.lock },
   });
 }
 

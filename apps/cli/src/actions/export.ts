@@ -3,7 +3,7 @@ import { pipeline } from "node:stream/promises";
 import { StringDecoder } from "node:string_decoder";
 import { escapeTerminal } from "@assay/core";
 import type { ExportFlags } from "../commands/export.js";
-import { checkOutPath, openOutFile } from "../out-file.js";
+import { checkOutPath, writeThroughOutFile } from "../out-file.js";
 import { toStdout } from "../output.js";
 import { requireRun } from "../require-run.js";
 import { scoreCsvEncoder, tableCsvEncoder } from "../score-csv.js";
@@ -11,7 +11,7 @@ import { openStoreFor } from "../store-option.js";
 
 export async function exportAction(runId: string, flags: ExportFlags): Promise<void> {
   if (flags.out !== undefined) await checkOutPath(flags.out);
-  const store = await openStoreFor(flags.db, { create: false });
+  const store = await openStoreFor(flags.db, "assay export", { create: false });
   try {
     await requireRun(store, runId);
     const table = flags.table ?? "scores";
@@ -25,7 +25,7 @@ export async function exportAction(runId: string, flags: ExportFlags): Promise<v
       table === "scores" ? store.exportScores(runId) : store.exportRows(runId, table),
     );
     if (flags.out !== undefined) {
-      await pipeline(rows, encoder, await openOutFile(flags.out));
+      await writeThroughOutFile(flags.out, (stream) => pipeline(rows, encoder, stream));
     } else if (flags.format === "jsonl" || process.stdout.isTTY) {
       // On a terminal, or as JSON (where the escape keeps the value), control characters
       // from the dataset are escaped; CSV piped elsewhere is data and stays as it is.

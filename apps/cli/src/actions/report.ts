@@ -19,7 +19,7 @@ export async function reportAction(runId: string, flags: ReportFlags): Promise<v
   const format: ReportFormat = flags.json === true ? "json" : (flags.format ?? "table");
   const prices = flags.prices === undefined ? undefined : await loadPrices(flags.prices);
   if (flags.out !== undefined) await checkOutPath(flags.out);
-  const store = await openStoreFor(flags.db, { create: false });
+  const store = await openStoreFor(flags.db, "assay report", { create: false });
   try {
     await requireRun(store, runId);
     if (flags.compare !== undefined) await requireRun(store, flags.compare);

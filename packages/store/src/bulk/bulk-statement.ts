@@ -3,6 +3,7 @@ import { pipeline } from "node:stream/promises";
 import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
+import { assertRoomToWrite } from "../disk-room.js";
 import type { SqlRunner } from "../sql-runner.js";
 import type { ColumnList, RowOf } from "./column-list.js";
 import { copyText } from "./copy-text.js";
@@ -68,6 +69,8 @@ export async function bulkInsert(
   parts: readonly BulkPart[],
   statement: BulkInsertStatement,
 ): Promise<number> {
+  // The embedded store must never run out of disk mid-write (see disk-room.ts).
+  if (target.pglite !== undefined) assertRoomToWrite(target.pglite);
   const rows = parts.reduce((total, part) => total + part.rows.length, 0);
   if (target.pool !== undefined && rows >= COPY_MIN_ROWS) {
     const encoded = parts.map((part) => ({
