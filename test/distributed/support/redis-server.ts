@@ -90,25 +90,51 @@ async function launch(args: string[], url: string): Promise<ChildProcess> {
       await probe.connect();
       // While the AOF loads the server answers LOADING; wait until it serves commands.
       await probe.ping();
+      // The server that answered must be the one just started, not another on the port.
+      const info = await probe.info("server");
       probe.disconnect();
+      if (!new RegExp(`^process_id:${child.pid}\\r?$`, "m").test(info)) {
+        child.kill("SIGKILL");
+        throw new PortTakenError(`another server answers at ${url}`);
+      }
       return child;
-    } catch {
+    } catch (error) {
       probe.disconnect();
+      if (error instanceof PortTakenError) throw error;
       if (Date.now() > deadline) throw new Error(`redis-server did not start at ${url}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 }
 
-/** A TCP port on 127.0.0.1 that nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+// Ports for the servers a test starts, below Linux's ephemeral range (32768 and up) and a
+// block of their own per test process. A server killed and restarted on its port must find
+// it still free: a port from the ephemeral range can meanwhile be handed to a server of a
+// test running beside it, and the restarted server's clients then talk to that one.
+const PORT_BASE = 20_000;
+const PORT_SPAN = 12_000; // 20000..31999
+const PORTS_PER_PROCESS = 25;
+let taken = 0;
+
+/** A TCP port on 127.0.0.1 that nothing listens on right now, of this process's block. */
+export async function freePort(): Promise<number> {
+  const start = (process.pid % (PORT_SPAN / PORTS_PER_PROCESS)) * PORTS_PER_PROCESS;
+  for (; taken < PORT_SPAN; taken += 1) {
+    const port = PORT_BASE + ((start + taken) % PORT_SPAN);
+    if (await listens(port)) continue;
+    taken += 1;
+    return port;
+  }
+  throw new Error("no free port below the ephemeral range");
+}
+
+/** Whether something already listens on the port (binding it fails). */
+function listens(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address !== null ? resolve(address.port) : reject(),
-      );
-    });
+    server.once("error", () => resolve(true));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(false)));
   });
 }
+
+class PortTakenError extends Error {}
