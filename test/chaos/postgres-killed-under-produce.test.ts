@@ -8,13 +8,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAssay } from "../distributed/support/assay-process.js";
 import { cpuQueueCounts } from "../distributed/support/cpu-queue.js";
 import { writeTextDataset } from "../distributed/support/dataset.js";
 import { type OwnPostgres, startPostgres } from "../distributed/support/postgres-server.js";
 import { deletePrefix, freshPrefix, REDIS_URL, waitFor } from "../distributed/support/services.js";
+import { storedKeys } from "../distributed/support/stored-keys.js";
 import { startCpuWorker } from "../distributed/support/worker-process.js";
 
 const RUN = "pg-produce";
@@ -73,7 +73,10 @@ describe("chaos: Postgres killed under assay produce --wait", () => {
       "the producer to enqueue the run and wait",
     );
     await postgres.kill();
-    await expect(stored(postgres.url), "the server is gone").rejects.toThrow();
+    await expect(
+      storedKeys({ url: postgres.url, runId: RUN, schema: SCHEMA }),
+      "the server is gone",
+    ).rejects.toThrow();
 
     const failed = await produce.done;
     expect(failed.stderr, failed.stderr).not.toMatch(/unexpected failure|\n\s+at /);
@@ -95,26 +98,12 @@ describe("chaos: Postgres killed under assay produce --wait", () => {
     try {
       const rerun = await startAssay([...args(), "--quiet"]).done;
       expect(rerun.code, rerun.stderr).toBe(0);
-      expect(await stored(postgres.url)).toEqual({ rows: PLANNED, distinctKeys: PLANNED });
+      expect(await storedKeys({ url: postgres.url, runId: RUN, schema: SCHEMA })).toEqual({
+        rows: PLANNED,
+        distinctKeys: PLANNED,
+      });
     } finally {
       worker.child.kill("SIGKILL");
     }
   }, 180_000);
 });
-
-async function stored(url: string): Promise<{ rows: number; distinctKeys: number }> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  client.on("error", () => {});
-  await client.connect();
-  try {
-    const { rows } = await client.query(
-      `SELECT count(*)::int AS rows,
-              count(DISTINCT (sample_id, scorer, criterion, repetition))::int AS "distinctKeys"
-         FROM "${SCHEMA}".scores WHERE run_id = $1`,
-      [RUN],
-    );
-    return rows[0];
-  } finally {
-    await client.end();
-  }
-}

@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAssay } from "../distributed/support/assay-process.js";
 import { writeTextDataset } from "../distributed/support/dataset.js";
 import { type OwnPostgres, startPostgres } from "../distributed/support/postgres-server.js";
 import { waitFor } from "../distributed/support/services.js";
+import { storedKeys } from "../distributed/support/stored-keys.js";
 
 const SAMPLES = 20_000;
 const PLANNED = 2 * SAMPLES; // exact and f1 per sample
@@ -44,14 +44,17 @@ describe("chaos: Postgres killed under assay run", () => {
     await waitFor(
       async () => {
         if (run.child.exitCode !== null) throw new Error(`assay run ended:\n${run.stderr()}`);
-        return (await stored(postgres.url)).rows >= PLANNED * 0.05;
+        return (await storedKeys({ url: postgres.url, runId: RUN })).rows >= PLANNED * 0.05;
       },
       90_000,
       "5% of the run stored",
     );
     expect(run.child.exitCode, "the run is still going when the server dies").toBeNull();
     await postgres.kill();
-    await expect(stored(postgres.url), "the server is gone").rejects.toThrow();
+    await expect(
+      storedKeys({ url: postgres.url, runId: RUN }),
+      "the server is gone",
+    ).rejects.toThrow();
 
     const failed = await run.done;
     expect(failed.stderr, failed.stderr).not.toMatch(/Unhandled 'error' event|\n\s+at /);
@@ -60,27 +63,13 @@ describe("chaos: Postgres killed under assay run", () => {
     expect(failed.code).toBe(UNAVAILABLE);
 
     await postgres.restart();
-    const before = (await stored(postgres.url)).rows;
+    const before = (await storedKeys({ url: postgres.url, runId: RUN })).rows;
     expect(before).toBeLessThan(PLANNED);
     const rerun = await startAssay([...args(), "--quiet"]).done;
     expect(rerun.code, rerun.stderr).toBe(0);
-    expect(await stored(postgres.url)).toEqual({ rows: PLANNED, distinctKeys: PLANNED });
+    expect(await storedKeys({ url: postgres.url, runId: RUN })).toEqual({
+      rows: PLANNED,
+      distinctKeys: PLANNED,
+    });
   }, 180_000);
 });
-
-async function stored(url: string): Promise<{ rows: number; distinctKeys: number }> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  client.on("error", () => {});
-  await client.connect();
-  try {
-    const { rows } = await client.query(
-      `SELECT count(*)::int AS rows,
-              count(DISTINCT (sample_id, scorer, criterion, repetition))::int AS "distinctKeys"
-         FROM scores WHERE run_id = $1`,
-      [RUN],
-    );
-    return rows[0];
-  } finally {
-    await client.end();
-  }
-}

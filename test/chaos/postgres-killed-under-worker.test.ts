@@ -11,12 +11,12 @@ import { loadSpec, produce } from "@assay/pipeline";
 import { BullmqTransport } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore } from "@assay/store";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setCpuQueuePaused } from "../distributed/support/cpu-queue.js";
 import { writeTextDataset } from "../distributed/support/dataset.js";
 import { type OwnPostgres, startPostgres } from "../distributed/support/postgres-server.js";
 import { deletePrefix, freshPrefix, REDIS_URL, waitFor } from "../distributed/support/services.js";
+import { storedKeys } from "../distributed/support/stored-keys.js";
 import { inFlight, scrapeWorker } from "../distributed/support/worker-counts.js";
 import { startCpuWorker, type WorkerProcess } from "../distributed/support/worker-process.js";
 
@@ -80,13 +80,16 @@ describe("chaos: Postgres killed under a worker", () => {
     // The fault must hit work in progress: some rows stored, jobs held by the worker.
     await waitFor(
       async () =>
-        (await stored(postgres.url)).rows >= SAMPLES * 0.1 &&
-        inFlight(await scrapeWorker(running)) > 0,
+        (await storedKeys({ url: postgres.url, runId: "pg-kill", schema: SCHEMA })).rows >=
+          SAMPLES * 0.1 && inFlight(await scrapeWorker(running)) > 0,
       60_000,
       "10% stored while the worker holds jobs",
     );
     await postgres.kill();
-    await expect(stored(postgres.url), "the server is gone").rejects.toThrow();
+    await expect(
+      storedKeys({ url: postgres.url, runId: "pg-kill", schema: SCHEMA }),
+      "the server is gone",
+    ).rejects.toThrow();
     await new Promise((resolve) => setTimeout(resolve, DOWN_MS));
     expect(
       running.child.exitCode,
@@ -96,11 +99,15 @@ describe("chaos: Postgres killed under a worker", () => {
 
     await postgres.restart();
     await waitFor(
-      async () => (await stored(postgres.url)).rows >= planned,
+      async () =>
+        (await storedKeys({ url: postgres.url, runId: "pg-kill", schema: SCHEMA })).rows >= planned,
       90_000,
       "every planned result to be stored after the restart",
     );
-    expect(await stored(postgres.url)).toEqual({ rows: planned, distinctKeys: planned });
+    expect(await storedKeys({ url: postgres.url, runId: "pg-kill", schema: SCHEMA })).toEqual({
+      rows: planned,
+      distinctKeys: planned,
+    });
     expect(running.child.exitCode, "worker still running").toBeNull();
     // The jobs that failed on the outage ran again from the queue.
     expect((await scrapeWorker(running)).redelivered).toBeGreaterThan(0);
@@ -115,20 +122,4 @@ describe("chaos: Postgres killed under a worker", () => {
 
 function countMatches(text: string, pattern: RegExp): number {
   return text.match(pattern)?.length ?? 0;
-}
-
-async function stored(url: string): Promise<{ rows: number; distinctKeys: number }> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  client.on("error", () => {});
-  await client.connect();
-  try {
-    const { rows } = await client.query(
-      `SELECT count(*)::int AS rows,
-              count(DISTINCT (sample_id, scorer, criterion, repetition))::int AS "distinctKeys"
-         FROM "${SCHEMA}".scores WHERE run_id = 'pg-kill'`,
-    );
-    return rows[0];
-  } finally {
-    await client.end();
-  }
 }

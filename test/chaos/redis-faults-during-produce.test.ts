@@ -9,7 +9,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
 import { Redis } from "ioredis";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAssay } from "../distributed/support/assay-process.js";
 import { cpuQueueCounts, unfinished } from "../distributed/support/cpu-queue.js";
@@ -22,6 +21,7 @@ import {
   freshSchema,
   waitFor,
 } from "../distributed/support/services.js";
+import { bounded, storedKeys } from "../distributed/support/stored-keys.js";
 import { startCpuWorker } from "../distributed/support/worker-process.js";
 
 // The exit code of an unreachable or misbehaving service (README.md, "Exit codes").
@@ -129,7 +129,10 @@ describe("chaos: Redis faults during assay produce", () => {
         "--quiet",
       ]).done;
       expect(rerun.code, rerun.stderr).toBe(0);
-      expect(await storedKeys(schema, "killed")).toEqual({ rows: 24_000, distinctKeys: 24_000 });
+      expect(await storedKeys({ schema, runId: "killed" })).toEqual({
+        rows: 24_000,
+        distinctKeys: 24_000,
+      });
     } finally {
       worker.child.kill("SIGKILL");
     }
@@ -235,18 +238,6 @@ describe("chaos: Redis faults during assay produce", () => {
   }, 120_000);
 });
 
-async function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms waiting for ${what}`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 async function withRedis<T>(url: string, use: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = new Redis(url, {
     lazyConnect: true,
@@ -270,22 +261,3 @@ async function errorCount(url: string, error: string): Promise<number> {
 }
 const configSet = (url: string, key: string, value: string) =>
   withRedis(url, (redis) => redis.config("SET", key, value));
-
-async function storedKeys(
-  schema: string,
-  runId: string,
-): Promise<{ rows: number; distinctKeys: number }> {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    const { rows } = await client.query(
-      `SELECT count(*)::int AS rows,
-              count(DISTINCT (sample_id, scorer, criterion, repetition))::int AS "distinctKeys"
-         FROM "${schema}".scores WHERE run_id = $1`,
-      [runId],
-    );
-    return rows[0];
-  } finally {
-    await client.end();
-  }
-}

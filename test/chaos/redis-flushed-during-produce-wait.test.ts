@@ -9,7 +9,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
 import { Redis } from "ioredis";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAssay } from "../distributed/support/assay-process.js";
 import { cpuQueueCounts, unfinished } from "../distributed/support/cpu-queue.js";
@@ -22,6 +21,7 @@ import {
   freshSchema,
   waitFor,
 } from "../distributed/support/services.js";
+import { bounded, storedKeys } from "../distributed/support/stored-keys.js";
 import { startCpuWorker } from "../distributed/support/worker-process.js";
 
 const RUN = "flushed";
@@ -100,7 +100,10 @@ describe("chaos: Redis flushed during assay produce --wait", () => {
         "assay retry --wait to complete the run",
       );
       expect(retry.code, retry.stderr).toBe(0);
-      expect(await storedKeys(schema)).toEqual({ rows: PLANNED, distinctKeys: PLANNED });
+      expect(await storedKeys({ schema, runId: RUN })).toEqual({
+        rows: PLANNED,
+        distinctKeys: PLANNED,
+      });
     } finally {
       worker.child.kill("SIGKILL");
     }
@@ -113,33 +116,5 @@ async function flushAll(url: string): Promise<void> {
     await redis.flushall();
   } finally {
     redis.disconnect();
-  }
-}
-
-async function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms waiting for ${what}`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function storedKeys(schema: string): Promise<{ rows: number; distinctKeys: number }> {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    const { rows } = await client.query(
-      `SELECT count(*)::int AS rows,
-              count(DISTINCT (sample_id, scorer, criterion, repetition))::int AS "distinctKeys"
-         FROM "${schema}".scores WHERE run_id = $1`,
-      [RUN],
-    );
-    return rows[0];
-  } finally {
-    await client.end();
   }
 }

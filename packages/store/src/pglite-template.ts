@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { cp, readdir, readFile, rename, rm, rmdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isRunning } from "./process-alive.js";
 
 // The empty cluster the build made (scripts/make-pglite-template.mjs), so that a new store
 // is copied rather than initialised: initdb would leave ~550 MB of WASM memory in this
@@ -53,15 +54,5 @@ async function removeAbandonedCopies(location: string): Promise<void> {
     if (Number.isInteger(pid) && !isRunning(pid)) {
       await rm(join(parent, name), { recursive: true, force: true });
     }
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as { code?: unknown }).code === "EPERM";
   }
 }

@@ -3,6 +3,7 @@ import { link, readFile, rename, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ConfigError } from "@assay/core";
+import { isRunning } from "./process-alive.js";
 
 /**
  * PGlite is one Postgres in one process: two processes on one folder each keep their own
@@ -173,16 +174,6 @@ function releaseSync(path: string, mine: LockHolder): void {
     if (holder.pid === mine.pid && holder.since === mine.since) unlinkSync(path);
   } catch {
     // Gone already, or another's: nothing of ours to remove.
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as { code?: unknown }).code === "EPERM";
   }
 }
 
