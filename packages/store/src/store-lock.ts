@@ -1,4 +1,13 @@
-import { closeSync, fsyncSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { link, readFile, rename, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -90,29 +99,31 @@ export function describeHolder(holder: LockHolder): string {
   return `\`${holder.command}\` (pid ${holder.pid}${where}, since ${holder.since})`;
 }
 
-/** O_EXCL: of two processes creating the file at once, exactly one succeeds. */
+/**
+ * The holder's record is written to a file of its own and hard-linked into place: link()
+ * fails when the lock exists, so of two processes exactly one succeeds, and the lock file
+ * never exists without its record (an empty one, seen mid-write, would look stale).
+ */
 function tryCreate(path: string, mine: LockHolder): boolean {
-  let fd: number;
+  const record = `${path}.${process.pid}.tmp`;
   try {
-    fd = openSync(path, "wx");
+    const fd = openSync(record, "w");
+    try {
+      writeSync(fd, JSON.stringify(mine));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(record, path);
+    return true;
   } catch (error) {
     if ((error as { code?: unknown }).code === "EEXIST") return false;
     throw new ConfigError(
       `Cannot create the lock file ${path} of the embedded store: ${(error as Error).message}.`,
     );
+  } finally {
+    rmSync(record, { force: true });
   }
-  try {
-    writeSync(fd, JSON.stringify(mine));
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(path); // an empty lock file would name no holder
-    throw new ConfigError(
-      `Cannot write the lock file ${path} of the embedded store: ${(error as Error).message}.`,
-    );
-  }
-  closeSync(fd);
-  return true;
 }
 
 async function readHolder(path: string): Promise<LockHolder | undefined> {
@@ -126,7 +137,7 @@ async function readHolder(path: string): Promise<LockHolder | undefined> {
   try {
     return JSON.parse(text) as LockHolder;
   } catch {
-    // A holder killed between creating and writing the file: nobody holds it.
+    // Unreadable (the disk garbled it): it names no live holder.
     return { pid: 0, host: hostname(), started: null, command: "unknown", since: "" };
   }
 }
