@@ -35,7 +35,7 @@ function assay(args: string[]) {
 
 /** Every rate a progress line showed, in results per second. */
 function ratesShown(stderr: string): number[] {
-  return [...stderr.matchAll(/(\d+) results\/s/g)].map((match) => Number(match[1]));
+  return [...stderr.matchAll(/(\d+)(?: results)?\/s/g)].map((match) => Number(match[1]));
 }
 
 const finalLine = (stored: number) =>
