@@ -96,9 +96,7 @@ async function runOpenDataset(
       initial: { read: { bytes: 0, of: opened.bytes }, done: 0, scored: 0, inputErrors: 0 },
     });
     // Ctrl-C / SIGTERM: stop reading, finish what is in flight, store it, say how to resume.
-    const shutdown = shutdownSignal(() => {
-      if (flags.quiet !== true) view.note("Stopping: storing what is scored...");
-    });
+    const shutdown = shutdownSignal(() => view.note("Stopping: storing what is scored..."));
     const outcome = await runLocal({
       store,
       registry,

@@ -62,18 +62,22 @@ class BarView extends MeteredView {
     cliProgress.Presets.shades_classic,
   );
   #active = false;
+  // A second Ctrl-C exits at once: the terminal gets its cursor and line wrapping back.
+  readonly #restoreTerminal = (): void => this.stop();
 
   update(snapshot: ProgressSnapshot): void {
     const frame = this.meter.frame(snapshot);
     const payload = { label: frame.label, detail: safeMessage(frame.detail) };
-    const total = Math.max(frame.total, 1);
+    // Nothing to do (a plan of no results) is all done: a full bar, not an empty one.
+    const [value, total] = frame.total > 0 ? [frame.value, frame.total] : [1, 1];
     if (!this.#active) {
-      this.#bar.start(total, frame.value, payload);
+      this.#bar.start(total, value, payload);
       this.#active = true;
+      process.once("exit", this.#restoreTerminal);
       return;
     }
     this.#bar.setTotal(total);
-    this.#bar.update(frame.value, payload);
+    this.#bar.update(value, payload);
   }
 
   note(line: string): void {
@@ -85,6 +89,7 @@ class BarView extends MeteredView {
 
   stop(): void {
     if (!this.#active) return;
+    process.off("exit", this.#restoreTerminal);
     this.#bar.stop();
     this.#active = false;
   }
