@@ -48,23 +48,34 @@ async function serveThere(argv: string[], port: number, env: NodeJS.ProcessEnv =
 function accepts(address: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, address);
-    socket.once("connect", () => resolve(socket.destroy() !== undefined));
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once("error", () => resolve(false));
   });
 }
 
-/** `assay worker --pool cpu` from this host; its exit code and stderr once it ends. */
-async function worker(redis: string, env: NodeJS.ProcessEnv = {}, stopOnStart = false) {
+/** `assay worker --pool cpu` from this host, connecting to `redis`. */
+function startWorker(redis: string, env: NodeJS.ProcessEnv) {
   const args = ["worker", "--pool", "cpu", "--redis", redis, "--db", DATABASE_URL];
-  const started = startAssay([...args, "--db-schema", schema], env);
-  if (stopOnStart) {
-    await waitFor(
-      async () => started.stderr().includes('"msg":"worker started"'),
-      60_000,
-      `worker start:\n${started.stderr()}`,
-    ).finally(() => started.child.kill("SIGTERM"));
-  }
-  return started.done;
+  return startAssay([...args, "--db-schema", schema], env);
+}
+
+/** The worker's exit code and stderr after it started and SIGTERM drained it. */
+async function startAndStop(redis: string, env: NodeJS.ProcessEnv = {}) {
+  const worker = startWorker(redis, env);
+  await waitFor(
+    async () => worker.stderr().includes('"msg":"worker started"'),
+    60_000,
+    `worker start:\n${worker.stderr()}`,
+  ).finally(() => worker.child.kill("SIGTERM"));
+  return worker.done;
+}
+
+/** The exit code and stderr of a worker that Redis does not let start. */
+function refused(redis: string, env: NodeJS.ProcessEnv = {}) {
+  return startWorker(redis, env).done;
 }
 
 /** A shell command run in the other host, with REDIS_PASSWORD set to `password`. */
@@ -93,37 +104,33 @@ afterAll(async () => {
 
 describe("Redis as infra/ starts it, seen from another host", () => {
   it("takes a worker that gives the password, in REDIS_PASSWORD or in the URL", async () => {
-    const fromEnv = await worker(
-      `redis://${host.address}:6379`,
-      { REDIS_PASSWORD: PASSWORD },
-      true,
-    );
+    const fromEnv = await startAndStop(`redis://${host.address}:6379`, {
+      REDIS_PASSWORD: PASSWORD,
+    });
     expect(fromEnv.code, fromEnv.stderr).toBe(0);
-    const inUrl = await worker(`redis://:${PASSWORD}@${host.address}:6379`, {}, true);
+    const inUrl = await startAndStop(`redis://:${PASSWORD}@${host.address}:6379`);
     expect(inUrl.code, inUrl.stderr).toBe(0);
     // A password in the URL is the one used; REDIS_PASSWORD only fills in a URL without one.
-    const both = await worker(
-      `redis://:${PASSWORD}@${host.address}:6379`,
-      { REDIS_PASSWORD: "x" },
-      true,
-    );
+    const both = await startAndStop(`redis://:${PASSWORD}@${host.address}:6379`, {
+      REDIS_PASSWORD: "x",
+    });
     expect(both.code, both.stderr).toBe(0);
   });
 
   it("refuses a worker without the password or with a wrong one, quoting Redis's reason", async () => {
-    const without = await worker(`redis://${host.address}:6379`);
+    const without = await refused(`redis://${host.address}:6379`);
     expect(without.code).toBe(5);
     expect(without.stderr).toContain(
       `assay: Redis at redis://${host.address}:6379 refused the connection: "NOAUTH Authentication required." It requires a password: set REDIS_PASSWORD`,
     );
-    const wrong = await worker(`redis://${host.address}:6379`, { REDIS_PASSWORD: "wrong" });
+    const wrong = await refused(`redis://${host.address}:6379`, { REDIS_PASSWORD: "wrong" });
     expect(wrong.code).toBe(5);
     expect(wrong.stderr).toContain('refused the connection: "WRONGPASS');
     expect(wrong.stderr).not.toContain("Connection is closed");
   });
 
   it("without a password, protected mode refuses every other host; the worker says so", async () => {
-    const denied = await worker(`redis://${host.address}:6380`);
+    const denied = await refused(`redis://${host.address}:6380`);
     expect(denied.code).toBe(5);
     expect(denied.stderr).toContain(
       'refused the connection: "DENIED Redis is running in protected mode because protected mode is enabled and no password is set for the default user." Redis takes clients from other hosts only with a password',
