@@ -1,6 +1,11 @@
 import { once } from "node:events";
 import { type Pool, scorerKey, UnrecoverableJobError } from "@assay/core";
-import type { BullmqTransport, JobHandler, PausableConsumer } from "@assay/queue";
+import {
+  type BullmqTransport,
+  type JobHandler,
+  type PausableConsumer,
+  queueNameFor,
+} from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
 import { pingDatabase, type Store } from "@assay/store";
 import type { Logger } from "../logger.js";
@@ -70,7 +75,11 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     onRedelivered: (job) => metrics.redelivered.inc({ pool, scorer: scorerKey(job.scorer) }),
   });
   consumerRef.current = consumer;
-  log.info({ pool, model: options.model, concurrency: options.concurrency }, "worker started");
+  const queue = queueNameFor(pool, options.model);
+  log.info(
+    { pool, model: options.model, queue, concurrency: options.concurrency },
+    "worker started",
+  );
 
   if (!options.signal.aborted) await once(options.signal, "abort");
   log.info("stopping: finishing in-flight jobs");
