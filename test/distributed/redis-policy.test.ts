@@ -1,6 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { runCli } from "@assay/cli";
+import { DEFAULT_SPEC } from "@assay/pipeline";
+import { openStore } from "@assay/store";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startAssay } from "./support/assay-process.js";
 import { type OwnRedis, startRedis } from "./support/redis-server.js";
 import { DATABASE_URL, dropSchema, freshSchema } from "./support/services.js";
 
@@ -49,6 +52,23 @@ describe("distributed commands refuse unsafe or unreachable services", () => {
       "x",
     ]);
     expect(allowed.stderr).toContain('WARNING: Redis maxmemory-policy is "allkeys-lru"');
+  });
+
+  it("status says what the eviction policy risks, without claiming a flag or repeating BullMQ", async () => {
+    const store = await openStore({ databaseUrl: DATABASE_URL, schema, migrate: true });
+    try {
+      await store.startRun({ id: "seen", spec: DEFAULT_SPEC, transport: "bullmq" });
+    } finally {
+      await store.close();
+    }
+    const status = await startAssay(["status", "seen", ...db, "--redis", evicting.url]).done;
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain(
+      '! Redis maxmemory-policy is "allkeys-lru", not "noeviction": under memory pressure Redis may delete queued jobs',
+    );
+    const printed = status.stdout + status.stderr;
+    expect(printed).not.toContain("Running anyway");
+    expect(printed).not.toContain("IMPORTANT! Eviction policy");
   });
 
   it("names an unreachable Redis without its password (exit code 5)", async () => {
