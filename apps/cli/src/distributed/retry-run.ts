@@ -148,15 +148,10 @@ function requeueingTransport(
     );
     return jobs.filter((job) => !stored.has(resultKeyString(resultKeyOfJob(job))));
   };
-  let reopened = false;
   return {
     kind: "bullmq",
     async enqueue(jobs: readonly ScoreJob[]) {
       if (jobs.length === 0) return;
-      if (!reopened) {
-        await store.reopenRun(runId);
-        reopened = true;
-      }
       const result = await requeueJobs(transport, jobs, { stillMissing });
       outcome.missingEnqueued += result.enqueued;
       outcome.missingPending += result.pending;
