@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -8,13 +7,13 @@ import { DEFAULT_SPEC, produce } from "@assay/pipeline";
 import { BullmqTransport, queueNameFor } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
-import { processOutput } from "@assay/test-support/process-output";
 import { Queue } from "bullmq";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { scoreJob } from "../../packages/queue/test/score-job.js";
 import { startAssay } from "./support/assay-process.js";
 import { writeTextDataset } from "./support/dataset.js";
+import { commandAfter, pasteCommand } from "./support/paste-command.js";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -27,20 +26,6 @@ import {
 import { startCpuWorker, type WorkerProcess } from "./support/worker-process.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-/**
- * Runs a command `assay status` printed exactly as a user pasting it would: in a shell, with
- * `assay` the CLI from source, DATABASE_URL unset as in `startAssay`.
- */
-async function paste(command: string) {
-  const assay = `node --conditions=@assay/source --import tsx ${join(ROOT, "apps/cli/src/main.ts")}`;
-  const child = spawn("bash", ["-c", `assay() { ${assay} "$@"; }\n${command}`], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: undefined },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return processOutput(child);
-}
 
 /** Runs the CLI in this process and collects what it printed. */
 async function cliInProcess(
@@ -62,13 +47,6 @@ async function cliInProcess(
     out.mockRestore();
     err.mockRestore();
   }
-}
-
-/** The command at the end of the status line that starts with `start`. */
-function hint(stdout: string, start: string): string {
-  const line = stdout.split("\n").find((l) => l.startsWith(start));
-  if (line === undefined) throw new Error(`no line starting with ${start} in:\n${stdout}`);
-  return line.slice(line.indexOf("with: ") + "with: ".length);
 }
 
 describe("assay status for an operator on call", () => {
@@ -218,10 +196,10 @@ describe("assay status for an operator on call", () => {
     );
     const stray = `! 1 of this run's jobs wait in gpu-.models_absent-verifier, which is named after the spelling "${spelling}"`;
     expect(status.stdout).toContain(stray);
-    const move = hint(status.stdout, stray);
+    const move = commandAfter(status.stdout, stray);
     expect(move).toBe(`assay retry ${runId} ${commonFlags} ${urls}`);
 
-    const moved = await paste(move);
+    const moved = await pasteCommand(move);
     expect(moved.code, moved.stderr).toBe(0);
     expect(moved.stderr).toContain(
       "1 jobs waiting in a queue named after a spelling of their model were moved to their model's queue.",

@@ -3,7 +3,7 @@ import { completeRun, type OpenDataset, openDataset, produce, registerRun } from
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
 import type { ProduceFlags } from "../commands/produce.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
-import { produceFailure } from "../distributed/service-failure.js";
+import { produceCommand, produceFailure } from "../distributed/service-failure.js";
 import { unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
 import { ExitCode } from "../exit-codes.js";
 import { writeErr } from "../output.js";
@@ -71,7 +71,9 @@ async function produceOpenDataset(
       });
       // Printed even with --quiet: each says the run is not what it was.
       for (const note of notes) writeErr(`${note}\n`);
-      log(`${created ? "Producing run" : "Resuming run"} ${runId}; resume with --run-id ${runId}`);
+      log(
+        `${created ? "Producing run" : "Resuming run"} ${runId}; resume with: ${produceCommand(dataset, runId, flags)}`,
+      );
       const produced = await produce({
         store,
         transport,

@@ -59,9 +59,11 @@ function jobsGone(error: JobsGoneError, runId: string, flags: DistributedFlags):
 
 // Commands are written with the flags that find the run again (see pasteableCommand).
 
-function produceCommand(dataset: string, runId: string, flags: ProduceFlags): string {
+export function produceCommand(dataset: string, runId: string, flags: ProduceFlags): string {
   const words = ["produce", dataset, "--run-id", runId];
   if (flags.spec !== undefined) words.push("--spec", flags.spec);
+  // A resume reads the rest of the file as this produce did.
+  if (flags.maxLineBytes !== 1 << 20) words.push("--max-line-bytes", String(flags.maxLineBytes));
   return pasteableCommand(words, flags);
 }
 
