@@ -22,6 +22,12 @@ export function queueWarnings(status: RunStatus, flags: DistributedFlags): strin
         "to start until then, unless given --allow-eviction.",
     );
   }
+  if (status.queueHealth.some((health) => !health.workersKnown)) {
+    lines.push(
+      "! Redis does not list its clients (CLIENT LIST is refused): live workers, and jobs held " +
+        "by workers that are gone, cannot be shown (workers: ?).",
+    );
+  }
   for (const health of status.queueHealth) {
     if (health.orphaned.jobs > 0) lines.push(orphanedLine(health, flags));
     if (health.runJobsWithoutWorker > 0) lines.push(unservedLine(status.runId, health, flags));

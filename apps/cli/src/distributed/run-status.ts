@@ -91,10 +91,13 @@ export async function readRunStatus(
 export function renderRunStatus(status: RunStatus, flags: DistributedFlags): string {
   const planned = status.planned === null ? "(still planning)" : String(status.planned);
   const pct = status.planned ? ` (${((100 * status.done) / status.planned).toFixed(1)}%)` : "";
-  const workersOf = new Map(status.queueHealth.map((h) => [h.queue, h.workers.length]));
+  const workersOf = new Map(
+    status.queueHealth.map((h) => [h.queue, h.workersKnown ? String(h.workers.length) : "?"]),
+  );
   // A queue with nothing in it and no worker (a model no longer used) says nothing.
   const shown = status.queues.filter(
-    (q) => q.waiting + q.active + q.delayed + q.failed > 0 || (workersOf.get(q.queue) ?? 0) > 0,
+    (q) =>
+      q.waiting + q.active + q.delayed + q.failed > 0 || (workersOf.get(q.queue) ?? "0") !== "0",
   );
   const lines = [
     `run        ${status.runId}: ${status.finished ? `finished at ${status.finishedAt}` : "in progress"}`,
@@ -107,7 +110,7 @@ export function renderRunStatus(status: RunStatus, flags: DistributedFlags): str
     "queues (shared by all runs)  waiting   active  delayed   failed  workers",
     ...shown.map(
       (q) =>
-        `  ${q.queue.padEnd(26)} ${[q.waiting, q.active, q.delayed, q.failed, workersOf.get(q.queue) ?? 0].map((n) => String(n).padStart(8)).join(" ")}`,
+        `  ${q.queue.padEnd(26)} ${[q.waiting, q.active, q.delayed, q.failed, workersOf.get(q.queue) ?? "0"].map((n) => String(n).padStart(8)).join(" ")}`,
     ),
   ];
   if (status.queues.length === 0) lines.push("  (no queues yet)");

@@ -8,6 +8,11 @@ export interface QueueHealth {
   queue: string;
   /** Names (`host:pid:tag`) of the workers connected to this queue now. */
   workers: string[];
+  /**
+   * False where Redis does not list its clients (CLIENT LIST refused, as on some managed
+   * services): then nothing is said about workers, gone or missing.
+   */
+  workersKnown: boolean;
   /** Running jobs whose worker is no longer connected (killed, crashed, cut off). */
   orphaned: OrphanedJobs;
   /** Of this run's jobs waiting or retrying here, how many; counted only with no worker. */
@@ -44,22 +49,34 @@ export async function readQueueHealth(
   const workers = await liveWorkers(queue);
   const health: QueueHealth = {
     queue: queue.name,
-    workers,
+    workers: workers ?? [],
+    workersKnown: workers !== null,
     orphaned: { jobs: 0, workers: [], locksExpireInMs: null },
     runJobsWithoutWorker: 0,
     strayModel: null,
     model: null,
   };
+  if (workers === null) return health;
   await findOrphanedJobs(queue, redis, health);
   if (workers.length === 0 && unfinished > 0) await countRunJobs(queue, runId, health);
   return health;
 }
 
-/** BullMQ names each worker's blocking connection `<prefix>:<queue>:w:<worker name>`. */
-async function liveWorkers(queue: Queue<ScoreJob>): Promise<string[]> {
-  const clients = await queue.getWorkers();
+/**
+ * BullMQ names each worker's blocking connection `<prefix>:<queue>:w:<worker name>` and
+ * finds them in CLIENT LIST; null where Redis does not tell.
+ */
+async function liveWorkers(queue: Queue<ScoreJob>): Promise<string[] | null> {
+  let clients: Array<Record<string, string>>;
+  try {
+    clients = await queue.getWorkers();
+  } catch {
+    return null;
+  }
+  // Where CLIENT LIST is refused, BullMQ answers with one entry that has no client name.
+  if (clients.some((client) => client.rawname === undefined)) return null;
   const names = clients.map((client) => {
-    const raw = String(client.rawname ?? "");
+    const raw = String(client.rawname);
     const at = raw.indexOf(":w:");
     return at === -1 ? raw : raw.slice(at + ":w:".length);
   });
