@@ -1,6 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { runCli } from "@assay/cli";
+import { DEFAULT_SPEC } from "@assay/pipeline";
+import { openStore } from "@assay/store";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startAssay } from "./support/assay-process.js";
+import { commandAfter, pasteCommand } from "./support/paste-command.js";
 import { type OwnRedis, startRedis } from "./support/redis-server.js";
 import { DATABASE_URL, dropSchema, freshSchema } from "./support/services.js";
 
@@ -25,6 +29,7 @@ describe("distributed commands refuse unsafe or unreachable services", () => {
   let evicting: OwnRedis;
   beforeAll(async () => {
     evicting = await startRedis(["--maxmemory-policy", "allkeys-lru"]);
+    await (await openStore({ databaseUrl: DATABASE_URL, schema, migrate: true })).close();
   });
   afterAll(async () => {
     await evicting.remove();
@@ -49,6 +54,32 @@ describe("distributed commands refuse unsafe or unreachable services", () => {
       "x",
     ]);
     expect(allowed.stderr).toContain('WARNING: Redis maxmemory-policy is "allkeys-lru"');
+    // The command it prints to resume works as pasted: on this Redis it needs the flag too.
+    const resume = commandAfter(allowed.stderr, "Producing run x");
+    expect(resume).toBe(
+      `assay produce ${dataset} --run-id x --db-schema ${schema} --allow-eviction --db ${DATABASE_URL} --redis ${evicting.url}`,
+    );
+    const resumed = await pasteCommand(resume);
+    // The same exit as the produce it resumes (its dataset has input errors: 4).
+    expect(resumed.code, resumed.stderr).toBe(allowed.code);
+    expect(resumed.stderr).toContain("Resuming run x");
+  });
+
+  it("status says what the eviction policy risks, without claiming a flag or repeating BullMQ", async () => {
+    const store = await openStore({ databaseUrl: DATABASE_URL, schema });
+    try {
+      await store.startRun({ id: "seen", spec: DEFAULT_SPEC, transport: "bullmq" });
+    } finally {
+      await store.close();
+    }
+    const status = await startAssay(["status", "seen", ...db, "--redis", evicting.url]).done;
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain(
+      '! Redis maxmemory-policy is "allkeys-lru", not "noeviction": under memory pressure Redis may delete queued jobs',
+    );
+    const printed = status.stdout + status.stderr;
+    expect(printed).not.toContain("Running anyway");
+    expect(printed).not.toContain("IMPORTANT! Eviction policy");
   });
 
   it("names an unreachable Redis without its password (exit code 5)", async () => {

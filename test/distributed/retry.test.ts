@@ -135,7 +135,9 @@ describe("assay retry and the failed jobs in assay status", () => {
     expect(failed.jobs[0]).toMatchObject({ queue: "cpu", attemptsMade: 2 });
     expect(failed.jobs[0].error).toContain("simulated outage writing s3");
     const text = await cli(["status", RUN, ...queues]);
-    expect(text.stdout).toContain(`failed jobs 2 (attempts used up); \`assay retry ${RUN}\``);
+    expect(text.stdout).toContain(
+      `failed jobs 2 (attempts used up); put them back in the queues with: assay retry ${RUN} --queue-prefix ${prefix} --db-schema ${schema}`,
+    );
     expect(text.stdout).toMatch(
       / {2}s3 · (exact|f1) · 2 attempts · \S+\n {4}.*simulated outage writing s3/,
     );
@@ -173,10 +175,17 @@ describe("assay retry and the failed jobs in assay status", () => {
       missingPending: 0,
       planned: PLANNED,
       skippedMissing: null,
+      movedToModelQueue: 0,
+      nothingMissing: true,
     });
   });
 
   it("retries failed jobs only, and says why, when the dataset cannot be read", async () => {
+    // A result lost again: missing results are looked for in the dataset.
+    await admin.query(
+      `DELETE FROM "${schema}".scores WHERE run_id = $1 AND sample_id = 's7' AND scorer = 'exact'`,
+      [RUN],
+    );
     renameSync(dataset, `${dataset}.moved`);
     try {
       const { code, stdout } = await cli(["retry", RUN, ...queues, "--json"]);
@@ -186,7 +195,11 @@ describe("assay retry and the failed jobs in assay status", () => {
         /the dataset .*night\.jsonl cannot be read here .*pass --dataset <file>/,
       );
       const copy = await cli(["retry", RUN, ...queues, "--json", "--dataset", `${dataset}.moved`]);
-      expect(JSON.parse(copy.stdout)).toMatchObject({ planned: PLANNED, skippedMissing: null });
+      expect(JSON.parse(copy.stdout)).toMatchObject({
+        planned: PLANNED,
+        skippedMissing: null,
+        missingEnqueued: 1,
+      });
     } finally {
       renameSync(`${dataset}.moved`, dataset);
     }

@@ -39,6 +39,7 @@ export {
   scoreRowOf,
 } from "./job.js";
 export type { JobResult, TruncationRow, UsageRow } from "./job-result.js";
+export { modelIdentity } from "./model-identity.js";
 export { startModuleThread } from "./module-thread.js";
 export type { PairedDifference, RunComparison } from "./report/comparison.js";
 export type { EarlyStopCandidate, EarlyStopReport } from "./report/early-stop.js";

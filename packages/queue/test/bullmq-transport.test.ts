@@ -6,7 +6,12 @@ import {
   REDIS_URL,
   waitFor,
 } from "../../../test/distributed/support/services.js";
-import { BullmqTransport, type BullmqTransportOptions, requeueJobs } from "../src/index.js";
+import {
+  BullmqTransport,
+  type BullmqTransportOptions,
+  queueNameFor,
+  requeueJobs,
+} from "../src/index.js";
 import { scoreJob } from "./score-job.js";
 
 const open: Array<{ transport: BullmqTransport; prefix: string }> = [];
@@ -54,11 +59,13 @@ describe("BullmqTransport", () => {
       scoreJob("d", { pool: "gpu", model: "qwen3-0.6b" }),
     ]);
     const counts = await t.queueCounts();
-    expect(counts.map((c) => [c.queue, c.waiting])).toEqual([
-      ["cpu", 1],
-      ["gpu-org_big_v2", 1],
-      ["gpu-qwen3-0.6b", 2],
-    ]);
+    expect(counts.map((c) => [c.queue, c.waiting])).toEqual(
+      [
+        ["cpu", 1],
+        [queueNameFor("gpu", "org/big:v2"), 1],
+        [queueNameFor("gpu", "qwen3-0.6b"), 2],
+      ].sort(),
+    );
   });
 
   it("hands every job to the handler of its pool", async () => {
@@ -75,7 +82,7 @@ describe("BullmqTransport", () => {
     await waitFor(async () => seen.length === 1, 10_000, "the m1 job");
     await consumer.stop();
     expect(seen).toEqual(["x"]);
-    expect(await waitingIn(t, "gpu-m2")).toBe(1);
+    expect(await waitingIn(t, queueNameFor("gpu", "m2"))).toBe(1);
   });
 
   it("retries a job that fails with a transient error", async () => {

@@ -104,6 +104,10 @@ export class SqlStore implements Store {
     return runs.finishRun(await this.#db(), runId);
   }
 
+  async reopenRun(runId: string): Promise<void> {
+    await runs.reopenRun(await this.#db(), runId);
+  }
+
   async insertSamples(runId: string, samples: readonly Sample[]): Promise<number> {
     return insertSamples(await this.#bulk(), runId, samples);
   }

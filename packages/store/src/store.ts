@@ -74,6 +74,11 @@ export interface Store {
   recordDatasetRead(runId: string, bytes: number, sha256: string): Promise<void>;
   /** Sets `finished_at` the first time only; true when this call set it. */
   finishRun(runId: string): Promise<boolean>;
+  /**
+   * Clears `finished_at`: results of the finished run are missing again and are being put
+   * back, so the run finishes anew (and `finishRun` records when) once they are stored.
+   */
+  reopenRun(runId: string): Promise<void>;
 
   /** Returns how many were new; samples already stored are kept. */
   insertSamples(runId: string, samples: readonly Sample[]): Promise<number>;

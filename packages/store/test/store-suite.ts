@@ -93,6 +93,18 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
       expect(run?.finishedAt).toEqual(finishedAt);
     });
 
+    it("finishes a reopened run again, at the new time", async () => {
+      const id = await startRun();
+      expect(await store.finishRun(id)).toBe(true);
+      const first = (await store.getRun(id))?.finishedAt as Date;
+      await store.reopenRun(id);
+      expect((await store.getRun(id))?.finishedAt).toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await store.finishRun(id)).toBe(true);
+      const second = (await store.getRun(id))?.finishedAt as Date;
+      expect(second.getTime()).toBeGreaterThan(first.getTime());
+    });
+
     it("stores each result once however often it is written", async () => {
       const id = await startRun();
       const rows = [

@@ -3,7 +3,8 @@ import { completeRun, type OpenDataset, openDataset, produce, registerRun } from
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
 import type { ProduceFlags } from "../commands/produce.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
-import { produceFailure } from "../distributed/service-failure.js";
+import { pasteableCommand } from "../distributed/pasteable-command.js";
+import { produceCommand, produceFailure } from "../distributed/service-failure.js";
 import { unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
 import { ExitCode } from "../exit-codes.js";
 import { writeErr } from "../output.js";
@@ -71,7 +72,9 @@ async function produceOpenDataset(
       });
       // Printed even with --quiet: each says the run is not what it was.
       for (const note of notes) writeErr(`${note}\n`);
-      log(`${created ? "Producing run" : "Resuming run"} ${runId}; resume with --run-id ${runId}`);
+      log(
+        `${created ? "Producing run" : "Resuming run"} ${runId}; resume with: ${produceCommand(dataset, runId, flags)}`,
+      );
       const reading = createProgressView({
         quiet: flags.quiet === true,
         initial: { read: { bytes: 0, of: opened.bytes }, enqueued: 0, inputErrors: 0 },
@@ -109,7 +112,7 @@ async function produceOpenDataset(
         view.finish(summary);
         printSummary(summary, selection, flags.json === true);
       } else {
-        log(`Follow it with: assay status ${runId}`);
+        log(`Follow it with: ${pasteableCommand(["status", runId], flags)}`);
       }
       return produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;
     } catch (error) {

@@ -9,13 +9,14 @@ export async function statusAction(runId: string, flags: StatusFlags): Promise<v
   const store = await openSharedStore(flags, { create: false });
   try {
     await requireRun(store, runId);
-    // Status only reads; it must not refuse to look at a misconfigured Redis.
-    const transport = await openQueues({ ...flags, allowEviction: true });
+    // Status only reads; it must not refuse to look at a misconfigured Redis, and says
+    // what is wrong with it instead.
+    const transport = await openQueues(flags, {}, true);
     try {
       const status = await readRunStatus(store, transport, runId);
       const failedJobs = await readFailedJobs(transport, runId);
       writeOut(
-        `${flags.json === true ? JSON.stringify({ ...status, failedJobs }, null, 2) : `${renderRunStatus(status)}\n${renderFailedJobs(runId, failedJobs)}`}\n`,
+        `${flags.json === true ? JSON.stringify({ ...status, failedJobs }, null, 2) : `${renderRunStatus(status, flags)}\n${renderFailedJobs(runId, failedJobs, flags)}`}\n`,
       );
     } finally {
       await transport.close();

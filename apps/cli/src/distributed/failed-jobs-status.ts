@@ -1,4 +1,6 @@
 import { type BullmqTransport, type FailedJob, failedJobsOf } from "@assay/queue";
+import type { DistributedFlags } from "./distributed-options.js";
+import { retryCommand } from "./service-failure.js";
 
 /** Failed jobs `assay status` lists; `assay retry` puts them all back. */
 export const FAILED_JOBS_SHOWN = 10;
@@ -18,10 +20,14 @@ export async function readFailedJobs(
   return { total: failed.length, jobs: failed.slice(0, FAILED_JOBS_SHOWN) };
 }
 
-export function renderFailedJobs(runId: string, failed: FailedJobsStatus): string {
+export function renderFailedJobs(
+  runId: string,
+  failed: FailedJobsStatus,
+  flags: DistributedFlags,
+): string {
   if (failed.total === 0) return "failed jobs none";
   const lines = [
-    `failed jobs ${failed.total} (attempts used up); \`assay retry ${runId}\` puts them back in the queues`,
+    `failed jobs ${failed.total} (attempts used up); put them back in the queues with: ${retryCommand(runId, flags)}`,
     ...failed.jobs.map(
       (job) =>
         `  ${job.sampleId} · ${job.scorer} · ${job.attemptsMade} attempts · ${job.failedAt ?? "?"}\n    ${firstLine(job.error)}`,

@@ -29,11 +29,13 @@ export async function openSharedStore(
 
 /**
  * Connects to Redis and checks that it will not evict jobs. With `--allow-eviction` a
- * non-noeviction policy only warns, loudly, on stderr.
+ * non-noeviction policy only warns, loudly, on stderr. `reportOnly` connects without the
+ * check, for a command that only reads (`assay status`) and reports the policy itself.
  */
 export async function openQueues(
   flags: DistributedFlags,
   tuning: Omit<BullmqTransportOptions, "redisUrl" | "prefix"> = {},
+  reportOnly = false,
 ): Promise<BullmqTransport> {
   const env = readEnv();
   const transport = await BullmqTransport.connect({
@@ -42,6 +44,7 @@ export async function openQueues(
     prefix: flags.queuePrefix,
     ...tuning,
   });
+  if (reportOnly) return transport;
   try {
     const check = await checkEvictionPolicy(transport.redis, {
       allowEviction: flags.allowEviction === true,

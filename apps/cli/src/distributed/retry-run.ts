@@ -4,6 +4,7 @@ import { parseSpec, produce } from "@assay/pipeline";
 import {
   type BullmqTransport,
   failedJobsOf,
+  moveSpelledQueueJobs,
   requeueJobs,
   retryFailedJobs,
   type Transport,
@@ -27,6 +28,10 @@ export interface RetryOutcome {
   planned: number | null;
   /** Why missing results were not looked for, when they were not. */
   skippedMissing: string | null;
+  /** Jobs moved from a queue named after a spelling of their model to the model's queue. */
+  movedToModelQueue: number;
+  /** Every planned result was stored: the dataset was not read again. */
+  nothingMissing: boolean;
 }
 
 export interface RetryOptions {
@@ -46,6 +51,7 @@ export interface RetryOptions {
  */
 export async function retryRun(options: RetryOptions): Promise<RetryOutcome> {
   const { store, transport, run } = options;
+  const movedToModelQueue = await moveSpelledQueueJobs(transport, run.id);
   const failed = await failedJobsOf(transport, run.id);
   const stored = await store.storedResultKeys(
     run.id,
@@ -54,6 +60,9 @@ export async function retryRun(options: RetryOptions): Promise<RetryOutcome> {
   const toRetry = failed.filter(
     (job) => !stored.has(resultKeyString(jobResultKey(run.id, job.sampleId, job.scorer))),
   );
+  // Results are missing again: the run finishes anew when they are stored, not at the
+  // time it first finished.
+  if (toRetry.length > 0) await store.reopenRun(run.id);
   const retried = await retryFailedJobs(transport, toRetry);
   const outcome: RetryOutcome = {
     runId: run.id,
@@ -64,8 +73,16 @@ export async function retryRun(options: RetryOptions): Promise<RetryOutcome> {
     missingPending: 0,
     planned: null,
     skippedMissing: null,
+    movedToModelQueue,
+    nothingMissing: false,
   };
 
+  // Every planned result stored: planning the dataset again would find nothing missing.
+  if (run.plannedResults !== null && (await store.countResults(run.id)) >= run.plannedResults) {
+    outcome.planned = run.plannedResults;
+    outcome.nothingMissing = true;
+    return outcome;
+  }
   const dataset = await datasetToPlan(run, options.dataset);
   if (typeof dataset !== "string") {
     outcome.skippedMissing = dataset.reason;
@@ -152,6 +169,16 @@ export function renderRetryOutcome(outcome: RetryOutcome): string {
     `Re-enqueued ${total} jobs of run ${outcome.runId}: ${outcome.retried} failed jobs retried, ` +
       `${outcome.missingEnqueued} missing results enqueued.`,
   ];
+  if (outcome.movedToModelQueue > 0) {
+    lines.push(
+      `${outcome.movedToModelQueue} jobs waiting in a queue named after a spelling of their model were moved to their model's queue.`,
+    );
+  }
+  if (outcome.nothingMissing) {
+    lines.push(
+      `Every one of the run's ${outcome.planned} planned results is stored: nothing is missing, the dataset was not read again.`,
+    );
+  }
   if (outcome.alreadyStored > 0) {
     lines.push(`${outcome.alreadyStored} failed jobs had their result stored already; left alone.`);
   }

@@ -1,6 +1,13 @@
-import type { BullmqTransport, QueueCounts } from "@assay/queue";
+import {
+  type BullmqTransport,
+  checkEvictionPolicy,
+  type QueueCounts,
+  type QueueHealth,
+} from "@assay/queue";
 import type { Store } from "@assay/store";
 import { hasRollups, runnerOf, writeRollups } from "@assay/store/reports";
+import type { DistributedFlags } from "./distributed-options.js";
+import { queueWarnings } from "./queue-warnings.js";
 
 export interface RunStatus {
   runId: string;
@@ -16,6 +23,10 @@ export interface RunStatus {
   finishedAt: string | null;
   /** Jobs of every queue under the prefix; queues are shared by all runs. */
   queues: QueueCounts[];
+  /** Each queue's live workers and the running jobs of workers that are gone. */
+  queueHealth: QueueHealth[];
+  /** Redis `maxmemory-policy`; anything but "noeviction" may lose jobs. */
+  redisEvictionPolicy: string;
   /** Results stored per second, measured over `sampleMs`. */
   perSecond: number;
   /** Seconds left at that rate; null when unknown (nothing planned or nothing moving). */
@@ -47,6 +58,7 @@ export async function readRunStatus(
     await writeRollups(store.driver, runId);
   }
   const finishedAt = complete ? ((await store.getRun(runId))?.finishedAt ?? null) : null;
+  const queues = await transport.queueCounts();
   const left = summary.planned === null ? null : Math.max(0, summary.planned - summary.results);
   const unscoredBy = (reason?: string): number =>
     summary.groups.reduce(
@@ -67,15 +79,26 @@ export async function readRunStatus(
     inputErrors: summary.inputErrors,
     finished: complete,
     finishedAt: finishedAt === null ? null : new Date(finishedAt).toISOString(),
-    queues: await transport.queueCounts(),
+    queues,
+    queueHealth: await transport.queueHealth(runId, queues),
+    redisEvictionPolicy: (await checkEvictionPolicy(transport.redis, { allowEviction: true }))
+      .policy,
     perSecond,
     etaSeconds: left === null ? null : left === 0 ? 0 : perSecond > 0 ? left / perSecond : null,
   };
 }
 
-export function renderRunStatus(status: RunStatus): string {
+export function renderRunStatus(status: RunStatus, flags: DistributedFlags): string {
   const planned = status.planned === null ? "(still planning)" : String(status.planned);
   const pct = status.planned ? ` (${((100 * status.done) / status.planned).toFixed(1)}%)` : "";
+  const workersOf = new Map(
+    status.queueHealth.map((h) => [h.queue, h.workersKnown ? String(h.workers.length) : "?"]),
+  );
+  // A queue with nothing in it and no worker (a model no longer used) says nothing.
+  const shown = status.queues.filter(
+    (q) =>
+      q.waiting + q.active + q.delayed + q.failed > 0 || (workersOf.get(q.queue) ?? "0") !== "0",
+  );
   const lines = [
     `run        ${status.runId}: ${status.finished ? `finished at ${status.finishedAt}` : "in progress"}`,
     `planned    ${planned}`,
@@ -84,13 +107,16 @@ export function renderRunStatus(status: RunStatus): string {
     `input errs ${status.inputErrors}`,
     `throughput ${Math.round(status.perSecond)} results/s`,
     `eta        ${status.etaSeconds === null ? "unknown" : formatSeconds(status.etaSeconds)}`,
-    "queues (shared by all runs)  waiting   active  delayed   failed",
-    ...status.queues.map(
+    "queues (shared by all runs)  waiting   active  delayed   failed  workers",
+    ...shown.map(
       (q) =>
-        `  ${q.queue.padEnd(26)} ${[q.waiting, q.active, q.delayed, q.failed].map((n) => String(n).padStart(8)).join(" ")}`,
+        `  ${q.queue.padEnd(26)} ${[q.waiting, q.active, q.delayed, q.failed, workersOf.get(q.queue) ?? "0"].map((n) => String(n).padStart(8)).join(" ")}`,
     ),
   ];
   if (status.queues.length === 0) lines.push("  (no queues yet)");
+  const hidden = status.queues.length - shown.length;
+  if (hidden > 0) lines.push(`  (${hidden} empty queues that no worker serves not shown)`);
+  lines.push(...queueWarnings(status, flags));
   return lines.join("\n");
 }
 

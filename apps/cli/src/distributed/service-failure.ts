@@ -5,6 +5,7 @@ import { CliExit, ExitCode } from "../exit-codes.js";
 import { lostDatabase } from "../lost-connection.js";
 import { storeTarget } from "../store-option.js";
 import type { DistributedFlags } from "./distributed-options.js";
+import { pasteableCommand } from "./pasteable-command.js";
 import { JobsGoneError } from "./wait-for-run.js";
 
 /**
@@ -56,25 +57,16 @@ function jobsGone(error: JobsGoneError, runId: string, flags: DistributedFlags):
   );
 }
 
-// Commands are written with the flags that find the run again. URLs are left out (they
-// may hold a password): the same --db and --redis, or the same environment, apply.
+// Commands are written with the flags that find the run again (see pasteableCommand).
 
-function produceCommand(dataset: string, runId: string, flags: ProduceFlags): string {
-  const words = ["assay produce", shellWord(dataset), "--run-id", shellWord(runId)];
-  if (flags.spec !== undefined) words.push("--spec", shellWord(flags.spec));
-  return withServices(words, flags);
+export function produceCommand(dataset: string, runId: string, flags: ProduceFlags): string {
+  const words = ["produce", dataset, "--run-id", runId];
+  if (flags.spec !== undefined) words.push("--spec", flags.spec);
+  // A resume reads the rest of the file as this produce did.
+  if (flags.maxLineBytes !== 1 << 20) words.push("--max-line-bytes", String(flags.maxLineBytes));
+  return pasteableCommand(words, flags);
 }
 
-function retryCommand(runId: string, flags: DistributedFlags, extra: string[] = []): string {
-  return withServices(["assay retry", shellWord(runId)], flags, extra);
-}
-
-function withServices(words: string[], flags: DistributedFlags, extra: string[] = []): string {
-  words.push("--queue-prefix", shellWord(flags.queuePrefix));
-  if (flags.dbSchema !== undefined) words.push("--db-schema", shellWord(flags.dbSchema));
-  return `${[...words, ...extra].join(" ")} (with the same --db and --redis)`;
-}
-
-function shellWord(word: string): string {
-  return /^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+export function retryCommand(runId: string, flags: DistributedFlags, extra: string[] = []): string {
+  return pasteableCommand(["retry", runId], flags, extra);
 }

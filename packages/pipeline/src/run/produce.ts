@@ -152,6 +152,7 @@ async function produceOpen(options: ProduceOptions, opened: OpenDataset): Promis
     return stored;
   };
 
+  let reopened = false;
   const enqueueLines = async (lines: PlannedLine[]): Promise<void> => {
     if (lines.length === 0) return;
     let samples = 0;
@@ -167,6 +168,12 @@ async function produceOpen(options: ProduceOptions, opened: OpenDataset): Promis
     progress.samples += samples;
     progress.planned += total;
     progress.skipped += total - jobs.length;
+    // Results of a run that finished are missing again: it finishes anew once they are
+    // stored (completeRun records when), not at the time it first finished.
+    if (jobs.length > 0 && options.newRun !== true && !reopened) {
+      reopened = true;
+      await store.reopenRun(runId);
+    }
     await transport.enqueue(jobs);
     progress.enqueued += jobs.length;
     options.onProgress?.({ ...progress });

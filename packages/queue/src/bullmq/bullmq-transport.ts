@@ -2,9 +2,11 @@ import type { Pool, ScoreJob } from "@assay/core";
 import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { ConsumeOptions, Consumer, JobHandler, Transport } from "../transport.js";
+import { quietBullmqEvictionWarning } from "./bullmq-eviction-warning.js";
 import { type PausableConsumer, startConsumer } from "./consumer.js";
 import { jobOptionsOf } from "./job-options.js";
 import { type BullmqTransportOptions, type ResolvedOptions, resolveOptions } from "./options.js";
+import { type QueueHealth, readQueueHealth } from "./queue-health.js";
 import { queueNameFor, queueNameOf } from "./queue-names.js";
 import { connectRedis } from "./redis-connection.js";
 
@@ -46,6 +48,7 @@ export class BullmqTransport implements Transport {
 
   /** Connects to Redis; a ConfigError names the URL when it is unreachable. */
   static async connect(options: BullmqTransportOptions): Promise<BullmqTransport> {
+    quietBullmqEvictionWarning();
     const redis = await connectRedis(options.redisUrl, {
       waitThroughOutages: options.failOnOutage !== true,
       ...(options.redisPassword !== undefined && { password: options.redisPassword }),
@@ -120,6 +123,19 @@ export class BullmqTransport implements Transport {
       });
     }
     return counts;
+  }
+
+  /**
+   * Each queue's live workers and the running jobs of workers that are gone; for a queue
+   * no worker serves, how many of `runId`'s jobs wait in it. `counts` from `queueCounts`.
+   */
+  async queueHealth(runId: string, counts: readonly QueueCounts[]): Promise<QueueHealth[]> {
+    const health: QueueHealth[] = [];
+    for (const c of counts) {
+      const unfinished = c.waiting + c.delayed;
+      health.push(await readQueueHealth(this.#queue(c.queue), this.redis, runId, unfinished));
+    }
+    return health;
   }
 
   /** Stops every consumer (letting in-flight jobs finish), then disconnects. */

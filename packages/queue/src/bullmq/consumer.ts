@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { type ScoreJob, UnrecoverableJobError } from "@assay/core";
 import { type Job, UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
@@ -43,6 +45,9 @@ export function startConsumer(
   const worker = new Worker<ScoreJob, void>(queueName, processor, {
     connection,
     prefix: options.prefix,
+    // Named, so `assay status` can list the live workers (Redis CLIENT LIST) and tell
+    // which running jobs belong to a worker that is gone (a job records its worker's name).
+    name: workerName(),
     concurrency,
     lockDuration: options.lockDurationMs,
     stalledInterval: options.stalledIntervalMs,
@@ -65,4 +70,9 @@ export function startConsumer(
       return stopping;
     },
   };
+}
+
+/** `host:pid:xxxx`: where the worker runs, and a tag that tells a restarted pid apart. */
+function workerName(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(2).toString("hex")}`;
 }

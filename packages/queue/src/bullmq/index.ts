@@ -7,12 +7,14 @@ export type { PausableConsumer } from "./consumer.js";
 export { checkEvictionPolicy, type EvictionCheck } from "./eviction-policy.js";
 export { jobOptionsOf } from "./job-options.js";
 export { type BullmqTransportOptions, resolveOptions } from "./options.js";
-export { DEFAULT_PREFIX, queueNameFor, queueNameOf } from "./queue-names.js";
+export type { OrphanedJobs, QueueHealth } from "./queue-health.js";
+export { DEFAULT_PREFIX, modelOf, queueNameFor, queueNameOf } from "./queue-names.js";
 export { connectRedis, type RedisConnectOptions } from "./redis-connection.js";
 export { describeRedisFault } from "./redis-fault.js";
 export {
   type FailedJob,
   failedJobsOf,
+  moveSpelledQueueJobs,
   type RequeueResult,
   requeueJobs,
   retryFailedJobs,

@@ -1,7 +1,7 @@
 import { jobIdOf, resultKeyOfJob, type ScoreJob, scorerKey } from "@assay/core";
 import { type Job, Queue } from "bullmq";
 import type { BullmqTransport } from "./bullmq-transport.js";
-import { queueNameOf } from "./queue-names.js";
+import { isSpelledQueue, modelOf, queueNameOf } from "./queue-names.js";
 
 /** A job that used up its attempts (or failed unrecoverably), as `assay status` lists it. */
 export interface FailedJob {
@@ -125,6 +125,41 @@ export async function requeueJobs(
     result.enqueued += absent.length;
   }
   return result;
+}
+
+/**
+ * Moves the run's jobs out of queues named after a spelling of their model (as older
+ * versions named them) into their model's queue, where its workers take them. Only jobs
+ * not running are moved; a failed one gets fresh attempts. Returns how many were moved.
+ */
+export async function moveSpelledQueueJobs(
+  transport: BullmqTransport,
+  runId: string,
+): Promise<number> {
+  let moved = 0;
+  for (const counts of await transport.queueCounts()) {
+    if (!counts.queue.startsWith("gpu-")) continue;
+    const strays: Job<ScoreJob>[] = [];
+    await withQueue(transport, counts.queue, async (queue) => {
+      for (let start = 0; ; start += PAGE) {
+        const jobs = (await queue.getJobs(
+          ["waiting", "prioritized", "delayed", "failed"],
+          start,
+          start + PAGE - 1,
+        )) as Job<ScoreJob>[];
+        for (const job of jobs) {
+          const model = job?.data?.runId === runId ? modelOf(job.data) : undefined;
+          if (model !== undefined && isSpelledQueue(counts.queue, model)) strays.push(job);
+        }
+        if (jobs.length < PAGE) break;
+      }
+      // Added to their queue first: a crash between the two leaves a copy, never no job.
+      await transport.enqueue(strays.map((job) => job.data));
+      for (const job of strays) await job.remove();
+    });
+    moved += strays.length;
+  }
+  return moved;
 }
 
 type JobState =

@@ -42,6 +42,10 @@ export async function finishRun(db: AnyPgDatabase, runId: string): Promise<boole
   return updated.length > 0;
 }
 
+export async function reopenRun(db: AnyPgDatabase, runId: string): Promise<void> {
+  await db.update(runs).set({ finishedAt: null }).where(eq(runs.id, runId));
+}
+
 export async function setRunOrigin(
   db: AnyPgDatabase,
   runId: string,

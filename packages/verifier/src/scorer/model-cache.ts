@@ -1,8 +1,12 @@
+import { modelIdentity } from "@assay/core/model-identity";
 import type { LoadModelOptions } from "../model/load-model.js";
 import type { VerifierModel } from "../model/verifier-model.js";
 
 export interface ModelCacheOptions extends LoadModelOptions {
-  /** Models already loaded by the worker, matched on `args.model` (= the model's `name`). */
+  /**
+   * Models already loaded by the worker, matched on `args.model`: any spelling of the
+   * model's `name` (`./m`, `m/`) finds it.
+   */
   models?: VerifierModel[];
   /** Called once per model this cache loads, e.g. to log the settings it runs with. */
   onLoad?: (model: VerifierModel) => void;
@@ -19,10 +23,14 @@ export interface ModelCache {
 
 export function modelCache(options: ModelCacheOptions = {}): ModelCache {
   const models = new Map<string, Promise<VerifierModel>>();
-  for (const model of options.models ?? []) models.set(model.name, Promise.resolve(model));
+  // Keyed by identity: two spellings of one folder must not load it twice.
+  for (const model of options.models ?? []) {
+    models.set(modelIdentity(model.name), Promise.resolve(model));
+  }
   return {
     modelFor(name) {
-      let model = models.get(name);
+      const identity = modelIdentity(name);
+      let model = models.get(identity);
       if (model === undefined) {
         // Imported here: the loader brings onnxruntime and the tokenizers, which a process
         // that never scores with a model (`assay run` with deterministic scorers) skips.
@@ -32,7 +40,7 @@ export function modelCache(options: ModelCacheOptions = {}): ModelCache {
             options.onLoad?.(loaded);
             return loaded;
           });
-        models.set(name, model);
+        models.set(identity, model);
       }
       return model;
     },
