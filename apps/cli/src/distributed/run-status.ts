@@ -1,6 +1,6 @@
 import type { BullmqTransport, QueueCounts } from "@assay/queue";
 import type { Store } from "@assay/store";
-import { hasRollups, runnerOf, writeRollups } from "@assay/store/reports";
+import { hasRollups, refreshPlannerStatistics, runnerOf, writeRollups } from "@assay/store/reports";
 
 export interface RunStatus {
   runId: string;
@@ -44,6 +44,7 @@ export async function readRunStatus(
   if (complete && summary.finishedAt === null) await store.finishRun(runId);
   // Workers finished it without a waiting producer: nobody else rolls its figures up.
   if (complete && !(await hasRollups(runnerOf(store.driver), runId))) {
+    await refreshPlannerStatistics(store.driver, "written");
     await writeRollups(store.driver, runId);
   }
   const finishedAt = complete ? ((await store.getRun(runId))?.finishedAt ?? null) : null;
