@@ -18,6 +18,8 @@ export interface PostgresOptions {
   poolSize: number;
   /** Create the schema when it is missing. */
   create: boolean;
+  /** The server cancels any statement running longer (ms); undefined or 0: no limit. */
+  statementTimeoutMs: number | undefined;
 }
 
 export async function openPostgres(options: PostgresOptions): Promise<SqlStore> {
@@ -29,7 +31,11 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlStore> 
     connectionTimeoutMillis: 10_000,
     // Set at connection start, so every pooled connection sees the same tables.
     ...(schema !== undefined && { options: `-c search_path=${schema}` }),
+    ...(options.statementTimeoutMs !== undefined && {
+      statement_timeout: options.statementTimeoutMs,
+    }),
   });
+  const backends = serverBackends(pool);
   // A connection the server dropped must not crash the process, idle in the pool or
   // checked out (a transaction, a COPY): the pool replaces it and the statement running
   // on it, if any, fails with the error instead. The pool's own listener covers idle
@@ -48,13 +54,40 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlStore> 
       runner,
       db: drizzle(pool),
       applyMigrations: () => applyMigrations(pool, migrationsSchema),
-      assertMigrated: () => assertMigrated(runner, migrationsSchema, where),
+      assertMigrated: () => assertMigrated(runner, { where, schema, migrationsSchema }),
+      cancelQueries: () => cancelBackends(databaseUrl, [...backends]),
       close: () => pool.end(),
     },
     false,
   );
   if (options.migrate) await store.migrate();
   return store;
+}
+
+/** The server process ids of the pool's open connections, kept as they open and close. */
+function serverBackends(pool: pg.Pool): Set<number> {
+  const pids = new Set<number>();
+  const idOf = (client: pg.PoolClient) => (client as unknown as { processID: number }).processID;
+  pool.on("connect", (client) => pids.add(idOf(client)));
+  pool.on("remove", (client) => pids.delete(idOf(client)));
+  return pids;
+}
+
+/**
+ * Asks the server to cancel whatever these backends are running. A client that exits does
+ * not stop its query: the server runs it to the end, holding a core and its locks. The
+ * request goes on a connection of its own, since the pool's are busy with the queries.
+ */
+async function cancelBackends(databaseUrl: string, pids: number[]): Promise<void> {
+  if (pids.length === 0) return;
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.query("SELECT pg_cancel_backend(pid) FROM unnest($1::int[]) AS pid", [pids]);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 async function checkConnection(pool: pg.Pool, databaseUrl: string, where: string): Promise<void> {

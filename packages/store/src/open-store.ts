@@ -17,6 +17,11 @@ export interface OpenStoreOptions {
   schema?: string;
   /** Apply pending migrations on open. Default: true for PGlite, false for Postgres. */
   migrate?: boolean;
+  /**
+   * Postgres only: the server cancels any statement that runs longer than this (ms), so a
+   * query planned badly cannot hold a core for hours. Default: no limit.
+   */
+  statementTimeoutMs?: number;
   /** Most connections to Postgres at once. Default 10. */
   poolSize?: number;
   /**
@@ -46,6 +51,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
       migrate: options.migrate ?? false,
       poolSize: options.poolSize ?? 10,
       create: options.create ?? true,
+      statementTimeoutMs: options.statementTimeoutMs,
     });
   }
   const { openPglite } = await import("./open-pglite.js");
