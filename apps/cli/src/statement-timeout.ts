@@ -1,23 +1,5 @@
 import { redactUrl } from "@assay/core";
-import { InvalidArgumentError } from "commander";
 import { CliExit, ExitCode } from "./exit-codes.js";
-
-/** Seconds a report query may run on a Postgres server unless `--statement-timeout` says. */
-export const DEFAULT_STATEMENT_TIMEOUT_S = 300;
-
-/** `--statement-timeout <seconds>`, in the style of the report's other options. */
-export const STATEMENT_TIMEOUT_OPTION = [
-  "--statement-timeout <seconds>",
-  "Postgres cancels a report query that runs longer than this (0: no limit)",
-  (value: string): number => {
-    const seconds = Number(value);
-    if (value.trim() !== "" && Number.isFinite(seconds) && seconds >= 0) return seconds;
-    throw new InvalidArgumentError(
-      `Expected --statement-timeout to be a number of seconds from 0 up (0: no limit), got "${value}".`,
-    );
-  },
-  DEFAULT_STATEMENT_TIMEOUT_S,
-] as const;
 
 const QUERY_CANCELED = "57014";
 

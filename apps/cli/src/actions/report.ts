@@ -25,7 +25,7 @@ export async function reportAction(runId: string, flags: ReportFlags): Promise<v
   const store = await openStoreFor(flags.db, "assay report", {
     create: false,
     schema: flags.dbSchema,
-    statementTimeoutMs: flags.statementTimeout * 1000,
+    statementTimeoutMs: Math.round(flags.statementTimeout * 1000),
   });
   try {
     const text = await cancelQueriesOnSignal(store, () =>

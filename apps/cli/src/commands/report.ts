@@ -1,9 +1,13 @@
 import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL } from "@assay/store/report-options";
 import { type Command, Option } from "commander";
 import { DB_OPTION_HELP, DB_SCHEMA_OPTION } from "../db-option.js";
-import { BY_OPTION, RESAMPLES_OPTION, SEED_OPTION } from "../report-options.js";
+import {
+  BY_OPTION,
+  RESAMPLES_OPTION,
+  SEED_OPTION,
+  STATEMENT_TIMEOUT_OPTION,
+} from "../report-options.js";
 import { parseRunId } from "../run-id.js";
-import { STATEMENT_TIMEOUT_OPTION } from "../statement-timeout.js";
 
 export type ReportFormat = "table" | "json" | "html";
 
