@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { runCli } from "@assay/cli";
+import { openStore } from "@assay/store";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type OwnRedis, startRedis } from "./support/redis-server.js";
 import { DATABASE_URL, dropSchema, freshSchema } from "./support/services.js";
@@ -25,6 +26,8 @@ describe("distributed commands refuse unsafe or unreachable services", () => {
   let evicting: OwnRedis;
   beforeAll(async () => {
     evicting = await startRedis(["--maxmemory-policy", "allkeys-lru"]);
+    // Migrated: a store without tables is refused before Redis is looked at.
+    await (await openStore({ databaseUrl: DATABASE_URL, schema, migrate: true })).close();
   });
   afterAll(async () => {
     await evicting.remove();
