@@ -161,7 +161,7 @@ describe("reporting two runs on tables the server never analysed", () => {
       "f1",
       "verifier",
     ]);
-    expect(bundle.earlyStops.total).toBe(TASKS);
+    expect(bundle.earlyStops?.total).toBe(TASKS);
     // Every figure of both runs, the trend, early stops, the comparison and the slices.
     expect(plans.length).toBeGreaterThan(20);
     const quadratic = plans.flatMap(({ text, plan }) =>
