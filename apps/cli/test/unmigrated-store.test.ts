@@ -37,6 +37,19 @@ function expectRefusal(result: AssayResult, schema: string, state: RegExp): void
   expect(result.stdout).not.toMatch(/worker started/);
 }
 
+async function schemaExists(schema: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [
+      schema,
+    ]);
+    return rowCount === 1;
+  } finally {
+    await client.end();
+  }
+}
+
 const NO_TABLES = /has no Assay tables yet/;
 
 describe("a store without Assay's tables", () => {
@@ -47,12 +60,15 @@ describe("a store without Assay's tables", () => {
       { env: { ASSAY_LOG_LEVEL: "info" } },
     );
     expectRefusal(worker, schema, NO_TABLES);
+    // Refused without a trace: no empty schema is left behind.
+    expect(await schemaExists(schema)).toBe(false);
   }, 120_000);
 
   it("is refused by a producer before anything is enqueued", async () => {
     const schema = newSchema();
     const produce = await runAssay(["produce", data, "--db", DATABASE_URL, "--db-schema", schema]);
     expectRefusal(produce, schema, NO_TABLES);
+    expect(await schemaExists(schema)).toBe(false);
   });
 
   it("is refused by every command that reads or writes it", async () => {

@@ -3,6 +3,7 @@ import { journalTimestamps, migrationsFolder } from "./migrations.js";
 import type { SqlRunner } from "./sql-runner.js";
 
 const UNDEFINED_TABLE = "42P01";
+const UNDEFINED_SCHEMA = "3F000";
 
 /** Where a store's tables are: the database (`where`) and the schema asked for, if any. */
 export interface StorePlace {
@@ -40,7 +41,8 @@ async function lastAppliedMigration(runner: SqlRunner, schema: string): Promise<
     const last = rows[0]?.last;
     return last == null ? null : Number(last);
   } catch (error) {
-    if ((error as { code?: unknown }).code === UNDEFINED_TABLE) return null;
+    const code = (error as { code?: unknown }).code;
+    if (code === UNDEFINED_TABLE || code === UNDEFINED_SCHEMA) return null;
     throw error;
   }
 }

@@ -16,7 +16,10 @@ export interface PostgresOptions {
   schema: string | undefined;
   migrate: boolean;
   poolSize: number;
-  /** Create the schema when it is missing. */
+  /**
+   * Create the schema when it is missing, as migrations are applied (an empty schema serves
+   * nothing: a store that is not migrated is refused).
+   */
   create: boolean;
   /** The server cancels any statement running longer (ms); undefined or 0: no limit. */
   statementTimeoutMs: number | undefined;
@@ -43,8 +46,6 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlStore> 
   pool.on("error", () => {});
   pool.on("connect", (client) => client.on("error", () => {}));
   await checkConnection(pool, databaseUrl, where);
-  if (schema !== undefined && options.create)
-    await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
 
   const migrationsSchema = migrationsSchemaOf(schema);
   const runner = pgRunner(pool);
@@ -53,7 +54,8 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlStore> 
       driver: { kind: "postgres", pool, schema },
       runner,
       db: drizzle(pool),
-      applyMigrations: () => applyMigrations(pool, migrationsSchema),
+      applyMigrations: () =>
+        applyMigrations(pool, migrationsSchema, options.create ? schema : undefined),
       assertMigrated: () => assertMigrated(runner, { where, schema, migrationsSchema }),
       cancelQueries: () => cancelBackends(databaseUrl, [...backends]),
       close: () => pool.end(),
@@ -103,12 +105,18 @@ async function checkConnection(pool: pg.Pool, databaseUrl: string, where: string
   }
 }
 
-async function applyMigrations(pool: pg.Pool, migrationsSchema: string): Promise<void> {
+/** Applies the migrations, creating `schema` first when given (under the same lock). */
+async function applyMigrations(
+  pool: pg.Pool,
+  migrationsSchema: string,
+  schema: string | undefined,
+): Promise<void> {
   // The advisory lock is held by one session, so the migrator must use that same client.
   const client = await pool.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
     try {
+      if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
       await migrate(drizzle(client), { migrationsFolder: migrationsFolder(), migrationsSchema });
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);

@@ -11,8 +11,8 @@ export interface OpenStoreOptions {
    */
   dataDir?: string;
   /**
-   * Schema holding every table (its `search_path`), created if missing. Default: the
-   * server's search_path. Tests pass a random one to stay apart.
+   * Schema holding every table (its `search_path`), created if missing when migrations are
+   * applied. Default: the server's search_path. Tests pass a random one to stay apart.
    */
   schema?: string;
   /** Apply pending migrations on open. Default: true for PGlite, false for Postgres. */
@@ -25,7 +25,8 @@ export interface OpenStoreOptions {
   /** Most connections to Postgres at once. Default 10. */
   poolSize?: number;
   /**
-   * Create what is missing: the embedded store's folder and database, the schema. Default
+   * Create what is missing: the embedded store's folder and database, the schema (as it is
+   * migrated: a schema without tables is refused anyway). Default
    * true; commands that only read pass false, so a mistyped target is an error, not a new
    * empty store.
    */
