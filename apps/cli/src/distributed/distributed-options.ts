@@ -15,7 +15,10 @@ export function addDistributedOptions(command: Command): Command {
   return command
     .option("--db <url>", "Postgres server shared by producer and workers (default: $DATABASE_URL)")
     .option(...DB_SCHEMA_OPTION)
-    .option("--redis <url>", "Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379)")
+    .option(
+      "--redis <url>",
+      "Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379); a URL without a password takes $REDIS_PASSWORD's",
+    )
     .option("--queue-prefix <prefix>", "key prefix of Assay's queues in Redis", DEFAULT_PREFIX)
     .addOption(
       new Option(
