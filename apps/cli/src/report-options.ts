@@ -48,3 +48,22 @@ function wholeNumber(flag: string, value: string, min: number): number {
     `Expected \`${flag}\` to be a whole number from ${min} up to 4294967295, got \`${value}\``,
   );
 }
+
+/** Seconds a report query may run on a Postgres server unless `--statement-timeout` says. */
+export const DEFAULT_STATEMENT_TIMEOUT_S = 300;
+/** Postgres keeps the timeout in milliseconds, in an int4. */
+const MAX_STATEMENT_TIMEOUT_S = 2_147_483;
+
+/** `--statement-timeout <seconds>`, in the style of the report's other options. */
+export const STATEMENT_TIMEOUT_OPTION = [
+  "--statement-timeout <seconds>",
+  "Postgres cancels a report query that runs longer than this (0: no limit)",
+  (value: string): number => {
+    const seconds = Number(value);
+    if (value.trim() !== "" && seconds >= 0 && seconds <= MAX_STATEMENT_TIMEOUT_S) return seconds;
+    throw new InvalidArgumentError(
+      `Expected --statement-timeout to be a number of seconds from 0 to ${MAX_STATEMENT_TIMEOUT_S} (0: no limit), got "${value}".`,
+    );
+  },
+  DEFAULT_STATEMENT_TIMEOUT_S,
+] as const;

@@ -33,24 +33,39 @@ export function describeStore(target: StoreTarget): string {
   return target.databaseUrl !== undefined ? "postgres" : `embedded store in ${target.dataDir}/`;
 }
 
+export interface OpenStoreForOptions {
+  /** False for `assay migrate` only: it opens the store to apply the migrations. */
+  migrate?: boolean;
+  create?: boolean;
+  /** `--db-schema`: the Postgres schema holding the tables. */
+  schema?: string | undefined;
+  /** Postgres only: the server cancels a statement running longer (ms). */
+  statementTimeoutMs?: number | undefined;
+}
+
 /**
  * Opens the store for `command`. `create: false` is for commands that only read (report,
  * export, show): a missing store is then an error instead of a new empty one, and an
  * embedded store that another process holds is waited for (ASSAY_STORE_WAIT seconds,
  * saying so on stderr), since a read is short. A command that writes (run, migrate) is
- * refused at once instead: it could be waiting for hours behind another run.
+ * refused at once instead: it could be waiting for hours behind another run. A store
+ * whose migrations are missing or behind is refused (exit 5, one line naming the database
+ * and the schema), except by `assay migrate`, which applies them.
  */
 export async function openStoreFor(
   db: string | undefined,
   command: string,
-  options: { migrate?: boolean; create?: boolean } = {},
+  options: OpenStoreForOptions = {},
 ): Promise<Store> {
   const target = storeTarget(db);
+  const { schema, statementTimeoutMs, ...rest } = options;
   const reads = options.create === false;
   const waitMs = reads ? readEnv().ASSAY_STORE_WAIT * 1000 : 0;
-  return openStore({
+  const store = await openStore({
     ...target,
-    ...options,
+    ...rest,
+    ...(schema !== undefined && { schema }),
+    ...(statementTimeoutMs !== undefined && { statementTimeoutMs }),
     lock: {
       command,
       waitMs,
@@ -60,4 +75,21 @@ export async function openStoreFor(
         ),
     },
   });
+  if (options.migrate === false) return store;
+  return refuseUnmigrated(store);
+}
+
+/**
+ * Checks the store's migrations before a command starts work, so a worker or producer
+ * pointed at a schema without tables stops at once with one line, instead of starting and
+ * failing every job.
+ */
+export async function refuseUnmigrated(store: Store): Promise<Store> {
+  try {
+    await store.assertMigrated();
+    return store;
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
 }

@@ -120,7 +120,11 @@ describe("Postgres targets of commands that only read", () => {
     const schema = freshSchema();
     const status = await runAssay(["status", "x", "--db", DATABASE_URL, "--db-schema", schema]);
     expect(status.code).toBe(5);
-    expect(status.stderr).toMatch(/has no Assay tables yet: run `assay migrate` first/);
+    expect(status.stderr).toMatch(
+      new RegExp(
+        `schema ${schema}, has no Assay tables yet: run \`assay migrate --db-schema ${schema}\` first`,
+      ),
+    );
     expectOneLine(status);
     const empty = join(work, "blank.jsonl");
     writeFileSync(empty, "");

@@ -3,23 +3,34 @@ import { journalTimestamps, migrationsFolder } from "./migrations.js";
 import type { SqlRunner } from "./sql-runner.js";
 
 const UNDEFINED_TABLE = "42P01";
+const UNDEFINED_SCHEMA = "3F000";
+
+/** Where a store's tables are: the database (`where`) and the schema asked for, if any. */
+export interface StorePlace {
+  where: string;
+  schema: string | undefined;
+  migrationsSchema: string;
+}
 
 /**
  * Throws a ConfigError unless every generated migration has been applied. Compares
  * drizzle's bookkeeping with the journal, which is how drizzle itself decides what to run.
+ * The message names the database and the schema, and the command that fixes it: a worker
+ * pointed at the wrong schema of the right server must not read as a missing database.
  */
-export async function assertMigrated(
-  runner: SqlRunner,
-  migrationsSchema: string,
-  where: string,
-): Promise<void> {
+export async function assertMigrated(runner: SqlRunner, place: StorePlace): Promise<void> {
   const expected = journalTimestamps(migrationsFolder());
-  const applied = await lastAppliedMigration(runner, migrationsSchema);
+  const applied = await lastAppliedMigration(runner, place.migrationsSchema);
   const missing = expected.filter((when) => applied === null || when > applied).length;
   if (missing === 0) return;
   const state =
     applied === null ? "has no Assay tables yet" : `is ${missing} migration(s) behind this version`;
-  throw new ConfigError(`The database ${where} ${state}: run \`assay migrate\` first.`);
+  const schema = await describeSchema(runner, place.schema);
+  const migrate =
+    place.schema === undefined ? "assay migrate" : `assay migrate --db-schema ${place.schema}`;
+  throw new ConfigError(
+    `The database ${place.where}, ${schema}, ${state}: run \`${migrate}\` first (with the same --db).`,
+  );
 }
 
 async function lastAppliedMigration(runner: SqlRunner, schema: string): Promise<number | null> {
@@ -30,7 +41,18 @@ async function lastAppliedMigration(runner: SqlRunner, schema: string): Promise<
     const last = rows[0]?.last;
     return last == null ? null : Number(last);
   } catch (error) {
-    if ((error as { code?: unknown }).code === UNDEFINED_TABLE) return null;
+    const code = (error as { code?: unknown }).code;
+    if (code === UNDEFINED_TABLE || code === UNDEFINED_SCHEMA) return null;
     throw error;
   }
+}
+
+/** The schema given, or the one the server's search_path resolves to. */
+async function describeSchema(runner: SqlRunner, schema: string | undefined): Promise<string> {
+  if (schema !== undefined) return `schema ${schema}`;
+  const { rows } = await runner.query<{ name: string | null }>("SELECT current_schema() AS name");
+  const name = rows[0]?.name;
+  return name == null
+    ? "no schema on its search_path"
+    : `schema ${name} (its search_path; choose another with --db-schema)`;
 }

@@ -54,7 +54,10 @@ async function storeOver(
       db,
       applyMigrations: () =>
         migrate(db, { migrationsFolder: migrationsFolder(), migrationsSchema }),
-      assertMigrated: () => assertMigrated(runner, migrationsSchema, `in ${options.dataDir}`),
+      assertMigrated: () =>
+        assertMigrated(runner, { where: `in ${options.dataDir}`, schema, migrationsSchema }),
+      // Its queries run in this process and end with it.
+      cancelQueries: async () => {},
       // The lock goes only once PGlite has written everything and let go of its files.
       close: () => client.close().finally(() => lock.release()),
     },

@@ -16,8 +16,13 @@ export interface PostgresOptions {
   schema: string | undefined;
   migrate: boolean;
   poolSize: number;
-  /** Create the schema when it is missing. */
+  /**
+   * Create the schema when it is missing, as migrations are applied (an empty schema serves
+   * nothing: a store that is not migrated is refused).
+   */
   create: boolean;
+  /** The server cancels any statement running longer (ms); undefined or 0: no limit. */
+  statementTimeoutMs: number | undefined;
 }
 
 export async function openPostgres(options: PostgresOptions): Promise<SqlStore> {
@@ -29,7 +34,11 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlStore> 
     connectionTimeoutMillis: 10_000,
     // Set at connection start, so every pooled connection sees the same tables.
     ...(schema !== undefined && { options: `-c search_path=${schema}` }),
+    ...(options.statementTimeoutMs !== undefined && {
+      statement_timeout: options.statementTimeoutMs,
+    }),
   });
+  const backends = serverBackends(pool);
   // A connection the server dropped must not crash the process, idle in the pool or
   // checked out (a transaction, a COPY): the pool replaces it and the statement running
   // on it, if any, fails with the error instead. The pool's own listener covers idle
@@ -37,8 +46,6 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlStore> 
   pool.on("error", () => {});
   pool.on("connect", (client) => client.on("error", () => {}));
   await checkConnection(pool, databaseUrl, where);
-  if (schema !== undefined && options.create)
-    await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
 
   const migrationsSchema = migrationsSchemaOf(schema);
   const runner = pgRunner(pool);
@@ -47,14 +54,42 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlStore> 
       driver: { kind: "postgres", pool, schema },
       runner,
       db: drizzle(pool),
-      applyMigrations: () => applyMigrations(pool, migrationsSchema),
-      assertMigrated: () => assertMigrated(runner, migrationsSchema, where),
+      applyMigrations: () =>
+        applyMigrations(pool, migrationsSchema, options.create ? schema : undefined),
+      assertMigrated: () => assertMigrated(runner, { where, schema, migrationsSchema }),
+      cancelQueries: () => cancelBackends(databaseUrl, [...backends]),
       close: () => pool.end(),
     },
     false,
   );
   if (options.migrate) await store.migrate();
   return store;
+}
+
+/** The server process ids of the pool's open connections, kept as they open and close. */
+function serverBackends(pool: pg.Pool): Set<number> {
+  const pids = new Set<number>();
+  const idOf = (client: pg.PoolClient) => (client as unknown as { processID: number }).processID;
+  pool.on("connect", (client) => pids.add(idOf(client)));
+  pool.on("remove", (client) => pids.delete(idOf(client)));
+  return pids;
+}
+
+/**
+ * Asks the server to cancel whatever these backends are running. A client that exits does
+ * not stop its query: the server runs it to the end, holding a core and its locks. The
+ * request goes on a connection of its own, since the pool's are busy with the queries.
+ */
+async function cancelBackends(databaseUrl: string, pids: number[]): Promise<void> {
+  if (pids.length === 0) return;
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.query("SELECT pg_cancel_backend(pid) FROM unnest($1::int[]) AS pid", [pids]);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 async function checkConnection(pool: pg.Pool, databaseUrl: string, where: string): Promise<void> {
@@ -70,12 +105,18 @@ async function checkConnection(pool: pg.Pool, databaseUrl: string, where: string
   }
 }
 
-async function applyMigrations(pool: pg.Pool, migrationsSchema: string): Promise<void> {
+/** Applies the migrations, creating `schema` first when given (under the same lock). */
+async function applyMigrations(
+  pool: pg.Pool,
+  migrationsSchema: string,
+  schema: string | undefined,
+): Promise<void> {
   // The advisory lock is held by one session, so the migrator must use that same client.
   const client = await pool.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
     try {
+      if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
       await migrate(drizzle(client), { migrationsFolder: migrationsFolder(), migrationsSchema });
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);

@@ -11,16 +11,22 @@ export interface OpenStoreOptions {
    */
   dataDir?: string;
   /**
-   * Schema holding every table (its `search_path`), created if missing. Default: the
-   * server's search_path. Tests pass a random one to stay apart.
+   * Schema holding every table (its `search_path`), created if missing when migrations are
+   * applied. Default: the server's search_path. Tests pass a random one to stay apart.
    */
   schema?: string;
   /** Apply pending migrations on open. Default: true for PGlite, false for Postgres. */
   migrate?: boolean;
+  /**
+   * Postgres only: the server cancels any statement that runs longer than this (ms), so a
+   * query planned badly cannot hold a core for hours. Default: no limit.
+   */
+  statementTimeoutMs?: number;
   /** Most connections to Postgres at once. Default 10. */
   poolSize?: number;
   /**
-   * Create what is missing: the embedded store's folder and database, the schema. Default
+   * Create what is missing: the embedded store's folder and database, the schema (as it is
+   * migrated: a schema without tables is refused anyway). Default
    * true; commands that only read pass false, so a mistyped target is an error, not a new
    * empty store.
    */
@@ -46,6 +52,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
       migrate: options.migrate ?? false,
       poolSize: options.poolSize ?? 10,
       create: options.create ?? true,
+      statementTimeoutMs: options.statementTimeoutMs,
     });
   }
   const { openPglite } = await import("./open-pglite.js");

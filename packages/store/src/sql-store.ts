@@ -47,6 +47,8 @@ export interface StoreParts {
   applyMigrations(): Promise<void>;
   /** Throws a ConfigError naming `assay migrate` when migrations are missing. */
   assertMigrated(): Promise<void>;
+  /** Has the server cancel the statements running on this store's connections. */
+  cancelQueries(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,6 +77,14 @@ export class SqlStore implements Store {
 
   close(): Promise<void> {
     return this.#parts.close();
+  }
+
+  assertMigrated(): Promise<void> {
+    return this.#whenReady();
+  }
+
+  cancelQueries(): Promise<void> {
+    return this.#parts.cancelQueries();
   }
 
   async startRun(input: StartRunInput): Promise<{ created: boolean }> {

@@ -52,6 +52,16 @@ export interface Store {
 
   /** Applies pending migrations (what `assay migrate` runs). */
   migrate(): Promise<void>;
+  /**
+   * Throws a ConfigError naming the database, the schema and `assay migrate` unless every
+   * migration is applied: what a command checks before it starts work.
+   */
+  assertMigrated(): Promise<void>;
+  /**
+   * Has the server cancel the statements this store is running (an interrupted command),
+   * so none runs on after the process exits. The embedded store has nothing to cancel.
+   */
+  cancelQueries(): Promise<void>;
   close(): Promise<void>;
 
   /** Creates the run unless it exists; an existing run is kept as it is (resume). */

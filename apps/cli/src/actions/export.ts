@@ -11,7 +11,10 @@ import { openStoreFor } from "../store-option.js";
 
 export async function exportAction(runId: string, flags: ExportFlags): Promise<void> {
   if (flags.out !== undefined) await checkOutPath(flags.out);
-  const store = await openStoreFor(flags.db, "assay export", { create: false });
+  const store = await openStoreFor(flags.db, "assay export", {
+    create: false,
+    schema: flags.dbSchema,
+  });
   try {
     await requireRun(store, runId);
     const table = flags.table ?? "scores";

@@ -7,42 +7,62 @@ import {
   renderReportTable,
   renderSummaryTable,
 } from "@assay/report";
+import type { Store } from "@assay/store";
+import { cancelQueriesOnSignal } from "../cancel-on-signal.js";
 import type { ReportFlags, ReportFormat } from "../commands/report.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { checkOutPath, writeOutFile } from "../out-file.js";
 import { writeOut } from "../output.js";
 import { comparisonOptions } from "../report-options.js";
 import { requireRun } from "../require-run.js";
-import { openStoreFor } from "../store-option.js";
+import { statementTimedOut } from "../statement-timeout.js";
+import { openStoreFor, storeTarget } from "../store-option.js";
 
 export async function reportAction(runId: string, flags: ReportFlags): Promise<void> {
   const format: ReportFormat = flags.json === true ? "json" : (flags.format ?? "table");
   const prices = flags.prices === undefined ? undefined : await loadPrices(flags.prices);
   if (flags.out !== undefined) await checkOutPath(flags.out);
-  const store = await openStoreFor(flags.db, "assay report", { create: false });
+  const store = await openStoreFor(flags.db, "assay report", {
+    create: false,
+    schema: flags.dbSchema,
+    statementTimeoutMs: Math.round(flags.statementTimeout * 1000),
+  });
   try {
-    await requireRun(store, runId);
-    if (flags.compare !== undefined) await requireRun(store, flags.compare);
-    const { summary, bundle } = await runReportBundle(store, runId, {
-      ...(prices !== undefined && { prices }),
-      ...(flags.compare !== undefined && { compareRunId: flags.compare }),
-      ...(flags.series !== undefined && { series: flags.series }),
-      trendRuns: wholeNumber("--trend", flags.trend),
-      fallSteps: wholeNumber("--fall-steps", flags.fallSteps),
-      minFall: nonNegative("--min-fall", flags.minFall),
-      ...comparisonOptions(flags),
+    const text = await cancelQueriesOnSignal(store, () =>
+      reportText(store, runId, flags, format, prices),
+    ).catch((error: unknown) => {
+      throw statementTimedOut(error, flags.statementTimeout, storeTarget(flags.db).databaseUrl);
     });
-    const text =
-      format === "json"
-        ? renderReportJson(summary, bundle)
-        : format === "html"
-          ? renderReportHtml(bundle)
-          : `${renderSummaryTable(summary)}\n\n${renderReportTable(bundle)}`;
     if (flags.out === undefined) writeOut(`${text}\n`);
     else await writeOutFile(flags.out, text);
   } finally {
     await store.close();
   }
+}
+
+async function reportText(
+  store: Store,
+  runId: string,
+  flags: ReportFlags,
+  format: ReportFormat,
+  prices: PriceTable | undefined,
+): Promise<string> {
+  await requireRun(store, runId);
+  if (flags.compare !== undefined) await requireRun(store, flags.compare);
+  const { summary, bundle } = await runReportBundle(store, runId, {
+    ...(prices !== undefined && { prices }),
+    ...(flags.compare !== undefined && { compareRunId: flags.compare }),
+    ...(flags.series !== undefined && { series: flags.series }),
+    trendRuns: wholeNumber("--trend", flags.trend),
+    fallSteps: wholeNumber("--fall-steps", flags.fallSteps),
+    minFall: nonNegative("--min-fall", flags.minFall),
+    ...comparisonOptions(flags),
+  });
+  return format === "json"
+    ? renderReportJson(summary, bundle)
+    : format === "html"
+      ? renderReportHtml(bundle)
+      : `${renderSummaryTable(summary)}\n\n${renderReportTable(bundle)}`;
 }
 
 async function loadPrices(file: string): Promise<PriceTable> {

@@ -74,7 +74,7 @@ async function runOpenDataset(
 ): Promise<number> {
   const dataset = opened.path;
   const runId = flags.runId ?? defaultRunId(dataset);
-  const store = await openStoreFor(flags.db, "assay run");
+  const store = await openStoreFor(flags.db, "assay run", { schema: flags.dbSchema });
   const log = flags.quiet === true ? () => {} : (line: string) => writeErr(`${line}\n`);
   try {
     const { created, notes } = await registerRun({

@@ -5,7 +5,10 @@ import { sampleView } from "../show/sample-view.js";
 import { openStoreFor } from "../store-option.js";
 
 export async function showAction(runId: string, sampleId: string, flags: ShowFlags): Promise<void> {
-  const store = await openStoreFor(flags.db, "assay show", { create: false });
+  const store = await openStoreFor(flags.db, "assay show", {
+    create: false,
+    schema: flags.dbSchema,
+  });
   try {
     const view = await sampleView(store, runId, sampleId, flags.dataset);
     const json = flags.json === true || flags.format === "json";

@@ -1,6 +1,6 @@
 import type { ExportedTable } from "@assay/store";
 import { type Command, Option } from "commander";
-import { DB_OPTION_HELP } from "../db-option.js";
+import { DB_OPTION_HELP, DB_SCHEMA_OPTION } from "../db-option.js";
 import { parseRunId } from "../run-id.js";
 
 /** `scores` (the default, with each score's task) or one of the run's other raw tables. */
@@ -20,6 +20,7 @@ export interface ExportFlags {
   table: ExportTableName;
   out?: string;
   db?: string;
+  dbSchema?: string;
 }
 
 export function registerExport(program: Command): void {
@@ -42,6 +43,7 @@ export function registerExport(program: Command): void {
     )
     .option("--out <file>", "write to a file instead of stdout")
     .option("--db <target>", DB_OPTION_HELP)
+    .option(...DB_SCHEMA_OPTION)
     .action(async (runId: string, flags: ExportFlags) => {
       const { exportAction } = await import("../actions/export.js");
       await exportAction(runId, flags);

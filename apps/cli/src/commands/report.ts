@@ -1,7 +1,12 @@
 import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL } from "@assay/store/report-options";
 import { type Command, Option } from "commander";
-import { DB_OPTION_HELP } from "../db-option.js";
-import { BY_OPTION, RESAMPLES_OPTION, SEED_OPTION } from "../report-options.js";
+import { DB_OPTION_HELP, DB_SCHEMA_OPTION } from "../db-option.js";
+import {
+  BY_OPTION,
+  RESAMPLES_OPTION,
+  SEED_OPTION,
+  STATEMENT_TIMEOUT_OPTION,
+} from "../report-options.js";
 import { parseRunId } from "../run-id.js";
 
 export type ReportFormat = "table" | "json" | "html";
@@ -20,6 +25,8 @@ export interface ReportFlags {
   resamples: string;
   seed: string;
   db?: string;
+  dbSchema?: string;
+  statementTimeout: number;
 }
 
 export function registerReport(program: Command): void {
@@ -53,7 +60,9 @@ export function registerReport(program: Command): void {
     .option(...BY_OPTION)
     .option(...RESAMPLES_OPTION)
     .option(...SEED_OPTION)
+    .option(...STATEMENT_TIMEOUT_OPTION)
     .option("--db <target>", DB_OPTION_HELP)
+    .option(...DB_SCHEMA_OPTION)
     .action(async (runId: string, flags: ReportFlags) => {
       const { reportAction } = await import("../actions/report.js");
       await reportAction(runId, flags);

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { DB_OPTION_HELP } from "../db-option.js";
+import { DB_OPTION_HELP, DB_SCHEMA_OPTION } from "../db-option.js";
 import { type DeviceName, deviceName, positiveInt } from "../options.js";
 import { parseRunId } from "../run-id.js";
 import { addVerifierFlags, type VerifierFlags, verifierFlagsGiven } from "../verifier-flags.js";
@@ -11,6 +11,7 @@ export interface RunFlags {
   strict?: boolean;
   json?: boolean;
   db?: string;
+  dbSchema?: string;
   maxLineBytes: number;
   quiet?: boolean;
   allowChangedDataset?: boolean;
@@ -36,6 +37,7 @@ export function registerRun(program: Command): void {
     .option("--strict", "refuse the whole dataset if any line is invalid, before scoring")
     .option("--json", "print the summary as JSON on stdout")
     .option("--db <target>", DB_OPTION_HELP)
+    .option(...DB_SCHEMA_OPTION)
     .option(
       "--max-line-bytes <n>",
       "longest accepted line",

@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import { DB_OPTION_HELP } from "../db-option.js";
+import { DB_OPTION_HELP, DB_SCHEMA_OPTION } from "../db-option.js";
 import { parseRunId } from "../run-id.js";
 
 export interface ShowFlags {
@@ -7,6 +7,7 @@ export interface ShowFlags {
   json?: boolean;
   dataset?: string;
   db?: string;
+  dbSchema?: string;
 }
 
 export function registerShow(program: Command): void {
@@ -23,6 +24,7 @@ export function registerShow(program: Command): void {
     .option("--json", "same as --format json")
     .option("--dataset <file>", "read the text from this copy of the dataset instead of the run's")
     .option("--db <target>", DB_OPTION_HELP)
+    .option(...DB_SCHEMA_OPTION)
     .action(async (runId: string, sampleId: string, flags: ShowFlags) => {
       const { showAction } = await import("../actions/show.js");
       await showAction(runId, sampleId, flags);

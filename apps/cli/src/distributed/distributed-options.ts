@@ -1,5 +1,6 @@
 import { DEFAULT_PREFIX } from "@assay/queue/queue-names";
 import { type Command, Option } from "commander";
+import { DB_SCHEMA_OPTION } from "../db-option.js";
 
 /** Flags every distributed command (produce, worker, status) shares. */
 export interface DistributedFlags {
@@ -13,10 +14,7 @@ export interface DistributedFlags {
 export function addDistributedOptions(command: Command): Command {
   return command
     .option("--db <url>", "Postgres server shared by producer and workers (default: $DATABASE_URL)")
-    .option(
-      "--db-schema <name>",
-      "Postgres schema holding Assay's tables (default: the server's search_path)",
-    )
+    .option(...DB_SCHEMA_OPTION)
     .option(
       "--redis <url>",
       "Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379); a URL without a password takes $REDIS_PASSWORD's",

@@ -2,12 +2,13 @@ import { ConfigError, readEnv } from "@assay/core";
 import { BullmqTransport, type BullmqTransportOptions, checkEvictionPolicy } from "@assay/queue";
 import { openStore, type Store } from "@assay/store";
 import { writeErr } from "../output.js";
-import { storeTarget } from "../store-option.js";
+import { refuseUnmigrated, storeTarget } from "../store-option.js";
 import type { DistributedFlags } from "./distributed-options.js";
 
 /**
  * The Postgres store of a distributed run. Every process of the run must see the same
- * database, so the embedded store (one process, one folder) is refused.
+ * database, so the embedded store (one process, one folder) is refused; so is a store
+ * whose migrations are missing or behind.
  */
 export async function openSharedStore(
   flags: Pick<DistributedFlags, "db" | "dbSchema">,
@@ -20,11 +21,12 @@ export async function openSharedStore(
         "pass --db postgres://user:password@host:5432/db or set DATABASE_URL.",
     );
   }
-  return openStore({
+  const store = await openStore({
     databaseUrl: target.databaseUrl,
     ...(flags.dbSchema !== undefined && { schema: flags.dbSchema }),
     ...options,
   });
+  return refuseUnmigrated(store);
 }
 
 /**

@@ -5,7 +5,7 @@ import {
   type QueueHealth,
 } from "@assay/queue";
 import type { Store } from "@assay/store";
-import { hasRollups, runnerOf, writeRollups } from "@assay/store/reports";
+import { hasRollups, refreshPlannerStatistics, runnerOf, writeRollups } from "@assay/store/reports";
 import type { DistributedFlags } from "./distributed-options.js";
 import { queueWarnings } from "./queue-warnings.js";
 
@@ -55,6 +55,7 @@ export async function readRunStatus(
   if (complete && summary.finishedAt === null) await store.finishRun(runId);
   // Workers finished it without a waiting producer: nobody else rolls its figures up.
   if (complete && !(await hasRollups(runnerOf(store.driver), runId))) {
+    await refreshPlannerStatistics(store.driver, "written");
     await writeRollups(store.driver, runId);
   }
   const finishedAt = complete ? ((await store.getRun(runId))?.finishedAt ?? null) : null;

@@ -1,7 +1,7 @@
 import { type RunSpec, scorerKey } from "@assay/core";
 import type { SelectionTotals } from "@assay/selection";
 import type { Store } from "@assay/store";
-import { writeRollups } from "@assay/store/reports";
+import { refreshPlannerStatistics, writeRollups } from "@assay/store/reports";
 import { selectForRun } from "./select-run.js";
 
 /**
@@ -9,6 +9,8 @@ import { selectForRun } from "./select-run.js";
  * when the spec asks for it one candidate per task is selected and stored, and the run's
  * report figures are rolled up. A resumed or retried run comes here again when it
  * completes, so its selection and rollups are rewritten from everything stored by then.
+ * The planner's statistics of what the run wrote are refreshed first, so selection, the
+ * rollups and later reports are planned for the tables' real size.
  */
 export async function completeRun(
   store: Store,
@@ -16,6 +18,7 @@ export async function completeRun(
   spec: RunSpec,
 ): Promise<SelectionTotals | undefined> {
   await store.finishRun(runId);
+  await refreshPlannerStatistics(store.driver, "written");
   const selection = spec.selection;
   const selected =
     selection === undefined

@@ -1,3 +1,4 @@
+export { refreshPlannerStatistics } from "../planner-statistics.js";
 export { type AblationCandidateRow, ablationCandidatePages } from "./ablation-candidates.js";
 export {
   DEFAULT_EARLY_STOP_LIMIT,

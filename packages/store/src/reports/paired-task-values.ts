@@ -9,35 +9,41 @@ export interface PairedValues {
 }
 
 // Tasks counted in a run's accuracy (docs/architecture.md, "Selection"): correctness known
-// for the first candidate, the pick (a task with nothing picked is unsolved) and the oracle. Pairing is
-// on task_id, through the selections primary key.
+// for the first candidate, the pick (a task with nothing picked is unsolved) and the oracle.
+// Both runs are read in one pass and paired by grouping on task_id (a run has one selection
+// per task), never by joining a run's rows to the other's: a join of two derived row sets
+// has no index, and a planner that misjudges their size (tables not analysed yet) picks a
+// nested loop over them, quadratic in the tasks. Grouping costs a sort or a hash at worst.
 const ACCURACY = `
-  WITH v AS (
-    SELECT run_id, task_id, first_correct::int AS pass1, any_correct::int AS oracle,
-           (CASE WHEN selected_index IS NULL THEN false ELSE selected_correct END)::int AS selected
+  SELECT max(first_correct::int) FILTER (WHERE run_id = $1) AS a_pass1,
+         max(picked::int) FILTER (WHERE run_id = $1) AS a_selected,
+         max(any_correct::int) FILTER (WHERE run_id = $1) AS a_oracle,
+         max(first_correct::int) FILTER (WHERE run_id = $2) AS b_pass1,
+         max(picked::int) FILTER (WHERE run_id = $2) AS b_selected,
+         max(any_correct::int) FILTER (WHERE run_id = $2) AS b_oracle
+  FROM (
+    SELECT run_id, task_id, first_correct, any_correct,
+           CASE WHEN selected_index IS NULL THEN false ELSE selected_correct END AS picked
     FROM selections
     WHERE run_id = ANY(ARRAY[$1::text, $2::text]) AND first_correct IS NOT NULL AND any_correct IS NOT NULL
       AND (selected_index IS NULL OR selected_correct IS NOT NULL)
-  )
-  SELECT a.pass1 AS a_pass1, a.selected AS a_selected, a.oracle AS a_oracle,
-         b.pass1 AS b_pass1, b.selected AS b_selected, b.oracle AS b_oracle
-  FROM v a JOIN v b ON b.task_id = a.task_id AND b.run_id = $2
-  WHERE a.run_id = $1
-  ORDER BY a.task_id`;
+  ) v
+  GROUP BY task_id
+  HAVING bool_or(run_id = $1) AND bool_or(run_id = $2)
+  ORDER BY task_id`;
 
 // A task's value for a scorer is the mean of its scored results (one per candidate);
-// unscored results are left out, as in every mean the report shows.
+// unscored results are left out, as in every mean the report shows. Paired by grouping, as
+// above; the join to samples is on its primary key.
 const SCORER_MEANS = `
-  WITH t AS (
-    SELECT s.run_id, sm.task_id, s.scorer, avg(s.value) AS value
-    FROM scores s JOIN samples sm ON sm.run_id = s.run_id AND sm.sample_id = s.sample_id
-    WHERE s.run_id = ANY(ARRAY[$1::text, $2::text]) AND s.status = 'scored'
-    GROUP BY s.run_id, sm.task_id, s.scorer
-  )
-  SELECT a.scorer, a.value AS a_value, b.value AS b_value
-  FROM t a JOIN t b ON b.task_id = a.task_id AND b.scorer = a.scorer AND b.run_id = $2
-  WHERE a.run_id = $1
-  ORDER BY a.scorer, a.task_id`;
+  SELECT s.scorer,
+         avg(s.value) FILTER (WHERE s.run_id = $1) AS a_value,
+         avg(s.value) FILTER (WHERE s.run_id = $2) AS b_value
+  FROM scores s JOIN samples sm ON sm.run_id = s.run_id AND sm.sample_id = s.sample_id
+  WHERE s.run_id = ANY(ARRAY[$1::text, $2::text]) AND s.status = 'scored'
+  GROUP BY s.scorer, sm.task_id
+  HAVING bool_or(s.run_id = $1) AND bool_or(s.run_id = $2)
+  ORDER BY s.scorer, sm.task_id`;
 
 const ACCURACY_METRICS = [
   ["pass@1", "pass1"],

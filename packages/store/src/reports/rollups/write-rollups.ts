@@ -1,4 +1,5 @@
 import { inTransaction } from "../../in-transaction.js";
+import { refreshPlannerStatistics } from "../../planner-statistics.js";
 import type { SqlRunner } from "../../sql-runner.js";
 import type { StoreDriver } from "../../store-driver.js";
 import { rawEarlyStops } from "../early-stops.js";
@@ -47,7 +48,8 @@ const INSERT_SUMMARIES = `
  * Computes the run's report figures from its raw rows and stores them as its rollups,
  * replacing any it had, in one transaction. Called when a run completes (and again when a
  * resumed or retried run completes, which reruns selection), so reports of the run read a
- * few rows instead of scanning its scores.
+ * few rows instead of scanning its scores. The planner's statistics of the selections and
+ * rollups are refreshed after, so reports that read them plan for their real size.
  */
 export async function writeRollups(driver: StoreDriver, runId: string): Promise<void> {
   await inTransaction(driver, async (runner) => {
@@ -68,6 +70,7 @@ export async function writeRollups(driver: StoreDriver, runId: string): Promise<
     });
     await insertEarlyStopRollup(runner, runId, stops);
   });
+  await refreshPlannerStatistics(driver, "derived");
 }
 
 /**

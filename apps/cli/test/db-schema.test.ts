@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAssay } from "./run-assay.js";
+
+// Every command that opens the store takes --db-schema: a schema produced into can be
+// migrated, run into, reported on, exported and shown. The server's autovacuum is off for
+// the schema's tables, so only the runs themselves can give the planner statistics.
+
+const TASKS = 300;
+const schema = freshSchema();
+const work = mkdtempSync(join(tmpdir(), "assay-db-schema-"));
+const db = ["--db", DATABASE_URL, "--db-schema", schema];
+const pool = new pg.Pool({ connectionString: DATABASE_URL });
+
+function dataset(night: number): string {
+  const lines: string[] = [];
+  for (let task = 0; task < TASKS; task++) {
+    const right = (task + night) % 3 !== 0;
+    lines.push(
+      JSON.stringify({
+        id: `t${task}`,
+        question: `capital of country ${task}?`,
+        target: `city ${task}`,
+        candidates: [
+          { answer: right ? `city ${task}` : "no idea", label: right },
+          { answer: `city ${task + 1}`, label: false },
+        ],
+      }),
+    );
+  }
+  const file = join(work, `night-${night}.jsonl`);
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  return file;
+}
+
+async function tableStats(table: string): Promise<{ analysed: boolean; reltuples: number }> {
+  const { rows } = await pool.query<{ last: Date | null; reltuples: number }>(
+    `SELECT s.last_analyze AS last, c.reltuples
+     FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+     WHERE s.schemaname = $1 AND s.relname = $2`,
+    [schema, table],
+  );
+  return { analysed: rows[0]?.last != null, reltuples: Number(rows[0]?.reltuples) };
+}
+
+beforeAll(async () => {
+  const migrate = await runAssay(["migrate", ...db]);
+  expect(migrate.code, migrate.stderr).toBe(0);
+  expect(migrate.stderr).toContain(`Migrations applied (postgres, schema ${schema})`);
+  const { rows } = await pool.query<{ name: string }>(
+    "SELECT tablename AS name FROM pg_tables WHERE schemaname = $1",
+    [schema],
+  );
+  expect(rows.map((r) => r.name)).toContain("scores");
+  for (const { name } of rows) {
+    await pool.query(`ALTER TABLE "${schema}"."${name}" SET (autovacuum_enabled = false)`);
+  }
+  writeFileSync(
+    join(work, "spec.yaml"),
+    "default:\n  scorers: [{ name: exact }, { name: f1 }]\nselection: { verifier: f1 }\n",
+  );
+  for (const night of [1, 2]) {
+    const run = await runAssay([
+      "run",
+      dataset(night),
+      "--spec",
+      join(work, "spec.yaml"),
+      "--run-id",
+      `night-${night}`,
+      "--quiet",
+      ...db,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+  }
+});
+
+afterAll(async () => {
+  await pool.end();
+  await dropSchema(schema);
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("a run into a schema of a server that never analyses on its own", () => {
+  it("leaves the planner statistics of what it wrote, its selections and rollups", async () => {
+    for (const table of ["samples", "scores", "selections", "run_rollups"]) {
+      expect((await tableStats(table)).analysed, table).toBe(true);
+    }
+    // Both runs: two candidates per task, scored by exact and f1.
+    expect((await tableStats("scores")).reltuples).toBe(2 * TASKS * 2 * 2);
+    expect((await tableStats("selections")).reltuples).toBe(2 * TASKS);
+  });
+
+  it("is reported, compared, exported and shown from that schema", async () => {
+    const report = await runAssay(["report", "night-2", "--compare", "night-1", "--json", ...db]);
+    expect(report.code, report.stderr).toBe(0);
+    const parsed = JSON.parse(report.stdout) as {
+      comparison: { differences: { metric: string; n: number }[] };
+    };
+    const metrics = parsed.comparison.differences.map((d) => d.metric);
+    expect(metrics).toEqual(["pass@1", "selected", "oracle", "exact", "f1"]);
+
+    const exported = await runAssay(["export", "night-1", ...db]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout.trim().split("\n")).toHaveLength(TASKS * 2 * 2);
+
+    const shown = await runAssay(["show", "night-1", "t7#0", "--json", ...db]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ dataset: { answer: "city 7", line: 8 } });
+  });
+
+  it("lists --db-schema in the help of every command that opens the store", async () => {
+    for (const command of ["migrate", "run", "report", "show", "export", "produce", "worker"]) {
+      const help = await runAssay([command, "--help"]);
+      expect(help.stdout, command).toMatch(/--db-schema <name>/);
+    }
+  });
+});

@@ -1,0 +1,117 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { redactUrl } from "@assay/core";
+import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { type AssayResult, runAssay } from "./run-assay.js";
+
+// A worker, producer or reader pointed at a schema whose tables are missing or behind
+// stops at start with one line naming the database and the schema (exit 5), instead of
+// starting and failing every job. Each check comes before Redis is contacted.
+
+const work = mkdtempSync(join(tmpdir(), "assay-unmigrated-"));
+const data = join(work, "data.jsonl");
+writeFileSync(data, '{"id": 1, "question": "q", "answer": "a", "target": "a"}\n');
+const schemas: string[] = [];
+
+afterAll(async () => {
+  for (const schema of schemas) await dropSchema(schema);
+  rmSync(work, { recursive: true, force: true });
+});
+
+function newSchema(): string {
+  const schema = freshSchema();
+  schemas.push(schema);
+  return schema;
+}
+
+function expectRefusal(result: AssayResult, schema: string, state: RegExp): void {
+  expect(result.code, result.stderr).toBe(5);
+  const lines = result.stderr.trim().split("\n");
+  expect(lines, result.stderr).toHaveLength(1);
+  expect(lines[0]).toContain(`The database at ${redactUrl(DATABASE_URL)}, schema ${schema},`);
+  expect(lines[0]).toMatch(state);
+  expect(lines[0]).toContain(`run \`assay migrate --db-schema ${schema}\` first`);
+  expect(result.stdout).not.toMatch(/worker started/);
+}
+
+async function schemaExists(schema: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [
+      schema,
+    ]);
+    return rowCount === 1;
+  } finally {
+    await client.end();
+  }
+}
+
+const NO_TABLES = /has no Assay tables yet/;
+
+describe("a store without Assay's tables", () => {
+  it("is refused by a worker at start, before it takes a job", async () => {
+    const schema = newSchema();
+    const worker = await runAssay(
+      ["worker", "--pool", "cpu", "--db", DATABASE_URL, "--db-schema", schema],
+      { env: { ASSAY_LOG_LEVEL: "info" } },
+    );
+    expectRefusal(worker, schema, NO_TABLES);
+    // Refused without a trace: no empty schema is left behind.
+    expect(await schemaExists(schema)).toBe(false);
+  }, 120_000);
+
+  it("is refused by a producer before anything is enqueued", async () => {
+    const schema = newSchema();
+    const produce = await runAssay(["produce", data, "--db", DATABASE_URL, "--db-schema", schema]);
+    expectRefusal(produce, schema, NO_TABLES);
+    expect(await schemaExists(schema)).toBe(false);
+  });
+
+  it("is refused by every command that reads or writes it", async () => {
+    const schema = newSchema();
+    const db = ["--db", DATABASE_URL, "--db-schema", schema];
+    for (const args of [
+      ["run", data, "--run-id", "r", ...db],
+      ["report", "r", ...db],
+      ["export", "r", ...db],
+      ["show", "r", "1", ...db],
+      ["status", "r", ...db],
+      ["retry", "r", ...db],
+    ]) {
+      expectRefusal(await runAssay(args), schema, NO_TABLES);
+    }
+  });
+});
+
+describe("a store migrations behind this version", () => {
+  it("is refused by a worker, naming how far behind it is", async () => {
+    const schema = newSchema();
+    const migrate = await runAssay(["migrate", "--db", DATABASE_URL, "--db-schema", schema]);
+    expect(migrate.code, migrate.stderr).toBe(0);
+    // As if the store were last migrated by the version before.
+    const client = new pg.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(
+        `DELETE FROM "${schema}".__drizzle_migrations
+         WHERE created_at = (SELECT max(created_at) FROM "${schema}".__drizzle_migrations)`,
+      );
+    } finally {
+      await client.end();
+    }
+    const worker = await runAssay([
+      "worker",
+      "--pool",
+      "cpu",
+      "--db",
+      DATABASE_URL,
+      "--db-schema",
+      schema,
+    ]);
+    expectRefusal(worker, schema, /is 1 migration\(s\) behind this version/);
+  }, 120_000);
+});
