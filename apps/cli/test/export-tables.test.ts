@@ -125,6 +125,19 @@ describe("assay export --table", () => {
     expect(Object.keys(scores[0] ?? {}).at(-1)).toBe("detail");
   });
 
+  it("takes --format json and --json as JSON Lines, as report and show take them", async () => {
+    const jsonLines = await runAssay(["export", "r", "--db", db, "--format", "jsonl"], {
+      cwd: work,
+    });
+    expect(jsonLines.code, jsonLines.stderr).toBe(0);
+    expect(jsonLines.stdout.trim().split("\n")).toHaveLength(12);
+    for (const flags of [["--format", "json"], ["--json"]]) {
+      const result = await runAssay(["export", "r", "--db", db, ...flags], { cwd: work });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(jsonLines.stdout);
+    }
+  });
+
   it("refuses a table it does not know, naming the ones it does", async () => {
     const result = await runAssay(["export", "r", "--db", db, "--table", "scorez"], { cwd: work });
     expect(result.code).not.toBe(0);
