@@ -56,7 +56,7 @@ beforeAll(async () => {
   );
   // Exit 4: the run completed with one input error (the bad line).
   expect(run.code, run.stderr).toBe(4);
-}, 120_000);
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 async function exported(table: string, format: "jsonl" | "csv") {
