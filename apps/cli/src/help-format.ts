@@ -49,7 +49,7 @@ function describe(description: string, details: string[]): string {
 }
 
 /** Whether the text already names the default, as `--run-id`'s "(default: <dataset>-<time>)". */
-export function statesDefault(description: string): boolean {
+function statesDefault(description: string): boolean {
   return /\(default:/.test(description);
 }
 
