@@ -18,6 +18,7 @@ describe("the commands written in infra/", () => {
       "infra/Dockerfile CMD",
       "infra/gpu.Dockerfile CMD",
       "service migrate",
+      "service assay",
       "service producer",
       "service worker-cpu",
       "service worker-gpu",

@@ -6,8 +6,10 @@ import { parseAssay } from "./support/cli-parse.js";
 import {
   type ComposeFile,
   type ComposeService,
+  HOST_PORTS_PATH,
   interpolate,
   loadCompose,
+  REQUIRED_ENV,
 } from "./support/compose.js";
 import { assayArgsOf } from "./support/entry-points.js";
 import { INFRA } from "./support/paths.js";
@@ -47,9 +49,56 @@ describe("infra/compose.yaml", () => {
       MODELS_DIR: "/srv/models",
       DATASETS_DIR: "/srv/datasets",
       POSTGRES_PASSWORD: "s3cret",
+      REDIS_PASSWORD: "0f1e2d3c4b5a",
     });
     expect(schemaErrors(set)).toEqual([]);
     expect(set.services["worker-gpu"]?.command).toContain("/models/qwen3-verifier");
+  });
+
+  it("will not start without REDIS_PASSWORD, and says where to set it", () => {
+    expect(() => loadCompose({})).toThrow(
+      /required variable REDIS_PASSWORD is missing a value: set REDIS_PASSWORD in infra\/\.env/,
+    );
+    expect(() => loadCompose({ REDIS_PASSWORD: "" })).toThrow(/REDIS_PASSWORD/);
+  });
+
+  it("gives Redis and every Assay service the one password; Redis is started by redis-start.sh", () => {
+    const redis = compose.services.redis as ComposeService;
+    expect(redis.environment?.REDIS_PASSWORD).toBe(REQUIRED_ENV.REDIS_PASSWORD);
+    expect(redis.entrypoint).toEqual([
+      "sh",
+      "/usr/local/etc/redis/redis-start.sh",
+      "/usr/local/etc/redis/redis.conf",
+    ]);
+    expect(redis.volumes).toEqual(
+      expect.arrayContaining([
+        "./redis.conf:/usr/local/etc/redis/redis.conf:ro",
+        "./redis-start.sh:/usr/local/etc/redis/redis-start.sh:ro",
+      ]),
+    );
+    const assay = Object.entries(compose.services).filter(([, service]) => isAssay(service));
+    expect(assay.length).toBeGreaterThanOrEqual(6);
+    for (const [name, service] of assay) {
+      expect(service.environment?.REDIS_PASSWORD, name).toBe(REQUIRED_ENV.REDIS_PASSWORD);
+      expect(service.environment?.REDIS_URL, name).toBe("redis://redis:6379");
+    }
+  });
+
+  it("publishes no port on the host; compose.host-ports.yaml publishes Redis and Postgres on loopback", () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      expect(service.ports, name).toBeUndefined();
+    }
+    const ports = loadCompose({}, HOST_PORTS_PATH);
+    expect(schemaErrors(ports)).toEqual([]);
+    expect(ports.services.redis?.ports).toEqual(["127.0.0.1:6379:6379"]);
+    expect(ports.services.postgres?.ports).toEqual(["127.0.0.1:5432:5432"]);
+    const moved = loadCompose(
+      { ASSAY_REDIS_PORT: "16379", ASSAY_POSTGRES_PORT: "15432" },
+      HOST_PORTS_PATH,
+    );
+    expect(moved.services.redis?.ports).toEqual(["127.0.0.1:16379:6379"]);
+    expect(moved.services.postgres?.ports).toEqual(["127.0.0.1:15432:5432"]);
+    expect(Object.keys(ports.services).every((name) => name in compose.services)).toBe(true);
   });
 
   it("would be refused by that schema with a misspelled key (the check is not vacuous)", () => {
@@ -164,6 +213,14 @@ describe("interpolate", () => {
       "value/x/x//$SET/value",
     );
     // biome-ignore lint/suspicious/noTemplateCurlyInString: Compose's syntax, not JavaScript's
-    expect(() => interpolate("${SET:?required}", env)).toThrow(/Unsupported interpolation/);
+    expect(interpolate("${SET:?required}/${EMPTY?required}", env)).toBe("value/");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Compose's syntax, not JavaScript's
+    expect(() => interpolate("${EMPTY:?set it}", env)).toThrow(
+      "required variable EMPTY is missing a value: set it",
+    );
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Compose's syntax, not JavaScript's
+    expect(() => interpolate("${UNSET?set it}", env)).toThrow(/UNSET is missing a value/);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Compose's syntax, not JavaScript's
+    expect(() => interpolate("${SET:+other}", env)).toThrow(/Unsupported interpolation/);
   });
 });

@@ -211,12 +211,75 @@ describe("the build contexts", () => {
   it.each(DOCKERFILES)("of %s hold every tracked source file the build needs", (file) => {
     const ignore = dockerignore().add(read(`${file}.dockerignore`));
     const needed = trackedFiles.filter((path) =>
-      /^(package(-lock)?\.json|turbo\.json|tsconfig.*\.json|migrations\/.*|(apps|packages)\/[^/]+\/(src\/.*|package\.json|tsconfig.*\.json|bin\/.*))$/.test(
+      /^(package(-lock)?\.json|turbo\.json|tsconfig\.base\.json|migrations\/.*|(apps|packages)\/[^/]+\/(src\/.*|package\.json|tsconfig\.build\.json|bin\/.*|scripts\/.*))$/.test(
         path,
       ),
     );
     expect(needed).toContain("migrations/meta/_journal.json");
+    expect(needed).toContain("packages/store/scripts/make-pglite-template.mjs");
     expect(needed.filter((path) => ignore.ignores(path))).toEqual([]);
+    // npm ci installs every workspace the root manifest lists: each needs its manifest.
+    const workspaces = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"))
+      .workspaces as string[];
+    const manifests = trackedFiles.filter((path) =>
+      workspaces.some((glob) =>
+        new RegExp(`^${glob.replace("*", "[^/]+")}/package\\.json$`).test(path),
+      ),
+    );
+    expect(manifests).toContain("test/support/package.json");
+    expect(manifests.filter((path) => ignore.ignores(path))).toEqual([]);
     expect(ignore.ignores("node_modules/onnxruntime-node/package.json")).toBe(true);
+  });
+
+  it.each(DOCKERFILES)("of %s leave out whatever else a checkout holds", (file) => {
+    const ignore = dockerignore().add(read(`${file}.dockerignore`));
+    // What the README's commands leave in a checkout, and other things that are no source.
+    for (const path of [
+      ".assay-example/store/PG_VERSION",
+      ".assay-example/report.html",
+      ".assay/base/1/1259",
+      ".assay.lock",
+      "scores.csv",
+      "exports/night-2.csv",
+      "report.html",
+      "nightly.jsonl",
+      "test/.tmp/vitest-results.json",
+      "test/infra/compose.test.ts",
+      "infra/.env",
+      ".env",
+      "infra/datasets/nightly.jsonl",
+      "examples/mixed.jsonl",
+      "coverage/index.html",
+      "bench-results/store.json",
+      ".git/HEAD",
+      ".turbo/cookies/1.cookie",
+      "node_modules/onnxruntime-node/package.json",
+      "apps/cli/dist/main.js",
+      "packages/store/dist/pglite-template.tar.gz",
+      "packages/core/node_modules/zod/package.json",
+      "packages/core/tsconfig.tsbuildinfo",
+    ]) {
+      expect(ignore.ignores(path), path).toBe(true);
+    }
+    // Anything at the top but the build's own files and folders, whatever its name (but
+    // names such as valueOf, which the library's results cache, a plain object, answers).
+    const kept = new Set([
+      "package.json",
+      "package-lock.json",
+      "turbo.json",
+      "tsconfig.base.json",
+      "migrations",
+      "apps",
+      "packages",
+      "test",
+    ]);
+    const name = fc
+      .stringMatching(/^[A-Za-z0-9._-]{1,12}$/)
+      .filter((n) => !kept.has(n) && !/^\.+$/.test(n) && !(n in Object.prototype));
+    const rest = fc.array(fc.stringMatching(/^[a-z0-9_-][a-z0-9_.-]{0,7}$/), { maxLength: 2 });
+    fc.assert(
+      fc.property(name, rest, (top, under) => ignore.ignores([top, ...under].join("/"))),
+      { numRuns: 300 },
+    );
   });
 });

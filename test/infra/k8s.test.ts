@@ -122,10 +122,15 @@ describe("infra/k8s", () => {
     }
   });
 
-  it("expects Postgres elsewhere: every Assay container reads DATABASE_URL from one Secret", () => {
+  it("expects Postgres elsewhere: every Assay container reads DATABASE_URL from one Secret, and each that talks to Redis its password from another", async () => {
     const secret = find(manifests, "Secret", "assay-database");
     expect(Object.keys(secret.stringData ?? {})).toEqual(["DATABASE_URL"]);
     expect(kustomization.resources).not.toContain(secret.file);
+    const redisSecret = find(manifests, "Secret", "assay-redis");
+    expect(Object.keys(redisSecret.stringData ?? {})).toEqual(["REDIS_PASSWORD"]);
+    expect(kustomization.resources, "never overwritten by an apply").not.toContain(
+      redisSecret.file,
+    );
     for (const manifest of manifests) {
       for (const container of containersOf(manifest)) {
         expect(container.image, "no Postgres runs in the cluster").not.toMatch(/postgres/);
@@ -133,17 +138,23 @@ describe("infra/k8s", () => {
         const sources = (container.envFrom ?? []).map(
           (s) => s.secretRef?.name ?? s.configMapRef?.name,
         );
+        const argv = [...(container.command ?? []), ...(container.args ?? [])];
+        const { command } = await parseAssay(assayArgsOf(argv) as string[]);
+        const needsRedis = command !== "migrate";
         expect(sources, `${manifest.file} ${container.name}`).toEqual([
           "assay-config",
           "assay-database",
+          ...(needsRedis ? ["assay-redis"] : []),
         ]);
       }
     }
   });
 
   it("runs Redis as a StatefulSet with infra/redis.conf (noeviction, AOF) on a persistent volume", () => {
-    const conf = find(manifests, "ConfigMap", "redis-config").data?.["redis.conf"] ?? "";
+    const files = find(manifests, "ConfigMap", "redis-config").data ?? {};
+    const conf = files["redis.conf"] ?? "";
     expect(conf).toBe(readFileSync(join(INFRA, "redis.conf"), "utf8"));
+    expect(files["redis-start.sh"]).toBe(readFileSync(join(INFRA, "redis-start.sh"), "utf8"));
     const directive = (name: string) => new RegExp(`^${name} (.+)$`, "m").exec(conf)?.[1];
     expect(directive("maxmemory-policy")).toBe("noeviction");
     expect(directive("appendonly")).toBe("yes");
@@ -153,12 +164,23 @@ describe("infra/k8s", () => {
     const claim = redis.spec.volumeClaimTemplates[0].metadata.name;
     const dataMount = container.volumeMounts?.find((mount) => mount.name === claim);
     expect(dataMount?.mountPath, "the AOF is written on the claim").toBe(directive("dir"));
-    const confPath = container.args?.[1] ?? "";
+    const confPath = container.command?.at(-1) ?? "";
     const confMount = container.volumeMounts?.find((m) => confPath.startsWith(`${m.mountPath}/`));
     const confVolume = podSpec(redis).volumes.find(
       (v: { name: string }) => v.name === confMount?.name,
     );
     expect(confVolume?.configMap?.name).toBe("redis-config");
+    // Started by redis-start.sh from the same ConfigMap, with the password from the Secret.
+    expect(container.command?.slice(0, 2)).toEqual([
+      "sh",
+      `${confMount?.mountPath}/redis-start.sh`,
+    ]);
+    expect(container.env).toEqual([
+      {
+        name: "REDIS_PASSWORD",
+        valueFrom: { secretKeyRef: { name: "assay-redis", key: "REDIS_PASSWORD" } },
+      },
+    ]);
 
     // Redis needs room above maxmemory (client buffers, the AOF rewrite's fork).
     expect(bytes(String(container.resources?.limits?.memory))).toBeGreaterThan(
@@ -252,7 +274,11 @@ describe("infra/k8s", () => {
       expect(object.spec.minReplicaCount).toBe(0);
       expect(object.spec.maxReplicaCount).toBeGreaterThan(0);
 
-      const triggers = object.spec.triggers as { type: string; metadata: Record<string, string> }[];
+      const triggers = object.spec.triggers as {
+        type: string;
+        metadata: Record<string, string>;
+        authenticationRef?: { name: string };
+      }[];
       const byList = Object.fromEntries(triggers.map((t) => [t.metadata.listName, t]));
       expect(Object.keys(byList).sort()).toEqual([`${queue}:active`, `${queue}:wait`]);
       for (const trigger of triggers) {
@@ -261,6 +287,15 @@ describe("infra/k8s", () => {
         expect(trigger.metadata.address).toBe(
           `${redisUrl.hostname}.${kustomization.namespace}.svc.cluster.local:${redisUrl.port}`,
         );
+        // KEDA gives Redis the password Redis was started with.
+        const auth = find(
+          manifests,
+          "TriggerAuthentication",
+          trigger.authenticationRef?.name ?? "",
+        );
+        expect(auth.spec.secretTargetRef).toEqual([
+          { parameter: "password", name: "assay-redis", key: "REDIS_PASSWORD" },
+        ]);
       }
       // A worker with a full load counts as one replica: busy workers are never scaled away.
       expect(Number(byList[`${queue}:active`]?.metadata.listLength)).toBe(options.concurrency);

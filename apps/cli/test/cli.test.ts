@@ -122,7 +122,9 @@ describe("assay CLI", () => {
       {
         onStderr: (text, child) => {
           if (scoredAtSignal > 0) return;
-          const scored = [...text.matchAll(/^scored (\d+)\//gm)].map((m) => Number(m[1]));
+          const scored = [...text.matchAll(/(\d+) results stored|^scored (\d+)\//gm)].map((m) =>
+            Number(m[1] ?? m[2]),
+          );
           scoredAtSignal = Math.max(0, ...scored);
           if (scoredAtSignal > 0) child.kill("SIGINT");
         },

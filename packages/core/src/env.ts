@@ -10,6 +10,14 @@ const EnvSchema = z.object({
   /** Postgres server; when unset the embedded PGlite store is used. */
   DATABASE_URL: z.string().min(1).optional(),
   REDIS_URL: z.string().min(1).default("redis://127.0.0.1:6379"),
+  /**
+   * The password Redis requires (requirepass), for a REDIS_URL without one: a Secret can
+   * hold it as it is, where a URL would need it percent-encoded.
+   */
+  REDIS_PASSWORD: z
+    .string()
+    .min(1, "is empty: set it to the password Redis requires, or unset it")
+    .optional(),
   ASSAY_LOG_LEVEL: z
     .enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"])
     .default("info"),

@@ -1,7 +1,7 @@
 import { ConfigError } from "@assay/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OwnRedis, startRedis } from "../../../test/distributed/support/redis-server.js";
-import { checkEvictionPolicy, connectRedis } from "../src/index.js";
+import { checkEvictionPolicy, connectRedis, describeRedisFault } from "../src/index.js";
 
 describe("Redis checks", () => {
   let evicting: OwnRedis;
@@ -29,6 +29,39 @@ describe("Redis checks", () => {
       });
     } finally {
       redis.disconnect();
+    }
+  });
+
+  it("quotes why a server that requires a password refused, and connects with REDIS_PASSWORD's", async () => {
+    const guarded = await startRedis();
+    try {
+      // Set once it runs: the helper's readiness probe gives no password.
+      const admin = await connectRedis(guarded.url);
+      await admin.config("SET", "requirepass", "s3cret-pw");
+      admin.disconnect();
+      const without = connectRedis(guarded.url, { connectTimeoutMs: 5000 });
+      await expect(without).rejects.toBeInstanceOf(ConfigError);
+      await expect(without).rejects.toThrow(
+        `Redis at ${guarded.url} refused the connection: "NOAUTH Authentication required." It requires a password: set REDIS_PASSWORD`,
+      );
+      const redis = await connectRedis(guarded.url, { password: "s3cret-pw" });
+      try {
+        expect(await redis.ping()).toBe("PONG");
+        // A command refused later (the password changed under a running producer) is a
+        // fault of the server that names it, not a bug.
+        await redis.config("SET", "requirepass", "rotated-pw");
+        const stale = redis.duplicate({ password: "s3cret-pw", retryStrategy: () => null });
+        stale.on("error", () => {});
+        const refused = await stale.ping().catch((error: unknown) => error);
+        stale.disconnect();
+        expect(describeRedisFault(refused, guarded.url)).toMatch(
+          /refused the connection: "WRONGPASS invalid username-password pair or user is disabled\."/,
+        );
+      } finally {
+        redis.disconnect();
+      }
+    } finally {
+      await guarded.remove();
     }
   });
 

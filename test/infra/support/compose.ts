@@ -10,6 +10,7 @@ export interface ComposeService {
   command?: string[];
   environment?: Record<string, string | null>;
   volumes?: string[];
+  ports?: string[];
   healthcheck?: {
     test?: string[];
     disable?: boolean;
@@ -37,13 +38,21 @@ export interface ComposeFile {
 }
 
 export const COMPOSE_PATH = join(INFRA, "compose.yaml");
+export const HOST_PORTS_PATH = join(INFRA, "compose.host-ports.yaml");
+
+/** What an operator must set before compose runs at all (infra/.env or the environment). */
+export const REQUIRED_ENV = { REDIS_PASSWORD: "0123456789abcdef" };
 
 /**
- * infra/compose.yaml as `docker compose config` sees it: YAML merge keys resolved, then
- * every `${VAR}` interpolated from `env` (defaults where unset), before any validation.
+ * infra/compose.yaml (or `path`) as `docker compose config` sees it: YAML merge keys
+ * resolved, then every `${VAR}` interpolated from `env` (defaults where unset), before any
+ * validation.
  */
-export function loadCompose(env: Record<string, string> = {}): ComposeFile {
-  const raw: unknown = parse(readFileSync(COMPOSE_PATH, "utf8"), { merge: true });
+export function loadCompose(
+  env: Record<string, string> = REQUIRED_ENV,
+  path = COMPOSE_PATH,
+): ComposeFile {
+  const raw: unknown = parse(readFileSync(path, "utf8"), { merge: true });
   return interpolateTree(raw, env) as ComposeFile;
 }
 
@@ -60,17 +69,24 @@ function interpolateTree(value: unknown, env: Record<string, string>): unknown {
 
 /**
  * The Compose specification's interpolation for the forms this project uses: `$$`, `${VAR}`,
- * `${VAR:-default}` and `${VAR-default}`. Any other form fails, so the test cannot pass over a
- * syntax it does not understand.
+ * `${VAR:-default}`, `${VAR-default}`, and `${VAR:?message}` / `${VAR?message}`, which fail
+ * as `docker compose` does when VAR is unset (`:?`: or empty). Any other form fails, so the
+ * test cannot pass over a syntax it does not understand.
  */
 export function interpolate(text: string, env: Record<string, string>): string {
   return text.replace(/\$\$|\$\{([^}]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (match, braced, bare) => {
     if (match === "$$") return "$";
     if (bare !== undefined) return env[bare as string] ?? "";
-    const form = /^([A-Za-z_][A-Za-z0-9_]*)(?:(:?-)(.*))?$/s.exec(braced as string);
+    const form = /^([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])(.*))?$/s.exec(braced as string);
     if (form === null) throw new Error(`Unsupported interpolation ${match} in "${text}"`);
     const [, name, operator, fallback] = form as unknown as [string, string, string?, string?];
     const set = env[name];
+    if (
+      (operator === ":?" && (set === undefined || set === "")) ||
+      (operator === "?" && set === undefined)
+    ) {
+      throw new Error(`required variable ${name} is missing a value: ${fallback ?? ""}`);
+    }
     if (operator === ":-") return set === undefined || set === "" ? (fallback ?? "") : set;
     if (operator === "-") return set ?? fallback ?? "";
     return set ?? "";

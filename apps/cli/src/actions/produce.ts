@@ -8,7 +8,7 @@ import { unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
 import { ExitCode } from "../exit-codes.js";
 import { writeErr } from "../output.js";
 import { printSummary } from "../print-summary.js";
-import { createProgressView } from "../progress.js";
+import { createProgressView } from "../progress/progress-view.js";
 import { defaultRunId } from "../run-id.js";
 import { scorerRegistry } from "../scorer-registry.js";
 import { specFor } from "../spec-option.js";
@@ -72,6 +72,10 @@ async function produceOpenDataset(
       // Printed even with --quiet: each says the run is not what it was.
       for (const note of notes) writeErr(`${note}\n`);
       log(`${created ? "Producing run" : "Resuming run"} ${runId}; resume with --run-id ${runId}`);
+      const reading = createProgressView({
+        quiet: flags.quiet === true,
+        initial: { read: { bytes: 0, of: opened.bytes }, enqueued: 0, inputErrors: 0 },
+      });
       const produced = await produce({
         store,
         transport,
@@ -82,19 +86,28 @@ async function produceOpenDataset(
         maxLineBytes: flags.maxLineBytes,
         newRun: created,
         ...PIPELINE,
-      });
+        onProgress: (progress) =>
+          reading.update({
+            read: { bytes: progress.bytesRead, of: progress.datasetBytes },
+            enqueued: progress.enqueued,
+            inputErrors: progress.inputErrors,
+          }),
+      }).finally(() => reading.stop());
       log(
         `Enqueued ${produced.enqueued} jobs for ${produced.samples} samples (${produced.planned} results planned, ` +
           `${produced.skipped} already stored, ${produced.inputErrors} input errors).`,
       );
       if (flags.wait === true) {
-        const view = createProgressView({ quiet: flags.quiet === true });
+        const view = createProgressView({ quiet: flags.quiet === true, initial: {} });
         await waitForRun(store, runId, produced.planned, {
-          onTick: (done) => view.update({ ...produced, stored: done - produced.skipped }),
+          onTick: (done) =>
+            view.update({ done, planned: produced.planned, inputErrors: produced.inputErrors }),
           unfinishedJobs: () => unfinishedJobs(transport),
         }).finally(() => view.stop());
         const selection = await completeRun(store, runId, spec);
-        printSummary(await store.runSummary(runId), selection, flags.json === true);
+        const summary = await store.runSummary(runId);
+        view.finish(summary);
+        printSummary(summary, selection, flags.json === true);
       } else {
         log(`Follow it with: assay status ${runId}`);
       }

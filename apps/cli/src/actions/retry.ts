@@ -7,7 +7,7 @@ import { unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { writeErr, writeOut } from "../output.js";
 import { printSummary } from "../print-summary.js";
-import { createProgressView } from "../progress.js";
+import { createProgressView } from "../progress/progress-view.js";
 import { requireRun } from "../require-run.js";
 import { scorerRegistry } from "../scorer-registry.js";
 
@@ -45,22 +45,18 @@ export async function retryAction(runId: string, flags: RetryFlags): Promise<voi
       if (planned === null) {
         throw new CliExit(ExitCode.refused, `Run "${runId}" has no planned count to wait for.`);
       }
-      const view = createProgressView({ quiet: flags.quiet === true || flags.json === true });
+      const view = createProgressView({
+        quiet: flags.quiet === true || flags.json === true,
+        initial: {},
+      });
       await waitForRun(store, runId, planned, {
-        onTick: (done) =>
-          view.update({
-            lines: 0,
-            samples: 0,
-            planned,
-            enqueued: planned,
-            skipped: 0,
-            inputErrors: 0,
-            stored: done,
-          }),
+        onTick: (done) => view.update({ done, planned }),
         unfinishedJobs: () => unfinishedJobs(transport),
       }).finally(() => view.stop());
       const selection = await completeRun(store, runId, storedSpec(run, registry));
-      printSummary(await store.runSummary(runId), selection, flags.json === true);
+      const summary = await store.runSummary(runId);
+      view.finish(summary);
+      printSummary(summary, selection, flags.json === true);
     } catch (error) {
       throw retryFailure(error, runId, flags);
     } finally {

@@ -3,6 +3,7 @@ import {
   checkDataset,
   type OpenDataset,
   openDataset,
+  type RunProgress,
   registerRun,
   runLocal,
 } from "@assay/pipeline";
@@ -13,7 +14,8 @@ import { HeldLines } from "../held-lines.js";
 import { lostDatabase } from "../lost-connection.js";
 import { writeErr } from "../output.js";
 import { printSummary } from "../print-summary.js";
-import { createProgressView } from "../progress.js";
+import type { ProgressSnapshot } from "../progress/progress-meter.js";
+import { createProgressView } from "../progress/progress-view.js";
 import { defaultRunId } from "../run-id.js";
 import { scorerRegistry } from "../scorer-registry.js";
 import { shutdownSignal } from "../shutdown-signal.js";
@@ -89,9 +91,12 @@ async function runOpenDataset(
     log(
       `${created ? "Run" : "Resuming run"} ${runId} (${describeStore(storeTarget(flags.db))}); resume with --run-id ${runId}`,
     );
-    const view = createProgressView({ quiet: flags.quiet === true });
+    const view = createProgressView({
+      quiet: flags.quiet === true,
+      initial: { read: { bytes: 0, of: opened.bytes }, done: 0, scored: 0, inputErrors: 0 },
+    });
     // Ctrl-C / SIGTERM: stop reading, finish what is in flight, store it, say how to resume.
-    const shutdown = shutdownSignal(() => log("Stopping: storing what is scored..."));
+    const shutdown = shutdownSignal(() => view.note("Stopping: storing what is scored..."));
     const outcome = await runLocal({
       store,
       registry,
@@ -101,12 +106,13 @@ async function runOpenDataset(
       concurrency: flags.concurrency,
       maxLineBytes: flags.maxLineBytes,
       newRun: created,
-      onProgress: (progress) => view.update(progress),
+      onProgress: (progress) => view.update(runSnapshot(progress)),
       signal: shutdown.signal,
     }).finally(() => {
       view.stop();
       shutdown.dispose();
     });
+    view.finish(outcome.summary);
     if (outcome.interrupted) {
       log(
         `Interrupted: ${outcome.summary.results} results are stored. Resume with --run-id ${runId}.`,
@@ -127,6 +133,17 @@ async function runOpenDataset(
   } finally {
     await store.close();
   }
+}
+
+/** Results done count those an earlier attempt stored; the rate counts this run's only. */
+function runSnapshot(progress: RunProgress): ProgressSnapshot {
+  return {
+    read: { bytes: progress.bytesRead, of: progress.datasetBytes },
+    done: progress.skipped + progress.stored,
+    ...(progress.planKnown && { planned: progress.planned }),
+    scored: progress.stored,
+    inputErrors: progress.inputErrors,
+  };
 }
 
 async function refuseInvalidDataset(

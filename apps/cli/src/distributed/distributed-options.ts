@@ -17,7 +17,10 @@ export function addDistributedOptions(command: Command): Command {
       "--db-schema <name>",
       "Postgres schema holding Assay's tables (default: the server's search_path)",
     )
-    .option("--redis <url>", "Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379)")
+    .option(
+      "--redis <url>",
+      "Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379); a URL without a password takes $REDIS_PASSWORD's",
+    )
     .option("--queue-prefix <prefix>", "key prefix of Assay's queues in Redis", DEFAULT_PREFIX)
     .addOption(
       new Option(

@@ -38,8 +38,10 @@ export async function openQueues(
   flags: DistributedFlags,
   tuning: Omit<BullmqTransportOptions, "redisUrl" | "prefix"> = {},
 ): Promise<BullmqTransport> {
+  const env = readEnv();
   const transport = await BullmqTransport.connect({
-    redisUrl: flags.redis ?? readEnv().REDIS_URL,
+    redisUrl: flags.redis ?? env.REDIS_URL,
+    ...(env.REDIS_PASSWORD !== undefined && { redisPassword: env.REDIS_PASSWORD }),
     prefix: flags.queuePrefix,
     ...tuning,
   });

@@ -12,7 +12,7 @@ import type { ScorerRegistry } from "@assay/scorers";
 import { resultKeyString, type Store } from "@assay/store";
 import { dropRollups, runnerOf } from "@assay/store/reports";
 import { DatasetHash } from "../ingest/dataset-hash.js";
-import type { OpenDataset } from "../ingest/open-dataset.js";
+import { type OpenDataset, openDataset } from "../ingest/open-dataset.js";
 import { readDatasetBatches } from "../ingest/read-dataset.js";
 import { createRouter } from "../routing/router.js";
 import { BoundedTasks } from "./bounded-tasks.js";
@@ -63,14 +63,26 @@ export interface ProduceResult extends ProduceProgress {
  * duplicate ids are found through the store, not a set of every id.
  */
 export async function produce(options: ProduceOptions): Promise<ProduceResult> {
+  if (typeof options.dataset !== "string") return produceOpen(options, options.dataset);
+  const opened = await openDataset(options.dataset);
+  try {
+    return await produceOpen(options, opened);
+  } finally {
+    await opened.close();
+  }
+}
+
+async function produceOpen(options: ProduceOptions, opened: OpenDataset): Promise<ProduceResult> {
   const { store, transport, registry, spec, runId } = options;
-  const dataset = typeof options.dataset === "string" ? options.dataset : options.dataset.path;
+  const dataset = opened.path;
   const chunkSize = options.chunkSize ?? 500;
   const route = createRouter(spec);
   // A resumed run may gain samples and results, so its rollups would be out of date:
   // reports read its raw rows until it completes again (completeRun rewrites them).
   if (options.newRun !== true) await dropRollups(runnerOf(store.driver), runId);
   const progress: ProduceProgress = {
+    bytesRead: 0,
+    datasetBytes: opened.bytes,
     lines: 0,
     samples: 0,
     planned: 0,
@@ -178,10 +190,13 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
     checkDuplicateIds: false,
     ...(options.maxLineBytes !== undefined && { maxLineBytes: options.maxLineBytes }),
     ...(options.parseThreads !== undefined && { parseThreads: options.parseThreads }),
-    onRead: (bytes: Uint8Array) => hash.update(bytes),
+    onRead: (bytes: Uint8Array) => {
+      hash.update(bytes);
+      progress.bytesRead += bytes.length;
+    },
   };
   try {
-    reading: for await (const events of readDatasetBatches(options.dataset, readOptions)) {
+    reading: for await (const events of readDatasetBatches(opened, readOptions)) {
       for (const event of events) {
         if (options.signal?.aborted === true) break reading;
         progress.lines += 1;
@@ -192,6 +207,9 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
         }
         if (chunkSamples >= chunkSize || errors.length >= chunkSize) await flush();
       }
+      // Reported as the file is read, not only per chunk: a slow first chunk (a model
+      // loading, a large store insert) still shows the read moving.
+      options.onProgress?.({ ...progress });
     }
     if (options.signal?.aborted !== true) await flush();
   } catch (error) {

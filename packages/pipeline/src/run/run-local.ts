@@ -42,6 +42,11 @@ export interface RunLocalOptions {
 export interface RunProgress extends ProduceProgress {
   /** Results stored in this invocation. */
   stored: number;
+  /**
+   * The whole dataset is read and planned: `planned` is the run's total and `skipped +
+   * stored` of it are done. Before, `planned` counts only the lines read so far.
+   */
+  planKnown: boolean;
 }
 
 export interface RunOutcome {
@@ -69,8 +74,9 @@ export async function runLocal(options: RunLocalOptions): Promise<RunOutcome> {
   const writer = store.createResultWriter({ maxBatch: 2000, maxDelayMs: 20 });
   let stored = 0;
   let latest: ProduceProgress | undefined;
+  let planKnown = false;
   const report = (): void => {
-    if (latest !== undefined) options.onProgress?.({ ...latest, stored });
+    if (latest !== undefined) options.onProgress?.({ ...latest, stored, planKnown });
   };
   const handler = createScoreHandler({
     registry,
@@ -112,6 +118,8 @@ export async function runLocal(options: RunLocalOptions): Promise<RunOutcome> {
     });
     latest = produced;
     const interrupted = options.signal?.aborted === true;
+    planKnown = !interrupted;
+    report();
     await (interrupted
       ? Promise.all(consumers.map((consumer) => consumer.stop()))
       : transport.drain());

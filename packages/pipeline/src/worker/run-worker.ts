@@ -1,6 +1,11 @@
 import { once } from "node:events";
 import { type Pool, scorerKey, UnrecoverableJobError } from "@assay/core";
-import type { BullmqTransport, JobHandler, PausableConsumer } from "@assay/queue";
+import {
+  type BullmqTransport,
+  type JobHandler,
+  type PausableConsumer,
+  queueNameFor,
+} from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
 import { pingDatabase, type Store } from "@assay/store";
 import type { Logger } from "../logger.js";
@@ -38,6 +43,12 @@ export interface RunWorkerOptions {
 export async function runWorker(options: RunWorkerOptions): Promise<void> {
   const { pool, store, transport, log } = options;
   const metrics = new WorkerMetrics(() => transport.queueCounts());
+  // Every scorer this pool runs has its series from the first scrape; a scorer `key` a
+  // spec gives gets them when its first job starts.
+  const { registry } = options;
+  for (const scorer of registry.names().filter((name) => registry.get(name)?.pool === pool)) {
+    metrics.seeScorer(pool, scorer);
+  }
   const server =
     options.metricsPort === undefined
       ? undefined
@@ -70,7 +81,18 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     onRedelivered: (job) => metrics.redelivered.inc({ pool, scorer: scorerKey(job.scorer) }),
   });
   consumerRef.current = consumer;
-  log.info({ pool, model: options.model, concurrency: options.concurrency }, "worker started");
+  // The queue as `assay status` and the KEDA triggers name it (prefix:name in Redis).
+  const queue = queueNameFor(pool, options.model);
+  log.info(
+    {
+      pool,
+      model: options.model,
+      queue,
+      prefix: transport.prefix,
+      concurrency: options.concurrency,
+    },
+    "worker started",
+  );
 
   if (!options.signal.aborted) await once(options.signal, "abort");
   log.info("stopping: finishing in-flight jobs");
@@ -92,6 +114,7 @@ function countedHandler(handler: JobHandler, context: HandlerContext): JobHandle
   const { pool, metrics, log, outage } = context;
   return async (job, signal) => {
     const scorer = scorerKey(job.scorer);
+    metrics.seeScorer(pool, scorer);
     metrics.started.inc({ pool, scorer });
     try {
       await handler(job, signal);

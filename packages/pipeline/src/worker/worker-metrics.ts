@@ -1,5 +1,9 @@
+import type { Pool } from "@assay/core";
 import type { QueueCounts } from "@assay/queue";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+/** Why a job failed: retried (an outage), or failed at once (a job that cannot succeed). */
+export const FAILURE_KINDS = ["transient", "unrecoverable"] as const;
 
 /** What a worker reports to Prometheus. One registry per worker, not prom-client's global. */
 export class WorkerMetrics {
@@ -46,6 +50,22 @@ export class WorkerMetrics {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [this.registry],
   });
+
+  readonly #seenScorers = new Set<string>();
+
+  /**
+   * Gives the job counters of `scorer` a series at 0 (failures of each kind included), once.
+   * A counter has no series until its first increment, and a rate or an alert on a series
+   * that does not exist sees nothing, not 0: a first failure would go unnoticed.
+   */
+  seeScorer(pool: Pool, scorer: string): void {
+    if (this.#seenScorers.has(scorer)) return;
+    this.#seenScorers.add(scorer);
+    for (const counter of [this.started, this.redelivered, this.processed]) {
+      counter.inc({ pool, scorer }, 0);
+    }
+    for (const kind of FAILURE_KINDS) this.failed.inc({ pool, scorer, kind }, 0);
+  }
 
   /** `counts` is read on each scrape, so the gauge shows the queue as it is now. */
   constructor(counts: () => Promise<QueueCounts[]>) {

@@ -48,6 +48,7 @@ export class BullmqTransport implements Transport {
   static async connect(options: BullmqTransportOptions): Promise<BullmqTransport> {
     const redis = await connectRedis(options.redisUrl, {
       waitThroughOutages: options.failOnOutage !== true,
+      ...(options.redisPassword !== undefined && { password: options.redisPassword }),
     });
     return new BullmqTransport(redis, resolveOptions(options));
   }

@@ -2,6 +2,8 @@
 export interface BullmqTransportOptions {
   /** Redis URL, e.g. redis://:password@host:6379/0. */
   redisUrl: string;
+  /** The password Redis requires, when the URL has none (REDIS_PASSWORD). */
+  redisPassword?: string;
   /** Key prefix of every queue in Redis; tests use their own. Default "assay". */
   prefix?: string;
   /** Jobs per `addBulk` call. Default 500. */
@@ -39,12 +41,17 @@ export interface BullmqTransportOptions {
 }
 
 export type ResolvedOptions = Required<
-  Omit<BullmqTransportOptions, "onError" | "redisUrl" | "failOnOutage">
+  Omit<BullmqTransportOptions, "onError" | "redisUrl" | "redisPassword" | "failOnOutage">
 > &
   Pick<BullmqTransportOptions, "onError">;
 
 export function resolveOptions(options: BullmqTransportOptions): ResolvedOptions {
-  const { redisUrl: _url, failOnOutage: _failOnOutage, ...rest } = options;
+  const {
+    redisUrl: _url,
+    redisPassword: _password,
+    failOnOutage: _failOnOutage,
+    ...rest
+  } = options;
   return {
     prefix: "assay",
     addChunkSize: 500,

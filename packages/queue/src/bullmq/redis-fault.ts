@@ -1,4 +1,5 @@
 import { redactUrl } from "@assay/core";
+import { describeRedisRefusal } from "./redis-refusal.js";
 
 // Redis answers a write it cannot take with an error of its own, also from inside the
 // Lua scripts BullMQ runs (then followed by "script: <sha>, on @user_script:<line>").
@@ -12,9 +13,12 @@ const CONNECTION_LOST =
 /**
  * What a Redis error says about the server, as a sentence that names it, or undefined
  * when it is not a fault of the server (a bug, bad input): out of memory under
- * `noeviction`, a read-only replica, or gone.
+ * `noeviction`, a read-only replica, a server that turns this client away (a password
+ * required or wrong, protected mode), or gone.
  */
 export function describeRedisFault(error: unknown, redisUrl: string): string | undefined {
+  const refusal = describeRedisRefusal(error, redisUrl);
+  if (refusal !== undefined) return refusal;
   const message = error instanceof Error ? error.message : String(error);
   const where = `Redis at ${redactUrl(redisUrl)}`;
   const oom = OUT_OF_MEMORY.exec(message);

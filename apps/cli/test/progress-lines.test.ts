@@ -1,0 +1,60 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { processOutput } from "@assay/test-support/process-output";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAIN } from "./in-terminal.js";
+
+// With stderr a pipe (CI, a log file), progress is plain lines: no bar, no escape codes.
+const work = mkdtempSync(join(tmpdir(), "assay-progress-lines-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const SAMPLES = 3000;
+const PLANNED = 2 * SAMPLES; // exact and f1 per sample
+
+function assay(args: string[]) {
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    cwd: work,
+    env: { ...process.env, DATABASE_URL: undefined },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return processOutput(child);
+}
+
+beforeAll(() => {
+  expect(existsSync(MAIN), "build first: npx turbo run build").toBe(true);
+  const lines = Array.from({ length: SAMPLES }, (_, i) =>
+    JSON.stringify({ id: `s${i}`, question: "q", answer: `a${i}`, target: [`a${i}`] }),
+  );
+  // One bad line: the final counts name it.
+  writeFileSync(join(work, "data.jsonl"), `${lines.join("\n")}\n{"id": "broken"\n`);
+});
+
+describe("assay run's progress in a log", () => {
+  it("starts with the read at once and ends with a line of the final counts", async () => {
+    const run = await assay(["run", "data.jsonl", "--run-id", "logged", "--db", "store"]);
+    expect(run.code, run.stderr).toBe(4);
+    expect(run.stderr).not.toContain("\x1b");
+    const lines = run.stderr.split("\n");
+    expect(lines[0]).toMatch(/^Run logged /);
+    expect(lines[1]).toMatch(
+      /^reading dataset 0% \(0 B of [\d.]+ kB\): 0 results stored, 0 input errors, – results\/s, ETA –$/,
+    );
+    const final = lines.findIndex((line) => /^done: /.test(line));
+    expect(lines[final]).toMatch(
+      new RegExp(
+        `^done: ${PLANNED}/${PLANNED} results stored: ${PLANNED} scored, 0 unscored, 1 input errors; ` +
+          "\\d+s elapsed, mean \\d+ results/s$",
+      ),
+    );
+    // No progress line after it: the last word is the final one.
+    expect(lines.slice(final + 1).filter((line) => /results\/s/.test(line))).toEqual([]);
+  });
+
+  it("prints nothing of it with --quiet", async () => {
+    const run = await assay(["run", "data.jsonl", "--run-id", "quiet", "--db", "store", "--quiet"]);
+    expect(run.code, run.stderr).toBe(4);
+    expect(run.stderr).not.toMatch(/reading dataset|results stored/);
+  });
+});
