@@ -1,4 +1,29 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+const TESTS = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "test/**/*.test.ts"];
+
+/**
+ * Suites that take minutes: `npm test` runs them (project `slow`), `npm run test:quick`
+ * (project `quick`) leaves them out for the edit-test loop.
+ */
+const SLOW = [
+  // A real browser (Debian's chromium).
+  "**/*.browser.test.ts",
+  // Servers killed, restarted and flushed under load.
+  "test/chaos/**/*.test.ts",
+  // Verifier models built and run: tiny ONNX graphs, onnxruntime sessions.
+  "packages/verifier/test/**/*.test.ts",
+  "test/integration/**/*.test.ts",
+  "apps/cli/test/{model,probe,verifier}*.test.ts",
+  // Producers, workers and Redis servers as separate processes; container and manifest checks.
+  "test/distributed/**/*.test.ts",
+  "test/infra/**/*.test.ts",
+  "test/hostile/{corpus,worker-refusals}.test.ts",
+  // Whole runs on large or generated data, a disk that fills, processes racing for a lock.
+  "packages/pipeline/test/report-figures.test.ts",
+  "packages/store/test/store-lock-race.test.ts",
+  "apps/cli/test/{embedded-memory,full-disk-out,full-disk-store,store-lock}.test.ts",
+];
 
 // Tests import workspace packages from their TypeScript sources (the "@assay/source"
 // export condition), so no build is needed to run them.
@@ -6,12 +31,22 @@ export default defineConfig({
   resolve: { conditions: ["@assay/source"] },
   ssr: { resolve: { conditions: ["@assay/source"] } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "test/**/*.test.ts"],
     // Heavy tests (model building, real processes, chaos) take many times longer on a busy
-    // 2-core machine than on a quiet one: a slow machine must not fail a test.
+    // 2-core machine than on a quiet one: a slow machine must not fail a test, nor a hook.
     testTimeout: 300_000,
-    hookTimeout: 120_000,
+    hookTimeout: 300_000,
     pool: "forks",
     globalSetup: ["test/setup/require-services.ts"],
+    projects: [
+      {
+        extends: true,
+        test: { name: "quick", include: TESTS, exclude: [...configDefaults.exclude, ...SLOW] },
+      },
+      // A slow suite runs several phases per test (start servers, fill a queue, kill, resume).
+      {
+        extends: true,
+        test: { name: "slow", include: SLOW, testTimeout: 600_000, hookTimeout: 600_000 },
+      },
+    ],
   },
 });

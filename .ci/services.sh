@@ -13,4 +13,9 @@ if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
   for _ in $(seq 30); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 1; done
 fi
+# The tests' database (DATABASE_URL's default: postgres://postgres@127.0.0.1:5432/test).
+if ! psql -h 127.0.0.1 -U postgres -Atc "SELECT 1 FROM pg_database WHERE datname = 'test'" | grep -q 1; then
+  echo "creating the tests' database \`test\`"
+  createdb -h 127.0.0.1 -U postgres test
+fi
 echo "services: postgres $(pg_isready -h 127.0.0.1 -p 5432 | cut -d- -f2), redis $(redis-cli -h 127.0.0.1 ping)"

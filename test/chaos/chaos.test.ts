@@ -265,7 +265,7 @@ describe("chaos: killed workers and a killed Redis", () => {
 
     for (const worker of workers) worker.child.kill("SIGTERM");
     for (const worker of workers.splice(0)) expect(await worker.exited).toBe(0);
-  }, 300_000);
+  });
 
   async function resultCounts(runId: string) {
     const client = new pg.Client({ connectionString: DATABASE_URL });

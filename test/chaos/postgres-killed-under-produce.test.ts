@@ -105,5 +105,5 @@ describe("chaos: Postgres killed under assay produce --wait", () => {
     } finally {
       worker.child.kill("SIGKILL");
     }
-  }, 180_000);
+  });
 });

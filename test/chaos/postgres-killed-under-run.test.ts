@@ -71,5 +71,5 @@ describe("chaos: Postgres killed under assay run", () => {
       rows: PLANNED,
       distinctKeys: PLANNED,
     });
-  }, 180_000);
+  });
 });

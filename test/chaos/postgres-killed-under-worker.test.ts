@@ -117,7 +117,7 @@ describe("chaos: Postgres killed under a worker", () => {
 
     running.child.kill("SIGTERM");
     expect(await running.exited).toBe(0);
-  }, 180_000);
+  });
 });
 
 function countMatches(text: string, pattern: RegExp): number {

@@ -136,7 +136,7 @@ describe("chaos: Redis faults during assay produce", () => {
     } finally {
       worker.child.kill("SIGKILL");
     }
-  }, 180_000);
+  });
 
   it("Redis out of memory: refused writes, then the rerun enqueues every job once", async () => {
     const redis = await redisServer([...NOEVICTION, "--maxmemory", "3mb"]);
@@ -160,7 +160,7 @@ describe("chaos: Redis faults during assay produce", () => {
     const rerun = await startAssay(produceArgs(file, "oom", redis.url, prefix)).done;
     expect(rerun.code, rerun.stderr).toBe(0);
     expect((await cpuQueueCounts(redis.url, prefix)).waiting).toBe(10_000);
-  }, 180_000);
+  });
 
   it("a read-only replica: named as such, then producing to the primary works", async () => {
     const primary = await redisServer(NOEVICTION);
@@ -187,7 +187,7 @@ describe("chaos: Redis faults during assay produce", () => {
     const rerun = await startAssay(produceArgs(file, "replica", primary.url, prefix)).done;
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(unfinished(await cpuQueueCounts(primary.url, prefix))).toBe(400);
-  }, 120_000);
+  });
 
   it("assay retry on a read-only replica: named as such, then retrying on the primary works", async () => {
     const primary = await redisServer(NOEVICTION);
@@ -235,7 +235,7 @@ describe("chaos: Redis faults during assay produce", () => {
     const rerun = await startAssay(retryArgs(primary.url)).done;
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(unfinished(await cpuQueueCounts(primary.url, prefix))).toBe(200);
-  }, 120_000);
+  });
 });
 
 async function withRedis<T>(url: string, use: (redis: Redis) => Promise<T>): Promise<T> {

@@ -107,7 +107,7 @@ describe("chaos: Redis flushed during assay produce --wait", () => {
     } finally {
       worker.child.kill("SIGKILL");
     }
-  }, 180_000);
+  });
 });
 
 async function flushAll(url: string): Promise<void> {

@@ -11,7 +11,7 @@ import { loadCompose } from "./support/compose.js";
 import { containersOf, find, loadManifests } from "./support/manifests.js";
 import { createOtherHost, type OtherHost } from "./support/other-host.js";
 import { INFRA } from "./support/paths.js";
-import { DATABASE_URL, dropSchema, freshSchema, waitFor } from "./support/services.js";
+import { DATABASE_URL, dropSchema, freshSchema, PATIENCE_MS, waitFor } from "./support/services.js";
 
 // Redis started as compose and Kubernetes start it (infra/redis-start.sh, infra/redis.conf),
 // in a network namespace of the test's own, and Assay connecting to it from this host: a
@@ -82,7 +82,7 @@ function refused(redis: string, env: NodeJS.ProcessEnv = {}) {
 function runThere(argv: string[], password?: string) {
   const [program, args] = host.command(argv);
   const env = { ...process.env, REDIS_PASSWORD: password };
-  return spawnSync(program, args, { env, encoding: "utf8", timeout: 15_000 });
+  return spawnSync(program, args, { env, encoding: "utf8", timeout: PATIENCE_MS });
 }
 
 beforeAll(async () => {

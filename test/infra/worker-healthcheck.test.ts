@@ -11,6 +11,7 @@ import {
   dropSchema,
   freshPrefix,
   freshSchema,
+  PATIENCE_MS,
   REDIS_URL,
   waitFor,
 } from "./support/services.js";
@@ -44,7 +45,7 @@ describe("the worker healthcheck", () => {
   /** The healthcheck's exit status against `port`. */
   const check = (port: number) => {
     const [program, ...args] = onPort(healthcheck, fixedPort, port);
-    return spawnSync(program as string, args, { cwd: ROOT, timeout: 15_000 }).status;
+    return spawnSync(program as string, args, { cwd: ROOT, timeout: PATIENCE_MS }).status;
   };
 
   it("passes while the worker runs, and fails once SIGTERM has drained it", async () => {

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readmeBlock } from "../../apps/cli/test/readme-block.js";
 import { runAssay } from "../../apps/cli/test/run-assay.js";
 
 // `npm run example:verifier` runs this script after a build: the tiny verifier, two nights
@@ -50,6 +51,11 @@ describe("the best-of-N example", () => {
     expect(text).toMatch(/cut to fit\s+│ 6\.7% \(8\/120\)\s+│ 6\.7% \(8\/120\)/);
     expect(text).toMatch(/cost per solved task\s+│ \d\.\d+ USD\s+│ \d\.\d+ USD/);
     expect(example.stderr).toContain(`Wrote ${out}/report.html`);
+  });
+
+  it("prints the paired differences the README quotes", () => {
+    expect(example.code, example.stderr).toBe(0);
+    expect(example.stdout).toContain(readmeBlock("The paired differences read:").join("\n"));
   });
 
   it("writes report.html with the comparison and the slices, self-contained", () => {

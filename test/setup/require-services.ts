@@ -4,6 +4,7 @@
  */
 import { connect } from "node:net";
 import { readEnv } from "@assay/core";
+import pg from "pg";
 
 interface Service {
   name: string;
@@ -13,11 +14,12 @@ interface Service {
 }
 
 const env = readEnv();
+const postgresUrl = env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const services: Service[] = [
   {
     name: "PostgreSQL",
     variable: "DATABASE_URL",
-    url: env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+    url: postgresUrl,
     defaultPort: 5432,
   },
   {
@@ -37,7 +39,12 @@ export default async function requireServices(): Promise<void> {
       missing.push(`${service.name} at ${hostname}:${portNumber} (${service.variable})`);
     }
   }
-  if (missing.length === 0) return;
+  if (missing.length === 0) {
+    const refusal = await databaseRefusal(postgresUrl);
+    if (refusal === undefined) return;
+    console.error(refusal);
+    process.exit(1);
+  }
   console.error(
     `The tests need ${missing.join(" and ")}, not answering: start ${missing.length > 1 ? "them" : "it"} ` +
       "with `bash .ci/services.sh`, or point the variable at a running server.",
@@ -56,4 +63,33 @@ function answers(host: string, port: number): Promise<boolean> {
     socket.once("timeout", () => done(false));
     socket.once("error", () => done(false));
   });
+}
+
+/**
+ * Why the server answering on the port refuses the tests' database, in one line with the
+ * command that fixes it; undefined when it lets them in.
+ */
+export async function databaseRefusal(url: string): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: url });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    return undefined;
+  } catch (error) {
+    const { hostname, port, pathname, username } = new URL(url);
+    const database = decodeURIComponent(pathname.slice(1));
+    const server = `${hostname}:${port === "" ? 5432 : port}`;
+    const code = (error as { code?: unknown }).code;
+    if (code === "3D000") {
+      return (
+        `The tests need a database named "${database}" on PostgreSQL at ${server}: create it ` +
+        `with \`createdb -h ${hostname} -U ${username || "postgres"} ${database}\`, or point ` +
+        "DATABASE_URL at another."
+      );
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    return `PostgreSQL at ${server} refused the tests (${reason}): set DATABASE_URL to a database they may use.`;
+  } finally {
+    await client.end().catch(() => {});
+  }
 }

@@ -11,6 +11,7 @@ import { registerRun } from "./commands/run.js";
 import { registerShow } from "./commands/show.js";
 import { registerStatus } from "./commands/status.js";
 import { registerWorker } from "./commands/worker.js";
+import { helpFormat } from "./help-format.js";
 import { safeMessage } from "./output.js";
 
 export function createProgram(): Command {
@@ -21,6 +22,7 @@ export function createProgram(): Command {
     )
     .version(packageVersion(), "-V, --version")
     .option("--debug", "print the stack trace of an error (same as ASSAY_DEBUG=1)")
+    .configureHelp(helpFormat)
     .showHelpAfterError("(run with --help for usage)")
     // Usage errors quote the command line, which may hold a URL with a password.
     .configureOutput({ outputError: (text, write) => write(safeMessage(text)) })

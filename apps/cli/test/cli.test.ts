@@ -151,7 +151,7 @@ describe("assay CLI", () => {
     const summary = JSON.parse(second.stdout);
     expect(summary).toMatchObject({ planned: 40_000, results: 40_000 });
     expect(summary.finishedAt).not.toBeNull();
-  }, 180_000);
+  });
 
   it("stores bad lines as input errors, scores the rest, and exits 4", async () => {
     const { code, stdout } = await runAssay([

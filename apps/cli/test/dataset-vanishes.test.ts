@@ -69,9 +69,9 @@ it("a dataset deleted between its check and its read is still read whole", async
   }
 });
 
-/** Until another session waits for a lock on the `runs` table. */
+/** Until another session waits for a lock on the `runs` table (minutes on a busy machine). */
 async function waitUntilBlocked(client: pg.Client): Promise<void> {
-  for (let tries = 0; tries < 600; tries += 1) {
+  for (const deadline = Date.now() + 240_000; Date.now() < deadline; ) {
     const { rows } = await client.query(
       "SELECT 1 FROM pg_locks WHERE NOT granted AND relation = 'runs'::regclass",
     );

@@ -16,9 +16,7 @@ const work = mkdtempSync(join(tmpdir(), "assay-embedded-memory-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("the embedded store's first run", () => {
-  it(`scores ${SAMPLES} samples in a new folder under ${LIMIT_MB} MB peak RSS`, {
-    timeout: 180_000,
-  }, async () => {
+  it(`scores ${SAMPLES} samples in a new folder under ${LIMIT_MB} MB peak RSS`, async () => {
     expect(existsSync(MAIN), "build first: npx turbo run build").toBe(true);
     const dataset = join(work, "data.jsonl");
     const lines: string[] = [];

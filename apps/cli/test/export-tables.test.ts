@@ -56,7 +56,7 @@ beforeAll(async () => {
   );
   // Exit 4: the run completed with one input error (the bad line).
   expect(run.code, run.stderr).toBe(4);
-}, 120_000);
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 async function exported(table: string, format: "jsonl" | "csv") {
@@ -123,6 +123,19 @@ describe("assay export --table", () => {
     const scores = await exported("scores", "csv");
     expect(scores).toHaveLength(12);
     expect(Object.keys(scores[0] ?? {}).at(-1)).toBe("detail");
+  });
+
+  it("takes --format json and --json as JSON Lines, as report and show take them", async () => {
+    const jsonLines = await runAssay(["export", "r", "--db", db, "--format", "jsonl"], {
+      cwd: work,
+    });
+    expect(jsonLines.code, jsonLines.stderr).toBe(0);
+    expect(jsonLines.stdout.trim().split("\n")).toHaveLength(12);
+    for (const flags of [["--format", "json"], ["--json"]]) {
+      const result = await runAssay(["export", "r", "--db", db, ...flags], { cwd: work });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(jsonLines.stdout);
+    }
   });
 
   it("refuses a table it does not know, naming the ones it does", async () => {

@@ -32,7 +32,7 @@ beforeAll(async () => {
     { cwd: work },
   );
   expect(run.code, run.stderr).toBe(0);
-}, 300_000);
+});
 afterAll(() => {
   unmountTmpfs(disk);
   rmSync(work, { recursive: true, force: true });
@@ -78,6 +78,5 @@ describe.skipIf(notMounted !== undefined)("--out on a full disk", () => {
       expect(written.length).toBe(expected.length);
       expect(existsSync(target)).toBe(true);
     },
-    300_000,
   );
 });

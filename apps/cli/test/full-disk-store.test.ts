@@ -11,7 +11,7 @@ import { runAssay } from "./run-assay.js";
 const SAMPLES = 20_000;
 const SCORERS = ["f1", "exact"];
 const STORE_FLOOR = 64 * 1024 * 1024; // MIN_FREE_BYTES in packages/store/src/disk-room.ts
-const BOUND_MS = 120_000; // generous: the machine is slow and shared
+const BOUND_MS = 240_000; // generous: the machine is slow and shared (four runs fit the test's limit)
 const work = mkdtempSync(join(tmpdir(), "assay-full-disk-store-"));
 const disk = join(work, "disk");
 const store = join(disk, "store");
@@ -95,5 +95,5 @@ describe.skipIf(notMounted !== undefined)("the embedded store on a full disk", (
     expect(keys.sort()).toEqual(
       ids.flatMap((id) => SCORERS.map((scorer) => `${id}/${scorer}`)).sort(),
     );
-  }, 900_000);
+  }, 1_200_000);
 });

@@ -110,5 +110,5 @@ describe("assay run with deterministic scorers loads no model or report code", (
     expect(
       urls.filter((url) => MODEL_AND_REPORT_CODE.some((heavy) => url.includes(heavy))),
     ).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -24,7 +24,7 @@ writeFileSync(secretFile, SECRET);
 let tiny: string;
 beforeAll(async () => {
   tiny = await makeTinyModel(join(work, "tiny"));
-}, 120_000);
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** One line on stderr, no stack trace, and nothing of the secret anywhere. */
@@ -58,9 +58,6 @@ describe("a model folder whose assay.json names a file outside it", () => {
     ],
   ])(
     "is refused with %s by `model check`, `model prepare` and `run` (exit 5), quoting nothing",
-    {
-      timeout: 180_000,
-    },
     async (_, make) => {
       const dir = make();
       const spec = join(work, `verifier-${counter}.yaml`);

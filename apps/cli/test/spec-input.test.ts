@@ -39,9 +39,6 @@ describe("a spec with hostile or repeated keys", () => {
     ],
   ])(
     "%s is refused with exit 3, naming the file and the key, before a store opens",
-    {
-      timeout: 60_000,
-    },
     async (name, text, says) => {
       const spec = join(work, name);
       writeFileSync(spec, text);

@@ -106,7 +106,7 @@ describe("the verifier flags' help and errors", () => {
     for (const [flag, shown] of [
       ["--max-batch-tokens <n>", "(default: 16384)"],
       ["--max-batch-rows <n>", "(default: 64)"],
-      ["--prefix-reuse <on|off>", '(choices: "on", "off", default: "on")'],
+      ["--prefix-reuse <on|off>", "(choices: on, off; default: on)"],
     ] as const) {
       const text = help.slice(help.indexOf(flag), help.indexOf(" --", help.indexOf(flag) + 3));
       expect(text).toContain(shown);

@@ -31,7 +31,7 @@ beforeAll(async () => {
     candidates: [0, 1, 2].map((c) => ({ answer: `${t + t + c - 1}`, label: c === 1 })),
   }));
   writeFileSync(dataset, `${tasks.map((task) => JSON.stringify(task)).join("\n")}\n`);
-}, 120_000);
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("verifier args that cannot work with the model", () => {
@@ -51,27 +51,19 @@ describe("verifier args that cannot work with the model", () => {
       { repetitions: 4 },
       /`repetitions` to be at most 3 \(the number of prompt variants\), got 4: lower it or add `variants`/,
     ],
-  ])(
-    "refuse the run with %s before anything is stored (exit 3)",
-    {
-      timeout: 120_000,
-    },
-    async (name, args, message) => {
-      const file = spec(name.replaceAll(" ", "-"), args);
-      const db = join(work, `store-${name.replaceAll(" ", "-")}`);
-      const run = await runAssay(["run", dataset, "--spec", file, "--db", db, "--run-id", "bad"]);
-      expect(run.code, run.stderr).toBe(3);
-      // One line naming the spec file, the scorer and the argument, and how to fix it.
-      expect(run.stderr).toContain(`${file}: default scorer #1 (verifier): `);
-      expect(run.stderr).toMatch(message);
-      expect(run.stderr.trim().split("\n")).toHaveLength(1);
-      expect(existsSync(db), "the store was never opened").toBe(false);
-    },
-  );
+  ])("refuse the run with %s before anything is stored (exit 3)", async (name, args, message) => {
+    const file = spec(name.replaceAll(" ", "-"), args);
+    const db = join(work, `store-${name.replaceAll(" ", "-")}`);
+    const run = await runAssay(["run", dataset, "--spec", file, "--db", db, "--run-id", "bad"]);
+    expect(run.code, run.stderr).toBe(3);
+    // One line naming the spec file, the scorer and the argument, and how to fix it.
+    expect(run.stderr).toContain(`${file}: default scorer #1 (verifier): `);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(existsSync(db), "the store was never opened").toBe(false);
+  });
 
-  it("refuse `assay produce` the same way, before Redis or Postgres is reached", {
-    timeout: 120_000,
-  }, async () => {
+  it("refuse `assay produce` the same way, before Redis or Postgres is reached", async () => {
     const file = spec("produce", { repetitions: 4 });
     const produce = await runAssay(["produce", dataset, "--spec", file], {
       env: { DATABASE_URL: "postgres://127.0.0.1:1/none", REDIS_URL: "redis://127.0.0.1:1" },
@@ -82,9 +74,7 @@ describe("verifier args that cannot work with the model", () => {
 });
 
 describe("selection ablation by criterion and variant", () => {
-  it("reports each criterion alone and the first k variants; the full mean is the run's own", {
-    timeout: 300_000,
-  }, async () => {
+  it("reports each criterion alone and the first k variants; the full mean is the run's own", async () => {
     const db = join(work, "store-ablation");
     const file = spec("ablation", { repetitions: 2 }, true);
     const run = await runAssay(["run", dataset, "--spec", file, "--db", db, "--run-id", "ck"]);

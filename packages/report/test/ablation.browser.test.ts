@@ -10,6 +10,9 @@ import { REPORT, TREND } from "./support/bundle.js";
 const CHROMIUM = "/usr/bin/chromium";
 const TMP = fileURLToPath(new URL("../../../test/.tmp/", import.meta.url));
 const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) {
+  console.warn(`Skipping the browser test: ${CHROMIUM} is missing (apt-get install -y chromium).`);
+}
 
 describe.skipIf(!hasChromium)("selection ablation in the HTML report, in a real browser", () => {
   let browser: Browser;

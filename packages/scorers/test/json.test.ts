@@ -65,7 +65,9 @@ describe("json", () => {
       value: 0,
       detail: { errors: ['/: must match pattern "^(a+)+$"'] },
     });
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // A backtracking engine never finishes on it; linear time takes milliseconds, so the
+    // bound stays far above what a busy machine adds.
+    expect(performance.now() - started).toBeLessThan(30_000);
     expect(await scoreValue("json", { schema }, '"aaa"')).toBe(1);
   });
 

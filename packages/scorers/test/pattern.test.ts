@@ -65,7 +65,9 @@ describe("pattern", () => {
     const started = performance.now();
     const result = await score("pattern", { regex: "^(a+)+$", compare: "match" }, answer);
     expect(result).toEqual({ status: "scored", value: 0 });
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // A backtracking engine never finishes on it; linear time takes milliseconds, so the
+    // bound stays far above what a busy machine adds.
+    expect(performance.now() - started).toBeLessThan(30_000);
   });
 
   it("rejects backreferences at spec load, saying why RE2 cannot run them", () => {

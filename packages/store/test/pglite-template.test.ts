@@ -37,7 +37,7 @@ console.log(JSON.stringify({ found, rssMb: Math.round(process.memoryUsage().rss 
     const { found, rssMb } = JSON.parse(stdout.trim()) as { found: string; rssMb: number };
     expect(found).toBe("r");
     expect(rssMb).toBeLessThan(500);
-  }, 60_000);
+  });
 
   it("is copied into place whole: what a run killed while copying left beside it is cleared", async () => {
     // The copy is made beside the folder and renamed into place, so a kill can only leave
@@ -64,7 +64,7 @@ console.log(JSON.stringify({ found, rssMb: Math.round(process.memoryUsage().rss 
     expect(existsSync(abandoned)).toBe(false);
     expect(existsSync(liveOfOther)).toBe(true);
     expect(readdirSync(folder)).toContain("PG_VERSION");
-  }, 60_000);
+  });
 });
 
 /** The pid of a process that has already exited. */

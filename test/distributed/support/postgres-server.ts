@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { freePort } from "./redis-server.js";
+import { PATIENCE_MS } from "./services.js";
 
 /** A Postgres cluster of the test's own, on a free loopback port, with its data in a temp dir. */
 export interface OwnPostgres {
@@ -87,7 +88,7 @@ async function launch(
   owner: { uid: number; gid: number } | undefined,
 ): Promise<ChildProcess> {
   const child = spawn(postgres, args, { ...owner, stdio: "ignore", detached: true });
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + PATIENCE_MS;
   for (;;) {
     const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
     probe.on("error", () => {});

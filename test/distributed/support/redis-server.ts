@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
+import { PATIENCE_MS } from "./services.js";
 
 /** A redis-server of the test's own, on a free loopback port, with its data in a temp dir. */
 export interface OwnRedis {
@@ -78,7 +79,7 @@ async function withClient<T>(url: string, use: (redis: Redis) => Promise<T>): Pr
 
 async function launch(args: string[], url: string): Promise<ChildProcess> {
   const child = spawn("redis-server", args, { stdio: "ignore" });
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + PATIENCE_MS;
   for (;;) {
     const probe = new Redis(url, {
       lazyConnect: true,

@@ -5,6 +5,7 @@ export {
   dropSchema,
   freshPrefix,
   freshSchema,
+  PATIENCE_MS,
   REDIS_URL,
   waitFor,
 } from "../../distributed/support/services.js";

@@ -18,18 +18,18 @@ export async function exportAction(runId: string, flags: ExportFlags): Promise<v
   try {
     await requireRun(store, runId);
     const table = flags.table ?? "scores";
-    const encoder =
-      flags.format === "jsonl"
-        ? toJsonLines
-        : table === "scores"
-          ? scoreCsvEncoder()
-          : tableCsvEncoder(table);
+    const jsonLines = flags.json === true || flags.format !== "csv";
+    const encoder = jsonLines
+      ? toJsonLines
+      : table === "scores"
+        ? scoreCsvEncoder()
+        : tableCsvEncoder(table);
     const rows = Readable.from(
       table === "scores" ? store.exportScores(runId) : store.exportRows(runId, table),
     );
     if (flags.out !== undefined) {
       await writeThroughOutFile(flags.out, (stream) => pipeline(rows, encoder, stream));
-    } else if (flags.format === "jsonl" || process.stdout.isTTY) {
+    } else if (jsonLines || process.stdout.isTTY) {
       // On a terminal, or as JSON (where the escape keeps the value), control characters
       // from the dataset are escaped; CSV piped elsewhere is data and stays as it is.
       await toStdout(() => pipeline(rows, encoder, terminalSafe(), process.stdout));

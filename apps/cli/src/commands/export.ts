@@ -15,8 +15,12 @@ export const EXPORT_TABLE_NAMES = [
 
 export type ExportTableName = (typeof EXPORT_TABLE_NAMES)[number];
 
+/** `json` is accepted for `jsonl`, as `report --format json` and `show --format json` are. */
+export type ExportFormat = "jsonl" | "json" | "csv";
+
 export interface ExportFlags {
-  format: "jsonl" | "csv";
+  format: ExportFormat;
+  json?: boolean;
   table: ExportTableName;
   out?: string;
   db?: string;
@@ -31,8 +35,14 @@ export function registerExport(program: Command): void {
     )
     .argument("<run-id>", "the run to export", parseRunId)
     .addOption(
-      new Option("--format <format>", "output format").choices(["jsonl", "csv"]).default("jsonl"),
+      new Option(
+        "--format <format>",
+        "output format: JSON Lines (one object per line; json is the same) or CSV",
+      )
+        .choices(["jsonl", "json", "csv"])
+        .default("jsonl"),
     )
+    .option("--json", "same as --format jsonl")
     .addOption(
       new Option(
         "--table <table>",

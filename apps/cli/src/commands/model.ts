@@ -42,12 +42,12 @@ export function registerModel(program: Command): void {
     .addOption(
       new Option(
         "--head <head>",
-        "head in assay.json (default probe; distribution with --full-vocab)",
+        "head in assay.json (default: probe; distribution with --full-vocab)",
       ).choices(["probe", "distribution"]),
     )
-    .option("--layers <n>", "transformer layers (default 2)", positiveInt("--layers"))
-    .option("--hidden <n>", "hidden size (default 32)", positiveInt("--hidden"))
-    .option("--seed <n>", "weight seed (default 1)", positiveInt("--seed"))
+    .option("--layers <n>", "transformer layers (default: 2)", positiveInt("--layers"))
+    .option("--hidden <n>", "hidden size (default: 32)", positiveInt("--hidden"))
+    .option("--seed <n>", "weight seed (default: 1)", positiveInt("--seed"))
     .option(
       "--full-vocab",
       "a decoder like optimum's text-generation export: logits over the whole 151,669-token vocabulary at every position (19 MB at hidden 32)",

@@ -27,8 +27,8 @@ export function registerProbe(program: Command): void {
     .argument("<model>", "model folder (or Hugging Face id, cached)")
     .argument("<labelled>", "JSONL dataset; every answer (or candidate) has `label` true/false")
     .requiredOption("--out <dir>", "folder to write the model with the fitted probe to")
-    .option("--folds <n>", "cross-validation folds (default 5)", atLeastTwo, 5)
-    .option("--seed <n>", "seed of the fold assignment (default 1)", positiveInt("--seed"), 1)
+    .option("--folds <n>", "cross-validation folds", atLeastTwo, 5)
+    .option("--seed <n>", "seed of the fold assignment", positiveInt("--seed"), 1)
     .option("--device <device>", "cpu or cuda:<id>", deviceName)
     .option("--json", "print the fit report as JSON")
     .action(async (source: string, file: string, flags: FitFlags) => {

@@ -35,7 +35,7 @@ export function registerWorker(program: Command): void {
       "--model <dir|hub-id>",
       "GPU pool: the verifier model (as in the spec's args.model) whose queue to serve",
     )
-    .option("--device <device>", "GPU pool: cpu or cuda:<id> (default cpu)", deviceName)
+    .option("--device <device>", "GPU pool: cpu or cuda:<id> (default: cpu)", deviceName)
     .option(
       "--devices <ids>",
       "GPU pool: start one worker process per GPU, e.g. 0,1,2,3",

@@ -16,9 +16,12 @@ export async function openSharedStore(
 ): Promise<Store> {
   const target = storeTarget(flags.db);
   if (target.databaseUrl === undefined) {
+    // The example URL has no password: messages mask passwords, and `***` reads as a typo.
     throw new ConfigError(
-      "Distributed mode needs a Postgres server shared by the producer and every worker: " +
-        "pass --db postgres://user:password@host:5432/db or set DATABASE_URL.",
+      "Distributed mode (produce, worker, status, retry) needs a Postgres server shared by " +
+        "the producer and every worker: pass --db postgres://user@host:5432/db or set " +
+        "DATABASE_URL. A run scored by `assay run` on the embedded store is read with " +
+        "`assay report <run-id>`.",
     );
   }
   const store = await openStore({
