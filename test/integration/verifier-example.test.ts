@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { builtEntry } from "@assay/test-support/built-entry";
 import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,9 +22,8 @@ const store = join(out, "store");
 let example: ProcessOutput;
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, "apps/cli/dist/main.js"))) {
-    throw new Error("The example runs the built CLI: run `npm run build` first.");
-  }
+  // The example runs the built CLI.
+  builtEntry("apps/cli/dist/main.js");
   const child = spawn(process.execPath, [SCRIPT, out], { stdio: ["ignore", "pipe", "pipe"] });
   example = await processOutput(child);
 }, 600_000);

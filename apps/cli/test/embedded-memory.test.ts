@@ -2,16 +2,16 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { builtEntry } from "@assay/test-support/built-entry";
 import { processOutput } from "@assay/test-support/process-output";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "./run-assay.js";
 
 // The embedded default is what a newcomer runs first, on a laptop: its first run, in a
 // new folder, is held to 300 MB resident. The built CLI is run as users run it; a preload
 // writes the process's peak RSS (getrusage) when it exits.
 const SAMPLES = 20_000;
 const LIMIT_MB = 300;
-const MAIN = join(REPO_ROOT, "apps/cli/dist/main.js");
+const MAIN = builtEntry("apps/cli/dist/main.js");
 const work = mkdtempSync(join(tmpdir(), "assay-embedded-memory-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

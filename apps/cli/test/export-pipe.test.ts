@@ -1,14 +1,14 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { builtEntry } from "@assay/test-support/built-entry";
 import { processOutput } from "@assay/test-support/process-output";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "./run-assay.js";
 
 // `assay export run | head` is how one looks at a run: the reader going away after a few
 // lines is no failure. The built CLI is run, as users run it.
-const MAIN = join(REPO_ROOT, "apps/cli/dist/main.js");
+const MAIN = builtEntry("apps/cli/dist/main.js");
 const work = mkdtempSync(join(tmpdir(), "assay-export-pipe-"));
 const store = join(work, "store");
 const env = { ...process.env, DATABASE_URL: undefined };
@@ -22,7 +22,6 @@ function assay(args: string[]) {
 }
 
 beforeAll(async () => {
-  expect(existsSync(MAIN), "build first: npx turbo run build").toBe(true);
   const lines = Array.from({ length: 5000 }, (_, i) =>
     JSON.stringify({ id: `s${i}`, question: `Q${i}?`, answer: "a fox", target: ["a fox"] }),
   );

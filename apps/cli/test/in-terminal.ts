@@ -1,9 +1,8 @@
 import { spawn } from "node:child_process";
-import { join } from "node:path";
+import { builtEntry } from "@assay/test-support/built-entry";
 import { quote } from "shell-quote";
-import { REPO_ROOT } from "./run-assay.js";
 
-export const MAIN = join(REPO_ROOT, "apps/cli/dist/main.js");
+export const MAIN = builtEntry("apps/cli/dist/main.js");
 
 export interface TerminalRun {
   code: number;

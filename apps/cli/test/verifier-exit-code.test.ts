@@ -2,10 +2,10 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { builtEntry } from "@assay/test-support/built-entry";
 import { processOutput } from "@assay/test-support/process-output";
 import { makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "./run-assay.js";
 
 // A finished run exits 0 every time. The verifier's threads shut down after the store
 // closes; when one was not held the process could end first with code 13 (about one run
@@ -13,7 +13,7 @@ import { REPO_ROOT } from "./run-assay.js";
 // run, as users run it (and the quickest to start): one tiny model, a one-line dataset
 // and one store folder serve every run.
 const RUNS = 20;
-const MAIN = join(REPO_ROOT, "apps/cli/dist/main.js");
+const MAIN = builtEntry("apps/cli/dist/main.js");
 const work = mkdtempSync(join(tmpdir(), "assay-verifier-exit-"));
 const dataset = join(work, "one.jsonl");
 const spec = join(work, "spec.yaml");
