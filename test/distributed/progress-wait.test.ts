@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
-import { builtEntry } from "@assay/test-support/built-entry";
+import { builtCli } from "@assay/test-support/built-entry";
 import { processOutput } from "@assay/test-support/process-output";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,7 +18,7 @@ import {
 } from "./support/services.js";
 import { startCpuWorker, type WorkerProcess } from "./support/worker-process.js";
 
-const MAIN = builtEntry("apps/cli/dist/main.js");
+const MAIN = builtCli();
 const RUN = "progress";
 const SAMPLES = 3000;
 const PLANNED = 2 * SAMPLES; // exact and f1 per sample

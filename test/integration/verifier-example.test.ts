@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { builtEntry } from "@assay/test-support/built-entry";
+import { builtCli } from "@assay/test-support/built-entry";
 import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,7 +23,7 @@ let example: ProcessOutput;
 
 beforeAll(async () => {
   // The example runs the built CLI.
-  builtEntry("apps/cli/dist/main.js");
+  builtCli();
   const child = spawn(process.execPath, [SCRIPT, out], { stdio: ["ignore", "pipe", "pipe"] });
   example = await processOutput(child);
 }, 600_000);

@@ -1,58 +1,33 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { staleWorkspace } from "@assay/test-support/built-entry";
-import { afterEach, describe, expect, it } from "vitest";
+import { changedSource } from "@assay/test-support/built-entry";
+import { describe, expect, it } from "vitest";
+// @ts-expect-error: a build script in plain JavaScript
+import { sourceHashes } from "../../apps/cli/scripts/source-stamp.mjs";
 
-// Tests of the built CLI must refuse a dist/ older than the sources it was built from:
+// Tests of the built CLI must refuse a build made from other sources than those on disk:
 // otherwise a single-file run after an edit tests the code from before the edit.
-const roots: string[] = [];
-afterEach(() => {
-  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
-});
+describe("the built CLI's source stamp", () => {
+  const now = sourceHashes() as Record<string, string>;
 
-function repoWith(files: Record<string, number>): string {
-  const root = mkdtempSync(join(tmpdir(), "assay-built-entry-"));
-  roots.push(root);
-  mkdirSync(join(root, "apps"), { recursive: true });
-  mkdirSync(join(root, "packages"), { recursive: true });
-  for (const [path, seconds] of Object.entries(files)) {
-    const full = join(root, path);
-    mkdirSync(join(full, ".."), { recursive: true });
-    writeFileSync(full, "x");
-    utimesSync(full, seconds, seconds);
-  }
-  return root;
-}
-
-describe("staleWorkspace", () => {
-  it("finds nothing when every dist/ is newer than its sources", () => {
-    const root = repoWith({
-      "packages/store/src/a.ts": 100,
-      "packages/store/src/deep/b.ts": 150,
-      "packages/store/dist/a.js": 200,
-      "apps/cli/src/main.ts": 100,
-      "apps/cli/dist/main.js": 120,
-    });
-    expect(staleWorkspace(root)).toBeUndefined();
+  it("covers the CLI and every workspace it loads, and nothing of the tests", () => {
+    const files = Object.keys(now);
+    for (const folder of ["apps/cli/src/", "packages/store/src/", "packages/verifier/src/"]) {
+      expect(
+        files.some((file) => file.startsWith(folder)),
+        folder,
+      ).toBe(true);
+    }
+    expect(files.filter((file) => /(^|\/)test\//.test(file))).toEqual([]);
   });
 
-  it("names the package and the source edited after its build, however deep", () => {
-    const root = repoWith({
-      "packages/store/src/a.ts": 100,
-      "packages/store/src/deep/b.ts": 300,
-      "packages/store/dist/a.js": 200,
-      "apps/cli/src/main.ts": 100,
-      "apps/cli/dist/main.js": 400,
-    });
-    expect(staleWorkspace(root)).toEqual({
-      dist: join("packages", "store", "dist"),
-      source: join("packages", "store", "src", "deep", "b.ts"),
-    });
-  });
-
-  it("counts a workspace that was never built as stale", () => {
-    const root = repoWith({ "apps/cli/src/main.ts": 100 });
-    expect(staleWorkspace(root)?.dist).toBe(join("apps", "cli", "dist"));
+  it("names a source edited, added or removed since the build", () => {
+    const [first, second] = Object.keys(now);
+    if (!first || !second) throw new Error("no sources found");
+    expect(changedSource(now, now)).toBeUndefined();
+    expect(changedSource(now, { ...now, [second]: "edited" })).toBe(second);
+    expect(changedSource(now, { ...now, "packages/core/src/new.ts": "x" })).toBe(
+      "packages/core/src/new.ts",
+    );
+    const { [first]: _removed, ...rest } = now;
+    expect(changedSource(now, rest)).toBe(first);
   });
 });

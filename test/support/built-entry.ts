@@ -1,53 +1,43 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+// @ts-expect-error: a build script in plain JavaScript, typed by its use here
+import { sourceHashes } from "../../apps/cli/scripts/source-stamp.mjs";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const STAMP = "apps/cli/dist/source-stamp.json";
 
 /**
- * The absolute path of a built entry point (e.g. `apps/cli/dist/main.js`), once every
- * workspace's `dist/` is at least as new as its sources. Tests that run what users run spawn
- * the built files; a single `vitest run` after an edit would otherwise test yesterday's code
- * and pass or fail for the wrong reason.
+ * The absolute path of the built CLI (`apps/cli/dist/main.js`), once its build is known to
+ * come from the sources on disk. Tests that run what users run spawn the built files; a
+ * single `vitest run` after an edit would otherwise test the code from before the edit.
+ * The build records a hash of every source it compiled (`apps/cli/scripts/source-stamp.mjs`);
+ * contents are compared, not times, because turbo replays a cached build with its old times.
  */
-export function builtEntry(entry: string): string {
-  const path = join(REPO, entry);
-  if (!existsSync(path)) {
-    throw new Error(`${entry} is not built: run \`npm run build\` first.`);
+export function builtCli(): string {
+  const main = join(REPO, "apps/cli/dist/main.js");
+  if (!existsSync(main) || !existsSync(join(REPO, STAMP))) {
+    throw new Error("apps/cli is not built: run `npm run build` first.");
   }
-  const stale = staleWorkspace();
-  if (stale) {
+  const changed = changedSource(
+    JSON.parse(readFileSync(join(REPO, STAMP), "utf8")),
+    sourceHashes() as Record<string, string>,
+  );
+  if (changed) {
     throw new Error(
-      `${stale.dist} is older than ${stale.source}: run \`npm run build\` first (this test runs the built files).`,
+      `${changed} changed since apps/cli was built: run \`npm run build\` first (this test runs the built CLI).`,
     );
   }
-  return path;
+  return main;
 }
 
-/** The first workspace whose newest source file is newer than its newest built file. */
-export function staleWorkspace(root = REPO): { dist: string; source: string } | undefined {
-  for (const group of ["packages", "apps"]) {
-    for (const name of readdirSync(join(root, group))) {
-      const src = join(root, group, name, "src");
-      const dist = join(root, group, name, "dist");
-      if (!existsSync(src)) continue;
-      const source = newest(src);
-      const built = existsSync(dist) ? newest(dist) : undefined;
-      if (source && (!built || source.mtimeMs > built.mtimeMs)) {
-        return { dist: relative(root, dist), source: relative(root, source.path) };
-      }
-    }
+/** The first source whose content differs between the build's stamp and the disk. */
+export function changedSource(
+  built: Record<string, string>,
+  now: Record<string, string>,
+): string | undefined {
+  for (const [file, hash] of Object.entries(now)) {
+    if (built[file] !== hash) return file;
   }
-  return undefined;
-}
-
-function newest(folder: string): { path: string; mtimeMs: number } | undefined {
-  let found: { path: string; mtimeMs: number } | undefined;
-  for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    const { mtimeMs } = statSync(path);
-    if (!found || mtimeMs > found.mtimeMs) found = { path, mtimeMs };
-  }
-  return found;
+  return Object.keys(built).find((file) => !(file in now));
 }

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { builtEntry } from "@assay/test-support/built-entry";
+import { builtCli } from "@assay/test-support/built-entry";
 import { processOutput } from "@assay/test-support/process-output";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 // writes the process's peak RSS (getrusage) when it exits.
 const SAMPLES = 20_000;
 const LIMIT_MB = 300;
-const MAIN = builtEntry("apps/cli/dist/main.js");
+const MAIN = builtCli();
 const work = mkdtempSync(join(tmpdir(), "assay-embedded-memory-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

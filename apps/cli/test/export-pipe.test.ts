@@ -2,13 +2,13 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { builtEntry } from "@assay/test-support/built-entry";
+import { builtCli } from "@assay/test-support/built-entry";
 import { processOutput } from "@assay/test-support/process-output";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // `assay export run | head` is how one looks at a run: the reader going away after a few
 // lines is no failure. The built CLI is run, as users run it.
-const MAIN = builtEntry("apps/cli/dist/main.js");
+const MAIN = builtCli();
 const work = mkdtempSync(join(tmpdir(), "assay-export-pipe-"));
 const store = join(work, "store");
 const env = { ...process.env, DATABASE_URL: undefined };

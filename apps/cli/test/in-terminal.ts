@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import { builtEntry } from "@assay/test-support/built-entry";
+import { builtCli } from "@assay/test-support/built-entry";
 import { quote } from "shell-quote";
 
-export const MAIN = builtEntry("apps/cli/dist/main.js");
+export const MAIN = builtCli();
 
 export interface TerminalRun {
   code: number;

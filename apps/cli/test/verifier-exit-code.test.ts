@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { builtEntry } from "@assay/test-support/built-entry";
+import { builtCli } from "@assay/test-support/built-entry";
 import { processOutput } from "@assay/test-support/process-output";
 import { makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // run, as users run it (and the quickest to start): one tiny model, a one-line dataset
 // and one store folder serve every run.
 const RUNS = 20;
-const MAIN = builtEntry("apps/cli/dist/main.js");
+const MAIN = builtCli();
 const work = mkdtempSync(join(tmpdir(), "assay-verifier-exit-"));
 const dataset = join(work, "one.jsonl");
 const spec = join(work, "spec.yaml");
