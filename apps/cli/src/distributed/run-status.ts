@@ -100,6 +100,7 @@ export function renderRunStatus(status: RunStatus, flags: DistributedFlags): str
     (q) =>
       q.waiting + q.active + q.delayed + q.failed > 0 || (workersOf.get(q.queue) ?? "0") !== "0",
   );
+  const nameWidth = Math.max(26, ...shown.map((q) => q.queue.length));
   const lines = [
     `run        ${status.runId}: ${status.finished ? `finished at ${status.finishedAt}` : "in progress"}`,
     `planned    ${planned}`,
@@ -108,10 +109,11 @@ export function renderRunStatus(status: RunStatus, flags: DistributedFlags): str
     `input errs ${status.inputErrors}`,
     `throughput ${Math.round(status.perSecond)} results/s`,
     `eta        ${status.etaSeconds === null ? "unknown" : formatSeconds(status.etaSeconds)}`,
-    "queues (shared by all runs)  waiting   active  delayed   failed  workers",
+    // The name column grows with the longest queue: a model's queue carries its whole path.
+    `${"queues (shared by all runs)".padEnd(nameWidth + 2)} ${COLUMNS.map((c) => c.padStart(8)).join(" ")}`,
     ...shown.map(
       (q) =>
-        `  ${q.queue.padEnd(26)} ${[q.waiting, q.active, q.delayed, q.failed, workersOf.get(q.queue) ?? "0"].map((n) => String(n).padStart(8)).join(" ")}`,
+        `  ${q.queue.padEnd(nameWidth)} ${[q.waiting, q.active, q.delayed, q.failed, workersOf.get(q.queue) ?? "0"].map((n) => String(n).padStart(8)).join(" ")}`,
     ),
   ];
   if (status.queues.length === 0) lines.push("  (no queues yet)");
@@ -120,6 +122,8 @@ export function renderRunStatus(status: RunStatus, flags: DistributedFlags): str
   lines.push(...queueWarnings(status, flags));
   return lines.join("\n");
 }
+
+const COLUMNS = ["waiting", "active", "delayed", "failed", "workers"];
 
 function formatSeconds(seconds: number): string {
   const s = Math.round(seconds);
