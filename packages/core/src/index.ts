@@ -71,6 +71,7 @@ export type {
   TruncationRecord,
   UsageRecord,
 } from "./report/sample-record.js";
+export { type ScorerMean, type ScorerMoments, scorerMeanOf } from "./report/scorer-mean.js";
 export type {
   AblationKind,
   AblationRow,
@@ -155,6 +156,7 @@ export {
   type ReliabilityBin,
   reliabilityBins,
 } from "./stats/calibration.js";
+export { meanInterval } from "./stats/mean-interval.js";
 export {
   type BootstrapOptions,
   DEFAULT_BOOTSTRAP_SEED,
