@@ -108,6 +108,31 @@ describe("table report of runs without selection", () => {
   });
 });
 
+describe("HTML report of a priced run without selection", () => {
+  const cost = {
+    generation: 0.02,
+    verification: 0.06,
+    total: 0.08,
+    currency: "USD",
+    warnings: [],
+    solvedTasks: 0,
+    samples: 8,
+    perSolvedTask: { generation: null, verification: null, total: null },
+    perSample: 0.01,
+  };
+  const html = renderReportHtml({ report: { ...PLAIN, cost }, compare: null, trend: PLAIN_TREND });
+
+  it("says what the run cost, and prints no per-solved-task figure", () => {
+    expect(html).toMatch(
+      /data-metric="cost-total"><div class="label">cost<\/div><div class="value">0\.0800 USD<\/div><div class="detail">8 samples; 0\.0100 USD each<\/div>/,
+    );
+    expect(html).not.toContain("per solved task (");
+    expect(html).not.toContain('data-chart="cost-trend"');
+    const cards = html.slice(html.indexOf('<section class="cards">'), html.indexOf("</section>"));
+    expect(cards).not.toMatch(/n\/a|unknown|0 of 0/);
+  });
+});
+
 describe("calibration in reports", () => {
   const calibration = [
     { scorer: "judge", criterion: "", summary: calibrationSummary(CALIBRATION_POINTS) },

@@ -96,11 +96,16 @@ function costTable(report: RunReport): string {
   const cost = report.cost;
   if (cost === null) return "";
   const money = (v: number | null) => escapeHtml(formatMoney(v, cost.currency));
+  // Without selection no task is solved: the row would only say "unknown".
+  const perSolved =
+    report.accuracy.methods.length === 0
+      ? ""
+      : `<tr><th>per solved task (${cost.solvedTasks})</th><td>${money(cost.perSolvedTask.generation)}</td><td>${money(cost.perSolvedTask.verification)}</td><td>${money(cost.perSolvedTask.total)}</td></tr>`;
   return `<section class="cost"><h2>Cost</h2><table data-table="cost">
 <thead><tr><th></th><th>generation</th><th>verification</th><th>total</th></tr></thead>
 <tbody>
 <tr><th>run</th><td>${money(cost.generation)}</td><td>${money(cost.verification)}</td><td>${money(cost.total)}</td></tr>
-<tr><th>per solved task (${cost.solvedTasks})</th><td>${money(cost.perSolvedTask.generation)}</td><td>${money(cost.perSolvedTask.verification)}</td><td>${money(cost.perSolvedTask.total)}</td></tr>
+${perSolved}
 <tr><th>per sample (${cost.samples})</th><td></td><td></td><td>${money(cost.perSample)}</td></tr>
 </tbody></table>${pricingList(report)}</section>`;
 }
