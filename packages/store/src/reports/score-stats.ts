@@ -16,11 +16,15 @@ const BIN_EDGES = Array.from({ length: HISTOGRAM_BINS }, (_, i) => i / HISTOGRAM
 
 // One scan of the run's scores gives both the unscored reasons (rows with a reason) and
 // the histogram (bin columns; an unscored row has no value and lands in none), and the
-// sums each scorer's mean and its interval are computed from. A square below 1e-300 adds
-// nothing the interval could show, and Postgres refuses one that underflows a double.
+// sums each scorer's mean and its interval are computed from. The sums are exact (numeric),
+// so they do not depend on the order a plan reads the rows in: a rollup and a later raw
+// read give the same figures. A square below 1e-300 adds nothing the interval could show,
+// and Postgres refuses one that underflows a double.
 const SCORE_STATS = `
-  SELECT run_id, scorer, reason, count(*) AS n, coalesce(sum(value), 0) AS total,
-         coalesce(sum(CASE WHEN value < 1e-150 THEN 0 ELSE value * value END), 0) AS squares,
+  SELECT run_id, scorer, reason, count(*) AS n,
+         coalesce(sum(value::numeric), 0)::float8 AS total,
+         coalesce(sum((CASE WHEN value < 1e-150 THEN 0 ELSE value * value END)::numeric), 0)::float8
+           AS squares,
          count(*) FILTER (WHERE value > 0 AND value < 1) AS fractional,
          ${bucketColumns("value", BIN_EDGES, "*", "bin_")}
   FROM scores WHERE run_id = ANY($1::text[])
