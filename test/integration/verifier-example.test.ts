@@ -122,6 +122,26 @@ describe("the best-of-N example", () => {
     );
     expect(stdout).toMatch(/\.models\/example-verifier: \d+ in, 0 out, [\d.]+ ms on cpu/);
     expect(stdout).toMatch(/generator llama-3\.1-8b-instruct: \d+ in, \d+ out/);
+    // The cut is marked where it fell in the question, with what the verifier saw of it.
+    const question = stdout.slice(stdout.indexOf("Question (cut to fit: marked where)"));
+    const mark = question.match(
+      /\n {2}\[… (\d+) tokens cut for verifier[^\]]*: the verifier saw the text above …\]\n/,
+    );
+    expect(mark, stdout).not.toBeNull();
+    const seen = stdout.match(
+      /What the verifier saw\n {2}verifier[^:]*: saw the first (\d+) characters of the question \((\d+) of (\d+) tokens; (\d+) cut\)/,
+    );
+    expect(seen, stdout).not.toBeNull();
+    expect(Number(seen?.[4])).toBe(Number(mark?.[1]));
+    expect(Number(seen?.[2]) + Number(seen?.[4])).toBe(Number(seen?.[3]));
+    // The text above the mark is what the verifier kept: the question's first characters.
+    const before = question.slice(question.indexOf("\n") + 1, mark?.index ?? 0);
+    const kept = before
+      .split("\n")
+      .map((line) => line.slice(2))
+      .join("\n");
+    expect(kept.length).toBe(Number(seen?.[1]));
+    expect(kept.startsWith("Here is the application log of last night's incident:")).toBe(true);
   });
 });
 

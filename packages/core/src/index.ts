@@ -72,6 +72,7 @@ export type {
   TruncationRecord,
   UsageRecord,
 } from "./report/sample-record.js";
+export { type ScorerMean, type ScorerMoments, scorerMeanOf } from "./report/scorer-mean.js";
 export type {
   AblationKind,
   AblationRow,
@@ -156,6 +157,7 @@ export {
   type ReliabilityBin,
   reliabilityBins,
 } from "./stats/calibration.js";
+export { meanInterval } from "./stats/mean-interval.js";
 export {
   type BootstrapOptions,
   DEFAULT_BOOTSTRAP_SEED,

@@ -30,6 +30,7 @@ import {
   histogramsOf,
   mean,
   type RecomputeOptions,
+  scorerMeansOf,
   type TaskFigures,
   tasksOf,
   truncationOf,
@@ -177,6 +178,25 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
     histogramsOf(exported.scores),
   );
 
+  const means = scorerMeansOf(exported.scores);
+  f.same(
+    "scorerMeans",
+    report.scorerMeans.map((m) => [m.scorer, m.scored, m.passes]),
+    means.map((m) => [m.scorer, m.scored, m.passes]),
+  );
+  for (const m of means) {
+    const reported = report.scorerMeans.find((r) => r.scorer === m.scorer);
+    // Sums of squares lose a few bits against the two-pass deviation: 1e-6 is far below
+    // anything the report prints.
+    f.number(`scorerMeans.${m.scorer}.mean`, reported?.mean, m.mean);
+    for (const end of ["low", "high"] as const) {
+      const r = reported?.[end];
+      if (r === undefined || Math.abs(r - m[end]) > 1e-6) {
+        f.wrong.push(`scorerMeans.${m.scorer}.${end}: report ${r}, recomputed ${m[end]}`);
+      }
+    }
+  }
+
   const cost = costOf(exported.usage, prices);
   const solved = a.selected;
   const per = (amount: number | null, n: number) =>
@@ -225,6 +245,7 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
   f.number("trend.selected", point?.selected, report.accuracy.selected.rate);
   f.number("trend.truncationRate", point?.truncationRate, report.truncation.overall.rate);
   f.number("trend.costPerSolvedTask", point?.costPerSolvedTask, per(cost.total, solved));
+  f.same("trend.scorerMeans", point?.scorerMeans, report.scorerMeans);
   return f.wrong;
 }
 

@@ -23,6 +23,7 @@ import { comparisonTable } from "./render-comparison-table.js";
 import { pairwiseTable, verifierEffortTable } from "./render-pairwise-table.js";
 import { selfPreferenceTable } from "./render-self-preference-table.js";
 import { slicesTable } from "./render-slices-table.js";
+import { formatScorerMean, scorerMeanInterval, scorerMeanKind } from "./scorer-means.js";
 
 const STYLE = {
   style: { head: [], border: [] },
@@ -88,21 +89,53 @@ function headlineTable(runs: readonly RunReport[]): string {
   const table = new Table({ head: ["", ...runs.map((r) => r.run.runId)], ...STYLE });
   const row = (label: string, cell: (r: RunReport) => string) =>
     table.push([label, ...runs.map(cell)]);
+  const selection = runs.some((r) => r.accuracy.methods.length > 0);
   row("tasks / samples", (r) => `${r.tasks} / ${r.samples}`);
-  row("pass@1", (r) => rateCell(r.accuracy.pass1));
-  row("verifier-selected", (r) => rateCell(r.accuracy.selected));
-  row("oracle", (r) => rateCell(r.accuracy.oracle));
-  row("no scored candidate", (r) => unselectedCell(r));
-  row("top tie (continuous)", (r) => rateCell(r.ties.continuous));
-  row("top tie (discrete judge)", (r) => rateCell(r.ties.discrete));
-  row("cost per solved task", (r) => moneyCell(r, (c) => c.perSolvedTask.total));
-  row("  generation", (r) => moneyCell(r, (c) => c.perSolvedTask.generation));
-  row("  verification", (r) => moneyCell(r, (c) => c.perSolvedTask.verification));
+  for (const scorer of scorersOf(runs)) {
+    row(`${scorer} ${meanKindOf(runs, scorer)}`, (r) => scorerMeanCell(r, scorer));
+  }
+  if (selection) {
+    row("pass@1", (r) => rateCell(r.accuracy.pass1));
+    row("verifier-selected", (r) => rateCell(r.accuracy.selected));
+    row("oracle", (r) => rateCell(r.accuracy.oracle));
+    row("no scored candidate", (r) => unselectedCell(r));
+    row("top tie (continuous)", (r) => rateCell(r.ties.continuous));
+    row("top tie (discrete judge)", (r) => rateCell(r.ties.discrete));
+    row("cost per solved task", (r) => moneyCell(r, (c) => c.perSolvedTask.total));
+    row("  generation", (r) => moneyCell(r, (c) => c.perSolvedTask.generation));
+    row("  verification", (r) => moneyCell(r, (c) => c.perSolvedTask.verification));
+  } else if (runs.some((r) => r.cost !== null)) {
+    row("cost", (r) => moneyCell(r, (c) => c.total));
+  }
   row("cost per sample", (r) => moneyCell(r, (c) => c.perSample));
-  row("cut to fit", (r) => rateCell(r.truncation.overall));
-  row("refused (did not fit)", (r) => rateCell(r.truncation.refused));
+  if (runs.some((r) => r.truncation.overall.of > 0)) {
+    row("cut to fit", (r) => rateCell(r.truncation.overall));
+    row("refused (did not fit)", (r) => rateCell(r.truncation.refused));
+  }
   row("unscored", (r) => rateCell(r.unscored.unscored));
-  return `Selection and cost\n${table.toString()}`;
+  const title = selection ? "Selection and cost" : "Scores and cost";
+  const note = selection
+    ? ""
+    : "\nNo selection is stored, so pass@1, verifier-selected, oracle, ties and cost per solved task do not apply.";
+  return `${title}\n${table.toString()}${note}`;
+}
+
+/** Every scorer any of the runs scored, by name. */
+function scorersOf(runs: readonly { scorerMeans: readonly { scorer: string }[] }[]): string[] {
+  return [...new Set(runs.flatMap((r) => r.scorerMeans.map((m) => m.scorer)))].sort();
+}
+
+/** "pass rate" when the scorer passes or fails in every run that has it, else "mean". */
+function meanKindOf(runs: readonly RunReport[], scorer: string): string {
+  const kinds = new Set(
+    runs.flatMap((r) => r.scorerMeans.filter((m) => m.scorer === scorer).map(scorerMeanKind)),
+  );
+  return kinds.size === 1 ? ([...kinds][0] ?? "mean") : "mean";
+}
+
+function scorerMeanCell(report: RunReport, scorer: string): string {
+  const m = report.scorerMeans.find((s) => s.scorer === scorer);
+  return m === undefined ? "n/a" : `${formatScorerMean(m)}, ${scorerMeanInterval(m)}`;
 }
 
 function truncationTable(report: RunReport): string {
@@ -151,14 +184,14 @@ function reasonsLine(report: RunReport): string {
 }
 
 function trendTable(bundle: ReportBundle): string {
+  const scorers = scorersOf(bundle.trend);
+  const selection = bundle.trend.some((p) => p.selected !== null);
   const table = new Table({
     head: [
       "run",
       "started",
-      "pass@1",
-      "selected",
-      "oracle",
-      "cost/solved",
+      ...scorers,
+      ...(selection ? ["pass@1", "selected", "oracle", "cost/solved"] : []),
       "cut to fit",
       "unscored",
     ],
@@ -166,18 +199,29 @@ function trendTable(bundle: ReportBundle): string {
   });
   const currency = bundle.report.cost?.currency ?? "";
   for (const p of bundle.trend) {
+    const means = scorers.map((scorer) => {
+      const m = p.scorerMeans.find((s) => s.scorer === scorer);
+      return m === undefined ? "n/a" : formatScorerMean(m);
+    });
+    const selected = selection
+      ? [
+          formatRate(p.pass1),
+          formatRate(p.selected),
+          formatRate(p.oracle),
+          p.costPerSolvedTask === null ? "n/a" : formatMoney(p.costPerSolvedTask, currency),
+        ]
+      : [];
     table.push([
       p.run.runId,
       p.run.startedAt.slice(0, 16),
-      formatRate(p.pass1),
-      formatRate(p.selected),
-      formatRate(p.oracle),
-      p.costPerSolvedTask === null ? "n/a" : formatMoney(p.costPerSolvedTask, currency),
+      ...means,
+      ...selected,
       formatRate(p.truncationRate),
       formatRate(p.unscoredRate),
     ]);
   }
-  return `Trend (oldest first)\n${table.toString()}`;
+  const legend = scorers.length === 0 ? "" : " (scorer columns: mean or pass rate, with n)";
+  return `Trend (oldest first)${legend}\n${table.toString()}`;
 }
 
 /** Tasks the verifier scored no candidate of: in all three denominators, unsolved when selected. */

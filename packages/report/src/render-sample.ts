@@ -1,5 +1,6 @@
 import type { DatasetReadBack, SampleView, ScoreRecord, UsageRecord } from "@assay/core";
 import Table from "cli-table3";
+import { cutLines, markCuts, promptCuts } from "./sample-cuts.js";
 
 const STYLE = {
   style: { head: [], border: [] },
@@ -16,14 +17,26 @@ export function renderSampleView(view: SampleView): string {
     `metadata  ${JSON.stringify(sample.metadata)}`,
     `generator ${sample.generator === null ? "no usage recorded" : usageText(sample.generator)}`,
   ];
-  if (dataset.question !== undefined) lines.push("", "Question", indent(dataset.question));
-  if (dataset.answer !== undefined) lines.push("", "Answer", indent(dataset.answer));
+  const cuts = promptCuts(sample.scores);
+  const questionCuts = cuts.filter((c) => c.slot === "question");
+  const answerCuts = cuts.filter((c) => c.slot === "answer");
+  if (dataset.question !== undefined) {
+    const heading = questionCuts.length === 0 ? "Question" : "Question (cut to fit: marked where)";
+    lines.push("", heading, indent(markCuts(dataset.question, questionCuts)));
+  }
+  if (dataset.answer !== undefined) {
+    const heading = answerCuts.length === 0 ? "Answer" : "Answer (cut to fit: marked where)";
+    lines.push("", heading, indent(markCuts(dataset.answer, answerCuts)));
+  }
   if (dataset.target !== undefined) lines.push("", `Target    ${JSON.stringify(dataset.target)}`);
   if (dataset.steps !== undefined && dataset.steps.length > 0) {
     lines.push("", `Steps (${dataset.steps.length})`);
     dataset.steps.forEach((step, i) => {
       lines.push(indent(`${i + 1}. ${step}`));
     });
+  }
+  if (cuts.length > 0) {
+    lines.push("", "What the verifier saw", ...cutLines(cuts).map((l) => `  ${l}`));
   }
   lines.push("", scoresTable(sample.scores));
   const details = sample.scores.filter((s) => s.detail !== null);

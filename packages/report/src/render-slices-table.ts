@@ -19,22 +19,44 @@ export interface SliceRow {
   cell(slice: SliceFigures): string;
 }
 
+/**
+ * Whether any slice has a pick: without one, the selection rows (pass@1 to cost per solved
+ * task) would be "n/a" in every column, so they are left out and `slicesAbsentNote` says why.
+ */
+function anyPick(report: SliceReport): boolean {
+  return report.slices.some((s) => s.tie.of > 0 || s.pass1.of > 0);
+}
+
+/** One line naming the rows left out of the sliced table, or null when none were. */
+export function slicesAbsentNote(report: SliceReport): string | null {
+  const absent: string[] = [];
+  if (!anyPick(report)) absent.push("no task has a pick, so the selection rows do not apply");
+  if (report.slices.every((s) => s.truncation.of === 0)) absent.push("no verifier calls");
+  return absent.length === 0 ? null : `Left out: ${absent.join("; ")}.`;
+}
+
 /** The headline figures, one row each, then one row per scorer mean. */
 export function sliceRows(report: SliceReport): SliceRow[] {
   const scorers = [...new Set(report.slices.flatMap((s) => s.scorers.map((c) => c.scorer)))].sort();
   const cost =
     (pick: (c: NonNullable<SliceFigures["cost"]>) => number | null) => (s: SliceFigures) =>
       s.cost === null ? "no prices" : formatMoney(pick(s.cost), s.cost.currency);
-  return [
-    { id: "tasks", label: "tasks / samples", cell: (s) => `${s.tasks} / ${s.samples}` },
+  const selection: SliceRow[] = [
     { id: "pass1", label: "pass@1", cell: (s) => rateCell(s.pass1) },
     { id: "selected", label: "verifier-selected", cell: (s) => rateCell(s.selected) },
     { id: "oracle", label: "oracle", cell: (s) => rateCell(s.oracle) },
     { id: "unselected", label: "no scored candidate", cell: (s) => plural(s.unselected, "task") },
     { id: "tie", label: "top tie (continuous)", cell: (s) => rateCell(s.tie) },
     { id: "cost-per-solved", label: "cost per solved task", cell: cost((c) => c.perSolvedTask) },
-    { id: "cost-per-sample", label: "cost per sample", cell: cost((c) => c.perSample) },
+  ];
+  const truncation: SliceRow[] = [
     { id: "truncated", label: "cut to fit", cell: (s) => rateCell(s.truncation) },
+  ];
+  return [
+    { id: "tasks", label: "tasks / samples", cell: (s) => `${s.tasks} / ${s.samples}` },
+    ...(anyPick(report) ? selection : []),
+    { id: "cost-per-sample", label: "cost per sample", cell: cost((c) => c.perSample) },
+    ...(report.slices.some((s) => s.truncation.of > 0) ? truncation : []),
     { id: "unscored", label: "unscored", cell: (s) => rateCell(s.unscored) },
     ...scorers.map((scorer) => ({
       id: `mean-${scorer}`,
@@ -58,7 +80,8 @@ export function slicesTable(report: SliceReport): string {
   for (const row of sliceRows(report)) {
     table.push([row.label, ...report.slices.map((s) => row.cell(s))]);
   }
-  return `${title}\n${table.toString()}`;
+  const note = slicesAbsentNote(report);
+  return `${title}\n${table.toString()}${note === null ? "" : `\n${note}`}`;
 }
 
 function rateCell(rate: Rate): string {

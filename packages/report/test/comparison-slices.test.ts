@@ -1,3 +1,4 @@
+import { rateOf } from "@assay/core";
 import { describe, expect, it } from "vitest";
 import {
   formatDelta,
@@ -118,6 +119,29 @@ describe("slices by a metadata field", () => {
       '<tr data-figure="selected"><th>verifier-selected</th><td data-slice="open &lt;a&gt;">60.0% (3/5)</td>',
     );
     expect(section).toContain('<td data-slice="(none)">1 / 1</td>');
+  });
+
+  it("leaves out the selection and truncation rows when no slice has them, saying why", () => {
+    const none = { tie: rateOf(0, 0), pass1: rateOf(0, 0), selected: rateOf(0, 0) };
+    const plain = {
+      ...SLICES,
+      slices: SLICES.slices.map((s) => ({
+        ...s,
+        ...none,
+        oracle: rateOf(0, 0),
+        truncation: rateOf(0, 0),
+      })),
+    };
+    const text = renderReportTable({ ...bundle, comparison: undefined, slices: plain });
+    const table = text.slice(text.indexOf("By metadata.kind"), text.indexOf("Left out:"));
+    expect(table).not.toMatch(/pass@1|verifier-selected|oracle|top tie|per solved task|cut to fit/);
+    expect(table).toMatch(/mean judge\s+│ 0\.5000 \(20\)/);
+    expect(text).toContain(
+      "Left out: no task has a pick, so the selection rows do not apply; no verifier calls.",
+    );
+    const html = renderReportHtml({ ...bundle, slices: plain });
+    expect(html).not.toContain('data-figure="pass1"');
+    expect(html).toContain('data-note="slices-absent"');
   });
 
   it("leaves both sections out when not asked for", () => {

@@ -7,6 +7,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { renderReportHtml, renderReportTable } from "../src/index.js";
 import { CALIBRATION_POINTS, COMPARE, REPORT, TREND } from "./support/bundle.js";
+import { PLAIN, PLAIN_BEFORE, PLAIN_TREND } from "./support/no-selection.js";
 
 const bundle = { report: REPORT, compare: COMPARE, trend: TREND };
 
@@ -78,6 +79,57 @@ describe("table report", () => {
     expect(renderReportTable({ ...bundle, report: two, compare: null })).toContain(
       "2 tasks, counted unsolved",
     );
+  });
+});
+
+describe("table report of runs without selection", () => {
+  const text = renderReportTable({ report: PLAIN, compare: PLAIN_BEFORE, trend: PLAIN_TREND });
+
+  it("leads with each scorer's mean or pass rate, its n and its interval, for both runs", () => {
+    expect(text).toMatch(
+      /exact pass rate\s+│?\s*62\.5% \(5\/8\), 95% 30\.6%–86\.3%\s+│?\s*37\.5% \(3\/8\), 95% 13\.7%–69\.4%/,
+    );
+    expect(text).toMatch(/judge mean\s+│?\s*0\.734 \(n=8\), 95% 0\.610–0\.858/);
+  });
+
+  it("leaves out the selection rows and says in one line why", () => {
+    const headline = text.slice(0, text.indexOf("No selection is stored"));
+    expect(headline).toContain("exact pass rate");
+    expect(headline).not.toMatch(/pass@1|verifier-selected|oracle|top tie|per solved task|n\/a/);
+    expect(text).toContain("No selection is stored, so pass@1, verifier-selected, oracle");
+    expect(text).toMatch(/cut to fit\s+│?\s*100\.0% \(8\/8\)/);
+  });
+
+  it("carries the scorer means in the trend", () => {
+    const trend = text.slice(text.indexOf("Trend (oldest first)"));
+    expect(trend).toMatch(/plain-1\s.*37\.5% \(3\/8\)\s.*0\.650 \(n=8\)/);
+    expect(trend).toMatch(/plain-2\s.*62\.5% \(5\/8\)\s.*0\.734 \(n=8\)/);
+    expect(trend).not.toContain("cost/solved");
+  });
+});
+
+describe("HTML report of a priced run without selection", () => {
+  const cost = {
+    generation: 0.02,
+    verification: 0.06,
+    total: 0.08,
+    currency: "USD",
+    warnings: [],
+    solvedTasks: 0,
+    samples: 8,
+    perSolvedTask: { generation: null, verification: null, total: null },
+    perSample: 0.01,
+  };
+  const html = renderReportHtml({ report: { ...PLAIN, cost }, compare: null, trend: PLAIN_TREND });
+
+  it("says what the run cost, and prints no per-solved-task figure", () => {
+    expect(html).toMatch(
+      /data-metric="cost-total"><div class="label">cost<\/div><div class="value">0\.0800 USD<\/div><div class="detail">8 samples; 0\.0100 USD each<\/div>/,
+    );
+    expect(html).not.toContain("per solved task (");
+    expect(html).not.toContain('data-chart="cost-trend"');
+    const cards = html.slice(html.indexOf('<section class="cards">'), html.indexOf("</section>"));
+    expect(cards).not.toMatch(/n\/a|unknown|0 of 0/);
   });
 });
 

@@ -93,7 +93,8 @@ describe("one sample for a terminal", () => {
     expect(text).toContain("Sample t7#1 of run night-2 (task t7, candidate 1, label false)");
     expect(text).toContain("dataset   data/night-2.jsonl, line 7\n");
     expect(text).toContain("generator gen-a: 120 in (100 cached), 30 out");
-    expect(text).toContain("Question\n  Why?\n  Explain.\n\nAnswer\n  Because.");
+    expect(text).toContain("  Why?\n  Explain.\n");
+    expect(text).toContain("\n\nAnswer\n  Because.");
     expect(text).toContain('Target    ["because"]');
     expect(text).toContain("Steps (2)\n  1. First.\n  2. Then.");
   });
@@ -160,5 +161,78 @@ describe("a refused verifier call in one sample", () => {
     const text = renderSampleView(refused);
     expect(text).toContain("9000 tokens, refused: did not fit");
     expect(text).not.toContain("answer cut 9000");
+  });
+});
+
+/** A verifier score whose two prompts cut the question, as the verifier's detail records it. */
+function cutView(
+  question: string,
+  slotCuts: ({ keptChars: number; droppedTokens: number } | null)[],
+) {
+  const records = slotCuts.map((cut, variant) => ({
+    criterion: "correct",
+    variant,
+    originalTokens: 900,
+    keptTokens: 512,
+    droppedTokens: 388,
+    slot: "question",
+    policy: "error",
+    droppedSlots: ["examples"],
+    ...(cut !== null && { slotCut: { ...cut, keptTokens: 14 } }),
+  }));
+  const [judge] = VIEW.sample.scores;
+  return {
+    ...VIEW,
+    sample: {
+      ...VIEW.sample,
+      scores: [
+        {
+          ...(judge as (typeof VIEW.sample.scores)[number]),
+          detail: { head: "distribution", truncations: records },
+          truncations: records.map(({ droppedSlots: _, slotCut: __, ...row }) => row),
+        },
+      ],
+    },
+    dataset: { ...VIEW.dataset, question },
+  };
+}
+
+describe("a sample whose question was cut to fit", () => {
+  const question = "First line.\nThe verifier read up to here; the rest was cut.";
+  const at = question.indexOf(";");
+
+  it("marks the cut where it fell, with the prompt and the tokens cut", () => {
+    const text = renderSampleView(cutView(question, [{ keptChars: at, droppedTokens: 312 }]));
+    expect(text).toContain(
+      "Question (cut to fit: marked where)\n  First line.\n  The verifier read up to here\n  [… 312 tokens cut for judge (correct #0): the verifier saw the text above …]\n  ; the rest was cut.",
+    );
+  });
+
+  it("says what the verifier saw of the question and which pieces it left out", () => {
+    const text = renderSampleView(cutView(question, [{ keptChars: at, droppedTokens: 312 }]));
+    expect(text).toContain(
+      `What the verifier saw\n  judge (correct #0): saw the first ${at} characters of the question (14 of 326 tokens; 312 cut); left out whole: examples`,
+    );
+  });
+
+  it("marks each place where prompts cut differently, in order", () => {
+    const text = renderSampleView(
+      cutView(question, [
+        { keptChars: at, droppedTokens: 312 },
+        { keptChars: 5, droppedTokens: 330 },
+      ]),
+    );
+    const first = text.indexOf("[… 330 tokens cut for judge (correct #1)");
+    const second = text.indexOf("[… 312 tokens cut for judge (correct #0)");
+    expect(first).toBeGreaterThan(0);
+    expect(second).toBeGreaterThan(first);
+    expect(text).toContain("  First\n  [… 330 tokens");
+  });
+
+  it("says so when the run did not record where the cut fell", () => {
+    const text = renderSampleView(cutView(question, [null]));
+    expect(text).toContain(
+      "  The verifier read up to here; the rest was cut.\n  [… end of the question cut for judge (correct #0): the prompt lost 388 tokens; this run did not record where the cut fell …]",
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { JobResult, Sample } from "@assay/core";
+import type { JobResult, Sample, ScorerMean } from "@assay/core";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -257,6 +257,25 @@ function fallsThrice({ judge, progress }: CandidateSpec): boolean {
   return false;
 }
 
+/** Each scorer's mean and count of scored values, recomputed from the generated run. */
+function expectedMeans(tasks: readonly TaskSpec[]): [string, number, number][] {
+  const candidates = tasks.flatMap((t) => t.candidates);
+  const judge = candidates.flatMap((c) => (typeof c.judge === "number" ? [c.judge] : []));
+  const exact = candidates.flatMap((c) => (typeof c.exact === "number" ? [c.exact] : []));
+  const row = (scorer: string, values: number[]): [string, number, number][] =>
+    values.length === 0
+      ? []
+      : [[scorer, values.length, rounded(values.reduce((a, b) => a + b, 0) / values.length)]];
+  return [...row("exact", exact), ...row("judge", judge)];
+}
+
+function meanAndCount(m: ScorerMean): [string, number, number] {
+  return [m.scorer, m.scored, rounded(m.mean)];
+}
+
+/** Sums added in another order may differ in the last bits. */
+const rounded = (v: number) => Number(v.toFixed(12));
+
 const PRICES = {
   currency: "USD",
   models: {
@@ -286,6 +305,8 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
         // The rolled-up setting (whole list and a short one) and another one, read raw.
         const settings = [{}, { limit: 2 }, { fallSteps: 2, minFall: 0 }];
         const rawStops = await Promise.all(settings.map((o) => earlyStops(runner, rolled, o)));
+
+        expect(fromRaw[0]?.scorerMeans.map(meanAndCount)).toEqual(expectedMeans(rolledTasks));
 
         await writeRollups(db.store.driver, rolled);
         expect(await hasRollups(runner, rolled)).toBe(true);
@@ -318,6 +339,25 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
     expect(await runReports(runner, [runId], { prices: PRICES })).toEqual([before]);
     expect(stops.total).toBeGreaterThan(0);
     expect(await earlyStops(runner, runId)).toEqual(stops);
+  });
+
+  it("report a run from raw rows when its rollup was written before scorer means were kept", async () => {
+    const runner = runnerOf(db.store.driver);
+    const runId = `run-${randomUUID()}`;
+    const [tasks] = fc.sample(
+      run.filter((t) => t.some((task) => task.candidates.some((c) => typeof c.judge === "number"))),
+      { numRuns: 1, seed: 11 },
+    );
+    await seed(db, runId, tasks ?? []);
+    const [raw] = await runReports(runner, [runId]);
+    expect(raw?.scorerMeans.length).toBeGreaterThan(0);
+    await writeRollups(db.store.driver, runId);
+    await runner.query(
+      "DELETE FROM summary_rollups WHERE run_id = $1 AND kind = 'scorer_moments'",
+      [runId],
+    );
+    expect((await readRollups(runner, [runId])).has(runId)).toBe(false);
+    expect(await runReports(runner, [runId])).toEqual([raw]);
   });
 
   it("report a run from raw rows when its self-preference rollup has no interval", async () => {

@@ -28,7 +28,7 @@ export {
 export { ModelFolderError } from "./errors/model-folder-error.js";
 export { VerifierArgsError } from "./errors/verifier-args-error.js";
 export { type FitOptions, type FitResult, fitPrompt } from "./fit/fit.js";
-export type { OverflowPolicy, TruncationRecord } from "./fit/truncation-record.js";
+export type { OverflowPolicy, SlotCut, TruncationRecord } from "./fit/truncation-record.js";
 export { makeTinyModel, prepareModel } from "./graph-tools.js";
 export { type DistributionValue, distributionValue } from "./heads/distribution.js";
 export { distributionFromLogProbs } from "./heads/distribution-logprobs.js";

@@ -72,6 +72,16 @@ describe("fitPrompt", () => {
       result.text.indexOf("\n[Answer]"),
     );
     expect(question.startsWith(kept)).toBe(true);
+    // Where the question was cut, in its own text and tokens, for `assay show` to mark.
+    const questionTokens = tok.encode(question, false).length;
+    expect(result.record.slotCut).toEqual({
+      keptChars: kept.length,
+      keptTokens: expect.any(Number),
+      droppedTokens: expect.any(Number),
+    });
+    const cut = result.record.slotCut;
+    expect((cut?.keptTokens ?? 0) + (cut?.droppedTokens ?? 0)).toBe(questionTokens);
+    expect(cut?.droppedTokens).toBeGreaterThan(2900);
     expect(result.record).toMatchObject({
       truncated: true,
       slot: "question",
@@ -107,6 +117,7 @@ describe("fitPrompt", () => {
       result.text.lastIndexOf("\nIs this"),
     );
     expect(answer.endsWith(keptAnswer)).toBe(true);
+    expect(result.record.slotCut?.keptChars).toBe(keptAnswer.length);
     expect(result.text).toContain("[Question]\n\n[Answer]");
   });
 

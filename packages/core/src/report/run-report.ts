@@ -4,6 +4,7 @@ import type { RunComparison } from "./comparison.js";
 import type { EarlyStopReport } from "./early-stop.js";
 import type { PairwiseReport, VerifierEffortReport } from "./pairwise-report.js";
 import type { Rate } from "./rate.js";
+import type { ScorerMean } from "./scorer-mean.js";
 import type { SelectionAblation } from "./selection-ablation.js";
 import type { SelfPreference } from "./self-preference.js";
 import type { SliceReport } from "./slices.js";
@@ -129,6 +130,11 @@ export interface RunReport {
   unscored: UnscoredReport;
   histograms: ScoreHistogram[];
   /**
+   * Each scorer's mean (a pass rate when it scores 0 or 1) over its scored results, with
+   * its 95% interval, by scorer name: the headline figures of a run without selection.
+   */
+  scorerMeans: ScorerMean[];
+  /**
    * Verifier scores against labels, where the run has labelled answers; empty when it has
    * none; absent from reports built before calibration was measured.
    */
@@ -154,6 +160,8 @@ export interface RunTrendPoint {
   truncationRate: number | null;
   unscoredRate: number | null;
   costPerSolvedTask: number | null;
+  /** The run's mean per scorer, as its report gives them. */
+  scorerMeans: ScorerMean[];
 }
 
 /** The report as `assay report` builds it: the run, an optional comparison, the trend. */

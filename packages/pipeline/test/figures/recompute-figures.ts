@@ -244,6 +244,45 @@ export function histogramsOf(scores: readonly ExportRow[]) {
 }
 
 /**
+ * Each scorer's mean over its scored values and the 95% interval docs/figures.md defines,
+ * from the values themselves: Wilson's interval when every value is 0 or 1, else the mean
+ * ± z·s/√n (sample standard deviation) clipped to [0, 1].
+ */
+export function scorerMeansOf(scores: readonly ExportRow[]) {
+  const byScorer = new Map<string, number[]>();
+  for (const row of scores) {
+    if (row.status !== "scored") continue;
+    byScorer.set(row.scorer, [...(byScorer.get(row.scorer) ?? []), row.value as number]);
+  }
+  const z = 1.959963984540054;
+  return [...byScorer]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([scorer, values]) => {
+      const n = values.length;
+      const m = mean(values);
+      const binary = values.every((v) => v === 0 || v === 1);
+      let low: number;
+      let high: number;
+      if (binary) {
+        const centre = (m + (z * z) / (2 * n)) / (1 + (z * z) / n);
+        const half = (z / (1 + (z * z) / n)) * Math.sqrt((m * (1 - m)) / n + (z * z) / (4 * n * n));
+        [low, high] = [centre - half, centre + half];
+      } else {
+        const sd = n > 1 ? Math.sqrt(values.reduce((a, v) => a + (v - m) ** 2, 0) / (n - 1)) : 0;
+        [low, high] = [m - (z * sd) / Math.sqrt(n), m + (z * sd) / Math.sqrt(n)];
+      }
+      return {
+        scorer,
+        scored: n,
+        mean: m,
+        low: Math.max(0, low),
+        high: Math.min(1, high),
+        passes: binary ? values.filter((v) => v === 1).length : null,
+      };
+    });
+}
+
+/**
  * Cost of a set of usage rows: null for a role with no rows or any row it cannot price; a
  * role that did no work there (`idle`: no verifier result among these samples) costs 0.
  */

@@ -1,9 +1,23 @@
 import { escapeHtml } from "./escape-html.js";
+import { PALETTE } from "./run-colors.js";
+
+export interface Interval {
+  low: number;
+  high: number;
+}
 
 export interface BarSeries {
   name: string;
   /** One value per category; null draws a hatched "n/a" marker instead of a bar. */
   values: (number | null)[];
+  /** The series' colour (the run's, where a series is a run). Default: by position. */
+  color?: string;
+  /** One colour per bar, where the categories are runs; overrides `color`. */
+  colors?: string[];
+  /** Text above each bar; default `format(value)`. */
+  labels?: string[];
+  /** A whisker from low to high on each bar, drawn to the axis' scale. */
+  intervals?: (Interval | null)[];
 }
 
 export interface BarChartSpec {
@@ -22,15 +36,18 @@ export interface BarChartSpec {
 
 const WIDTH = 560;
 const HEIGHT = 220;
-const PAD = { top: 24, right: 8, bottom: 44, left: 8 };
-const COLORS = ["#2f6fdf", "#e08a1e", "#2a9d5c", "#a347ba"];
+// Room above the tallest bar for a label of two lines.
+const PAD = { top: 34, right: 8, bottom: 44, left: 8 };
 
 /**
  * An inline SVG bar chart (grouped when there are several series). Every bar carries
  * `data-series`, `data-category` and `data-value`, so a test can read the numbers back.
  */
 export function barChart(spec: BarChartSpec): string {
-  const values = spec.series.flatMap((s) => s.values).filter((v): v is number => v !== null);
+  const values = spec.series.flatMap((s) => [
+    ...s.values.filter((v): v is number => v !== null),
+    ...(s.intervals ?? []).flatMap((i) => (i === null ? [] : [i.high])),
+  ]);
   const max = spec.max ?? Math.max(Number.EPSILON, ...values);
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
@@ -39,7 +56,14 @@ export function barChart(spec: BarChartSpec): string {
   const bars = spec.categories.flatMap((category, c) =>
     spec.series.map((series, s) => {
       const x = PAD.left + c * groupW + (groupW - barW * spec.series.length) / 2 + s * barW;
-      return barOf(series, s, category, series.values[c] ?? null, x, barW, max, plotH, spec.format);
+      const bar: Bar = {
+        category,
+        value: series.values[c] ?? null,
+        label: series.labels?.[c],
+        interval: series.intervals?.[c] ?? null,
+        color: series.colors?.[c] ?? seriesColor(series, s),
+      };
+      return barOf(series, bar, x, barW, max, plotH, spec.format);
     }),
   );
   const labels = spec.categories.map((category, c) => {
@@ -53,39 +77,88 @@ export function barChart(spec: BarChartSpec): string {
 <line class="axis" x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${PAD.top + plotH}" y2="${PAD.top + plotH}"/>
 ${bars.join("\n")}
 ${labels.join("\n")}
-${legend}
-</svg>
+</svg>${legend}
 </figure>`;
+}
+
+/**
+ * A chart that does not apply, or has nothing to draw: its title and one line saying why,
+ * in place of empty axes.
+ */
+export function chartMessage(id: string, title: string, message: string): string {
+  return `<figure class="chart empty" data-chart="${escapeHtml(id)}" data-empty="true">
+<figcaption>${escapeHtml(title)}</figcaption>
+<p class="chart-message">${escapeHtml(message)}</p>
+</figure>`;
+}
+
+interface Bar {
+  category: string;
+  value: number | null;
+  label: string | undefined;
+  interval: Interval | null;
+  color: string;
 }
 
 function barOf(
   series: BarSeries,
-  seriesIndex: number,
-  category: string,
-  value: number | null,
+  bar: Bar,
   x: number,
   width: number,
   max: number,
   plotH: number,
   format: (value: number) => string,
 ): string {
-  const attrs = `data-series="${escapeHtml(series.name)}" data-category="${escapeHtml(category)}"`;
+  const attrs = `data-series="${escapeHtml(series.name)}" data-category="${escapeHtml(bar.category)}"`;
   const base = PAD.top + plotH;
   const cx = (x + width / 2).toFixed(1);
-  if (value === null) {
+  if (bar.value === null) {
     return `<g class="bar missing" ${attrs} data-value=""><rect x="${x.toFixed(1)}" y="${base - 14}" width="${(width - 2).toFixed(1)}" height="14" fill="url(#hatch)" stroke="#999"/><text class="value" x="${cx}" y="${base - 18}" text-anchor="middle">n/a</text></g>`;
   }
-  const h = max <= 0 ? 0 : (Math.min(value, max) / max) * plotH;
-  const color = COLORS[seriesIndex % COLORS.length];
-  return `<g class="bar" ${attrs} data-value="${value}"><rect x="${x.toFixed(1)}" y="${(base - h).toFixed(1)}" width="${(width - 2).toFixed(1)}" height="${h.toFixed(1)}" fill="${color}"><title>${escapeHtml(`${series.name} · ${category}: ${format(value)}`)}</title></rect><text class="value" x="${cx}" y="${(base - h - 4).toFixed(1)}" text-anchor="middle">${escapeHtml(format(value))}</text></g>`;
+  const y = (v: number) => base - (max <= 0 ? 0 : (Math.min(v, max) / max) * plotH);
+  const top = y(bar.value);
+  const label = bar.label ?? format(bar.value);
+  const whisker = bar.interval === null ? "" : whiskerOf(bar.interval, cx, y);
+  // The label sits above the whisker when there is one, so the two never overlap.
+  const labelY = Math.min(top, bar.interval === null ? top : y(bar.interval.high)) - 4;
+  const range =
+    bar.interval === null
+      ? ""
+      : ` data-interval-low="${bar.interval.low}" data-interval-high="${bar.interval.high}"`;
+  return `<g class="bar" ${attrs} data-value="${bar.value}" data-label="${escapeHtml(label)}"${range}><rect x="${x.toFixed(1)}" y="${top.toFixed(1)}" width="${(width - 2).toFixed(1)}" height="${(base - top).toFixed(1)}" fill="${bar.color}"><title>${escapeHtml(`${series.name} · ${bar.category}: ${label}`)}</title></rect>${whisker}${labelText(label, cx, labelY)}</g>`;
 }
 
+/**
+ * The label above a bar. "50.0% (5/10)" goes on two lines, the counts under the figure,
+ * so it stays as narrow as a bar of a grouped chart.
+ */
+function labelText(label: string, cx: string, y: number): string {
+  const at = label.indexOf(" (");
+  if (at < 0) {
+    return `<text class="value" x="${cx}" y="${y.toFixed(1)}" text-anchor="middle">${escapeHtml(label)}</text>`;
+  }
+  const figure = escapeHtml(label.slice(0, at));
+  const counts = escapeHtml(label.slice(at + 1));
+  return `<text class="value" x="${cx}" y="${(y - 12).toFixed(1)}" text-anchor="middle">${figure}<tspan class="counts" x="${cx}" dy="12">${counts}</tspan></text>`;
+}
+
+function whiskerOf(interval: Interval, cx: string, y: (v: number) => number): string {
+  const low = y(interval.low).toFixed(1);
+  const high = y(interval.high).toFixed(1);
+  return `<line class="whisker" x1="${cx}" x2="${cx}" y1="${low}" y2="${high}"/>`;
+}
+
+function seriesColor(series: BarSeries, index: number): string {
+  return series.color ?? (PALETTE[index % PALETTE.length] as string);
+}
+
+/** Under the chart in HTML, so a legend of many runs wraps instead of running off the chart. */
 function legendOf(series: readonly BarSeries[]): string {
-  const items = series.map((s, i) => {
-    const x = PAD.left + i * 140;
-    return `<g class="legend"><rect x="${x}" y="${HEIGHT - 16}" width="10" height="10" fill="${COLORS[i % COLORS.length]}"/><text x="${x + 14}" y="${HEIGHT - 7}">${escapeHtml(s.name)}</text></g>`;
-  });
-  return items.join("\n");
+  const items = series.map(
+    (s, i) =>
+      `<span class="key" data-series="${escapeHtml(s.name)}" data-color="${seriesColor(s, i)}"><i style="background:${seriesColor(s, i)}"></i>${escapeHtml(s.name)}</span>`,
+  );
+  return `\n<div class="legend">${items.join("")}</div>`;
 }
 
 /** The hatch pattern "n/a" bars use; defined once per page. */

@@ -16,10 +16,11 @@ const HEIGHT = 16;
  * zero: a row whose bar does not cross the zero line is marked as beyond noise.
  */
 export function comparisonSection(comparison: RunComparison): string {
+  const reach = sharedReach(comparison.differences);
   const rows = comparison.differences.map((d) => {
     const verdict = d.tasks === 0 ? "none" : d.excludesZero ? "real" : "noise";
     return `<tr data-metric="${escapeHtml(d.metric)}" data-kind="${d.kind}" data-tasks="${d.tasks}" data-difference="${d.difference ?? ""}" data-low="${d.low ?? ""}" data-high="${d.high ?? ""}" data-verdict="${verdict}"${d.excludesZero ? ' class="real"' : ""}>
-<th>${escapeHtml(d.kind === "scorer" ? `mean ${d.metric}` : d.metric)}</th><td>${d.tasks}</td><td>${escapeHtml(formatFigure(d.kind, d.current))}</td><td>${escapeHtml(formatFigure(d.kind, d.baseline))}</td><td class="delta">${escapeHtml(formatDelta(d.kind, d.difference))}</td><td>${escapeHtml(formatInterval(d))}</td><td>${intervalBar(d)}</td><td class="verdict">${escapeHtml(verdictOf(d))}</td></tr>`;
+<th>${escapeHtml(d.kind === "scorer" ? `mean ${d.metric}` : d.metric)}</th><td>${d.tasks}</td><td>${escapeHtml(formatFigure(d.kind, d.current))}</td><td>${escapeHtml(formatFigure(d.kind, d.baseline))}</td><td class="delta">${escapeHtml(formatDelta(d.kind, d.difference))}</td><td>${escapeHtml(formatInterval(d))}</td><td>${intervalBar(d, reach)}</td><td class="verdict">${escapeHtml(verdictOf(d))}</td></tr>`;
   });
   const pct = Math.round(comparison.confidence * 100);
   return `<section class="comparison" data-section="comparison">
@@ -37,10 +38,19 @@ ${rows.join("\n")}
 </section>`;
 }
 
-/** The interval as a bar on a scale centred on 0, with the difference as a dot. */
-function intervalBar(d: PairedDifference): string {
+/**
+ * The half-width of the one scale every row is drawn on: each bar's length is then its
+ * interval's width, so a narrow interval reads narrow next to a wide one. (Scaled row by
+ * row, every interval would fill its cell whatever its width.)
+ */
+function sharedReach(differences: readonly PairedDifference[]): number {
+  const ends = differences.flatMap((d) => [d.low, d.high, d.difference]);
+  return Math.max(0, ...ends.map((v) => Math.abs(v ?? 0))) * 1.15;
+}
+
+/** The interval as a bar on the table's scale centred on 0, with the difference as a dot. */
+function intervalBar(d: PairedDifference, reach: number): string {
   if (d.low === null || d.high === null || d.difference === null) return "";
-  const reach = Math.max(Math.abs(d.low), Math.abs(d.high), Math.abs(d.difference)) * 1.15;
   const x = (v: number) =>
     (WIDTH / 2 + (reach === 0 ? 0 : (v / reach) * (WIDTH / 2 - 4))).toFixed(1);
   const mid = HEIGHT / 2;

@@ -1,11 +1,64 @@
-import type { Rate, RunReport } from "@assay/core";
+import type { Rate, RunReport, ScorerMean } from "@assay/core";
 import { formatMoney, formatRate } from "../format.js";
+import { scorerMeanInterval, scorerMeanKind, scorerMeanValue } from "../scorer-means.js";
 import { escapeHtml } from "./escape-html.js";
 
-/** The handful of numbers a reader should see first, as cards with their counts. */
+/**
+ * The handful of numbers a reader should see first, as cards with their counts. A card
+ * whose figure does not apply to the run (selection figures of a run without selection,
+ * truncation of a run that called no verifier) is left out; `absentLine` says why.
+ */
 export function headlineCards(report: RunReport): string {
-  const cost = report.cost;
   const cards = [
+    ...selectionCards(report),
+    ...report.scorerMeans.map(scorerCard),
+    ...truncationCards(report),
+    ...(report.unscored.results === 0
+      ? []
+      : [
+          card(
+            "unscored-rate",
+            "unscored",
+            rateText(report.unscored.unscored),
+            countText(report.unscored.unscored),
+          ),
+        ]),
+  ];
+  return `<section class="cards">${cards.join("")}</section>`;
+}
+
+/** One line naming the headline figures that do not apply to this run and why; "" if all do. */
+export function absentLine(report: RunReport): string {
+  const absent: string[] = [];
+  if (report.accuracy.methods.length === 0) {
+    absent.push(
+      "No selection is stored for this run, so pass@1, verifier-selected, oracle, top ties and cost per solved task do not apply; the scorer means are its headline figures.",
+    );
+  }
+  if (report.truncation.overall.of === 0) {
+    absent.push("No verifier calls were recorded, so there is no truncation to report.");
+  }
+  if (report.unscored.results === 0) absent.push("No results are stored for this run yet.");
+  if (absent.length === 0) return "";
+  return `<p class="absent" data-note="absent">${escapeHtml(absent.join(" "))}</p>`;
+}
+
+function selectionCards(report: RunReport): string[] {
+  const cost = report.cost;
+  if (report.accuracy.methods.length === 0) {
+    // Without a pick nothing is solved, but what the run cost still stands.
+    return cost === null
+      ? []
+      : [
+          card(
+            "cost-total",
+            "cost",
+            formatMoney(cost.total, cost.currency),
+            `${cost.samples} samples; ${formatMoney(cost.perSample, cost.currency)} each`,
+          ),
+        ];
+  }
+  return [
     card("pass1", "pass@1", rateText(report.accuracy.pass1), countText(report.accuracy.pass1)),
     card(
       "selected",
@@ -17,7 +70,7 @@ export function headlineCards(report: RunReport): string {
     card(
       "unselected",
       "no scored candidate",
-      report.accuracy.methods.length === 0 ? "n/a" : String(report.accuracy.unselected),
+      String(report.accuracy.unselected),
       "tasks, counted unsolved",
     ),
     card(
@@ -27,29 +80,48 @@ export function headlineCards(report: RunReport): string {
       cost === null ? "pass --prices" : `${cost.solvedTasks} solved`,
     ),
     card(
-      "truncation-rate",
-      "cut to fit",
-      rateText(report.truncation.overall),
-      `${countText(report.truncation.overall)}; ${report.truncation.refused.count} refused`,
-    ),
-    card(
-      "unscored-rate",
-      "unscored",
-      rateText(report.unscored.unscored),
-      countText(report.unscored.unscored),
-    ),
-    card(
       "tie-rate",
       "top tie (continuous)",
       rateText(report.ties.continuous),
       discreteText(report.ties.discrete),
     ),
   ];
-  return `<section class="cards">${cards.join("")}</section>`;
 }
 
-function card(id: string, label: string, value: string, detail: string): string {
-  return `<div class="card" data-metric="${id}"><div class="label">${escapeHtml(label)}</div><div class="value">${escapeHtml(value)}</div><div class="detail">${escapeHtml(detail)}</div></div>`;
+function truncationCards(report: RunReport): string[] {
+  if (report.truncation.overall.of === 0) return [];
+  return [
+    card(
+      "truncation-rate",
+      "cut to fit",
+      rateText(report.truncation.overall),
+      `${countText(report.truncation.overall)} calls; ${report.truncation.refused.count} refused`,
+    ),
+  ];
+}
+
+function scorerCard(m: ScorerMean): string {
+  const counts = m.passes === null ? `${m.scored} scored` : `${m.passes} of ${m.scored} passed`;
+  return card(
+    `scorer-${m.scorer}`,
+    `${m.scorer} ${scorerMeanKind(m)}`,
+    scorerMeanValue(m),
+    `${counts}; ${scorerMeanInterval(m)}`,
+    { scorer: m.scorer, scored: m.scored, "interval-low": m.low, "interval-high": m.high },
+  );
+}
+
+function card(
+  id: string,
+  label: string,
+  value: string,
+  detail: string,
+  data: Record<string, string | number> = {},
+): string {
+  const extra = Object.entries(data)
+    .map(([key, v]) => ` data-${key}="${escapeHtml(String(v))}"`)
+    .join("");
+  return `<div class="card" data-metric="${escapeHtml(id)}"${extra}><div class="label">${escapeHtml(label)}</div><div class="value">${escapeHtml(value)}</div><div class="detail">${escapeHtml(detail)}</div></div>`;
 }
 
 function rateText(rate: Rate): string {

@@ -6,17 +6,19 @@ import { SVG_DEFS } from "./bar-chart.js";
 import { comparisonSection } from "./comparison-section.js";
 import { earlyStopsSection } from "./early-stops-section.js";
 import { escapeHtml } from "./escape-html.js";
-import { headlineCards } from "./headline.js";
+import { absentLine, headlineCards } from "./headline.js";
 import { pairwiseSection, verifierEffortSection } from "./pairwise-section.js";
 import { calibrationSection } from "./reliability-diagram.js";
 import {
   accuracyChart,
   costTrendChart,
   histogramCharts,
+  scorerMeansChart,
   truncationChart,
   unscoredChart,
 } from "./report-charts.js";
 import { REPORT_CSS } from "./report-css.js";
+import { runColors } from "./run-colors.js";
 import { selfPreferenceSection } from "./self-preference-section.js";
 import { slicesSection } from "./slices-section.js";
 
@@ -27,6 +29,7 @@ import { slicesSection } from "./slices-section.js";
 export function renderReportHtml(bundle: ReportBundle): string {
   const { report } = bundle;
   const title = `Assay report: ${report.run.runId}`;
+  const color = runColors(bundle);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -43,16 +46,18 @@ ${SVG_DEFS}
 ${bundle.compare === null ? "" : `<p>Compared with <strong>${escapeHtml(bundle.compare.run.runId)}</strong>.</p>`}
 </header>
 ${headlineCards(report)}
+${absentLine(report)}
 ${warnings(report)}
 ${bundle.comparison === undefined ? "" : comparisonSection(bundle.comparison)}
 ${bundle.slices === undefined ? "" : slicesSection(bundle.slices)}
 ${ablationSection(bundle.ablation)}
 <section class="charts">
-${accuracyChart(bundle)}
-${costTrendChart(bundle)}
-${truncationChart(report)}
-${unscoredChart(report)}
-${histogramCharts(report).join("\n")}
+${accuracyChart(bundle, color)}
+${scorerMeansChart(bundle, color)}
+${costTrendChart(bundle, color)}
+${truncationChart(report, color)}
+${unscoredChart(report, color)}
+${histogramCharts(report, color).join("\n")}
 </section>
 ${pairwiseSection(report)}
 ${verifierEffortSection(report)}
@@ -91,11 +96,16 @@ function costTable(report: RunReport): string {
   const cost = report.cost;
   if (cost === null) return "";
   const money = (v: number | null) => escapeHtml(formatMoney(v, cost.currency));
+  // Without selection no task is solved: the row would only say "unknown".
+  const perSolved =
+    report.accuracy.methods.length === 0
+      ? ""
+      : `<tr><th>per solved task (${cost.solvedTasks})</th><td>${money(cost.perSolvedTask.generation)}</td><td>${money(cost.perSolvedTask.verification)}</td><td>${money(cost.perSolvedTask.total)}</td></tr>`;
   return `<section class="cost"><h2>Cost</h2><table data-table="cost">
 <thead><tr><th></th><th>generation</th><th>verification</th><th>total</th></tr></thead>
 <tbody>
 <tr><th>run</th><td>${money(cost.generation)}</td><td>${money(cost.verification)}</td><td>${money(cost.total)}</td></tr>
-<tr><th>per solved task (${cost.solvedTasks})</th><td>${money(cost.perSolvedTask.generation)}</td><td>${money(cost.perSolvedTask.verification)}</td><td>${money(cost.perSolvedTask.total)}</td></tr>
+${perSolved}
 <tr><th>per sample (${cost.samples})</th><td></td><td></td><td>${money(cost.perSample)}</td></tr>
 </tbody></table>${pricingList(report)}</section>`;
 }

@@ -1,9 +1,10 @@
 import type { SliceReport } from "@assay/core";
-import { sliceName, sliceRows } from "../render-slices-table.js";
+import { sliceName, sliceRows, slicesAbsentNote } from "../render-slices-table.js";
 import { escapeHtml } from "./escape-html.js";
 
 /** The headline figures by one metadata field: a row per figure, a column per value. */
 export function slicesSection(report: SliceReport): string {
+  const note = slicesAbsentNote(report);
   const head = report.slices
     .map(
       (s) =>
@@ -29,7 +30,7 @@ ${
 <thead><tr><th></th>${head}</tr></thead>
 <tbody>
 ${rows.join("\n")}
-</tbody></table>`
+</tbody></table>${note === null ? "" : `\n<p class="absent" data-note="slices-absent">${escapeHtml(note)}</p>`}`
 }
 </section>`;
 }

@@ -1,4 +1,4 @@
-import { type RunReport, type RunTrendPoint, rateOf } from "@assay/core";
+import { type RunReport, type RunTrendPoint, rateOf, type ScorerMean } from "@assay/core";
 
 const identity = (runId: string, startedAt: string) => ({
   runId,
@@ -7,6 +7,15 @@ const identity = (runId: string, startedAt: string) => ({
   startedAt,
   finishedAt: startedAt,
 });
+
+const JUDGE_MEAN: ScorerMean = {
+  scorer: "judge",
+  scored: 36,
+  mean: 0.612,
+  low: 0.55,
+  high: 0.674,
+  passes: null,
+};
 
 /** A hand-made run: the numbers the HTML must show are easy to check by eye. */
 export const REPORT: RunReport = {
@@ -52,6 +61,7 @@ export const REPORT: RunReport = {
     ],
   },
   histograms: [{ scorer: "judge", counts: [1, 0, 2, 3, 4, 5, 6, 7, 4, 4], scored: 36 }],
+  scorerMeans: [JUDGE_MEAN],
 };
 
 export const COMPARE: RunReport = {
@@ -75,6 +85,7 @@ export const TREND: RunTrendPoint[] = [
     truncationRate: 0.075,
     unscoredRate: 0.05,
     costPerSolvedTask: 0.06,
+    scorerMeans: [JUDGE_MEAN],
   },
   {
     run: identity("r1b", "2026-11-01T12:00:00.000Z"),
@@ -85,6 +96,7 @@ export const TREND: RunTrendPoint[] = [
     truncationRate: 0.075,
     unscoredRate: 0.05,
     costPerSolvedTask: null,
+    scorerMeans: [{ ...JUDGE_MEAN, mean: 0.6, low: 0.54, high: 0.66 }],
   },
   {
     run: REPORT.run,
@@ -95,6 +107,7 @@ export const TREND: RunTrendPoint[] = [
     truncationRate: 0.075,
     unscoredRate: 0.05,
     costPerSolvedTask: 0.05,
+    scorerMeans: [JUDGE_MEAN],
   },
 ];
 

@@ -63,6 +63,7 @@ export async function runReports(
       truncation: f.truncation,
       unscored: f.scores.unscored,
       histograms: f.scores.histograms,
+      scorerMeans: f.scores.means,
       calibration: f.calibration,
       selfPreference: f.selfPreference,
       pairwise: f.pairwise,
@@ -96,6 +97,7 @@ export function trendPointOf(report: RunReport): RunTrendPoint {
     truncationRate: report.truncation.overall.rate,
     unscoredRate: report.unscored.unscored.rate,
     costPerSolvedTask: report.cost?.perSolvedTask.total ?? null,
+    scorerMeans: report.scorerMeans,
   };
 }
 

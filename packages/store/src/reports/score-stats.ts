@@ -1,4 +1,11 @@
-import { rateOf, type ScoreHistogram, type UnscoredReport } from "@assay/core";
+import {
+  rateOf,
+  type ScoreHistogram,
+  type ScorerMean,
+  type ScorerMoments,
+  scorerMeanOf,
+  type UnscoredReport,
+} from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
 import { bucketColumns } from "./bucket-columns.js";
 import { groupByRun, num } from "./group-by-run.js";
@@ -8,9 +15,17 @@ export const HISTOGRAM_BINS = 10;
 const BIN_EDGES = Array.from({ length: HISTOGRAM_BINS }, (_, i) => i / HISTOGRAM_BINS);
 
 // One scan of the run's scores gives both the unscored reasons (rows with a reason) and
-// the histogram (bin columns; an unscored row has no value and lands in none).
+// the histogram (bin columns; an unscored row has no value and lands in none), and the
+// sums each scorer's mean and its interval are computed from. The sums are exact (numeric),
+// so they do not depend on the order a plan reads the rows in: a rollup and a later raw
+// read give the same figures. A square below 1e-300 adds nothing the interval could show,
+// and Postgres refuses one that underflows a double.
 const SCORE_STATS = `
   SELECT run_id, scorer, reason, count(*) AS n,
+         coalesce(sum(value::numeric), 0)::float8 AS total,
+         coalesce(sum((CASE WHEN value < 1e-150 THEN 0 ELSE value * value END)::numeric), 0)::float8
+           AS squares,
+         count(*) FILTER (WHERE value > 0 AND value < 1) AS fractional,
          ${bucketColumns("value", BIN_EDGES, "*", "bin_")}
   FROM scores WHERE run_id = ANY($1::text[])
   GROUP BY run_id, scorer, reason`;
@@ -20,11 +35,16 @@ type Row = Record<string, unknown> & { run_id: string; scorer: string; reason: s
 export interface ScoreStats {
   unscored: UnscoredReport;
   histograms: ScoreHistogram[];
+  /** What each scorer's mean is computed from (a rollup stores these). */
+  moments: ScorerMoments[];
+  means: ScorerMean[];
 }
 
 export const NO_SCORES: ScoreStats = {
   unscored: { results: 0, unscored: rateOf(0, 0), byReason: [] },
   histograms: [],
+  moments: [],
+  means: [],
 };
 
 export async function scoreStats(
@@ -38,6 +58,7 @@ export async function scoreStats(
 function statsOf(rows: readonly Row[]): ScoreStats {
   const reasons = new Map<string, number>();
   const histograms = new Map<string, ScoreHistogram>();
+  const moments = new Map<string, ScorerMoments>();
   let results = 0;
   for (const row of rows) {
     const n = num(row.n);
@@ -54,11 +75,24 @@ function statsOf(rows: readonly Row[]): ScoreStats {
     histogram.counts = histogram.counts.map((count, i) => count + num(row[`bin_${i}`]));
     histogram.scored += n;
     histograms.set(row.scorer, histogram);
+    const m = moments.get(row.scorer) ?? {
+      scorer: row.scorer,
+      scored: 0,
+      sum: 0,
+      sumOfSquares: 0,
+      fractional: 0,
+    };
+    m.scored += n;
+    m.sum += num(row.total);
+    m.sumOfSquares += num(row.squares);
+    m.fractional += num(row.fractional);
+    moments.set(row.scorer, m);
   }
   return scoreStatsOf(
     results,
     [...reasons].map(([reason, count]) => ({ reason, count })),
     [...histograms.values()],
+    [...moments.values()],
   );
 }
 
@@ -67,6 +101,7 @@ export function scoreStatsOf(
   results: number,
   reasons: readonly { reason: string; count: number }[],
   histograms: readonly ScoreHistogram[],
+  moments: readonly ScorerMoments[],
 ): ScoreStats {
   const byReason = [...reasons].sort(
     (a, b) => b.count - a.count || a.reason.localeCompare(b.reason),
@@ -75,5 +110,10 @@ export function scoreStatsOf(
   return {
     unscored: { results, unscored: rateOf(unscoredCount, results), byReason },
     histograms: [...histograms].sort((a, b) => a.scorer.localeCompare(b.scorer)),
+    moments: [...moments].sort((a, b) => a.scorer.localeCompare(b.scorer)),
+    means: moments
+      .filter((m) => m.scored > 0)
+      .map(scorerMeanOf)
+      .sort((a, b) => a.scorer.localeCompare(b.scorer)),
   };
 }

@@ -12,7 +12,7 @@ import {
   type Plan,
   shrink,
 } from "./fit-plan.js";
-import type { OverflowPolicy, TruncationRecord } from "./truncation-record.js";
+import type { OverflowPolicy, SlotCut, TruncationRecord } from "./truncation-record.js";
 
 export interface FitOptions {
   maxLength: number;
@@ -43,6 +43,7 @@ export function fitPrompt(
   const base = {
     originalTokens: plainIds.length,
     slot: null,
+    slotCut: null,
     droppedSlots: [],
     policy: options.policy,
     unreliable: false,
@@ -125,9 +126,12 @@ function fittedRecord(
   base: Omit<TruncationRecord, "truncated" | "keptTokens" | "droppedTokens">,
 ): TruncationRecord {
   const left = parts.order.slice(0, plan.dropped);
-  const cutQuestion = plan.questionKeep !== null && plan.questionKeep < parts.questionIds().length;
-  const questionEmptied =
-    cutQuestion && decodeHead(parts.tokenizer, parts.questionIds(), plan.questionKeep ?? 0) === "";
+  const questionIds = parts.questionIds();
+  const cutQuestion = plan.questionKeep !== null && plan.questionKeep < questionIds.length;
+  const questionHead = cutQuestion
+    ? decodeHead(parts.tokenizer, questionIds, plan.questionKeep ?? 0)
+    : "";
+  const questionEmptied = cutQuestion && questionHead === "";
   const droppedSlots = [...left.map((p) => p.name), ...(questionEmptied ? ["question"] : [])];
   const slot: TruncationRecord["slot"] =
     plan.answerKeep !== null
@@ -135,15 +139,28 @@ function fittedRecord(
       : cutQuestion || left.some((p) => p.role === "question")
         ? "question"
         : null;
+  const questionLeftOut = left.some((p) => p.role === "question") || questionEmptied;
   return {
     ...base,
     truncated: true,
     keptTokens: ids.length,
     droppedTokens: base.originalTokens - ids.length,
     slot,
+    slotCut:
+      slot === "answer"
+        ? slotCut(answerTail(parts, plan.answerKeep ?? 0), plan.answerKeep ?? 0, parts.answerIds())
+        : slot === "question"
+          ? questionLeftOut
+            ? slotCut("", 0, questionIds)
+            : slotCut(questionHead, plan.questionKeep ?? 0, questionIds)
+          : null,
     droppedSlots,
     unreliable: plan.answerKeep !== null,
   };
+}
+
+function slotCut(kept: string, keptTokens: number, ids: readonly number[]): SlotCut {
+  return { keptChars: kept.length, keptTokens, droppedTokens: ids.length - keptTokens };
 }
 
 function requiredMessage(pieces: readonly PromptPiece[], tokens: number, options: FitOptions) {

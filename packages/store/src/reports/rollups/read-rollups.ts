@@ -1,6 +1,7 @@
 import type {
   PairwiseReport,
   ScorerCalibration,
+  ScorerMoments,
   SelfPreference,
   VerifierEffortRow,
 } from "@assay/core";
@@ -64,6 +65,11 @@ export async function readRollups(
     // Rolled up before the gap had an interval, the check warned on noise: such a run is
     // reported from its raw rows (as a run without rollups) until they are written again.
     if (!selfPreference.every((check) => "low" in check)) continue;
+    const histogramRows = histograms.rows.filter((r) => r.run_id === id);
+    const moments = summariesOf<ScorerMoments>("scorer_moments");
+    // Rolled up before scorer means were kept (every scorer with a histogram has them):
+    // reported from raw rows until the rollup is written again.
+    if (moments.length !== histogramRows.length) continue;
     byRun.set(id, {
       counts: { samples: num(run.samples), tasks: num(run.tasks) },
       selection: selectionStatsOf(run),
@@ -78,9 +84,12 @@ export async function readRollups(
         unscored.rows
           .filter((r) => r.run_id === id)
           .map((r) => ({ reason: r.reason, count: num(r.count) })),
-        histograms.rows
-          .filter((r) => r.run_id === id)
-          .map((r) => ({ scorer: r.scorer, scored: num(r.scored), counts: r.counts.map(num) })),
+        histogramRows.map((r) => ({
+          scorer: r.scorer,
+          scored: num(r.scored),
+          counts: r.counts.map(num),
+        })),
+        moments,
       ),
       calibration: summariesOf<ScorerCalibration>("calibration"),
       selfPreference,

@@ -120,6 +120,7 @@ async function insertRollups(runner: SqlRunner, runId: string, f: RunFigures): P
     "pairwise",
     JSON.stringify(f.pairwise === null ? [] : [f.pairwise]),
   ]);
+  await runner.query(INSERT_SUMMARIES, [runId, "scorer_moments", JSON.stringify(f.scores.moments)]);
   await runner.query(INSERT_SUMMARIES, [
     runId,
     "verifier_effort",
