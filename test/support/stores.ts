@@ -34,6 +34,20 @@ export async function dropSchema(schema: string, url = DATABASE_URL): Promise<vo
   }
 }
 
+/** Whether the schema exists: a refused command must not leave an empty one behind. */
+export async function schemaExists(schema: string, url = DATABASE_URL): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [
+      schema,
+    ]);
+    return rowCount === 1;
+  } finally {
+    await client.end();
+  }
+}
+
 /** A migrated, empty store of the given driver. */
 export async function openTestStore(driver: Driver): Promise<TestStore> {
   if (driver === "pglite") {

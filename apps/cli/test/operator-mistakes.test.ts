@@ -13,9 +13,8 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
-import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
+import { DATABASE_URL, dropSchema, freshSchema, schemaExists } from "@assay/test-support/stores";
 import fc from "fast-check";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultRunId, isRunId } from "../src/run-id.js";
 import { type AssayResult, runAssay } from "./run-assay.js";
@@ -245,16 +244,3 @@ describe("worker --metrics-port", () => {
     expect(result.stderr).not.toMatch(/^\s+at /m);
   });
 });
-
-async function schemaExists(schema: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    const { rowCount } = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [
-      schema,
-    ]);
-    return rowCount === 1;
-  } finally {
-    await client.end();
-  }
-}

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { redactUrl } from "@assay/core";
-import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
+import { DATABASE_URL, dropSchema, freshSchema, schemaExists } from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { type AssayResult, runAssay } from "./run-assay.js";
@@ -35,19 +35,6 @@ function expectRefusal(result: AssayResult, schema: string, state: RegExp): void
   expect(lines[0]).toMatch(state);
   expect(lines[0]).toContain(`run \`assay migrate --db-schema ${schema}\` first`);
   expect(result.stdout).not.toMatch(/worker started/);
-}
-
-async function schemaExists(schema: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    const { rowCount } = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [
-      schema,
-    ]);
-    return rowCount === 1;
-  } finally {
-    await client.end();
-  }
 }
 
 const NO_TABLES = /has no Assay tables yet/;

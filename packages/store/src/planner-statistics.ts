@@ -1,3 +1,4 @@
+import { ROLLUP_TABLES } from "./reports/rollups/rollup-tables.js";
 import { runnerOf } from "./reports/runner-of.js";
 import type { StoreDriver } from "./store-driver.js";
 
@@ -5,16 +6,7 @@ import type { StoreDriver } from "./store-driver.js";
 const WRITTEN_TABLES = ["runs", "samples", "scores", "truncations", "usage", "input_errors"];
 
 /** The tables written from those once the run completes: its selections and rollups. */
-const DERIVED_TABLES = [
-  "selections",
-  "run_rollups",
-  "unscored_rollups",
-  "histogram_rollups",
-  "usage_rollups",
-  "summary_rollups",
-  "early_stop_rollups",
-  "early_stop_candidate_rollups",
-];
+const DERIVED_TABLES = ["selections", ...ROLLUP_TABLES];
 
 /**
  * Refreshes the planner's statistics of the tables a run wrote (`written`), or of its

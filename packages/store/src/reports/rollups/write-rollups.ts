@@ -7,16 +7,7 @@ import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL } from "../report-options.js";
 import { type RunFigures, rawRunFigures } from "../run-figures.js";
 import { truncationBuckets } from "../truncation-stats.js";
 import { insertEarlyStopRollup, ROLLED_UP_EARLY_STOPS } from "./early-stop-rollups.js";
-
-const ROLLUP_TABLES = [
-  "run_rollups",
-  "unscored_rollups",
-  "histogram_rollups",
-  "usage_rollups",
-  "summary_rollups",
-  "early_stop_rollups",
-  "early_stop_candidate_rollups",
-] as const;
+import { ROLLUP_TABLES } from "./rollup-tables.js";
 
 const INSERT_RUN = `
   INSERT INTO run_rollups (run_id, samples, tasks, results, selected_tasks, unselected, methods,
