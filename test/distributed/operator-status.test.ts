@@ -7,13 +7,13 @@ import { DEFAULT_SPEC, produce } from "@assay/pipeline";
 import { BullmqTransport, queueNameFor } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
+import { commandAfter, pasteCommand } from "@assay/test-support/paste-command";
 import { Queue } from "bullmq";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { scoreJob } from "../../packages/queue/test/score-job.js";
 import { startAssay } from "./support/assay-process.js";
 import { writeTextDataset } from "./support/dataset.js";
-import { commandAfter, pasteCommand } from "./support/paste-command.js";
 import {
   DATABASE_URL,
   deletePrefix,

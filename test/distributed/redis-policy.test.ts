@@ -2,9 +2,9 @@ import { fileURLToPath } from "node:url";
 import { runCli } from "@assay/cli";
 import { DEFAULT_SPEC } from "@assay/pipeline";
 import { openStore } from "@assay/store";
+import { commandAfter, pasteCommand } from "@assay/test-support/paste-command";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startAssay } from "./support/assay-process.js";
-import { commandAfter, pasteCommand } from "./support/paste-command.js";
 import { type OwnRedis, startRedis } from "./support/redis-server.js";
 import { DATABASE_URL, dropSchema, freshSchema } from "./support/services.js";
 

@@ -121,7 +121,7 @@ describe("Postgres targets of commands that only read", () => {
     expect(status.code).toBe(5);
     expect(status.stderr).toMatch(
       new RegExp(
-        `schema ${schema}, has no Assay tables yet: run \`assay migrate --db-schema ${schema}\` first`,
+        `schema ${schema}, has no Assay tables yet: run \`assay migrate --db ${DATABASE_URL} --db-schema ${schema}\` first`,
       ),
     );
     expectOneLine(status);

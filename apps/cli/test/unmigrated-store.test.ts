@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { redactUrl } from "@assay/core";
+import { pasteCommand } from "@assay/test-support/paste-command";
 import { DATABASE_URL, dropSchema, freshSchema, schemaExists } from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -33,8 +34,17 @@ function expectRefusal(result: AssayResult, schema: string, state: RegExp): void
   expect(lines, result.stderr).toHaveLength(1);
   expect(lines[0]).toContain(`The database at ${redactUrl(DATABASE_URL)}, schema ${schema},`);
   expect(lines[0]).toMatch(state);
-  expect(lines[0]).toContain(`run \`assay migrate --db-schema ${schema}\` first`);
+  expect(lines[0]).toContain(
+    `run \`assay migrate --db ${DATABASE_URL} --db-schema ${schema}\` first`,
+  );
   expect(result.stdout).not.toMatch(/worker started/);
+}
+
+/** The command the refusal says to run, as printed between backticks. */
+function migrateHint(result: AssayResult): string {
+  const hint = /run `([^`]+)` first/.exec(result.stderr)?.[1];
+  if (hint === undefined) throw new Error(`no command in: ${result.stderr}`);
+  return hint;
 }
 
 const NO_TABLES = /has no Assay tables yet/;
@@ -71,6 +81,19 @@ describe("a store without Assay's tables", () => {
     ]) {
       expectRefusal(await runAssay(args), schema, NO_TABLES);
     }
+  });
+});
+
+describe("the command a refusal names", () => {
+  it("migrates the same store when pasted into a shell, and the refused run then goes through", async () => {
+    const schema = newSchema();
+    const args = ["run", data, "--run-id", "r", "--db", DATABASE_URL, "--db-schema", schema];
+    const refused = await runAssay(args);
+    expectRefusal(refused, schema, NO_TABLES);
+    const pasted = await pasteCommand(migrateHint(refused));
+    expect(pasted.code, pasted.stderr).toBe(0);
+    const again = await runAssay(args);
+    expect(again.code, again.stderr).toBe(0);
   });
 });
 

@@ -106,6 +106,7 @@ export {
   escapeTerminal,
   maskSecrets,
   redactUrl,
+  shellWord,
 } from "./safe-text/index.js";
 export {
   type DatasetLine,

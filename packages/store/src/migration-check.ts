@@ -1,4 +1,4 @@
-import { ConfigError } from "@assay/core";
+import { ConfigError, redactUrl, shellWord } from "@assay/core";
 import { journalTimestamps, migrationsFolder } from "./migrations.js";
 import type { SqlRunner } from "./sql-runner.js";
 
@@ -8,6 +8,8 @@ const UNDEFINED_SCHEMA = "3F000";
 /** Where a store's tables are: the database (`where`) and the schema asked for, if any. */
 export interface StorePlace {
   where: string;
+  /** What `--db` takes to open this store again: the server's URL or the store's folder. */
+  db: string;
   schema: string | undefined;
   migrationsSchema: string;
 }
@@ -26,11 +28,19 @@ export async function assertMigrated(runner: SqlRunner, place: StorePlace): Prom
   const state =
     applied === null ? "has no Assay tables yet" : `is ${missing} migration(s) behind this version`;
   const schema = await describeSchema(runner, place.schema);
-  const migrate =
-    place.schema === undefined ? "assay migrate" : `assay migrate --db-schema ${place.schema}`;
   throw new ConfigError(
-    `The database ${place.where}, ${schema}, ${state}: run \`${migrate}\` first (with the same --db).`,
+    `The database ${place.where}, ${schema}, ${state}: run \`${migrateCommand(place)}\` first.`,
   );
+}
+
+/** The command that brings this store up to date, as it can be pasted into a shell. */
+function migrateCommand(place: StorePlace): string {
+  const db = redactUrl(place.db);
+  const words = ["assay", "migrate", "--db", shellWord(db)];
+  if (place.schema !== undefined) words.push("--db-schema", shellWord(place.schema));
+  // Messages never show a password; the person pasting puts it back.
+  if (db !== place.db) words.push("# put the password back where *** stands");
+  return words.join(" ");
 }
 
 async function lastAppliedMigration(runner: SqlRunner, schema: string): Promise<number | null> {

@@ -55,7 +55,12 @@ async function storeOver(
       applyMigrations: () =>
         migrate(db, { migrationsFolder: migrationsFolder(), migrationsSchema }),
       assertMigrated: () =>
-        assertMigrated(runner, { where: `in ${options.dataDir}`, schema, migrationsSchema }),
+        assertMigrated(runner, {
+          where: `in ${options.dataDir}`,
+          db: options.dataDir,
+          schema,
+          migrationsSchema,
+        }),
       // Its queries run in this process and end with it.
       cancelQueries: async () => {},
       // The lock goes only once PGlite has written everything and let go of its files.

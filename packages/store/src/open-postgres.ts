@@ -56,7 +56,8 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlStore> 
       db: drizzle(pool),
       applyMigrations: () =>
         applyMigrations(pool, migrationsSchema, options.create ? schema : undefined),
-      assertMigrated: () => assertMigrated(runner, { where, schema, migrationsSchema }),
+      assertMigrated: () =>
+        assertMigrated(runner, { where, db: databaseUrl, schema, migrationsSchema }),
       cancelQueries: () => cancelBackends(databaseUrl, [...backends]),
       close: () => pool.end(),
     },

@@ -44,7 +44,7 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
         const attempt = bare.startRun({ id: "r", spec: {}, transport: "local" });
         await expect(attempt).rejects.toBeInstanceOf(ConfigError);
         await expect(bare.countResults("r")).rejects.toThrow(
-          /run `assay migrate( --db-schema \w+)?`/,
+          /run `assay migrate --db \S+( --db-schema \w+)?` first/,
         );
         await bare.migrate();
         expect(await bare.startRun({ id: "r", spec: {}, transport: "local" })).toEqual({

@@ -1,4 +1,4 @@
-import { readEnv, redactUrl } from "@assay/core";
+import { readEnv, redactUrl, shellWord } from "@assay/core";
 import { DEFAULT_PREFIX } from "@assay/queue/queue-names";
 import type { DistributedFlags } from "./distributed-options.js";
 
@@ -34,9 +34,4 @@ export function pasteableCommand(
   }
   if (masked) line.push("# put the password back where *** stands");
   return line.join(" ");
-}
-
-/** A word the shell reads back as itself: bare when it is safe, else single-quoted. */
-export function shellWord(word: string): string {
-  return /^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
 
-const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
  * Runs a command Assay printed exactly as a user pasting it would: in a shell, with `assay`
