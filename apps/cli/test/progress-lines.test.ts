@@ -52,6 +52,16 @@ describe("assay run's progress in a log", () => {
     expect(lines.slice(final + 1).filter((line) => /results\/s/.test(line))).toEqual([]);
   });
 
+  it("gives a run over before a second look its mean rate all the same", async () => {
+    const tiny = Array.from({ length: 5 }, (_, i) =>
+      JSON.stringify({ id: `t${i}`, question: "q", answer: "a", target: ["a"] }),
+    );
+    writeFileSync(join(work, "tiny.jsonl"), `${tiny.join("\n")}\n`);
+    const run = await assay(["run", "tiny.jsonl", "--run-id", "tiny", "--db", "store"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/^done: 10\/10 results stored: .*, mean \d+ results\/s$/m);
+  });
+
   it("prints nothing of it with --quiet", async () => {
     const run = await assay(["run", "data.jsonl", "--run-id", "quiet", "--db", "store", "--quiet"]);
     expect(run.code, run.stderr).toBe(4);

@@ -58,6 +58,11 @@ export class ProgressMeter {
     return this.#results.meanRate();
   }
 
+  /** Results stored while this command watched (what was there at its first look left out). */
+  resultsGained(): number {
+    return this.#results.gained();
+  }
+
   #scoring(done: number, planned: number, snapshot: ProgressSnapshot): ProgressFrame {
     const rate = this.#results.rate();
     const parts = [`${done}/${planned} results (${percent(done, planned)})`];

@@ -47,7 +47,12 @@ abstract class MeteredView implements ProgressView {
   finish(summary: RunSummary): void {
     this.stop();
     const watched = (Date.now() - this.#started) / 1000;
-    writeLine(finalLine(summary, watched, this.meter.meanRate()));
+    // A run short enough to land in one or two looks has no windowed rate: its mean is
+    // then what it stored over the time it was watched.
+    const gained = this.meter.resultsGained();
+    const mean =
+      this.meter.meanRate() ?? (gained > 0 && watched > 0 ? gained / watched : undefined);
+    writeLine(finalLine(summary, watched, mean));
   }
 }
 
