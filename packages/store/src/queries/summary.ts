@@ -1,6 +1,6 @@
 import {
-  NotFoundError,
   type InputErrorSummary,
+  NotFoundError,
   type RunSummary,
   type ScorerRuleSummary,
 } from "@assay/core";

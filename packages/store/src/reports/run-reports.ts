@@ -1,7 +1,7 @@
 import {
-  NotFoundError,
   type CostReport,
   costOfUsage,
+  NotFoundError,
   type PriceTable,
   perUnit,
   type RunIdentity,
