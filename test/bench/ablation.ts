@@ -9,13 +9,13 @@
  */
 
 import { parseArgs } from "node:util";
-import { readEnv, type Sample, type ScoreRow } from "@assay/core";
+import type { Sample, ScoreRow } from "@assay/core";
 import { selectForRun, selectionAblation } from "@assay/pipeline";
 import { openStore } from "@assay/store";
+import { DATABASE_URL } from "@assay/test-support/database-url";
 import pg from "pg";
 import { fmt, median, timed } from "./bench-util.js";
 
-const DATABASE_URL = readEnv().DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const SCHEMA = "assay_bench_ablation";
 const CANDIDATES = 4;
 const CRITERIA = ["spec", "output", "errors"];

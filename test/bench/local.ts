@@ -9,8 +9,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { readEnv, type ScoreRow } from "@assay/core";
+import type { ScoreRow } from "@assay/core";
 import { type OpenStoreOptions, openStore } from "@assay/store";
+import { DATABASE_URL } from "@assay/test-support/database-url";
 import pg from "pg";
 import { fmt, measureProcess, median, timed } from "./bench-util.js";
 import { rawBulkInsertScores } from "./raw-copy-baseline.js";
@@ -23,7 +24,7 @@ const { values: flags } = parseArgs({
     stores: { type: "string", default: "pglite,postgres" },
     postgres: {
       type: "string",
-      default: readEnv().DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+      default: DATABASE_URL,
     },
   },
 });

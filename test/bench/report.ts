@@ -19,7 +19,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual, parseArgs } from "node:util";
-import { readEnv } from "@assay/core";
 import { selectForRun } from "@assay/pipeline";
 import { openStore, type Store } from "@assay/store";
 import {
@@ -32,12 +31,12 @@ import {
   runnerOf,
   writeRollups,
 } from "@assay/store/reports";
+import { DATABASE_URL } from "@assay/test-support/database-url";
 import pg from "pg";
 import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
 import { fmt, median, timed } from "./bench-util.js";
 import { seedBenchRun, seedBenchSelections } from "./report-data.js";
 
-const DATABASE_URL = readEnv().DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const STATEMENT_TARGET_MS = 100;
 const BUNDLE_TARGET_MS = 300;
 /** Score rows per task: 5 candidates, a verifier and a check score each. */

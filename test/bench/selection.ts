@@ -20,15 +20,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { readEnv } from "@assay/core";
 import { openStore, type Store } from "@assay/store";
 import { runnerOf } from "@assay/store/reports";
+import { DATABASE_URL } from "@assay/test-support/database-url";
 import pg from "pg";
 import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
 import { fmt, measureProcess, median, timed } from "./bench-util.js";
 import { seedSelectionRun } from "./selection-data.js";
 
-const DATABASE_URL = readEnv().DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const TARGET = 50_000;
 
 // A run's stored selections, each task's row as text (the columns a report reads), keyed

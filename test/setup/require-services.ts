@@ -4,6 +4,7 @@
  */
 import { connect } from "node:net";
 import { readEnv } from "@assay/core";
+import { DATABASE_URL } from "@assay/test-support/database-url";
 import pg from "pg";
 
 interface Service {
@@ -14,7 +15,7 @@ interface Service {
 }
 
 const env = readEnv();
-const postgresUrl = env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const postgresUrl = DATABASE_URL;
 const services: Service[] = [
   {
     name: "PostgreSQL",

@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readEnv } from "@assay/core";
 import { openStore, type Store } from "@assay/store";
 import pg from "pg";
+import { DATABASE_URL } from "./database-url.js";
 
 // The store every test talks to: a temp PGlite folder, or its own schema on the local
 // Postgres server (CI starts it: .ci/services.sh).
-export const DATABASE_URL = readEnv().DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+export { DATABASE_URL };
 
 export type Driver = "pglite" | "postgres";
 export const DRIVER_NAMES: readonly Driver[] = ["pglite", "postgres"];

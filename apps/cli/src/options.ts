@@ -1,15 +1,47 @@
 import { InvalidArgumentError } from "commander";
 
+/**
+ * Every numeric flag is parsed here, by commander, so a bad value is always bad usage
+ * (exit 2) with a message naming the flag, whichever command it was given to.
+ */
+interface NumberRange {
+  /** Smallest accepted value. */
+  min: number;
+  /** Largest accepted value; none: any finite number. */
+  max?: number;
+  /** What the value counts, when "a number" alone would not say, e.g. "seconds". */
+  unit?: string;
+  /** Said after the range, e.g. what 0 means. */
+  note?: string;
+}
+
+/** Commander parser for a whole-number option, 1 and up unless `range` says. */
+export function wholeNumber(flag: string, range: Partial<NumberRange> = {}) {
+  return numberParser(flag, { min: 1, ...range }, true);
+}
+
+/** Commander parser for a number option that may have a fraction, 0 and up unless `range` says. */
+export function decimalNumber(flag: string, range: Partial<NumberRange> = {}) {
+  return numberParser(flag, { min: 0, ...range }, false);
+}
+
 /** Commander parser for a positive integer option. */
-export function positiveInt(name: string) {
+export function positiveInt(flag: string) {
+  return wholeNumber(flag);
+}
+
+function numberParser(flag: string, range: NumberRange, integer: boolean) {
+  const { min, max = Number.MAX_SAFE_INTEGER } = range;
   return (value: string): number => {
     const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed < 1) {
-      throw new InvalidArgumentError(
-        `Expected ${name} to be an integer from 1 and up, got "${value}".`,
-      );
-    }
-    return parsed;
+    const fits = integer ? Number.isInteger(parsed) : Number.isFinite(parsed);
+    if (value.trim() !== "" && fits && parsed >= min && parsed <= max) return parsed;
+    const kind = integer ? "an integer" : range.unit ? `a number of ${range.unit}` : "a number";
+    const bounds = range.max === undefined ? `from ${min} and up` : `from ${min} to ${max}`;
+    const note = range.note ? ` (${range.note})` : "";
+    throw new InvalidArgumentError(
+      `Expected ${flag} to be ${kind} ${bounds}${note}, got "${value}".`,
+    );
   };
 }
 

@@ -1,4 +1,11 @@
-import { AssayError, ConfigError, debugEnabled, InputError, SpecError } from "@assay/core/errors";
+import {
+  AssayError,
+  ConfigError,
+  debugEnabled,
+  InputError,
+  NotFoundError,
+  SpecError,
+} from "@assay/core/errors";
 import { CommanderError } from "commander";
 import { CliExit, ExitCode } from "./exit-codes.js";
 import { isWriteError, writeFailure } from "./out-file.js";
@@ -52,6 +59,8 @@ export function exitCodeOf(error: unknown): number {
   if (error instanceof CliExit) return error.code;
   if (isWriteError(error)) return ExitCode.unavailable;
   if (error instanceof InputError || error instanceof SpecError) return ExitCode.refused;
+  // An unknown run id is the same refusal whether the CLI or a store query noticed it.
+  if (error instanceof NotFoundError) return ExitCode.refused;
   if (error instanceof ConfigError) return ExitCode.unavailable;
   if (error instanceof AssayError) return ExitCode.refused;
   return ExitCode.failure;

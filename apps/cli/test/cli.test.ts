@@ -66,9 +66,11 @@ describe("assay CLI", () => {
       candidates: [],
     });
     const badSteps = await runAssay(["report", "ex", "--db", db, "--fall-steps", "0"]);
-    expect(badSteps.stderr).toMatch(/`--fall-steps` to be a whole number from 1 and up, got `0`/);
+    expect(badSteps.code).toBe(2);
+    expect(badSteps.stderr).toMatch(/--fall-steps to be an integer from 1 and up, got "0"/);
     const badFall = await runAssay(["report", "ex", "--db", db, "--min-fall=-1"]);
-    expect(badFall.stderr).toMatch(/`--min-fall` to be a number from 0 and up, got `-1`/);
+    expect(badFall.code).toBe(2);
+    expect(badFall.stderr).toMatch(/--min-fall to be a number from 0 and up, got "-1"/);
 
     const table = await runAssay(["report", "ex", "--db", db]);
     expect(table.stdout).toMatch(/Routing: which rule sent samples to which scorer/);

@@ -123,7 +123,7 @@ export interface Store {
   createResultWriter(options?: BatchedWriterOptions<number>): ResultWriter;
   countResults(runId: string): Promise<number>;
 
-  /** Throws a ConfigError when no run has this id. */
+  /** Throws a NotFoundError when no run has this id. */
   runSummary(runId: string): Promise<RunSummary>;
   /** Every score of the run ordered by (sample, scorer, criterion, repetition), paged. */
   exportScores(runId: string): AsyncIterable<ExportRow>;

@@ -53,9 +53,9 @@ async function reportText(
     ...(prices !== undefined && { prices }),
     ...(flags.compare !== undefined && { compareRunId: flags.compare }),
     ...(flags.series !== undefined && { series: flags.series }),
-    trendRuns: wholeNumber("--trend", flags.trend),
-    fallSteps: wholeNumber("--fall-steps", flags.fallSteps),
-    minFall: nonNegative("--min-fall", flags.minFall),
+    trendRuns: flags.trend,
+    fallSteps: flags.fallSteps,
+    minFall: flags.minFall,
     ...comparisonOptions(flags),
   });
   return format === "json"
@@ -73,22 +73,4 @@ async function loadPrices(file: string): Promise<PriceTable> {
     );
   });
   return parsePriceTable(text, file);
-}
-
-function wholeNumber(flag: string, value: string): number {
-  const n = Number(value);
-  if (Number.isInteger(n) && n >= 1) return n;
-  throw new CliExit(
-    ExitCode.refused,
-    `Expected \`${flag}\` to be a whole number from 1 and up, got \`${value}\``,
-  );
-}
-
-function nonNegative(flag: string, value: string): number {
-  const n = Number(value);
-  if (value.trim() !== "" && Number.isFinite(n) && n >= 0) return n;
-  throw new CliExit(
-    ExitCode.refused,
-    `Expected \`${flag}\` to be a number from 0 and up, got \`${value}\``,
-  );
 }

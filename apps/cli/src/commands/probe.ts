@@ -1,5 +1,5 @@
-import { type Command, InvalidArgumentError } from "commander";
-import { type DeviceName, deviceName, positiveInt } from "../options.js";
+import type { Command } from "commander";
+import { type DeviceName, deviceName, positiveInt, wholeNumber } from "../options.js";
 
 export interface FitFlags {
   out: string;
@@ -27,7 +27,7 @@ export function registerProbe(program: Command): void {
     .argument("<model>", "model folder (or Hugging Face id, cached)")
     .argument("<labelled>", "JSONL dataset; every answer (or candidate) has `label` true/false")
     .requiredOption("--out <dir>", "folder to write the model with the fitted probe to")
-    .option("--folds <n>", "cross-validation folds", atLeastTwo, 5)
+    .option("--folds <n>", "cross-validation folds", wholeNumber("--folds", { min: 2 }), 5)
     .option("--seed <n>", "seed of the fold assignment", positiveInt("--seed"), 1)
     .option("--device <device>", "cpu or cuda:<id>", deviceName)
     .option("--json", "print the fit report as JSON")
@@ -49,14 +49,4 @@ export function registerProbe(program: Command): void {
       const { evalAction } = await import("../actions/probe.js");
       await evalAction(source, file, flags);
     });
-}
-
-function atLeastTwo(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 2) {
-    throw new InvalidArgumentError(
-      `Expected --folds to be an integer from 2 and up, got "${value}".`,
-    );
-  }
-  return parsed;
 }

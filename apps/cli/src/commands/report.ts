@@ -1,6 +1,7 @@
 import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL } from "@assay/store/report-options";
 import { type Command, Option } from "commander";
 import { DB_OPTION_HELP, DB_SCHEMA_OPTION } from "../db-option.js";
+import { decimalNumber, wholeNumber } from "../options.js";
 import {
   BY_OPTION,
   RESAMPLES_OPTION,
@@ -17,13 +18,13 @@ export interface ReportFlags {
   compare?: string;
   out?: string;
   prices?: string;
-  trend: string;
+  trend: number;
   series?: string;
-  fallSteps: string;
-  minFall: string;
+  fallSteps: number;
+  minFall: number;
   by?: string;
-  resamples: string;
-  seed: string;
+  resamples: number;
+  seed: number;
   db?: string;
   dbSchema?: string;
   statementTimeout: number;
@@ -45,17 +46,19 @@ export function registerReport(program: Command): void {
     .option("--json", "same as --format json")
     .option("--out <file>", "write the report to this file instead of stdout")
     .option("--prices <file>", "price table (YAML or JSON) to turn usage into cost")
-    .option("--trend <n>", "runs in the trend", "10")
+    .option("--trend <n>", "runs in the trend", wholeNumber("--trend"), 10)
     .option("--series <name>", "trend over runs with this name (default: the run's name)")
     .option(
       "--fall-steps <m>",
       "list trajectories whose verifier value fell this many steps in a row (early-stop candidates)",
-      String(DEFAULT_FALL_STEPS),
+      wholeNumber("--fall-steps"),
+      DEFAULT_FALL_STEPS,
     )
     .option(
       "--min-fall <d>",
       "smallest drop of the verifier value (0–1) that counts as a fall",
-      String(DEFAULT_MIN_FALL),
+      decimalNumber("--min-fall"),
+      DEFAULT_MIN_FALL,
     )
     .option(...BY_OPTION)
     .option(...RESAMPLES_OPTION)

@@ -5,7 +5,7 @@ import {
   type DistributedFlags,
 } from "../distributed/distributed-options.js";
 import { parseDeviceList } from "../distributed/per-device.js";
-import { type DeviceName, deviceName, positiveInt } from "../options.js";
+import { type DeviceName, deviceName, positiveInt, wholeNumber } from "../options.js";
 import { addVerifierFlags, type VerifierFlags, verifierFlagsGiven } from "../verifier-flags.js";
 
 export interface WorkerFlags extends DistributedFlags {
@@ -47,7 +47,11 @@ export function registerWorker(program: Command): void {
       "jobs in flight at once (default: cpu 200, gpu 32)",
       positiveInt("--concurrency"),
     )
-    .option("--metrics-port <port>", "serve Prometheus metrics on this port", port)
+    .option(
+      "--metrics-port <port>",
+      "serve Prometheus metrics on this port",
+      wholeNumber("--metrics-port", { min: 0, max: 65_535 }),
+    )
     .option(
       "--lock-duration-ms <ms>",
       "how long a job stays claimed by a silent worker",
@@ -73,14 +77,4 @@ function parseDeviceIds(value: string): number[] {
   } catch (error) {
     throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
   }
-}
-
-function port(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) {
-    throw new InvalidArgumentError(
-      `Expected --metrics-port to be a port from 0 to 65535, got "${value}".`,
-    );
-  }
-  return parsed;
 }

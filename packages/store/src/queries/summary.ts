@@ -1,6 +1,6 @@
 import {
-  ConfigError,
   type InputErrorSummary,
+  NotFoundError,
   type RunSummary,
   type ScorerRuleSummary,
 } from "@assay/core";
@@ -33,7 +33,7 @@ interface RunRow {
 export async function runSummary(runner: SqlRunner, runId: string): Promise<RunSummary> {
   const run = await runCounts(runner, runId);
   if (run === null) {
-    throw new ConfigError(`No run "${runId}" in this store. Check the id and the store (--db).`);
+    throw new NotFoundError(`No run "${runId}" in this store. Check the id and the store (--db).`);
   }
   const groups = await scoreGroups(runner, runId);
   const { rows: examples } = await runner.query<InputErrorSummary>(

@@ -1,7 +1,7 @@
 import {
-  ConfigError,
   type CostReport,
   costOfUsage,
+  NotFoundError,
   type PriceTable,
   perUnit,
   type RunIdentity,
@@ -32,7 +32,7 @@ export async function runReports(
   const runs = await runsById(runner, runIds);
   const missing = runIds.filter((id) => !runs.some((run) => run.runId === id));
   if (missing.length > 0) {
-    throw new ConfigError(
+    throw new NotFoundError(
       `No run with id ${missing.map((id) => `\`${id}\``).join(", ")}: check \`assay status\` for run ids`,
     );
   }

@@ -1,0 +1,87 @@
+import type { Command, Option } from "commander";
+import { describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
+import { createProgram } from "../src/program.js";
+import { runAssay } from "./run-assay.js";
+
+/** A flag that takes a number: a number placeholder or a numeric default says so. */
+const NUMBER_PLACEHOLDER = /<(n|m|d|ms|port|seconds)>/;
+/** Values no numeric flag accepts: not a number, below every flag's minimum, empty. */
+const BAD_VALUES = ["abc", "-1", ""];
+
+interface NumericFlag {
+  /** The command line but the flag: command path, its arguments, its required options. */
+  prefix: string[];
+  flag: string;
+}
+
+/** Every numeric flag of every command, with what the command needs to get to parsing it. */
+function numericFlags(): NumericFlag[] {
+  const found: NumericFlag[] = [];
+  const walk = (command: Command, path: string[]) => {
+    if (command.commands.length > 0) {
+      for (const sub of command.commands) walk(sub, [...path, sub.name()]);
+      return;
+    }
+    const args = command.registeredArguments.filter((a) => a.required).map(() => "x");
+    const required = command.options
+      .filter((o) => o.mandatory)
+      .flatMap((o) => [o.long as string, mandatoryValue(o)]);
+    // A store folder that does not exist: a flag that slipped past parsing is refused there.
+    const db = command.options.some((o) => o.long === "--db") ? ["--db", "/nonexistent/store"] : [];
+    for (const option of command.options.filter(isNumeric)) {
+      found.push({ prefix: [...path, ...args, ...required, ...db], flag: option.long as string });
+    }
+  };
+  walk(createProgram(), []);
+  return found;
+}
+
+function isNumeric(option: Option): boolean {
+  return NUMBER_PLACEHOLDER.test(option.flags) || typeof option.defaultValue === "number";
+}
+
+function mandatoryValue(option: Option): string {
+  return option.argChoices?.[0] ?? "out";
+}
+
+async function inBatches<T, R>(items: T[], size: number, each: (item: T) => Promise<R>) {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += size) {
+    results.push(...(await Promise.all(items.slice(i, i + size).map(each))));
+  }
+  return results;
+}
+
+describe("numeric flags", () => {
+  const flags = numericFlags();
+
+  it("are found on every command that has them", () => {
+    const names = flags.map((f) => `${f.prefix[0]} ${f.flag}`);
+    for (const expected of [
+      "run --concurrency",
+      "report --trend",
+      "report --fall-steps",
+      "report --min-fall",
+      "report --resamples",
+      "report --seed",
+      "report --statement-timeout",
+      "worker --metrics-port",
+      "probe --folds",
+    ]) {
+      expect(names).toContain(expected);
+    }
+  });
+
+  it("refuse a bad value as bad usage (2), naming the flag, on every command", async () => {
+    const cases = flags.flatMap(({ prefix, flag }) =>
+      BAD_VALUES.map((value) => ({ args: [...prefix, `${flag}=${value}`], flag })),
+    );
+    const results = await inBatches(cases, 4, async ({ args, flag }) => {
+      const { code, stderr } = await runAssay(args);
+      return { command: args.join(" "), code, namesFlag: stderr.includes(flag), stderr };
+    });
+    const wrong = results.filter((r) => r.code !== ExitCode.usage || !r.namesFlag);
+    expect(wrong, JSON.stringify(wrong, null, 2)).toEqual([]);
+  });
+});
