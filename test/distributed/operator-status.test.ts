@@ -150,12 +150,21 @@ describe("assay status for an operator on call", () => {
     expect(status.stdout).toMatch(/^ {2}cpu +\d+ +\d+ +\d+ +\d+ +1$/m);
 
     await admin.query(`DROP TRIGGER slow ON "${schema}".scores`);
-    // As status said: back to waiting once the locks expire, then stored by the survivor.
-    await waitFor(
-      async () => (await store.countResults("killed")) === 80,
-      180_000,
-      "every result of the killed worker's jobs",
-    );
+    // As status said: back to waiting once the locks expire, then taken by the survivor.
+    // The rows alone do not show it: a write the dead worker had sent may still commit.
+    const queue = new Queue(queueNameFor("cpu"), { connection: { url: REDIS_URL }, prefix });
+    try {
+      await waitFor(
+        async () =>
+          (await store.countResults("killed")) === 80 &&
+          (await queue.getActiveCount()) === 0 &&
+          (await queue.getWaitingCount()) === 0,
+        180_000,
+        "every result of the killed worker's jobs, and its jobs done by the survivor",
+      );
+    } finally {
+      await queue.close();
+    }
     const after = await startAssay(["status", "killed", ...flags]).done;
     expect(after.stdout).not.toContain("workers that are gone");
   });
