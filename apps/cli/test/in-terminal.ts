@@ -19,7 +19,10 @@ export function runInTerminal(
   args: string[],
   options: { cwd: string; onScreen?: (screen: string, type: (keys: string) => void) => void },
 ): Promise<TerminalRun> {
-  const command = `${quote([process.execPath, MAIN, ...args])} >/dev/null`;
+  // `exec`: the CLI alone gets the terminal's Ctrl-C, as under an interactive shell, which
+  // runs a command in a process group of its own. A `sh -c` left waiting in the group gets
+  // the SIGINT too, and may end the session with 130 after the CLI exited 0.
+  const command = `exec ${quote([process.execPath, MAIN, ...args])} >/dev/null`;
   const child = spawn(
     "script",
     ["--quiet", "--flush", "--return", "--command", command, "/dev/null"],
