@@ -39,9 +39,12 @@ export const FieldsSpecSchema = z.strictObject({
   label: FieldPathSchema.optional(),
   /** One column holding an object, or a list of columns copied in under their own names. */
   metadata: z
-    .union([FieldPathSchema, z.array(FieldPathSchema).min(1)], {
-      error: () => "metadata must be a column path, or a non-empty list of column paths",
-    })
+    .union(
+      [FieldPathSchema, z.array(FieldPathSchema).min(1, { error: "list at least one column" })],
+      {
+        error: () => "metadata must be a column path, or a non-empty list of column paths",
+      },
+    )
     .optional(),
   scorers: FieldPathSchema.optional(),
   generator: FieldPathSchema.optional(),

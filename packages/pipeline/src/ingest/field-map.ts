@@ -24,6 +24,11 @@ export interface CompiledFields {
   sources: FieldSource[];
   /** Top-level fields read from their own name: a required one must be in the record. */
   sameName: ReadonlySet<string>;
+  /**
+   * Both `answer` and `candidates` are mapped: a record holds one or the other, so either
+   * column may be missing (not both; validation refuses that).
+   */
+  eitherAnswer: boolean;
 }
 
 export type CompileResult =
@@ -57,6 +62,9 @@ export function compileFields(fields: FieldsSpec | undefined): CompileResult {
   const sources: FieldSource[] = [];
   const sameName = new Set<string>(ALL_FIELDS);
   const readers: Reader[] = [];
+  const renames = (name: "answer" | "candidates") =>
+    fields?.[name] !== undefined && fields[name] !== name;
+  const eitherAnswer = renames("answer") && renames("candidates");
   const problem = (field: string, message: string): CompileResult => ({
     ok: false,
     field: `fields.${field}`,
@@ -77,7 +85,7 @@ export function compileFields(fields: FieldsSpec | undefined): CompileResult {
     if (typeof from === "string") return problem(name, from);
     sources.push(from);
     sameName.delete(name);
-    readers.push(readMapped(name, from));
+    readers.push(readMapped(name, from, eitherAnswer && name === "answer"));
   }
 
   const candidates = fields?.candidates;
@@ -97,7 +105,7 @@ export function compileFields(fields: FieldsSpec | undefined): CompileResult {
     }
     sources.push(from, ...items);
     sameName.delete("candidates");
-    readers.push(readCandidates(from, items));
+    readers.push(readCandidates(from, items, eitherAnswer));
   }
 
   const metadata = fields?.metadata;
@@ -140,7 +148,7 @@ export function compileFields(fields: FieldsSpec | undefined): CompileResult {
       : sources.length === 0
         ? keepFieldColumns
         : mappingOf(readers, sources);
-  return { ok: true, fields: { mapping, sources, sameName } };
+  return { ok: true, fields: { mapping, sources, sameName, eitherAnswer } };
 }
 
 /** A column read by two fields is most likely a slip in the spec. */
@@ -199,10 +207,11 @@ function readSameName(name: string): Reader {
   };
 }
 
-function readMapped(name: string, source: FieldSource): Reader {
+/** `optional`: a missing column leaves the field out instead of refusing the record. */
+function readMapped(name: string, source: FieldSource, optional = false): Reader {
   return (record, out) => {
     const found = resolve(record, source.steps);
-    if (!found.ok) return missing(name, source, found);
+    if (!found.ok) return optional ? undefined : missing(name, source, found);
     out[name] = found.value;
     return undefined;
   };
@@ -226,12 +235,12 @@ function readMetadataList(entries: FieldSource[]): Reader {
  * (its other keys ignored). Anything but a list of objects is passed on for validation
  * to refuse.
  */
-function readCandidates(from: FieldSource, items: FieldSource[]): Reader {
+function readCandidates(from: FieldSource, items: FieldSource[], optional: boolean): Reader {
   const mapped = new Set(items.map((item) => item.field.slice("candidates.".length)));
   const unmapped = CANDIDATE_FIELDS.filter((name) => !mapped.has(name));
   return (record, out) => {
     const found = resolve(record, from.steps);
-    if (!found.ok) return missing("candidates", from, found);
+    if (!found.ok) return optional ? undefined : missing("candidates", from, found);
     const list = found.value;
     if (items.length === 0 || !Array.isArray(list)) {
       out.candidates = list;

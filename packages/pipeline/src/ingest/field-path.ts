@@ -20,11 +20,10 @@ export function parseFieldPath(path: string): ParsedPath {
   while (rest !== "") {
     const first = steps.length === 0;
     if (!first && rest.startsWith(".")) {
-      rest = rest.slice(1);
-      const key = BARE_KEY.exec(rest)?.[0];
+      const key = BARE_KEY.exec(rest.slice(1))?.[0];
       if (key === undefined) return refuse(`a key must follow the dot at ${at(path, rest)}`);
       steps.push(key);
-      rest = rest.slice(key.length);
+      rest = rest.slice(1 + key.length);
       continue;
     }
     if (rest.startsWith("[")) {

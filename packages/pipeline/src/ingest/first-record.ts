@@ -30,9 +30,14 @@ export async function assertFieldsInFirstRecord(
   const refuse = (field: string, message: string): never => {
     throw new SpecError(specFile, field, `${message}; ${keysOf(first.record)}`);
   };
-  const { sources, sameName } = compiled.fields;
+  const { sources, sameName, eitherAnswer } = compiled.fields;
   const candidates = sources.find((source) => source.field === "candidates");
+  const answers = sources.filter(({ field }) => field === "answer" || field === "candidates");
+  const hasEither = answers.some((source) => resolve(first.record, source.steps).ok);
   for (const source of sources) {
+    // A record holds an answer or candidates: when both are mapped, one will do.
+    const isAnswer = source.field === "answer" || source.field === "candidates";
+    if (eitherAnswer && isAnswer && hasEither) continue;
     const inItem = source.field.startsWith("candidates.");
     const target = inItem ? firstCandidate(first.record, candidates) : first.record;
     if (target === undefined) continue;
