@@ -10,7 +10,7 @@ import {
 import { ScorerRegistry } from "@assay/scorers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type DatasetEvent, parseSpec, readDataset } from "../src/index.js";
+import { type DatasetEvent, loadSpec, parseSpec, readDataset } from "../src/index.js";
 import { compileFields } from "../src/ingest/field-map.js";
 import type { PathStep } from "../src/ingest/field-path.js";
 import { jsonl, tempFiles } from "./temp-files.js";
@@ -192,6 +192,22 @@ describe("the spec's fields", () => {
       fields: { answer: '["completion.text"]' },
     });
     expect(spec("  id: a..b\n")).toThrow(SpecError);
+  });
+
+  it("reads every line of the example team dataset through the example spec", async () => {
+    const example = new URL("../../../examples/team-fields/", import.meta.url).pathname;
+    const { fields } = await loadSpec(`${example}spec.yaml`, registry);
+    const samples: Sample[] = [];
+    for await (const event of readDataset(`${example}team.jsonl`, { fields: fields ?? {} })) {
+      if (event.kind === "error") throw event.error;
+      samples.push(...event.samples);
+    }
+    expect(samples.map((sample) => [sample.id, sample.answer, sample.metadata])).toContainEqual([
+      "math-2#1",
+      "10",
+      { subject: "arithmetic", level: 3 },
+    ]);
+    expect(samples).toHaveLength(7);
   });
 
   it("applies on parse threads as on the main thread", async () => {
