@@ -1,13 +1,17 @@
-import { type OpenDataset, readDataset } from "@assay/pipeline";
+import type { RunSpec } from "@assay/core";
+import { assertFieldsInFirstRecord, type OpenDataset, readDataset } from "@assay/pipeline";
 
 /**
  * Throws the dataset's InputError when nothing in it could be scored (empty, or only blank
- * lines), before a run is registered: a refused dataset must leave no empty run behind.
- * Reads only up to the first line that is not blank, through the handle the run reads.
+ * lines), and the spec's SpecError when its `fields` name columns the first record lacks,
+ * before a run is registered: a refused dataset must leave no empty run behind. Reads only
+ * up to the first line that is not blank, through the handle the run reads.
  */
 export async function assertUsableDataset(
   dataset: OpenDataset,
   maxLineBytes: number,
+  spec: RunSpec,
+  specFile: string,
 ): Promise<void> {
   const events = readDataset(dataset, { maxLineBytes, checkDuplicateIds: false, parseThreads: 0 });
   try {
@@ -15,4 +19,5 @@ export async function assertUsableDataset(
   } finally {
     await events.return(undefined);
   }
+  await assertFieldsInFirstRecord(dataset, spec.fields, specFile, maxLineBytes);
 }

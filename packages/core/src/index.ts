@@ -29,6 +29,12 @@ export {
 export { type AssayEnv, readEnv } from "./env.js";
 export * from "./errors/index.js";
 export {
+  type CandidateFields,
+  CandidateFieldsSchema,
+  type FieldsSpec,
+  FieldsSpecSchema,
+} from "./fields-spec.js";
+export {
   jobIdOf,
   jobResultKey,
   type Pool,
@@ -180,6 +186,11 @@ export {
 } from "./validation/config-document.js";
 export { describeValue, printable } from "./validation/describe-value.js";
 export { MAX_ID_LENGTH, MAX_NESTING_DEPTH, MAX_TOKEN_COUNT } from "./validation/limits.js";
-export { type ParsedLine, parseDatasetLine } from "./validation/parse-dataset-line.js";
+export {
+  type ParsedLine,
+  parseDatasetLine,
+  type RecordMapping,
+  validateDatasetRecord,
+} from "./validation/parse-dataset-line.js";
 export { parseYamlConfig } from "./validation/yaml-config.js";
 export { firstIssue, formatPath } from "./zod-issues.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FieldsSpecSchema } from "./fields-spec.js";
 import { ScorerRefSchema } from "./scorer-ref.js";
 
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
@@ -82,6 +83,8 @@ export const RunSpecSchema = z.strictObject({
   selection: SelectionSpecSchema.optional(),
   /** Required when the dataset reports `cached_input_tokens`. */
   generator_usage: GeneratorUsageSpecSchema.optional(),
+  /** The dataset column each field is read from, for a dataset in other field names. */
+  fields: FieldsSpecSchema.optional(),
 });
 export type RunSpec = z.infer<typeof RunSpecSchema>;
 export type RunSpecInput = z.input<typeof RunSpecSchema>;

@@ -40,7 +40,7 @@ export async function produceAction(dataset: string, flags: ProduceFlags): Promi
   // cannot leave a run registered without the dataset that was checked.
   const opened = await openDataset(dataset);
   try {
-    await assertUsableDataset(opened, flags.maxLineBytes);
+    await assertUsableDataset(opened, flags.maxLineBytes, spec, flags.spec ?? "(default spec)");
     return await produceOpenDataset(opened, flags, spec, registry, log);
   } finally {
     await opened.close();

@@ -51,13 +51,15 @@ async function runWithRegistry(
   const spec = await specFor(flags.spec, registry);
   // Model-dependent args (score tokens, head overrides) are refused here, before the run
   // exists, rather than as one error row per sample.
-  await checkSpecScorers(spec, flags.spec ?? "(default spec)", registry);
+  const specFile = flags.spec ?? "(default spec)";
+  await checkSpecScorers(spec, specFile, registry);
   // Held open from the check to the end of the run: a file deleted or replaced meanwhile
   // cannot leave a run registered without the dataset that was checked.
   const opened = await openDataset(dataset);
   try {
+    // A spec whose fields miss the dataset is one refusal, even with --strict.
+    await assertUsableDataset(opened, flags.maxLineBytes, spec, specFile);
     if (flags.strict === true) await refuseInvalidDataset(opened, flags, registry, spec);
-    else await assertUsableDataset(opened, flags.maxLineBytes);
     // Checked: say what each verifier model runs with (a refused run printed only its refusal).
     settings.release();
     return await runOpenDataset(opened, flags, registry, spec);

@@ -10,12 +10,22 @@ export type ParsedLine =
   | { ok: false; field: string; message: string };
 
 /**
+ * Turns a parsed record written in a dataset's own field names into Assay's before it is
+ * validated (the spec's `fields`), calling `validate` on the result; it may reword the
+ * refusal to name the dataset's column too.
+ */
+export type RecordMapping = (
+  record: Record<string, unknown>,
+  validate: (record: Record<string, unknown>) => ParsedLine,
+) => ParsedLine;
+
+/**
  * One line of a dataset file (its text, without the newline) as a validated DatasetLine,
  * or the field and a message saying what was expected. A line accepted here can be
  * stored as it is: every check Postgres would otherwise fail on is made first
  * (see `checkJsonValue`), and repeated keys, which JSON.parse silently collapses, are refused.
  */
-export function parseDatasetLine(text: string): ParsedLine {
+export function parseDatasetLine(text: string, mapping?: RecordMapping): ParsedLine {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -40,8 +50,16 @@ export function parseDatasetLine(text: string): ParsedLine {
       "this key appears twice in one object (JSON would keep only the last value); remove one",
     );
   }
-  const result = DatasetLineSchema.safeParse(json);
-  if (!result.success) return { ok: false, ...firstIssue(result.error, json) };
+  const record = json as Record<string, unknown>;
+  return mapping === undefined
+    ? validateDatasetRecord(record)
+    : mapping(record, validateDatasetRecord);
+}
+
+/** A record already parsed and checked as storable, validated as a dataset line. */
+export function validateDatasetRecord(record: Record<string, unknown>): ParsedLine {
+  const result = DatasetLineSchema.safeParse(record);
+  if (!result.success) return { ok: false, ...firstIssue(result.error, record) };
   return { ok: true, line: result.data };
 }
 

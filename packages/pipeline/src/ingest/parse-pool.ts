@@ -1,5 +1,5 @@
 import type { Worker } from "node:worker_threads";
-import { startModuleThread } from "@assay/core";
+import { type FieldsSpec, startModuleThread } from "@assay/core";
 import type { LineOutcome } from "./parse-lines.js";
 import type { LineBytes } from "./read-line-batches.js";
 
@@ -32,9 +32,10 @@ export class ParsePool {
   #failure: Error | undefined;
   #closing = false;
 
-  constructor(size: number) {
+  /** `fields` is the spec's field mapping: each thread compiles it once and applies it. */
+  constructor(size: number, fields?: FieldsSpec) {
     this.#threads = Array.from({ length: size }, () => {
-      const thread: Thread = { worker: spawn(), calls: [] };
+      const thread: Thread = { worker: spawn(fields), calls: [] };
       thread.worker.on("message", (reply: ParseReply) => {
         const call = thread.calls.shift();
         if ("error" in reply) call?.reject(new Error(`parse thread: ${reply.error}`));
@@ -76,6 +77,6 @@ export class ParsePool {
   }
 }
 
-function spawn(): Worker {
-  return startModuleThread(import.meta.url, "parse-worker");
+function spawn(fields: FieldsSpec | undefined): Worker {
+  return startModuleThread(import.meta.url, "parse-worker", fields === undefined ? {} : { fields });
 }

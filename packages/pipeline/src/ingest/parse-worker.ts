@@ -1,12 +1,19 @@
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
+import type { FieldsSpec } from "@assay/core";
+import { compileFields } from "./field-map.js";
 import { parseLineBytes } from "./parse-lines.js";
 import type { ParseReply, ParseRequest } from "./parse-pool.js";
+
+// The spec's field mapping, checked when the spec loaded: compiled once per thread.
+const compiled = compileFields((workerData as { fields?: FieldsSpec }).fields);
+const mapping = compiled.ok ? compiled.fields.mapping : undefined;
 
 // One parse thread: batches of lines as bytes in, their outcomes out, in the order received.
 parentPort?.on("message", (request: ParseRequest) => {
   let reply: ParseReply;
   try {
-    reply = { outcomes: parseLineBytes(request.batch, request.maxLineBytes) };
+    if (!compiled.ok) throw new Error(`fields: ${compiled.field}: ${compiled.message}`);
+    reply = { outcomes: parseLineBytes(request.batch, request.maxLineBytes, mapping) };
   } catch (error) {
     reply = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }

@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
-import { InputError, type Sample } from "@assay/core";
+import { type FieldsSpec, InputError, type RecordMapping, type Sample } from "@assay/core";
+import { compileFields } from "./field-map.js";
 import { type OpenDataset, openDataset } from "./open-dataset.js";
 import { type LineOutcome, parseLine, parseLineBytes } from "./parse-lines.js";
 import { ParsePool } from "./parse-pool.js";
@@ -22,6 +23,8 @@ export interface ReadDatasetOptions {
   parseThreads?: number;
   /** Sees every byte of the file as it is read, in order (e.g. to hash it). */
   onRead?: (bytes: Uint8Array) => void;
+  /** The spec's `fields`: the dataset column each field is read from. */
+  fields?: FieldsSpec;
 }
 
 export type DatasetEvent =
@@ -79,7 +82,9 @@ async function* readOpenDataset(
     ...(options.onRead !== undefined && { onRead: options.onRead }),
   });
   const batches =
-    threads > 0 ? parsedInThreads(lines, maxLineBytes, threads) : parsedHere(lines, maxLineBytes);
+    threads > 0
+      ? parsedInThreads(lines, maxLineBytes, threads, options.fields)
+      : parsedHere(lines, maxLineBytes, mappingOf(options.fields));
   for await (const batch of batches) {
     const events: DatasetEvent[] = [];
     for (const outcome of batch) {
@@ -131,13 +136,21 @@ function tooLongOutcome(batch: Extract<LineBatch, { kind: "too_long" }>, maxLine
   return [parseLine({ number: batch.line, problem: "too_long", bytes: batch.bytes }, maxLineBytes)];
 }
 
+/** The spec's mapping, compiled; the spec was checked when it loaded. */
+function mappingOf(fields: FieldsSpec | undefined): RecordMapping | undefined {
+  const compiled = compileFields(fields);
+  if (!compiled.ok) throw new Error(`fields: ${compiled.field}: ${compiled.message}`);
+  return compiled.fields.mapping;
+}
+
 async function* parsedHere(
   batches: AsyncIterable<LineBatch>,
   maxLineBytes: number,
+  mapping: RecordMapping | undefined,
 ): AsyncGenerator<LineOutcome[]> {
   for await (const batch of batches) {
     yield batch.kind === "lines"
-      ? parseLineBytes(batch, maxLineBytes)
+      ? parseLineBytes(batch, maxLineBytes, mapping)
       : tooLongOutcome(batch, maxLineBytes);
   }
 }
@@ -150,8 +163,11 @@ async function* parsedInThreads(
   batches: AsyncIterable<LineBatch>,
   maxLineBytes: number,
   threads: number,
+  fields: FieldsSpec | undefined,
 ): AsyncGenerator<LineOutcome[]> {
-  const pool = new ParsePool(threads);
+  // The spec's paths are checked here, so a thread never meets one it cannot compile.
+  mappingOf(fields);
+  const pool = new ParsePool(threads, fields);
   const inFlight: Promise<LineOutcome[]>[] = [];
   try {
     for await (const batch of batches) {

@@ -40,7 +40,8 @@ export async function checkDataset(
     }
   };
 
-  for await (const event of readDataset(dataset, options)) {
+  const read = { ...options, ...(spec.fields !== undefined && { fields: spec.fields }) };
+  for await (const event of readDataset(dataset, read)) {
     check.lines += 1;
     if (event.kind === "error") {
       record(event.error);

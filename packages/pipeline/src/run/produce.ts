@@ -195,6 +195,7 @@ async function produceOpen(options: ProduceOptions, opened: OpenDataset): Promis
 
   const readOptions = {
     checkDuplicateIds: false,
+    ...(options.spec.fields !== undefined && { fields: options.spec.fields }),
     ...(options.maxLineBytes !== undefined && { maxLineBytes: options.maxLineBytes }),
     ...(options.parseThreads !== undefined && { parseThreads: options.parseThreads }),
     onRead: (bytes: Uint8Array) => {

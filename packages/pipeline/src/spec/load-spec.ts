@@ -11,6 +11,7 @@ import {
   scorerKey,
 } from "@assay/core";
 import type { ScorerRegistry } from "@assay/scorers";
+import { compileFields } from "../ingest/field-map.js";
 import { assertRoutableField } from "../routing/sample-field.js";
 
 /** Reads a run spec (JSON or YAML) and checks every rule and scorer before any scoring. */
@@ -34,7 +35,7 @@ export function parseSpec(text: string, file: string, registry: ScorerRegistry):
   return validateSpec(result.data, file, registry);
 }
 
-/** Checks a parsed spec: routable fields, known scorers and their args. */
+/** Checks a parsed spec: routable fields, known scorers and their args, column paths. */
 export function validateSpec(spec: RunSpec, file: string, registry: ScorerRegistry): RunSpec {
   for (const rule of spec.rules) {
     for (const path of Object.keys(rule.when)) {
@@ -50,6 +51,8 @@ export function validateSpec(spec: RunSpec, file: string, registry: ScorerRegist
   }
   registry.validateSpec(spec, file);
   checkSelectionKeys(spec, file);
+  const fields = compileFields(spec.fields);
+  if (!fields.ok) throw new SpecError(file, fields.field, fields.message);
   return spec;
 }
 

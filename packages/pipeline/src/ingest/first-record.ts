@@ -1,0 +1,122 @@
+import { type FieldsSpec, printable, SpecError } from "@assay/core";
+import { compileFields, type FieldSource, resolve, whyMissing } from "./field-map.js";
+import type { OpenDataset } from "./open-dataset.js";
+import { readLineBatches } from "./read-line-batches.js";
+import { decodeLine, lineDecoder } from "./read-lines.js";
+
+const NEWLINE = 0x0a;
+const SHOWN_KEYS = 12;
+
+/**
+ * Refuses a spec's `fields` that the dataset's first record does not have, before the run
+ * is registered: a column named wrong would otherwise make every line an input error, a
+ * run full of them. Checks every column the mapping reads (inside the first candidate for
+ * candidate fields) and, for `id`, `question` and an answer or candidates left unmapped,
+ * a column of their own name. A first line that is not a JSON object is left to the line
+ * checks. Reads through the open handle, from its start.
+ */
+export async function assertFieldsInFirstRecord(
+  dataset: OpenDataset,
+  fields: FieldsSpec | undefined,
+  specFile: string,
+  maxLineBytes: number,
+): Promise<void> {
+  if (fields === undefined) return;
+  const compiled = compileFields(fields);
+  if (!compiled.ok) throw new SpecError(specFile, compiled.field, compiled.message);
+  const first = await firstRecord(dataset, maxLineBytes);
+  if (first === undefined) return;
+  const where = `the dataset's first record (${printable(dataset.path)} line ${first.line})`;
+  const refuse = (field: string, message: string): never => {
+    throw new SpecError(specFile, field, `${message}; ${keysOf(first.record)}`);
+  };
+  const { sources, sameName, eitherAnswer } = compiled.fields;
+  const candidates = sources.find((source) => source.field === "candidates");
+  const answers = sources.filter(({ field }) => field === "answer" || field === "candidates");
+  const hasEither = answers.some((source) => resolve(first.record, source.steps).ok);
+  for (const source of sources) {
+    // A record holds an answer or candidates: when both are mapped, one will do.
+    const isAnswer = source.field === "answer" || source.field === "candidates";
+    if (eitherAnswer && isAnswer && hasEither) continue;
+    const inItem = source.field.startsWith("candidates.");
+    const target = inItem ? firstCandidate(first.record, candidates) : first.record;
+    if (target === undefined) continue;
+    const found = resolve(target, source.steps);
+    if (!found.ok) {
+      const place = inItem ? `the first candidate of ${where}` : where;
+      refuse(
+        `fields.${specKey(source)} = ${printable(source.column)}`,
+        `no such field in ${place}${whyMissing(source.steps, found)}`,
+      );
+    }
+  }
+  for (const name of ["id", "question"]) {
+    if (sameName.has(name) && !Object.hasOwn(first.record, name)) {
+      refuse(`fields.${name}`, `not mapped, and ${where} has no \`${name}\` field either; map it`);
+    }
+  }
+  const hasAnswer = ["answer", "candidates"].some(
+    (name) => !sameName.has(name) || Object.hasOwn(first.record, name),
+  );
+  if (!hasAnswer) {
+    refuse(
+      "fields.answer",
+      `neither answer nor candidates is mapped, and ${where} has neither field; map fields.answer (one answer) or fields.candidates (a list)`,
+    );
+  }
+}
+
+/** The spec key a source comes from: `metadata` for every column of a metadata list. */
+function specKey(source: FieldSource): string {
+  return source.field.startsWith("metadata.") ? "metadata" : source.field;
+}
+
+function firstCandidate(record: Record<string, unknown>, from: FieldSource | undefined): unknown {
+  if (from === undefined) return undefined;
+  const list = resolve(record, from.steps);
+  return list.ok && Array.isArray(list.value) && list.value.length > 0 ? list.value[0] : undefined;
+}
+
+function keysOf(record: Record<string, unknown>): string {
+  const keys = Object.keys(record);
+  if (keys.length === 0) return "it has no fields";
+  const shown = keys.slice(0, SHOWN_KEYS).map((key) => printable(key));
+  const more = keys.length > SHOWN_KEYS ? `, … (${keys.length} in all)` : "";
+  return `its fields are ${shown.join(", ")}${more}`;
+}
+
+/** The first line that is not blank, if it is a JSON object. */
+async function firstRecord(
+  dataset: OpenDataset,
+  maxLineBytes: number,
+): Promise<{ line: number; record: Record<string, unknown> } | undefined> {
+  const decoder = lineDecoder();
+  for await (const batch of readLineBatches(dataset.handle, { maxLineBytes })) {
+    if (batch.kind === "too_long") return undefined;
+    const buffer = Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.length);
+    let number = batch.firstLine;
+    for (let start = 0; start < buffer.length; number += 1) {
+      let end = buffer.indexOf(NEWLINE, start);
+      if (end === -1) end = buffer.length;
+      const raw = decodeLine(decoder, buffer.subarray(start, end), number);
+      start = end + 1;
+      if ("problem" in raw) return undefined;
+      if (raw.text.trim() === "") continue;
+      return asRecord(raw.text, number);
+    }
+  }
+  return undefined;
+}
+
+function asRecord(
+  text: string,
+  line: number,
+): { line: number; record: Record<string, unknown> } | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    return { line, record: value as Record<string, unknown> };
+  } catch {
+    return undefined;
+  }
+}
