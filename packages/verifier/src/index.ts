@@ -13,6 +13,13 @@ export {
   paddingEfficiency,
   planBatches,
 } from "./batch/plan-batches.js";
+export {
+  type ChatMessage,
+  type ChatSpec,
+  chatMessages,
+  renderChat,
+} from "./chat/chat-template.js";
+export { readChatSpec } from "./chat/read-chat-spec.js";
 export { type CheckModelOptions, type CheckRow, checkModel } from "./check/check-model.js";
 export {
   type AssayConfig,

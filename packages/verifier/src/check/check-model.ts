@@ -166,9 +166,9 @@ function checkUntouched(model: VerifierModel, pieces: PromptPiece[], text: strin
 
 /** Fills the model's first template the way its scorer does (same criterion, same sanitizer). */
 function resolverOf(model: VerifierModel): (question: string, answer: string) => PromptPiece[] {
-  const { template, criteria, delimiters } = model.config;
+  const { template, criteria } = model.config;
   const criterion = criteria?.[0]?.text ?? "";
-  const sanitizer = untrustedSanitizer(template, delimiters);
+  const sanitizer = untrustedSanitizer(template, model.delimiters);
   return (question, answer) => {
     const prompt = resolvePrompt(
       template,

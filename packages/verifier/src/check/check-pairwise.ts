@@ -17,7 +17,7 @@ export function checkPairwiseLength(
 ): CheckRow[] {
   const config = model.config.pairwise;
   if (config === undefined) return [];
-  const sanitizer = untrustedSanitizer(config.template, model.config.delimiters);
+  const sanitizer = untrustedSanitizer(config.template, model.delimiters);
   const piecesOf = (question: string, a: string, b: string) => {
     const metadata = { answer_a: a, answer_b: b };
     const prompt = resolvePrompt(
