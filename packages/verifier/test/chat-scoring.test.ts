@@ -3,6 +3,7 @@ import {
   createVerifierScorer,
   loadModel,
   renderChat,
+  resolvePrompt,
   scorePosition,
   type VerifierModel,
 } from "../src/index.js";
@@ -27,7 +28,7 @@ describe("chat models score through their own template", () => {
     expect(base.chat).toBeNull();
     const scorer = createVerifierScorer(chat, { model: chat.name });
     const result = await scorer(sample("What is 2 + 2?", "4, since 2 + 2 = 4."), {});
-    expect(result.value).not.toBeNull();
+    expect(result.status).toBe("scored");
     const pieces = [
       "<|im_start|>system\nThe following is a problem and an answer to it.",
       "<|im_end|>\n<|im_start|>user\n",
@@ -77,4 +78,32 @@ describe("chat models score through their own template", () => {
     expect(completedIds.slice(0, at + 1)).toEqual(fit.ids);
     expect(chat.tokenizer.tokenText(completedIds[at + 1] ?? -1)).toBe("T");
   });
+
+  // Llama 3 and Gemma 3 (probe heads: their letters lie past the tiny logits) through
+  // the same path; each template writes its BOS once, and the prompt ends in its
+  // generation prompt.
+  for (const [family, start, end] of [
+    ["llama3", "<|begin_of_text|>", "<|start_header_id|>assistant<|end_header_id|>\n\n"],
+    ["gemma3", "<bos>", "<start_of_turn>model\n"],
+  ] as const) {
+    it(`scores on a tiny ${family} chat model, the prompt in its template`, async () => {
+      const model = await loadModel(await tinyModel({ chat: family }));
+      try {
+        const scorer = createVerifierScorer(model, { model: model.name });
+        const result = await scorer(sample("What is 2 + 2?", "4"), {});
+        const value = result.status === "scored" ? result.value : Number.NaN;
+        expect(value).toBeGreaterThan(0);
+        expect(value).toBeLessThan(1);
+        const template = model.config.template;
+        const prompt = resolvePrompt(template, { question: "Q", answer: "4", metadata: {} }, "");
+        if (!prompt.ok) throw new Error(prompt.message);
+        const fit = await model.fit(prompt.pieces, { maxLength: 512, margin: 8, policy: "error" });
+        if (!fit.ok) throw new Error(fit.message);
+        expect(fit.text.startsWith(start) && fit.text.endsWith(end)).toBe(true);
+        expect(fit.ids.filter((id) => model.tokenizer.tokenText(id) === start)).toHaveLength(1);
+      } finally {
+        await model.close();
+      }
+    });
+  }
 });

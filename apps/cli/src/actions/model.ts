@@ -27,6 +27,15 @@ export async function makeTinyAction(dir: string, flags: MakeTinyFlags): Promise
       "--fused-attention writes causal attention: use it with --kind decoder",
     );
   }
+  if (flags.chat !== undefined && flags.kind !== "decoder") {
+    throw new CliExit(ExitCode.usage, "--chat makes a decoder: use it with --kind decoder");
+  }
+  if (flags.chat !== undefined && flags.chat !== "qwen3" && head === "distribution") {
+    throw new CliExit(
+      ExitCode.usage,
+      `--chat ${flags.chat} takes a probe head: its score letters are not among the tiny logits (use --chat qwen3 for a distribution head)`,
+    );
+  }
   const verifier = await requireVerifier();
   const written = await verifier.makeTinyModel(dir, {
     kind: flags.kind,
@@ -38,11 +47,15 @@ export async function makeTinyAction(dir: string, flags: MakeTinyFlags): Promise
     externalData: flags.externalData === true,
     withPast: flags.withPast === true,
     fusedAttention: flags.fusedAttention === true,
+    ...(flags.chat !== undefined && { chat: flags.chat }),
   });
   const vocab = flags.fullVocab === true ? ", full-vocabulary logits" : "";
   const past = flags.withPast === true ? ", with past key values" : "";
   const fused = flags.fusedAttention === true ? ", fused attention" : "";
-  writeErr(`Wrote a tiny ${flags.kind} (${head} head${vocab}${past}${fused}) to ${written}\n`);
+  const chat = flags.chat === undefined ? "" : `, ${flags.chat} chat template`;
+  writeErr(
+    `Wrote a tiny ${flags.kind} (${head} head${vocab}${past}${fused}${chat}) to ${written}\n`,
+  );
 }
 
 export async function prepareAction(source: string, flags: PrepareFlags): Promise<void> {
