@@ -19,8 +19,9 @@ export {
   chatMessages,
   renderChat,
 } from "./chat/chat-template.js";
-export { readChatSpec } from "./chat/read-chat-spec.js";
+export { hasChatTemplate, readChatSpec } from "./chat/read-chat-spec.js";
 export { type CheckModelOptions, type CheckRow, checkModel } from "./check/check-model.js";
+export { describePrompt, type PromptView } from "./check/describe-prompt.js";
 export {
   type AssayConfig,
   type AssayConfigInput,

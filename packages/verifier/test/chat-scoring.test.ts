@@ -23,7 +23,7 @@ describe("chat models score through their own template", () => {
     await base.close();
   });
 
-  it("renders the prompt in the template, ending in the generation prompt with an empty thinking block", async () => {
+  it("renders the prompt in the template, ending in the generation prompt with an empty thinking block and the assistant prefix", async () => {
     expect(chat.chat).not.toBeNull();
     expect(base.chat).toBeNull();
     const scorer = createVerifierScorer(chat, { model: chat.name });
@@ -32,7 +32,7 @@ describe("chat models score through their own template", () => {
     const pieces = [
       "<|im_start|>system\nThe following is a problem and an answer to it.",
       "<|im_end|>\n<|im_start|>user\n",
-      "<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n",
+      "<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\nScore:",
     ];
     const fit = await chat.fit(
       [
@@ -69,14 +69,14 @@ describe("chat models score through their own template", () => {
       [
         { role: "system", content: "The following is a problem and an answer to it." },
         { role: "user", content: "4" },
-        { role: "assistant", content: "T" },
+        { role: "assistant", content: "Score: T" },
       ],
       false,
     );
     const completedIds = chat.tokenizer.encode(completed, false);
     const at = scorePosition({ ...chat.tokenizer, appendedTokens: 0 }, fit.ids);
     expect(completedIds.slice(0, at + 1)).toEqual(fit.ids);
-    expect(chat.tokenizer.tokenText(completedIds[at + 1] ?? -1)).toBe("T");
+    expect(chat.tokenizer.tokenText(completedIds[at + 1] ?? -1)).toBe(" T");
   });
 
   // Llama 3 and Gemma 3 (probe heads: their letters lie past the tiny logits) through

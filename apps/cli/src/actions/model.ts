@@ -80,7 +80,16 @@ export async function prepareAction(source: string, flags: PrepareFlags): Promis
 export async function checkAction(source: string, flags: CheckFlags): Promise<void> {
   const verifier = await requireVerifier();
   const device = flags.device !== undefined ? { device: flags.device } : {};
-  const rows = await verifier.checkModel(source, { lengths: flags.lengths, ...device });
+  const model = await verifier.loadModel(source, device);
+  let rows: Awaited<ReturnType<typeof verifier.checkModel>>;
+  let prompt: Awaited<ReturnType<typeof verifier.describePrompt>>;
+  try {
+    prompt = await verifier.describePrompt(model);
+    rows = await verifier.checkModel(model, { lengths: flags.lengths });
+  } finally {
+    await model.close();
+  }
+  for (const warning of prompt.warnings) writeErr(`Warning: ${warning}\n`);
   const compared =
     flags.original === undefined
       ? null
@@ -92,6 +101,7 @@ export async function checkAction(source: string, flags: CheckFlags): Promise<vo
     const json = compared === null ? rows : { checks: rows, prepared: compared };
     writeOut(`${JSON.stringify(json, null, 2)}\n`);
   } else {
+    writeOut(`${promptSection(prompt)}\n`);
     writeOut(`${checkTable(source, rows)}\n`);
     if (compared !== null) {
       writeOut(`${preparedTable(source, flags.original ?? "", compared)}\n`);
@@ -107,6 +117,34 @@ export async function checkAction(source: string, flags: CheckFlags): Promise<vo
 }
 
 type CheckRow = { check: string; length: number; passed: boolean; detail: string };
+
+type PromptView = {
+  chat: boolean;
+  shown: string;
+  position: number;
+  tokens: number;
+  scoreToken: string;
+  after: string[];
+};
+
+/** The prompt the model is given (a short example), special tokens in «», and where the score is read. */
+function promptSection(view: PromptView): string {
+  const how = view.chat
+    ? "Prompt (the model's chat template, special tokens in «»), filled with a short example:"
+    : "Prompt (plain text, no chat template), filled with a short example:";
+  const token = JSON.stringify(view.scoreToken);
+  const read = view.chat
+    ? `Score read at token ${view.position} of ${view.tokens}, ${token}: the assistant's answer starts next`
+    : `Score read at token ${view.position} of ${view.tokens}, ${token}`;
+  const after =
+    view.after.length === 0
+      ? ""
+      : view.chat
+        ? `; after the answer the template writes ${view.after.map((t) => JSON.stringify(t)).join(", ")}`
+        : `; after it the tokenizer appends ${view.after.map((t) => JSON.stringify(t)).join(", ")} (not read)`;
+  const rule = "─".repeat(40);
+  return `${how}\n${rule}\n${view.shown}▌\n${rule}\n${read}${after}\n`;
+}
 
 function checkTable(source: string, rows: CheckRow[]): string {
   const table = new Table({

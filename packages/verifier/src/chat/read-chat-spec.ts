@@ -70,6 +70,15 @@ function specialTokensIn(tokenizerConfig: Record<string, unknown>, texts: readon
   return [...new Set(specials)].filter((token) => texts.some((text) => text.includes(token)));
 }
 
+/** Whether the folder has a chat template, whatever assay.json says about using it. */
+export async function hasChatTemplate(dir: string): Promise<boolean> {
+  const tokenizerConfig = (await readJsonFile(dir, "tokenizer_config.json")) as Record<
+    string,
+    unknown
+  >;
+  return (await findChatTemplate(dir, tokenizerConfig)) !== null;
+}
+
 async function findChatTemplate(
   dir: string,
   tokenizerConfig: Record<string, unknown>,

@@ -219,21 +219,44 @@ function assayConfig(
 }
 
 /**
- * The tiny config as a chat model's: the instruction text goes into the system message,
- * the rest into the user message; Qwen3 answers without thinking.
+ * The tiny config as a chat model's: the instruction's first line is the system message,
+ * the rest goes into the user message, and a final `Score: ` becomes the assistant's
+ * prefix `Score:` (the score is read after it, in the assistant's turn); Qwen3 answers without
+ * thinking.
  */
 function chatConfig<T extends { template: AssayConfigInput["template"] }>(
   assay: T,
   family: ChatFamily,
 ): T & Pick<AssayConfigInput, "chat"> {
-  const toSystem = (template: AssayConfigInput["template"]) =>
-    template.map((piece, i) => (i === 0 ? { ...piece, message: "system" as const } : piece));
+  const SCORE = "\nScore: ";
+  let prefixed = false;
+  const toChat = (template: AssayConfigInput["template"]) =>
+    template.flatMap((piece, i): AssayConfigInput["template"] => {
+      if (!("text" in piece)) return [piece];
+      let text = piece.text;
+      if (i === template.length - 1 && text.endsWith(SCORE)) {
+        text = text.slice(0, -SCORE.length);
+        prefixed = true;
+      }
+      if (i !== 0) return [{ ...piece, text }];
+      const line = text.indexOf("\n");
+      return [
+        { text: text.slice(0, line), message: "system" as const },
+        { text: text.slice(line + 1) },
+      ];
+    });
   const variants = (assay as { variants?: AssayConfigInput["template"][] }).variants;
+  const template = toChat(assay.template);
+  const rest = variants === undefined ? {} : { variants: variants.map(toChat) };
   return {
     ...assay,
-    template: toSystem(assay.template),
-    ...(variants === undefined ? {} : { variants: variants.map(toSystem) }),
-    chat: family === "qwen3" ? { options: { enable_thinking: false } } : {},
+    template,
+    ...rest,
+    chat: {
+      ...(family === "qwen3" && { options: { enable_thinking: false } }),
+      // Without the trailing space, which BPE tokenizers make a token of its own.
+      ...((prefixed as boolean) ? { assistant_prefix: "Score:" } : {}),
+    },
   };
 }
 
