@@ -13,7 +13,15 @@ export {
   paddingEfficiency,
   planBatches,
 } from "./batch/plan-batches.js";
+export {
+  type ChatMessage,
+  type ChatSpec,
+  chatMessages,
+  renderChat,
+} from "./chat/chat-template.js";
+export { hasChatTemplate, readChatSpec } from "./chat/read-chat-spec.js";
 export { type CheckModelOptions, type CheckRow, checkModel } from "./check/check-model.js";
+export { describePrompt, type PromptView } from "./check/describe-prompt.js";
 export {
   type AssayConfig,
   type AssayConfigInput,

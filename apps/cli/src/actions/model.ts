@@ -27,6 +27,15 @@ export async function makeTinyAction(dir: string, flags: MakeTinyFlags): Promise
       "--fused-attention writes causal attention: use it with --kind decoder",
     );
   }
+  if (flags.chat !== undefined && flags.kind !== "decoder") {
+    throw new CliExit(ExitCode.usage, "--chat makes a decoder: use it with --kind decoder");
+  }
+  if (flags.chat !== undefined && flags.chat !== "qwen3" && head === "distribution") {
+    throw new CliExit(
+      ExitCode.usage,
+      `--chat ${flags.chat} takes a probe head: its score letters are not among the tiny logits (use --chat qwen3 for a distribution head)`,
+    );
+  }
   const verifier = await requireVerifier();
   const written = await verifier.makeTinyModel(dir, {
     kind: flags.kind,
@@ -38,11 +47,15 @@ export async function makeTinyAction(dir: string, flags: MakeTinyFlags): Promise
     externalData: flags.externalData === true,
     withPast: flags.withPast === true,
     fusedAttention: flags.fusedAttention === true,
+    ...(flags.chat !== undefined && { chat: flags.chat }),
   });
   const vocab = flags.fullVocab === true ? ", full-vocabulary logits" : "";
   const past = flags.withPast === true ? ", with past key values" : "";
   const fused = flags.fusedAttention === true ? ", fused attention" : "";
-  writeErr(`Wrote a tiny ${flags.kind} (${head} head${vocab}${past}${fused}) to ${written}\n`);
+  const chat = flags.chat === undefined ? "" : `, ${flags.chat} chat template`;
+  writeErr(
+    `Wrote a tiny ${flags.kind} (${head} head${vocab}${past}${fused}${chat}) to ${written}\n`,
+  );
 }
 
 export async function prepareAction(source: string, flags: PrepareFlags): Promise<void> {
@@ -67,7 +80,16 @@ export async function prepareAction(source: string, flags: PrepareFlags): Promis
 export async function checkAction(source: string, flags: CheckFlags): Promise<void> {
   const verifier = await requireVerifier();
   const device = flags.device !== undefined ? { device: flags.device } : {};
-  const rows = await verifier.checkModel(source, { lengths: flags.lengths, ...device });
+  const model = await verifier.loadModel(source, device);
+  let rows: Awaited<ReturnType<typeof verifier.checkModel>>;
+  let prompt: Awaited<ReturnType<typeof verifier.describePrompt>>;
+  try {
+    prompt = await verifier.describePrompt(model);
+    rows = await verifier.checkModel(model, { lengths: flags.lengths });
+  } finally {
+    await model.close();
+  }
+  for (const warning of prompt.warnings) writeErr(`Warning: ${warning}\n`);
   const compared =
     flags.original === undefined
       ? null
@@ -79,6 +101,7 @@ export async function checkAction(source: string, flags: CheckFlags): Promise<vo
     const json = compared === null ? rows : { checks: rows, prepared: compared };
     writeOut(`${JSON.stringify(json, null, 2)}\n`);
   } else {
+    writeOut(`${promptSection(prompt)}\n`);
     writeOut(`${checkTable(source, rows)}\n`);
     if (compared !== null) {
       writeOut(`${preparedTable(source, flags.original ?? "", compared)}\n`);
@@ -94,6 +117,34 @@ export async function checkAction(source: string, flags: CheckFlags): Promise<vo
 }
 
 type CheckRow = { check: string; length: number; passed: boolean; detail: string };
+
+type PromptView = {
+  chat: boolean;
+  shown: string;
+  position: number;
+  tokens: number;
+  scoreToken: string;
+  after: string[];
+};
+
+/** The prompt the model is given (a short example), special tokens in «», and where the score is read. */
+function promptSection(view: PromptView): string {
+  const how = view.chat
+    ? "Prompt (the model's chat template, special tokens in «»), filled with a short example:"
+    : "Prompt (plain text, no chat template), filled with a short example:";
+  const token = JSON.stringify(view.scoreToken);
+  const read = view.chat
+    ? `Score read at token ${view.position} of ${view.tokens}, ${token}: the assistant's answer starts next`
+    : `Score read at token ${view.position} of ${view.tokens}, ${token}`;
+  const after =
+    view.after.length === 0
+      ? ""
+      : view.chat
+        ? `; after the answer the template writes ${view.after.map((t) => JSON.stringify(t)).join(", ")}`
+        : `; after it the tokenizer appends ${view.after.map((t) => JSON.stringify(t)).join(", ")} (not read)`;
+  const rule = "─".repeat(40);
+  return `${how}\n${rule}\n${view.shown}▌\n${rule}\n${read}${after}\n`;
+}
 
 function checkTable(source: string, rows: CheckRow[]): string {
   const table = new Table({

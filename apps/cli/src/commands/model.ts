@@ -11,6 +11,7 @@ export interface MakeTinyFlags {
   externalData?: boolean;
   withPast?: boolean;
   fusedAttention?: boolean;
+  chat?: "qwen3" | "llama3" | "gemma3";
 }
 
 export interface CheckFlags {
@@ -60,6 +61,12 @@ export function registerModel(program: Command): void {
     .option(
       "--fused-attention",
       "attention fused as onnxruntime's optimizers write it (com.microsoft GroupQueryAttention): no [batch, heads, seq, seq] tensor is held; right-padded, a decoder only",
+    )
+    .addOption(
+      new Option(
+        "--chat <family>",
+        "a chat model: that family's real tokenizer and chat template, the instruction as the system message (llama3 and gemma3 take a probe head)",
+      ).choices(["qwen3", "llama3", "gemma3"]),
     )
     .action(async (dir: string, flags: MakeTinyFlags) => {
       const { makeTinyAction } = await import("../actions/model.js");

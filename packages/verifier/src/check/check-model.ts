@@ -1,10 +1,11 @@
 import type { Sample } from "@assay/core";
 import { fitPrompt } from "../fit/fit.js";
+import { promptFormat } from "../fit/prompt-format.js";
 import { type LoadModelOptions, loadModel } from "../model/load-model.js";
-import { scorePosition, type VerifierTokenizer } from "../model/tokenizer.js";
+import { scorePosition } from "../model/tokenizer.js";
 import type { VerifierModel } from "../model/verifier-model.js";
 import { createVerifierScorer } from "../scorer/create-verifier-scorer.js";
-import { type PromptPiece, plainText, resolvePrompt } from "../template/resolve-prompt.js";
+import { type PromptPiece, pieceText, resolvePrompt } from "../template/resolve-prompt.js";
 import { untrustedSanitizer } from "../template/untrusted-text.js";
 import { checkPairwiseLength } from "./check-pairwise.js";
 import { fillerText } from "./filler.js";
@@ -67,11 +68,12 @@ async function checkLength(
   const samples = answers.map((answer, i) => sampleOf(question, answer, i));
   const pieces = samples.map((s) => resolve(s.question, s.answer));
   const fits = pieces.map((p) =>
-    fitPrompt(model.tokenizer, p, {
-      maxLength: model.config.max_length,
-      margin: model.config.margin,
-      policy: "error",
-    }),
+    fitPrompt(
+      model.tokenizer,
+      p,
+      { maxLength: model.config.max_length, margin: model.config.margin, policy: "error" },
+      model.chat,
+    ),
   );
   const [fitA, fitB] = fits;
   const [piecesA] = pieces;
@@ -114,16 +116,21 @@ async function checkLength(
       detail: `input ids ${sameIds ? "IDENTICAL" : "differ"}; scores ${values.map((v) => (v === null ? "unscored" : v.toFixed(6))).join(" vs ")}`,
     },
     { check: "fit untouched", length, passed: untouched.passed, detail: untouched.detail },
-    { check: "score position", length, ...checkScorePosition(model.tokenizer, fitA) },
+    { check: "score position", length, ...checkScorePosition(model, fitA) },
   ];
 }
 
-/** Which token the head reads: it must be the last token of the prompt text itself. */
+/**
+ * Which token the head reads: it must be the last token of the prompt text itself (with a
+ * chat template, the generation prompt's last, where the assistant's first token goes).
+ */
 function checkScorePosition(
-  tokenizer: VerifierTokenizer,
+  model: VerifierModel,
   fit: { text: string; ids: number[] },
 ): { passed: boolean; detail: string } {
-  const position = scorePosition(tokenizer, fit.ids);
+  const tokenizer = model.tokenizer;
+  const position =
+    model.chat === null ? scorePosition(tokenizer, fit.ids) : Math.max(0, fit.ids.length - 1);
   const read = fit.ids[position] ?? -1;
   const passed = read === tokenizer.encode(fit.text, false).at(-1);
   const token = (id: number) => `id ${id} ${JSON.stringify(tokenizer.tokenText(id))}`;
@@ -135,8 +142,10 @@ function checkScorePosition(
 }
 
 function checkUntouched(model: VerifierModel, pieces: PromptPiece[], text: string, ids: number[]) {
-  const plain = plainText(pieces);
-  const plainIds = model.tokenizer.encode(plain, true);
+  const format = promptFormat(model.tokenizer, model.chat);
+  const render = (texts: (string | null)[]) => format.render(pieces, texts);
+  const plain = render(pieces.map(pieceText));
+  const plainIds = format.encode(plain);
   if (plainIds.length <= model.config.max_length) {
     const same =
       text === plain && ids.length === plainIds.length && ids.every((id, i) => id === plainIds[i]);
@@ -151,8 +160,12 @@ function checkUntouched(model: VerifierModel, pieces: PromptPiece[], text: strin
   const question = pieces[index];
   if (question === undefined)
     return { passed: false, detail: "does not fit and the template has no question to cut" };
-  const before = plainText(pieces.slice(0, index)) + question.prefix;
-  const after = question.suffix + plainText(pieces.slice(index + 1));
+  // The prompt around the question: the template rendered with a mark in its place.
+  const mark = "\u{F8FF}";
+  const around = render(
+    pieces.map((p, i) => (i === index ? p.prefix + mark + p.suffix : pieceText(p))),
+  );
+  const [before = "", after = ""] = around.split(mark);
   const middle = text.slice(before.length, text.length - after.length);
   const passed =
     text.startsWith(before) && text.endsWith(after) && question.body.startsWith(middle);
@@ -166,9 +179,9 @@ function checkUntouched(model: VerifierModel, pieces: PromptPiece[], text: strin
 
 /** Fills the model's first template the way its scorer does (same criterion, same sanitizer). */
 function resolverOf(model: VerifierModel): (question: string, answer: string) => PromptPiece[] {
-  const { template, criteria, delimiters } = model.config;
+  const { template, criteria } = model.config;
   const criterion = criteria?.[0]?.text ?? "";
-  const sanitizer = untrustedSanitizer(template, delimiters);
+  const sanitizer = untrustedSanitizer(template, model.delimiters);
   return (question, answer) => {
     const prompt = resolvePrompt(
       template,
@@ -182,7 +195,8 @@ function resolverOf(model: VerifierModel): (question: string, answer: string) =>
 }
 
 function plainTokens(model: VerifierModel, pieces: PromptPiece[]): number {
-  return model.tokenizer.encode(plainText(pieces), true).length;
+  const format = promptFormat(model.tokenizer, model.chat);
+  return format.encode(format.render(pieces, pieces.map(pieceText))).length;
 }
 
 function lastText(pieces: readonly PromptPiece[]): string {

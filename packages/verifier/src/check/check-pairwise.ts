@@ -1,6 +1,7 @@
 import { fitPrompt } from "../fit/fit.js";
+import { promptFormat } from "../fit/prompt-format.js";
 import type { VerifierModel } from "../model/verifier-model.js";
-import { plainText, resolvePrompt } from "../template/resolve-prompt.js";
+import { pieceText, resolvePrompt } from "../template/resolve-prompt.js";
 import { untrustedSanitizer } from "../template/untrusted-text.js";
 import type { CheckRow } from "./check-model.js";
 import { fillerText } from "./filler.js";
@@ -17,7 +18,7 @@ export function checkPairwiseLength(
 ): CheckRow[] {
   const config = model.config.pairwise;
   if (config === undefined) return [];
-  const sanitizer = untrustedSanitizer(config.template, model.config.delimiters);
+  const sanitizer = untrustedSanitizer(config.template, model.delimiters);
   const piecesOf = (question: string, a: string, b: string) => {
     const metadata = { answer_a: a, answer_b: b };
     const prompt = resolvePrompt(
@@ -29,7 +30,9 @@ export function checkPairwiseLength(
     if (!prompt.ok) throw new Error(`cannot check this pairwise template: ${prompt.message}`);
     return prompt.pieces;
   };
-  const overhead = model.tokenizer.encode(plainText(piecesOf("", ...answers)), true).length;
+  const format = promptFormat(model.tokenizer, model.chat);
+  const empty = piecesOf("", ...answers);
+  const overhead = format.encode(format.render(empty, empty.map(pieceText))).length;
   const question = fillerText(model.tokenizer, Math.max(1, length - overhead));
   const options = {
     maxLength: model.config.max_length,
@@ -37,8 +40,13 @@ export function checkPairwiseLength(
     policy: "error" as const,
   };
   const pieces = piecesOf(question, answers[0], answers[1]);
-  const fit = fitPrompt(model.tokenizer, pieces, options);
-  const swapped = fitPrompt(model.tokenizer, piecesOf(question, answers[1], answers[0]), options);
+  const fit = fitPrompt(model.tokenizer, pieces, options, model.chat);
+  const swapped = fitPrompt(
+    model.tokenizer,
+    piecesOf(question, answers[1], answers[0]),
+    options,
+    model.chat,
+  );
   if (!fit.ok || !swapped.ok) {
     const message = !fit.ok ? fit.message : !swapped.ok ? swapped.message : "";
     return [

@@ -3,9 +3,17 @@ import { z } from "zod";
 /** Slot names with a fixed meaning; any other slot reads the sample's own metadata key. */
 export const RESERVED_SLOTS = ["question", "answer", "criterion"] as const;
 
+/**
+ * The chat message a piece goes into when the model's chat template is applied (`chat`):
+ * `system` pieces make the system message, `user` pieces the user message. Default `user`;
+ * without a chat template the pieces are joined in order whatever their message.
+ */
+const MessageSchema = z.enum(["system", "user"]).optional();
+
 export const TextPieceSchema = z.strictObject({
   /** Literal template text; always kept. */
   text: z.string(),
+  message: MessageSchema,
 });
 
 export const SlotPieceSchema = z.strictObject({
@@ -22,6 +30,7 @@ export const SlotPieceSchema = z.strictObject({
    * among equal priorities the one declared last first. Default 0.
    */
   priority: z.number().default(0),
+  message: MessageSchema,
 });
 
 export const TemplateSchema = z
@@ -118,6 +127,25 @@ export const HeadSchema = z.discriminatedUnion("type", [ProbeHeadSchema, Distrib
 
 export const CriterionSchema = z.strictObject({ name: z.string().min(1), text: z.string() });
 
+/** A fixed example turn shown before the prompt: what the judge is asked, what it answers. */
+export const ChatExampleSchema = z.strictObject({ user: z.string(), assistant: z.string() });
+
+/**
+ * How the prompt is wrapped in the model's own chat template (tokenizer_config.json
+ * `chat_template`), rendered with `add_generation_prompt` so the score is read where the
+ * assistant's first token goes (or right after `assistant_prefix`).
+ */
+export const ChatConfigSchema = z.strictObject({
+  /** Apply the chat template. Default: true when tokenizer_config.json has a `chat_template`. */
+  enabled: z.boolean().optional(),
+  /** Few-shot turns between the system message and the prompt's user message. Default none. */
+  examples: z.array(ChatExampleSchema).default([]),
+  /** Variables the template reads besides the messages, e.g. Qwen3's `enable_thinking: false`. */
+  options: z.record(z.string(), z.json()).default({}),
+  /** Text the assistant's answer starts with (e.g. `Score: `); the score is read after it. */
+  assistant_prefix: z.string().default(""),
+});
+
 /**
  * A model folder's assay.json. Before this schema sees it, the text passes the checks a
  * dataset line passes (`parseJsonConfig` in core: no key written twice, no `__proto__`
@@ -169,6 +197,8 @@ export const AssayConfigSchema = z.strictObject({
    * The loader's `reusePrefixes` wins over it; unset, true.
    */
   prefix_reuse: z.boolean().optional(),
+  /** The model's chat template around the prompt (see ChatConfigSchema). Default: applied when present. */
+  chat: ChatConfigSchema.optional(),
 });
 
 export type TextPiece = z.output<typeof TextPieceSchema>;
@@ -180,5 +210,7 @@ export type ProbeHeadConfig = z.output<typeof ProbeHeadSchema>;
 export type DistributionHeadConfig = z.output<typeof DistributionHeadSchema>;
 export type HeadConfig = z.output<typeof HeadSchema>;
 export type Criterion = z.output<typeof CriterionSchema>;
+export type ChatConfig = z.output<typeof ChatConfigSchema>;
+export type PieceMessage = NonNullable<z.output<typeof MessageSchema>>;
 export type AssayConfig = z.output<typeof AssayConfigSchema>;
 export type AssayConfigInput = z.input<typeof AssayConfigSchema>;

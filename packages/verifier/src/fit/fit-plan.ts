@@ -2,6 +2,7 @@ import type { VerifierTokenizer } from "../model/tokenizer.js";
 import { type PromptPiece, pieceText } from "../template/resolve-prompt.js";
 import { countTokens, decodeHead, decodeTail } from "./count-tokens.js";
 import type { FitOptions } from "./fit.js";
+import type { PromptFormat } from "./prompt-format.js";
 
 /**
  * What the fit keeps: the first `dropped` pieces of the drop order are left out; when the
@@ -17,6 +18,8 @@ export interface Plan {
 /** The pieces and their token ids, fixed for one fit. */
 export interface Parts {
   tokenizer: VerifierTokenizer;
+  /** Renders and encodes the kept pieces (plain text, or the model's chat template). */
+  format: PromptFormat;
   pieces: readonly PromptPiece[];
   order: readonly PromptPiece[];
   questionIds: () => number[];
@@ -87,14 +90,16 @@ function labelTokens(tokenizer: VerifierTokenizer, piece: PromptPiece): number {
   return countTokens(tokenizer, piece.prefix) + countTokens(tokenizer, piece.suffix);
 }
 
-/** The prompt text of a plan. A piece left out writes neither its prefix nor its suffix. */
+/**
+ * The prompt text of a plan, rendered by the format. A piece left out writes neither its
+ * prefix nor its suffix.
+ */
 export function assemble(parts: Parts, plan: Plan): string {
   const { tokenizer, pieces, order } = parts;
   const left = new Set(order.slice(0, plan.dropped));
   const cut = plan.questionKeep === null ? undefined : order[plan.dropped];
-  let text = "";
-  for (const piece of pieces) {
-    if (left.has(piece)) continue;
+  const texts = pieces.map((piece): string | null => {
+    if (left.has(piece)) return null;
     if (piece === cut && plan.questionKeep !== null) {
       const ids = parts.questionIds();
       const body =
@@ -102,14 +107,14 @@ export function assemble(parts: Parts, plan: Plan): string {
           ? piece.body
           : decodeHead(tokenizer, ids, plan.questionKeep);
       // A question cut to nothing is left out, labels included.
-      if (body !== "") text += piece.prefix + body + piece.suffix;
-    } else if (piece.role === "answer" && plan.answerKeep !== null) {
-      text += piece.prefix + answerTail(parts, plan.answerKeep) + piece.suffix;
-    } else {
-      text += pieceText(piece);
+      return body === "" ? null : piece.prefix + body + piece.suffix;
     }
-  }
-  return text;
+    if (piece.role === "answer" && plan.answerKeep !== null) {
+      return piece.prefix + answerTail(parts, plan.answerKeep) + piece.suffix;
+    }
+    return pieceText(piece);
+  });
+  return parts.format.render(pieces, texts);
 }
 
 /** The last `keep` tokens of the answer as text ("" when `keep` is 0 or cuts a character). */
@@ -118,7 +123,7 @@ export function answerTail(parts: Parts, keep: number): string {
 }
 
 export function encodedLength(parts: Parts, plan: Plan): number {
-  return parts.tokenizer.encode(assemble(parts, plan), true).length;
+  return parts.format.encode(assemble(parts, plan)).length;
 }
 
 export function once<T>(compute: () => T): () => T {

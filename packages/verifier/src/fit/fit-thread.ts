@@ -1,5 +1,6 @@
 import type { Worker } from "node:worker_threads";
 import { startModuleThread } from "@assay/core";
+import type { ChatSpec } from "../chat/chat-template.js";
 import type { PromptPiece } from "../template/resolve-prompt.js";
 import type { FitOptions, FitResult } from "./fit.js";
 
@@ -24,8 +25,9 @@ export class FitThread {
     worker.unref();
   }
 
-  static async start(dir: string): Promise<FitThread> {
-    const worker = spawn(dir);
+  /** `chat`: the model's chat template, rendered around every prompt this thread fits. */
+  static async start(dir: string, chat: ChatSpec | null = null): Promise<FitThread> {
+    const worker = spawn(dir, chat);
     await new Promise<void>((resolve, reject) => {
       worker.once("message", () => resolve());
       worker.once("error", reject);
@@ -61,6 +63,6 @@ export class FitThread {
   }
 }
 
-function spawn(dir: string): Worker {
-  return startModuleThread(import.meta.url, "fit-worker", { dir });
+function spawn(dir: string, chat: ChatSpec | null): Worker {
+  return startModuleThread(import.meta.url, "fit-worker", { dir, chat });
 }

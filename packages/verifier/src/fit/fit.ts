@@ -1,5 +1,6 @@
+import type { ChatSpec } from "../chat/chat-template.js";
 import type { VerifierTokenizer } from "../model/tokenizer.js";
-import { type PromptPiece, plainText } from "../template/resolve-prompt.js";
+import { type PromptPiece, pieceText } from "../template/resolve-prompt.js";
 import { decodeHead } from "./count-tokens.js";
 import { dropOrder } from "./drop-order.js";
 import {
@@ -12,6 +13,7 @@ import {
   type Plan,
   shrink,
 } from "./fit-plan.js";
+import { promptFormat } from "./prompt-format.js";
 import type { OverflowPolicy, SlotCut, TruncationRecord } from "./truncation-record.js";
 
 export interface FitOptions {
@@ -32,14 +34,20 @@ export type FitResult =
  * (lowest priority first): the question, when its turn comes, keeps its head; every other
  * piece is dropped whole. Whatever is left out is a prefix of that order. The text is
  * assembled, re-tokenized and shrunk until it fits.
+ *
+ * With `chat`, the kept pieces are rendered in the model's chat template and every token of
+ * it (role headers, special tokens, the generation prompt) counts against the window; the
+ * contract is the same, and the result equals the template rendered over the fitted pieces.
  */
 export function fitPrompt(
   tokenizer: VerifierTokenizer,
   pieces: PromptPiece[],
   options: FitOptions,
+  chat: ChatSpec | null = null,
 ): FitResult {
-  const plain = plainText(pieces);
-  const plainIds = tokenizer.encode(plain, true);
+  const format = promptFormat(tokenizer, chat);
+  const plain = format.render(pieces, pieces.map(pieceText));
+  const plainIds = format.encode(plain);
   const base = {
     originalTokens: plainIds.length,
     slot: null,
@@ -75,6 +83,7 @@ export function fitPrompt(
   const question = pieces.find((p) => p.role === "question");
   const parts: Parts = {
     tokenizer,
+    format,
     pieces,
     order: dropOrder(pieces),
     questionIds: once(() => (question === undefined ? [] : tokenizer.encode(question.body, false))),
@@ -112,7 +121,7 @@ export function fitPrompt(
       );
     }
     const text = assemble(parts, plan);
-    const ids = tokenizer.encode(text, true);
+    const ids = format.encode(text);
     const over = ids.length - options.maxLength;
     if (over <= 0) return { ok: true, text, ids, record: fittedRecord(parts, plan, ids, base) };
     shrink(parts, plan, over);

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { BatcherOptions } from "../batch/batcher.js";
+import { readChatSpec } from "../chat/read-chat-spec.js";
 import { ModelFolderError } from "../errors/model-folder-error.js";
 import { FitThread } from "../fit/fit-thread.js";
 import { checkPreparedGraph } from "../prepare/check-prepared-graph.js";
@@ -41,6 +42,7 @@ export async function loadModel(
   const config = await readAssayConfig(dir);
   const declaredHidden = await readHiddenSize(dir);
   const tokenizer = await loadTokenizer(dir);
+  const chat = await readChatSpec(dir, config);
   const onnxFile = join(dir, "onnx", "model.onnx");
   const session = await createSession(onnxFile, options);
   try {
@@ -71,13 +73,15 @@ export async function loadModel(
       );
     }
     // Started last: a folder that fails a check never pays for the second tokenizer.
-    const fitThread = await FitThread.start(dir);
+    const fitThread = await FitThread.start(dir, chat);
+    // A chat prompt is encoded without the tokenizer's special tokens (its template writes
+    // them), so nothing is appended: the score is read at its last token.
     const runner = new ModelRunner(
       session,
       io,
       paddingSide,
       tokenizer.padId,
-      tokenizer.appendedTokens,
+      chat === null ? tokenizer.appendedTokens : 0,
     );
     return new VerifierModel(
       source,
@@ -94,6 +98,7 @@ export async function loadModel(
       // Prefix reuse pads each row's past to the widest one: GroupQueryAttention, which
       // reads the first keys of a row, would read that gap. Prompts then run whole.
       prefixReuseWanted(config, options) && !fused,
+      chat,
     );
   } catch (error) {
     await session.release();

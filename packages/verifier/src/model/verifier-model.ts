@@ -1,5 +1,6 @@
 import { type BatchedResult, Batcher, type BatchStats } from "../batch/batcher.js";
 import { GroupBatcher } from "../batch/group-batcher.js";
+import type { ChatSpec } from "../chat/chat-template.js";
 import type { AssayConfig } from "../config/assay-config.js";
 import type { FitOptions, FitResult } from "../fit/fit.js";
 import type { FitThread } from "../fit/fit-thread.js";
@@ -67,6 +68,8 @@ export class VerifierModel {
     readonly fitThread: FitThread,
     /** `reusePrefixes` as loaded: false keeps the plain path even on a with-past graph. */
     readonly prefixReuseAllowed = true,
+    /** The chat template the prompts are rendered in; null for plain text. */
+    readonly chat: ChatSpec | null = null,
   ) {}
 
   /**
@@ -130,6 +133,14 @@ export class VerifierModel {
   /** Token totals of `forwardSharingPrefixes` since load: tokens in, tokens computed. */
   prefixReuseStats(): PrefixReuseStats {
     return { ...this.#shared };
+  }
+
+  /**
+   * Strings neutralized in untrusted values besides the template's own delimiters:
+   * assay.json `delimiters` and the special tokens the chat template writes.
+   */
+  get delimiters(): string[] {
+    return [...(this.config.delimiters ?? []), ...(this.chat?.markers ?? [])];
   }
 
   /** Fits a prompt in the tokenization thread (same result as fitPrompt with this tokenizer). */

@@ -48,7 +48,7 @@ export async function collectHiddenStates(
   const output = hiddenOutputOf(model);
   const template = model.config.template;
   const criterion = model.config.criteria?.[0]?.text ?? "";
-  const sanitizer = untrustedSanitizer(template, model.config.delimiters);
+  const sanitizer = untrustedSanitizer(template, model.delimiters);
   const result: HiddenStates = { output, rows: [], samples: [], skipped: [] };
   for (let start = 0; start < samples.length; start += CHUNK) {
     const chunk = samples.slice(start, start + CHUNK);

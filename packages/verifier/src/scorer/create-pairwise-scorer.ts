@@ -35,7 +35,7 @@ export function createPairwiseScorer(model: VerifierModel): Scorer {
   const checked = scaleTokenIds(model.tokenizer, [config.choices[1], config.choices[0]]);
   if (!checked.ok) throw new VerifierArgsError(`pairwise.choices: ${checked.message}`);
   const choiceIds = checked.ids;
-  const sanitizer = untrustedSanitizer(config.template, model.config.delimiters);
+  const sanitizer = untrustedSanitizer(config.template, model.delimiters);
   return async (sample: Sample, context): Promise<Score> => {
     const detail = emptyDetail(model, config);
     const missing = PAIR_SLOTS.filter((slot) => typeof sample.metadata[slot] !== "string");

@@ -38,7 +38,7 @@ export function promptPlan(model: VerifierModel, args: VerifierArgs): PromptSpec
       "Several `criteria` need a `criterion` slot in every prompt variant; without it each criterion gets the same prompt: add `{ slot: criterion }` to each of the first `repetitions` variants, or give one criterion",
     );
   }
-  const sanitizers = used.map((template) => untrustedSanitizer(template, model.config.delimiters));
+  const sanitizers = used.map((template) => untrustedSanitizer(template, model.delimiters));
   return criteria.flatMap((criterion) =>
     used.map((template, variant) => ({
       criterion,

