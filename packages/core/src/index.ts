@@ -180,6 +180,10 @@ export {
 } from "./validation/config-document.js";
 export { describeValue, printable } from "./validation/describe-value.js";
 export { MAX_ID_LENGTH, MAX_NESTING_DEPTH, MAX_TOKEN_COUNT } from "./validation/limits.js";
-export { type ParsedLine, parseDatasetLine } from "./validation/parse-dataset-line.js";
+export {
+  type ParsedLine,
+  parseDatasetLine,
+  parseDatasetObject,
+} from "./validation/parse-dataset-line.js";
 export { parseYamlConfig } from "./validation/yaml-config.js";
 export { firstIssue, formatPath } from "./zod-issues.js";

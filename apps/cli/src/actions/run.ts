@@ -54,7 +54,9 @@ async function runWithRegistry(
   await checkSpecScorers(spec, flags.spec ?? "(default spec)", registry);
   // Held open from the check to the end of the run: a file deleted or replaced meanwhile
   // cannot leave a run registered without the dataset that was checked.
-  const opened = await openDataset(dataset);
+  const opened = await openDataset(dataset, {
+    ...(flags.format !== undefined && { format: flags.format }),
+  });
   try {
     if (flags.strict === true) await refuseInvalidDataset(opened, flags, registry, spec);
     else await assertUsableDataset(opened, flags.maxLineBytes);
@@ -73,7 +75,7 @@ async function runOpenDataset(
   spec: Awaited<ReturnType<typeof specFor>>,
 ): Promise<number> {
   const dataset = opened.path;
-  const runId = flags.runId ?? defaultRunId(dataset);
+  const runId = flags.runId ?? defaultRunId(dataset === "-" ? "stdin" : dataset);
   const store = await openStoreFor(flags.db, "assay run", { schema: flags.dbSchema });
   const log = flags.quiet === true ? () => {} : (line: string) => writeErr(`${line}\n`);
   try {

@@ -48,3 +48,22 @@ export function parseDatasetLine(text: string): ParsedLine {
 function refuse(field: string, message: string): ParsedLine {
   return { ok: false, field, message };
 }
+
+/**
+ * A dataset record that is already a value (a CSV row or Parquet row made into an object)
+ * as a validated DatasetLine, with the same checks and messages as a JSONL line after
+ * its JSON is parsed. Its strings are checked for what Postgres refuses (NUL, lone
+ * surrogates), since they never went through JSON.
+ */
+export function parseDatasetObject(value: unknown): ParsedLine {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return refuse("", `expected an object, got ${describeValue(value)}`);
+  }
+  const check = checkJsonValue(value, true);
+  if (check.problem !== undefined) {
+    return refuse(formatPath(check.problem.path), check.problem.message);
+  }
+  const result = DatasetLineSchema.safeParse(value);
+  if (!result.success) return { ok: false, ...firstIssue(result.error, value) };
+  return { ok: true, line: result.data };
+}

@@ -1,4 +1,4 @@
-import { parseDatasetLine, type Sample, samplesFromLine } from "@assay/core";
+import { parseDatasetLine, parseDatasetObject, type Sample, samplesFromLine } from "@assay/core";
 import type { LineBytes } from "./read-line-batches.js";
 import { decodeLine, type LineProblem, lineDecoder, type RawLine } from "./read-lines.js";
 
@@ -46,6 +46,16 @@ export function parseLine(raw: RawLine, maxLineBytes: number): LineOutcome {
   }
   if (raw.text.trim() === "") return { kind: "blank", line };
   const parsed = parseDatasetLine(raw.text);
+  if (!parsed.ok) return { kind: "refused", line, field: parsed.field, message: parsed.message };
+  return { kind: "samples", line, samples: samplesFromLine(parsed.line, line) };
+}
+
+/**
+ * A record another format already made into an object (a CSV or Parquet row), through
+ * the same validation as a JSONL line's parsed JSON. `line` is the record's row number.
+ */
+export function parseRecord(record: unknown, line: number): LineOutcome {
+  const parsed = parseDatasetObject(record);
   if (!parsed.ok) return { kind: "refused", line, field: parsed.field, message: parsed.message };
   return { kind: "samples", line, samples: samplesFromLine(parsed.line, line) };
 }
