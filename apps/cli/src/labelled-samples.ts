@@ -1,5 +1,5 @@
 import { InputError, type Sample } from "@assay/core";
-import { readDataset } from "@assay/pipeline";
+import { type DatasetFormat, readDataset } from "@assay/pipeline";
 import { CliExit, ExitCode } from "./exit-codes.js";
 
 /**
@@ -7,9 +7,9 @@ import { CliExit, ExitCode } from "./exit-codes.js";
  * The first bad line, or the first answer without a label, is refused with its file, line
  * and field (exit 3); a dataset of a single label is refused as a whole.
  */
-export async function readLabelledSamples(file: string): Promise<Sample[]> {
+export async function readLabelledSamples(file: string, format?: DatasetFormat): Promise<Sample[]> {
   const samples: Sample[] = [];
-  for await (const event of readDataset(file)) {
+  for await (const event of readDataset(file, format !== undefined ? { format } : {})) {
     if (event.kind === "error") throw event.error;
     for (const sample of event.samples) {
       if (sample.label === undefined) {

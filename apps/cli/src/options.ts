@@ -1,3 +1,4 @@
+import { DATASET_FORMATS, type DatasetFormat, datasetFormat } from "@assay/pipeline";
 import { InvalidArgumentError } from "commander";
 
 /**
@@ -52,5 +53,20 @@ export function deviceName(value: string): DeviceName {
   if (value === "cpu" || /^cuda:\d+$/.test(value)) return value as DeviceName;
   throw new InvalidArgumentError(
     `Expected --device to be "cpu" or "cuda:<id>" (e.g. cuda:0), got "${value}".`,
+  );
+}
+
+/** `--format` on every command that reads a dataset. */
+export const FORMAT_OPTION = [
+  "--format <format>",
+  "dataset format: jsonl, csv, tsv or parquet (default: told by the file's bytes and name; gzip and zstd are always told by the bytes)",
+  parseDatasetFormat,
+] as const;
+
+export function parseDatasetFormat(value: string): DatasetFormat {
+  const format = datasetFormat(value);
+  if (format !== undefined) return format;
+  throw new InvalidArgumentError(
+    `Expected --format to be one of ${DATASET_FORMATS.join(", ")}, got "${value}" (compression is told by the bytes: a .csv.gz is --format csv).`,
   );
 }

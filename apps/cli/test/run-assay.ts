@@ -16,6 +16,8 @@ export function runAssay(
     env?: NodeJS.ProcessEnv;
     /** Sees stderr so far on each chunk, e.g. to signal the child at a given point. */
     onStderr?: (text: string, child: ChildProcess) => void;
+    /** Written to the command's standard input, then closed; default: no standard input. */
+    stdin?: Uint8Array;
   } = {},
 ): Promise<AssayResult> {
   const child = spawn(
@@ -24,9 +26,10 @@ export function runAssay(
     {
       cwd: options.cwd ?? REPO,
       env: { ...process.env, DATABASE_URL: undefined, ...options.env },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     },
   );
+  child.stdin?.end(options.stdin);
   return processOutput(child, (text) => options.onStderr?.(text, child));
 }
 

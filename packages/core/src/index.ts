@@ -189,6 +189,7 @@ export { MAX_ID_LENGTH, MAX_NESTING_DEPTH, MAX_TOKEN_COUNT } from "./validation/
 export {
   type ParsedLine,
   parseDatasetLine,
+  parseDatasetObject,
   type RecordMapping,
   validateDatasetRecord,
 } from "./validation/parse-dataset-line.js";

@@ -1,4 +1,9 @@
 export { assertFieldsInFirstRecord } from "./ingest/first-record.js";
+export {
+  DATASET_FORMATS,
+  type DatasetFormat,
+  datasetFormat,
+} from "./ingest/formats/dataset-format.js";
 export { type OpenDataset, openDataset } from "./ingest/open-dataset.js";
 export { type DatasetEvent, DEFAULT_MAX_LINE_BYTES, readDataset } from "./ingest/read-dataset.js";
 export { type RawLine, readLines } from "./ingest/read-lines.js";

@@ -11,7 +11,7 @@ import { requireVerifier } from "../scorer-registry.js";
 const LISTED = 5;
 
 export async function fitAction(source: string, file: string, flags: FitFlags): Promise<void> {
-  const samples = await readLabelledSamples(file);
+  const samples = await readLabelledSamples(file, flags.format);
   const verifier = await requireVerifier();
   const model = await verifier.loadModel(source, deviceOption(flags.device));
   let fitted: Awaited<ReturnType<typeof verifier.fitProbe>>;
@@ -51,7 +51,7 @@ export async function fitAction(source: string, file: string, flags: FitFlags): 
 }
 
 export async function evalAction(source: string, file: string, flags: EvalFlags): Promise<void> {
-  const samples = await readLabelledSamples(file);
+  const samples = await readLabelledSamples(file, flags.format);
   const verifier = await requireVerifier();
   const model = await verifier.loadModel(source, deviceOption(flags.device));
   let evaluation: Awaited<ReturnType<typeof verifier.evaluateHead>>;

@@ -38,7 +38,9 @@ export async function produceAction(dataset: string, flags: ProduceFlags): Promi
   }
   // Held open from the check to the end of the read: a file deleted or replaced meanwhile
   // cannot leave a run registered without the dataset that was checked.
-  const opened = await openDataset(dataset);
+  const opened = await openDataset(dataset, {
+    ...(flags.format !== undefined && { format: flags.format }),
+  });
   try {
     await assertUsableDataset(opened, flags.maxLineBytes, spec, flags.spec ?? "(default spec)");
     return await produceOpenDataset(opened, flags, spec, registry, log);
@@ -55,7 +57,7 @@ async function produceOpenDataset(
   log: (line: string) => void,
 ): Promise<number> {
   const dataset = opened.path;
-  const runId = flags.runId ?? defaultRunId(dataset);
+  const runId = flags.runId ?? defaultRunId(dataset === "-" ? "stdin" : dataset);
   const store = await openSharedStore(flags);
   try {
     // A producer stops on a Redis outage, saying how to resume, rather than wait for it.

@@ -55,7 +55,9 @@ async function runWithRegistry(
   await checkSpecScorers(spec, specFile, registry);
   // Held open from the check to the end of the run: a file deleted or replaced meanwhile
   // cannot leave a run registered without the dataset that was checked.
-  const opened = await openDataset(dataset);
+  const opened = await openDataset(dataset, {
+    ...(flags.format !== undefined && { format: flags.format }),
+  });
   try {
     // A spec whose fields miss the dataset is one refusal, even with --strict.
     await assertUsableDataset(opened, flags.maxLineBytes, spec, specFile);
@@ -75,7 +77,7 @@ async function runOpenDataset(
   spec: Awaited<ReturnType<typeof specFor>>,
 ): Promise<number> {
   const dataset = opened.path;
-  const runId = flags.runId ?? defaultRunId(dataset);
+  const runId = flags.runId ?? defaultRunId(dataset === "-" ? "stdin" : dataset);
   const store = await openStoreFor(flags.db, "assay run", { schema: flags.dbSchema });
   const log = flags.quiet === true ? () => {} : (line: string) => writeErr(`${line}\n`);
   try {

@@ -1,5 +1,12 @@
+import type { DatasetFormat } from "@assay/pipeline";
 import type { Command } from "commander";
-import { type DeviceName, deviceName, positiveInt, wholeNumber } from "../options.js";
+import {
+  type DeviceName,
+  deviceName,
+  FORMAT_OPTION,
+  positiveInt,
+  wholeNumber,
+} from "../options.js";
 
 export interface FitFlags {
   out: string;
@@ -7,11 +14,13 @@ export interface FitFlags {
   seed: number;
   device?: DeviceName;
   json?: boolean;
+  format?: DatasetFormat;
 }
 
 export interface EvalFlags {
   device?: DeviceName;
   json?: boolean;
+  format?: DatasetFormat;
 }
 
 export function registerProbe(program: Command): void {
@@ -25,7 +34,11 @@ export function registerProbe(program: Command): void {
       "run labelled answers through the model, fit a logistic probe on the hidden state at the score position (L2 strength by k-fold cross-validation) and write a model folder with it",
     )
     .argument("<model>", "model folder (or Hugging Face id, cached)")
-    .argument("<labelled>", "JSONL dataset; every answer (or candidate) has `label` true/false")
+    .argument(
+      "<labelled>",
+      "dataset (JSONL, CSV, TSV or Parquet, or - for standard input); every answer (or candidate) has `label` true/false",
+    )
+    .option(...FORMAT_OPTION)
     .requiredOption("--out <dir>", "folder to write the model with the fitted probe to")
     .option("--folds <n>", "cross-validation folds", wholeNumber("--folds", { min: 2 }), 5)
     .option("--seed <n>", "seed of the fold assignment", positiveInt("--seed"), 1)
@@ -42,7 +55,11 @@ export function registerProbe(program: Command): void {
       "score labelled answers through the model's own head (probe or distribution) and print AUROC, accuracy at 0.5, Brier score and calibration error",
     )
     .argument("<model>", "model folder (or Hugging Face id, cached)")
-    .argument("<labelled>", "JSONL dataset; every answer (or candidate) has `label` true/false")
+    .argument(
+      "<labelled>",
+      "dataset (JSONL, CSV, TSV or Parquet, or - for standard input); every answer (or candidate) has `label` true/false",
+    )
+    .option(...FORMAT_OPTION)
     .option("--device <device>", "cpu or cuda:<id>", deviceName)
     .option("--json", "print the figures as JSON")
     .action(async (source: string, file: string, flags: EvalFlags) => {

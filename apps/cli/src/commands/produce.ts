@@ -1,9 +1,10 @@
+import type { DatasetFormat } from "@assay/pipeline";
 import type { Command } from "commander";
 import {
   addDistributedOptions,
   type DistributedFlags,
 } from "../distributed/distributed-options.js";
-import { positiveInt } from "../options.js";
+import { FORMAT_OPTION, positiveInt } from "../options.js";
 import { parseRunId } from "../run-id.js";
 
 export interface ProduceFlags extends DistributedFlags {
@@ -12,6 +13,7 @@ export interface ProduceFlags extends DistributedFlags {
   wait?: boolean;
   json?: boolean;
   maxLineBytes: number;
+  format?: DatasetFormat;
   quiet?: boolean;
   allowChangedDataset?: boolean;
   allowChangedSpec?: boolean;
@@ -23,7 +25,11 @@ export function registerProduce(program: Command): void {
     .description(
       "register a run in Postgres and enqueue its score jobs in Redis for `assay worker`",
     )
-    .argument("<dataset>", "JSONL file, one sample per line")
+    .argument(
+      "<dataset>",
+      "dataset file (JSONL, CSV, TSV or Parquet; JSONL/CSV/TSV may be gzip or zstd), or - for standard input",
+    )
+    .option(...FORMAT_OPTION)
     .option("--spec <file>", "run spec (JSON or YAML): routing rules and scorers")
     .option(
       "--run-id <id>",

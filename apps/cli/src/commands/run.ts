@@ -1,6 +1,7 @@
+import type { DatasetFormat } from "@assay/pipeline";
 import type { Command } from "commander";
 import { DB_OPTION_HELP, DB_SCHEMA_OPTION } from "../db-option.js";
-import { type DeviceName, deviceName, positiveInt } from "../options.js";
+import { type DeviceName, deviceName, FORMAT_OPTION, positiveInt } from "../options.js";
 import { parseRunId } from "../run-id.js";
 import { addVerifierFlags, type VerifierFlags, verifierFlagsGiven } from "../verifier-flags.js";
 
@@ -13,6 +14,7 @@ export interface RunFlags {
   db?: string;
   dbSchema?: string;
   maxLineBytes: number;
+  format?: DatasetFormat;
   quiet?: boolean;
   allowChangedDataset?: boolean;
   allowChangedSpec?: boolean;
@@ -26,7 +28,11 @@ export function registerRun(program: Command): void {
   const command = program
     .command("run")
     .description("score a dataset in this process (embedded store unless --db/DATABASE_URL)")
-    .argument("<dataset>", "JSONL file, one sample per line")
+    .argument(
+      "<dataset>",
+      "dataset file (JSONL, CSV, TSV or Parquet; JSONL/CSV/TSV may be gzip or zstd), or - for standard input",
+    )
+    .option(...FORMAT_OPTION)
     .option("--spec <file>", "run spec (JSON or YAML): routing rules and scorers")
     .option(
       "--run-id <id>",

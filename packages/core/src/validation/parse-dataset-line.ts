@@ -66,3 +66,25 @@ export function validateDatasetRecord(record: Record<string, unknown>): ParsedLi
 function refuse(field: string, message: string): ParsedLine {
   return { ok: false, field, message };
 }
+
+/**
+ * A dataset record that is already a value (a CSV row or Parquet row made into an object)
+ * as a validated DatasetLine, with the same checks and messages as a JSONL line after
+ * its JSON is parsed. Its strings are checked for what Postgres refuses (NUL, lone
+ * surrogates), since they never went through JSON.
+ */
+export function parseDatasetObject(
+  value: unknown,
+  mapping?: RecordMapping,
+  validate: (record: Record<string, unknown>) => ParsedLine = validateDatasetRecord,
+): ParsedLine {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return refuse("", `expected an object, got ${describeValue(value)}`);
+  }
+  const check = checkJsonValue(value, true);
+  if (check.problem !== undefined) {
+    return refuse(formatPath(check.problem.path), check.problem.message);
+  }
+  const record = value as Record<string, unknown>;
+  return mapping === undefined ? validate(record) : mapping(record, validate);
+}

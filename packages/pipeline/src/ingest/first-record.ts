@@ -1,10 +1,8 @@
-import { type FieldsSpec, printable, SpecError } from "@assay/core";
+import { type FieldsSpec, printable, type RecordMapping, SpecError } from "@assay/core";
 import { compileFields, type FieldSource, resolve, whyMissing } from "./field-map.js";
 import type { OpenDataset } from "./open-dataset.js";
-import { readLineBatches } from "./read-line-batches.js";
-import { decodeLine, lineDecoder } from "./read-lines.js";
+import { recordOutcomes } from "./read-dataset.js";
 
-const NEWLINE = 0x0a;
 const SHOWN_KEYS = 12;
 
 /**
@@ -12,8 +10,8 @@ const SHOWN_KEYS = 12;
  * is registered: a column named wrong would otherwise make every line an input error, a
  * run full of them. Checks every column the mapping reads (inside the first candidate for
  * candidate fields) and, for `id`, `question` and an answer or candidates left unmapped,
- * a column of their own name. A first line that is not a JSON object is left to the line
- * checks. Reads through the open handle, from its start.
+ * a column of their own name. A first line that is not a record is left to the line
+ * checks. Reads through the open handle, from its start, in the dataset's format.
  */
 export async function assertFieldsInFirstRecord(
   dataset: OpenDataset,
@@ -85,38 +83,25 @@ function keysOf(record: Record<string, unknown>): string {
   return `its fields are ${shown.join(", ")}${more}`;
 }
 
-/** The first line that is not blank, if it is a JSON object. */
+/**
+ * The first record that is not blank, as the dataset's format reads it (a JSON object, a
+ * CSV row of texts, a Parquet row), seen by a mapping that only watches; undefined when
+ * that first line or row is refused before it is a record (not JSON, too long).
+ */
 async function firstRecord(
   dataset: OpenDataset,
   maxLineBytes: number,
 ): Promise<{ line: number; record: Record<string, unknown> } | undefined> {
-  const decoder = lineDecoder();
-  for await (const batch of readLineBatches(dataset.handle, { maxLineBytes })) {
-    if (batch.kind === "too_long") return undefined;
-    const buffer = Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.length);
-    let number = batch.firstLine;
-    for (let start = 0; start < buffer.length; number += 1) {
-      let end = buffer.indexOf(NEWLINE, start);
-      if (end === -1) end = buffer.length;
-      const raw = decodeLine(decoder, buffer.subarray(start, end), number);
-      start = end + 1;
-      if ("problem" in raw) return undefined;
-      if (raw.text.trim() === "") continue;
-      return asRecord(raw.text, number);
-    }
+  let seen: Record<string, unknown> | undefined;
+  const watch: RecordMapping = (record, validate) => {
+    seen ??= record;
+    return validate(record);
+  };
+  const outcomes = recordOutcomes(dataset, { maxLineBytes, parseThreads: 0, mapping: watch });
+  for await (const batch of outcomes) {
+    const first = batch.find((outcome) => outcome.kind !== "blank");
+    if (first === undefined) continue;
+    return seen === undefined ? undefined : { line: first.line, record: seen };
   }
   return undefined;
-}
-
-function asRecord(
-  text: string,
-  line: number,
-): { line: number; record: Record<string, unknown> } | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-    return { line, record: value as Record<string, unknown> };
-  } catch {
-    return undefined;
-  }
 }

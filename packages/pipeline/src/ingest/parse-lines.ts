@@ -1,4 +1,11 @@
-import { parseDatasetLine, type RecordMapping, type Sample, samplesFromLine } from "@assay/core";
+import {
+  type ParsedLine,
+  parseDatasetLine,
+  parseDatasetObject,
+  type RecordMapping,
+  type Sample,
+  samplesFromLine,
+} from "@assay/core";
 import type { LineBytes } from "./read-line-batches.js";
 import { decodeLine, type LineProblem, lineDecoder, type RawLine } from "./read-lines.js";
 
@@ -55,6 +62,23 @@ export function parseLine(
   }
   if (raw.text.trim() === "") return { kind: "blank", line };
   const parsed = parseDatasetLine(raw.text, mapping);
+  if (!parsed.ok) return { kind: "refused", line, field: parsed.field, message: parsed.message };
+  return { kind: "samples", line, samples: samplesFromLine(parsed.line, line) };
+}
+
+/**
+ * A record another format already made into an object (a CSV or Parquet row), through
+ * the same validation as a JSONL line's parsed JSON. `line` is the record's row number.
+ * `mapping` (the spec's `fields`) renames its fields first; `validate` is the last step,
+ * e.g. reading text cells as the fields they were mapped to (`cell-values.ts`).
+ */
+export function parseRecord(
+  record: unknown,
+  line: number,
+  mapping?: RecordMapping,
+  validate?: (record: Record<string, unknown>) => ParsedLine,
+): LineOutcome {
+  const parsed = parseDatasetObject(record, mapping, validate);
   if (!parsed.ok) return { kind: "refused", line, field: parsed.field, message: parsed.message };
   return { kind: "samples", line, samples: samplesFromLine(parsed.line, line) };
 }

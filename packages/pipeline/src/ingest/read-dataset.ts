@@ -1,10 +1,16 @@
 import { availableParallelism } from "node:os";
 import { type FieldsSpec, InputError, type RecordMapping, type Sample } from "@assay/core";
 import { compileFields } from "./field-map.js";
-import { type OpenDataset, openDataset } from "./open-dataset.js";
+import { chunkLineBatches, type StreamBatch } from "./formats/chunk-line-batches.js";
+import type { DatasetFormat } from "./formats/dataset-format.js";
+import { decompressed } from "./formats/decompress.js";
+import { fileChunks } from "./formats/file-chunks.js";
+import { csvOutcomes } from "./formats/read-csv.js";
+import { parquetOutcomes } from "./formats/read-parquet.js";
+import { type OpenDataset, type OpenDatasetOptions, openDataset } from "./open-dataset.js";
 import { type LineOutcome, parseLine, parseLineBytes } from "./parse-lines.js";
 import { ParsePool } from "./parse-pool.js";
-import { type LineBatch, readLineBatches } from "./read-line-batches.js";
+import { readLineBatches } from "./read-line-batches.js";
 
 export interface ReadDatasetOptions {
   /** Longest accepted line, in bytes. Default 1 MiB. */
@@ -23,6 +29,8 @@ export interface ReadDatasetOptions {
   parseThreads?: number;
   /** Sees every byte of the file as it is read, in order (e.g. to hash it). */
   onRead?: (bytes: Uint8Array) => void;
+  /** For a path: the format the user named (`--format`), checked against the bytes. */
+  format?: OpenDatasetOptions["format"];
   /** The spec's `fields`: the dataset column each field is read from. */
   fields?: FieldsSpec;
 }
@@ -36,9 +44,9 @@ export const DEFAULT_MAX_LINE_BYTES = 1 << 20;
 const PARALLEL_FROM_BYTES = 4 << 20;
 
 /**
- * Streams a JSONL dataset as validated samples, one event per line, in file order. A bad
- * line becomes an `error` event with its line number and field; the lines around it are
- * unaffected. A line is accepted or refused whole: a candidates line whose `<id>#<n>`
+ * Streams a dataset (JSONL, CSV, TSV or Parquet; see `detectFormat`) as validated
+ * samples, one event per line or row, in file order. A bad line becomes an `error` event
+ * with its line number and field; the lines around it are unaffected. A line is accepted or refused whole: a candidates line whose `<id>#<n>`
  * collides with an id used before yields no sample at all. A missing or empty file
  * throws, since nothing could be scored. `source` is a path or a dataset held open (read
  * from its start, and left open).
@@ -58,7 +66,10 @@ export async function* readDatasetBatches(
   source: string | OpenDataset,
   options: ReadDatasetOptions = {},
 ): AsyncGenerator<DatasetEvent[]> {
-  const dataset = typeof source === "string" ? await openDataset(source) : source;
+  const dataset =
+    typeof source === "string"
+      ? await openDataset(source, options.format !== undefined ? { format: options.format } : {})
+      : source;
   try {
     yield* readOpenDataset(dataset, options);
   } finally {
@@ -77,14 +88,7 @@ async function* readOpenDataset(
   const threads = options.parseThreads ?? defaultParseThreads(size);
   let sawLine = false;
 
-  const lines = readLineBatches(dataset.handle, {
-    maxLineBytes,
-    ...(options.onRead !== undefined && { onRead: options.onRead }),
-  });
-  const batches =
-    threads > 0
-      ? parsedInThreads(lines, maxLineBytes, threads, options.fields)
-      : parsedHere(lines, maxLineBytes, mappingOf(options.fields));
+  const batches = recordOutcomes(dataset, { ...options, maxLineBytes, parseThreads: threads });
   for await (const batch of batches) {
     const events: DatasetEvent[] = [];
     for (const outcome of batch) {
@@ -99,9 +103,55 @@ async function* readOpenDataset(
       file,
       line: 0,
       field: "",
-      message: "the dataset is empty: expected one JSON object per line",
+      message: `the dataset is empty: expected ${EXPECTED[dataset.format]}`,
     });
   }
+}
+
+const EXPECTED: Record<DatasetFormat, string> = {
+  jsonl: "one JSON object per line",
+  csv: "a header row naming the fields, then one row per sample",
+  tsv: "a header row naming the fields, then one row per sample",
+  parquet: "one row per sample",
+};
+
+/**
+ * Each format as batches of line outcomes, in file order. JSONL, compressed or not, is
+ * split into lines here and parsed on threads; CSV, TSV and Parquet rows are made into
+ * objects here and go through the same validation (`parseRecord`). `mapping` stands for
+ * the spec's `fields` when parsing here (a caller's own, e.g. to see the first record).
+ */
+export function recordOutcomes(
+  dataset: OpenDataset,
+  options: Pick<ReadDatasetOptions, "onRead" | "fields"> & {
+    maxLineBytes: number;
+    parseThreads: number;
+    mapping?: RecordMapping;
+  },
+): AsyncIterable<LineOutcome[]> {
+  const { onRead, maxLineBytes, parseThreads: threads, fields } = options;
+  const mapping = options.mapping ?? mappingOf(fields);
+  if (dataset.format === "parquet") {
+    return parquetOutcomes(dataset.path, dataset.handle, dataset.bytes, onRead, mapping);
+  }
+  const parsed = (lines: AsyncIterable<StreamBatch>) =>
+    threads > 0
+      ? parsedInThreads(lines, maxLineBytes, threads, fields)
+      : parsedHere(lines, maxLineBytes, mapping);
+  if (dataset.format === "jsonl" && dataset.compression === "none") {
+    return parsed(readLineBatches(dataset.handle, { maxLineBytes, ...(onRead && { onRead }) }));
+  }
+  const bytes = decompressed(fileChunks(dataset.handle, onRead), dataset.compression);
+  if (dataset.format === "jsonl") return parsed(chunkLineBatches(bytes, maxLineBytes));
+  const delimiter = dataset.format === "tsv" ? "\t" : ",";
+  return csvOutcomes(dataset.path, bytes, delimiter, maxLineBytes, mapping);
+}
+
+/** The spec's mapping, compiled; the spec was checked when it loaded. */
+function mappingOf(fields: FieldsSpec | undefined): RecordMapping | undefined {
+  const compiled = compileFields(fields);
+  if (!compiled.ok) throw new Error(`fields: ${compiled.field}: ${compiled.message}`);
+  return compiled.fields.mapping;
 }
 
 function eventOf(
@@ -131,27 +181,29 @@ function defaultParseThreads(fileBytes: number): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
 
-/** A line too long to be read is refused where it is found, without a thread. */
-function tooLongOutcome(batch: Extract<LineBatch, { kind: "too_long" }>, maxLineBytes: number) {
+/**
+ * A line too long to be read, or where a compressed stream broke off, is refused where it
+ * is found, without a thread.
+ */
+function refusedHere(
+  batch: Exclude<StreamBatch, { kind: "lines" }>,
+  maxLineBytes: number,
+): LineOutcome[] {
+  if (batch.kind === "broken") {
+    return [{ kind: "refused", line: batch.line, field: "", message: batch.message }];
+  }
   return [parseLine({ number: batch.line, problem: "too_long", bytes: batch.bytes }, maxLineBytes)];
 }
 
-/** The spec's mapping, compiled; the spec was checked when it loaded. */
-function mappingOf(fields: FieldsSpec | undefined): RecordMapping | undefined {
-  const compiled = compileFields(fields);
-  if (!compiled.ok) throw new Error(`fields: ${compiled.field}: ${compiled.message}`);
-  return compiled.fields.mapping;
-}
-
 async function* parsedHere(
-  batches: AsyncIterable<LineBatch>,
+  batches: AsyncIterable<StreamBatch>,
   maxLineBytes: number,
   mapping: RecordMapping | undefined,
 ): AsyncGenerator<LineOutcome[]> {
   for await (const batch of batches) {
     yield batch.kind === "lines"
       ? parseLineBytes(batch, maxLineBytes, mapping)
-      : tooLongOutcome(batch, maxLineBytes);
+      : refusedHere(batch, maxLineBytes);
   }
 }
 
@@ -160,13 +212,11 @@ async function* parsedHere(
  * flight) and come back in the order they were sent, so the file's order holds.
  */
 async function* parsedInThreads(
-  batches: AsyncIterable<LineBatch>,
+  batches: AsyncIterable<StreamBatch>,
   maxLineBytes: number,
   threads: number,
   fields: FieldsSpec | undefined,
 ): AsyncGenerator<LineOutcome[]> {
-  // The spec's paths are checked here, so a thread never meets one it cannot compile.
-  mappingOf(fields);
   const pool = new ParsePool(threads, fields);
   const inFlight: Promise<LineOutcome[]>[] = [];
   try {
@@ -174,7 +224,7 @@ async function* parsedInThreads(
       const parsed =
         batch.kind === "lines"
           ? pool.parse(batch, maxLineBytes)
-          : Promise.resolve(tooLongOutcome(batch, maxLineBytes));
+          : Promise.resolve(refusedHere(batch, maxLineBytes));
       parsed.catch(() => {}); // awaited in order below; never an unhandled rejection
       inFlight.push(parsed);
       if (inFlight.length >= 2 * threads) yield await (inFlight.shift() as Promise<LineOutcome[]>);

@@ -1,0 +1,92 @@
+import { Readable } from "node:stream";
+import { constants, createGunzip } from "node:zlib";
+import { Decompress } from "fzstd";
+import type { Compression } from "./dataset-format.js";
+
+/**
+ * The compressed stream ended or broke before its end: what came out before it is good,
+ * nothing after it can be read. `truncated` when the file simply stops (a copy not
+ * finished), rather than holding bytes that are not valid compressed data.
+ */
+export class BrokenStreamError extends Error {
+  constructor(
+    readonly compression: Exclude<Compression, "none">,
+    readonly truncated: boolean,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** What a user reads where a compressed stream broke off; `unit` is lines or rows. */
+export function brokenStreamMessage(error: BrokenStreamError, unit: "lines" | "rows"): string {
+  const before = `the ${unit} before it were read and are kept`;
+  if (error.truncated) {
+    return (
+      `the ${error.compression} stream is cut off here (the file is truncated: a copy not finished?); ` +
+      `${before}; once the whole file is there, rerun with the same --run-id to read the rest`
+    );
+  }
+  return `the ${error.compression} data is corrupt from here (${error.message}); ${before}, none after it can be read`;
+}
+
+/** `chunks` decompressed as they come: one compressed chunk in memory at a time. */
+export function decompressed(
+  chunks: AsyncIterable<Uint8Array>,
+  compression: Compression,
+): AsyncIterable<Uint8Array> {
+  if (compression === "gzip") return gunzipped(chunks);
+  if (compression === "zstd") return unzstd(chunks);
+  return chunks;
+}
+
+async function* gunzipped(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  // Concatenated gzip members (`cat a.gz b.gz`) read as one stream, as `gunzip` does.
+  const gunzip = createGunzip({ chunkSize: 128 << 10 });
+  const input = Readable.from(chunks, { objectMode: false });
+  input.on("error", (error) => gunzip.destroy(error));
+  input.pipe(gunzip);
+  try {
+    for await (const chunk of gunzip) yield chunk as Buffer;
+  } catch (error) {
+    const code = (error as { errno?: unknown }).errno;
+    if (typeof code !== "number") throw error;
+    const truncated = code === constants.Z_BUF_ERROR;
+    throw new BrokenStreamError("gzip", truncated, (error as Error).message);
+  } finally {
+    input.destroy();
+    gunzip.destroy();
+  }
+}
+
+/** zstd through fzstd's streaming decoder (Node 20's zlib has no zstd). */
+async function* unzstd(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let out: Uint8Array[] = [];
+  const decoder = new Decompress((data) => {
+    out.push(data);
+  });
+  /** Decodes a chunk; what it decoded before any failure is kept to be yielded first. */
+  const push = (chunk: Uint8Array, final: boolean): BrokenStreamError | undefined => {
+    try {
+      decoder.push(chunk, final);
+      return undefined;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return new BrokenStreamError("zstd", /unexpected EOF/i.test(message), message);
+    }
+  };
+  for await (const chunk of chunks) {
+    const broken = push(chunk, false);
+    yield* takeAll();
+    if (broken !== undefined) throw broken;
+  }
+  const broken = push(new Uint8Array(0), true);
+  yield* takeAll();
+  if (broken !== undefined) throw broken;
+
+  function takeAll(): Uint8Array[] {
+    const taken = out;
+    out = [];
+    return taken;
+  }
+}

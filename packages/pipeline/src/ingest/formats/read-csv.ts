@@ -1,0 +1,136 @@
+import { Readable } from "node:stream";
+import { InputError, type RecordMapping } from "@assay/core";
+import { type CsvError, type Info, parse } from "csv-parse";
+import { type LineOutcome, parseRecord } from "../parse-lines.js";
+import { validateCells } from "./cell-values.js";
+import { BrokenStreamError, brokenStreamMessage } from "./decompress.js";
+
+/** Outcomes handed on at a time: one step of the stream per batch, not per row. */
+const BATCH = 256;
+
+interface Parsed {
+  record: (string | undefined)[];
+  info: Info;
+}
+
+/**
+ * The rows of a CSV or TSV file (its bytes, decompressed) as line outcomes, in order,
+ * through the same validation as a JSONL line. The first record is the header naming
+ * each column's field. A row's number is the line of the file where it starts (the
+ * header is line 1; a quoted cell may span lines). `mapping` (the spec's `fields`) reads
+ * fields from columns by other names; then cells become values by `cellValue`;
+ * an empty cell that is not quoted leaves its field out, while `""` is the empty string.
+ * A row whose cells do not match the header is refused, the rows around it are not.
+ */
+export async function* csvOutcomes(
+  file: string,
+  chunks: AsyncIterable<Uint8Array>,
+  delimiter: "," | "\t",
+  maxLineBytes: number,
+  mapping?: RecordMapping,
+): AsyncGenerator<LineOutcome[]> {
+  const parser = parse({
+    delimiter,
+    bom: true,
+    info: true,
+    // A quote inside a cell that does not start with one is a character, as a user means it.
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    skip_records_with_error: true,
+    // An unclosed quote would make the rest of the file one cell: bounded like a line.
+    max_record_size: maxLineBytes,
+    cast: (value, context) => (value === "" && !context.quoting ? undefined : value),
+  });
+  /** The line of the file the last record ended on. */
+  let ended = 0;
+  let emptyLines = 0;
+  let skipped: CsvError | undefined;
+  parser.on("skip", (error: CsvError) => {
+    skipped ??= error;
+  });
+  const input = Readable.from(chunks, { objectMode: false });
+  input.on("error", (error) => parser.destroy(error));
+  input.pipe(parser);
+
+  let header: string[] | undefined;
+  let batch: LineOutcome[] = [];
+  try {
+    for await (const { record, info } of parser as AsyncIterable<Parsed>) {
+      const line = ended + 1 + (info.empty_lines - emptyLines);
+      ended = info.lines;
+      emptyLines = info.empty_lines;
+      if (header === undefined) {
+        header = headerOf(file, line, record);
+        continue;
+      }
+      batch.push(rowOutcome(header, record, line, mapping));
+      if (batch.length >= BATCH) {
+        yield batch;
+        batch = [];
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof BrokenStreamError)) throw error;
+    batch.push({
+      kind: "refused",
+      line: ended + 1,
+      field: "",
+      message: brokenStreamMessage(error, "rows"),
+    });
+  } finally {
+    input.destroy();
+  }
+  const unreadable = skipped as CsvError | undefined;
+  if (unreadable !== undefined) batch.push(unreadableOutcome(ended + 1, unreadable, maxLineBytes));
+  if (batch.length > 0) yield batch;
+}
+
+function headerOf(file: string, line: number, cells: (string | undefined)[]): string[] {
+  const names = cells.map((cell) => (cell ?? "").trim());
+  const seen = new Set<string>();
+  for (const [index, name] of names.entries()) {
+    const problem =
+      name === ""
+        ? `column ${index + 1} of the header has no name; name every column after the field it holds`
+        : seen.has(name)
+          ? `column "${name}" appears twice in the header; each field may have one column`
+          : undefined;
+    if (problem !== undefined) throw new InputError({ file, line, field: "", message: problem });
+    seen.add(name);
+  }
+  return names;
+}
+
+function rowOutcome(
+  header: string[],
+  cells: (string | undefined)[],
+  line: number,
+  mapping: RecordMapping | undefined,
+): LineOutcome {
+  if (cells.length !== header.length) {
+    return {
+      kind: "refused",
+      line,
+      field: "",
+      message: `expected ${header.length} cells as in the header, got ${cells.length}; quote a cell that holds the delimiter`,
+    };
+  }
+  const record: Record<string, unknown> = {};
+  for (const [index, column] of header.entries()) {
+    const text = cells[index];
+    if (text !== undefined) record[column] = text;
+  }
+  // Cells are read as values once mapped: the rule follows the field a column feeds.
+  return parseRecord(record, line, mapping, validateCells);
+}
+
+function unreadableOutcome(line: number, error: CsvError, maxLineBytes: number): LineOutcome {
+  const message =
+    error.code === "CSV_MAX_RECORD_SIZE"
+      ? `a row longer than ${maxLineBytes} bytes starts here (a quote never closed?); nothing after it can be read: close the quote, or raise --max-line-bytes`
+      : error.code === "CSV_QUOTE_NOT_CLOSED"
+        ? "a quoted cell starts in this row and is never closed; close the quote (a quote inside a quoted cell is written twice)"
+        : `this row cannot be read as CSV (${error.message})`;
+  return { kind: "refused", line, field: "", message };
+}
