@@ -67,6 +67,8 @@ export class VerifierModel {
     readonly fitThread: FitThread,
     /** `reusePrefixes` as loaded: false keeps the plain path even on a with-past graph. */
     readonly prefixReuseAllowed = true,
+    /** The Hub commit sha a hub id was loaded at; null for a local folder. */
+    readonly revision: string | null = null,
   ) {}
 
   /**
