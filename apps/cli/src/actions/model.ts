@@ -2,6 +2,7 @@ import Table from "cli-table3";
 import type { CheckFlags, MakeTinyFlags, PrepareFlags } from "../commands/model.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { writeErr, writeOut } from "../output.js";
+import { downloadOption } from "../progress/download-view.js";
 import { requireVerifier } from "../scorer-registry.js";
 
 export async function makeTinyAction(dir: string, flags: MakeTinyFlags): Promise<void> {
@@ -49,6 +50,7 @@ export async function prepareAction(source: string, flags: PrepareFlags): Promis
   const verifier = await requireVerifier();
   const result = await verifier.prepareModel(source, flags.out, {
     ...(flags.heads !== undefined && { heads: flags.heads }),
+    ...downloadOption(),
   });
   const external = result.externalFiles
     .map((f) => `${f.name} (${f.linked ? "hard-linked" : "copied"})`)
@@ -67,7 +69,11 @@ export async function prepareAction(source: string, flags: PrepareFlags): Promis
 export async function checkAction(source: string, flags: CheckFlags): Promise<void> {
   const verifier = await requireVerifier();
   const device = flags.device !== undefined ? { device: flags.device } : {};
-  const rows = await verifier.checkModel(source, { lengths: flags.lengths, ...device });
+  const rows = await verifier.checkModel(source, {
+    lengths: flags.lengths,
+    ...device,
+    ...downloadOption(),
+  });
   const compared =
     flags.original === undefined
       ? null
