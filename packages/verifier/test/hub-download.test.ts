@@ -1,10 +1,10 @@
 import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { LocalHub } from "@assay/test-support/local-hub";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HubError } from "../src/errors/hub-error.js";
 import { loadModel, MODEL_FILES, resolveModelSource } from "../src/index.js";
 import { sample, tempRoot, tinyModel } from "./fixtures.js";
-import { LocalHub } from "./hub-server.js";
 
 const FILES = [...MODEL_FILES, "onnx/model.onnx_data"];
 let hub: LocalHub;

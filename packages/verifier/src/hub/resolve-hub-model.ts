@@ -11,7 +11,7 @@ import { type HubTarget, hubFailure } from "./hub-failure.js";
 import { COMMIT_SHA, type HubSource } from "./hub-source.js";
 
 export interface HubOptions {
-  /** Where hub models are cached. Default `~/.cache/assay/models`. */
+  /** Where hub models are cached. Default `ASSAY_MODEL_CACHE`, else `~/.cache/assay/models`. */
   cacheDir?: string;
   /** The Hub's address. Default `HF_ENDPOINT`, else https://huggingface.co */
   hubUrl?: string;
@@ -158,7 +158,10 @@ interface HubSettings {
   offline: boolean;
 }
 
-/** Options over the environment (HF_ENDPOINT, HF_TOKEN, HUGGING_FACE_HUB_TOKEN, HF_HUB_OFFLINE). */
+/**
+ * Options over the environment: ASSAY_MODEL_CACHE, HF_ENDPOINT, HF_TOKEN (else
+ * HUGGING_FACE_HUB_TOKEN, its older name) and HF_HUB_OFFLINE, as huggingface_hub reads them.
+ */
 function hubSettings(options: HubOptions): HubSettings {
   const env = readEnv();
   const accessToken = options.accessToken ?? env.HF_TOKEN ?? env.HUGGING_FACE_HUB_TOKEN;
@@ -169,7 +172,8 @@ function hubSettings(options: HubOptions): HubSettings {
     );
   }
   return {
-    cacheDir: options.cacheDir ?? join(homedir(), ".cache", "assay", "models"),
+    cacheDir:
+      options.cacheDir ?? env.ASSAY_MODEL_CACHE ?? join(homedir(), ".cache", "assay", "models"),
     hubUrl: (options.hubUrl ?? env.HF_ENDPOINT ?? "https://huggingface.co").replace(/\/+$/, ""),
     ...(accessToken !== undefined && { accessToken }),
     offline: options.offline ?? env.HF_HUB_OFFLINE,
