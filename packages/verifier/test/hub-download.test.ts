@@ -1,4 +1,4 @@
-import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { LocalHub } from "@assay/test-support/local-hub";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -110,7 +110,7 @@ describe("a verifier named by hub id", () => {
 });
 
 describe("a download that goes wrong", () => {
-  it("cut half way through the ONNX file leaves nothing trusted, and a rerun resumes it", async () => {
+  it("cut half way through the ONNX file leaves nothing trusted, and a rerun resumes the killed process's part", async () => {
     const sha = await hub.publish("tiny/cut", folder, FILES);
     const cacheDir = freshCache();
     hub.cutOnce.add("onnx/model.onnx");
@@ -123,9 +123,16 @@ describe("a download that goes wrong", () => {
     const left = await listing(dir);
     expect(left).not.toContain("onnx/model.onnx");
     expect(left).not.toContain(".assay-hub.json");
-    expect(left).toContain("onnx/model.onnx.incomplete");
+    expect(left).toContain(`onnx/model.onnx.${process.pid}.incomplete`);
     // An offline load does not take the folder for a model.
     await failure(resolveModelSource(`tiny/cut@${sha}`, { cacheDir, offline: true }));
+    // As if the process had been killed: its part is named by a pid no process has.
+    const deadPid = 4_194_301;
+    expect(() => process.kill(deadPid, 0)).toThrow();
+    await rename(
+      join(dir, `onnx/model.onnx.${process.pid}.incomplete`),
+      join(dir, `onnx/model.onnx.${deadPid}.incomplete`),
+    );
 
     const seen = hub.requests.length;
     const rerun = await resolveModelSource("tiny/cut", { cacheDir, hubUrl: hub.url });
@@ -135,7 +142,7 @@ describe("a download that goes wrong", () => {
     );
     const resumed = hub.requests.slice(seen).filter((r) => r.path.startsWith("/cdn/"));
     expect(resumed.some((r) => /^bytes=[1-9]\d*-\d+$/.test(r.range ?? ""))).toBe(true);
-    expect(await listing(dir)).not.toContain("onnx/model.onnx.incomplete");
+    expect((await listing(dir)).filter((f) => f.endsWith(".incomplete"))).toEqual([]);
   });
 
   it("refuses bytes that do not match their hash, and keeps none of them", async () => {

@@ -1,6 +1,6 @@
 import { createWriteStream } from "node:fs";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
@@ -28,7 +28,7 @@ export interface HubConnection extends HubTarget {
 }
 
 /**
- * Fetches one file at the pinned sha into `dir`, streamed to `<file>.incomplete` and
+ * Fetches one file at the pinned sha into `dir`, streamed to `<file>.<pid>.incomplete` and
  * renamed into place only once its size and hash check: a process killed or a connection
  * cut half way leaves only the `.incomplete` part, which no load trusts and the next
  * download resumes with a Range request (from zero, if the resumed whole does not check).
@@ -43,8 +43,8 @@ export async function downloadHubFile(
   dir: string,
 ): Promise<void> {
   const target = join(dir, expected.path);
-  const partial = `${target}.incomplete`;
   await mkdir(dirname(target), { recursive: true });
+  const partial = await claimPart(target);
   const resumeFrom = await usablePart(partial, expected.size);
   let mismatch = await fetchInto(hub, expected, partial, resumeFrom);
   // A resumed part that does not check may hold bytes of an older attempt: start over once.
@@ -134,6 +134,39 @@ async function openBlob(hub: HubConnection, expected: ExpectedFile): Promise<Blo
     return blob;
   } catch (error) {
     throw hubFailure(error, { ...hub, revision: hub.sha }, expected.path);
+  }
+}
+
+/**
+ * This process's part of `target`. The part of an earlier attempt, by this process or by one
+ * that has ended, is taken over (renamed: one process wins it) to be resumed; a part whose
+ * process still runs is left to it, so two workers loading one model never write one file.
+ */
+async function claimPart(target: string): Promise<string> {
+  const mine = `${target}.${process.pid}.incomplete`;
+  const prefix = `${basename(target)}.`;
+  let claimed = false;
+  for (const name of await readdir(dirname(target))) {
+    if (!name.startsWith(prefix) || !name.endsWith(".incomplete")) continue;
+    const pid = Number(name.slice(prefix.length, -".incomplete".length));
+    if (!Number.isInteger(pid) || pid === process.pid || isRunning(pid)) continue;
+    const part = join(dirname(target), name);
+    if (claimed) await rm(part, { force: true });
+    else
+      claimed = await rename(part, mine).then(
+        () => true,
+        () => false,
+      );
+  }
+  return mine;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
