@@ -1,6 +1,7 @@
 import { ConfigError } from "@assay/core";
 import { defaultRegistry, ScorerRegistry } from "@assay/scorers";
 import type { DeviceName } from "./options.js";
+import type { FileDownload } from "./progress/download-view.js";
 import type { VerifierTuning } from "./verifier-tuning.js";
 
 type VerifierPackage = typeof import("@assay/verifier");
@@ -15,6 +16,8 @@ export interface VerifierSettings extends VerifierTuning {
   models?: VerifierModel[];
   /** Called once per model the registry loads (not for `models`). */
   onLoad?: (model: VerifierModel) => void;
+  /** Draws a hub model's download (see progress/download-view.ts). */
+  onDownloadProgress?: (progress: FileDownload) => void;
 }
 
 /**
@@ -35,6 +38,9 @@ export async function scorerRegistry(verifier: VerifierSettings | false): Promis
     ...(verifier.batch !== undefined && { batch: verifier.batch }),
     ...(verifier.reusePrefixes !== undefined && { reusePrefixes: verifier.reusePrefixes }),
     ...(verifier.onLoad !== undefined && { onLoad: verifier.onLoad }),
+    ...(verifier.onDownloadProgress !== undefined && {
+      onDownloadProgress: verifier.onDownloadProgress,
+    }),
   });
   return new ScorerRegistry(definitions);
 }

@@ -33,6 +33,20 @@ const EnvSchema = z.object({
   ASSAY_PREFIX_REUSE: z.enum(["on", "off"]).optional(),
   /** Seconds a command that only reads waits for another process to let the embedded store go. */
   ASSAY_STORE_WAIT: z.coerce.number().nonnegative().default(60),
+  /** Folder of the hub-model cache (default ~/.cache/assay/models). */
+  ASSAY_MODEL_CACHE: z.string().min(1).optional(),
+  /** The Hugging Face Hub's address for hub-id verifiers (a mirror or proxy). */
+  HF_ENDPOINT: z.url("expected a URL such as https://huggingface.co").optional(),
+  /** Access token sent for gated and private hub models (HUGGING_FACE_HUB_TOKEN: its old name). */
+  HF_TOKEN: z.string().min(1).optional(),
+  HUGGING_FACE_HUB_TOKEN: z.string().min(1).optional(),
+  /** 1: hub-id verifiers load only from the cache, never the network. */
+  HF_HUB_OFFLINE: z
+    .string()
+    .toLowerCase()
+    .pipe(z.enum(["1", "0", "true", "false", "yes", "no", "on", "off"], "expected 1 or 0"))
+    .transform((value) => ["1", "true", "yes", "on"].includes(value))
+    .default(false),
 });
 export type AssayEnv = z.infer<typeof EnvSchema>;
 

@@ -1,8 +1,11 @@
 import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 
-/** `owner/name`, the form of a Hugging Face Hub id (the verifier loader's rule too). */
-const HUB_ID = /^[\w.-]+\/[\w.-]+$/;
+/**
+ * `owner/name` or `owner/name@revision`, the forms of a Hugging Face Hub id (the verifier
+ * loader's rule too).
+ */
+const HUB_ID = /^[\w.-]+\/[\w.-]+(?:@[^\s@]+)?$/;
 
 /**
  * What a verifier model is, whatever the spelling that names it: a folder on this machine

@@ -33,6 +33,7 @@ export {
   type Template,
   type TemplatePiece,
 } from "./config/assay-config.js";
+export { HubError, type HubFailure } from "./errors/hub-error.js";
 export { ModelFolderError } from "./errors/model-folder-error.js";
 export { VerifierArgsError } from "./errors/verifier-args-error.js";
 export { type FitOptions, type FitResult, fitPrompt } from "./fit/fit.js";
@@ -42,8 +43,16 @@ export { type DistributionValue, distributionValue } from "./heads/distribution.
 export { distributionFromLogProbs } from "./heads/distribution-logprobs.js";
 export { type ProbeHead, type ProbeValue, probeValue } from "./heads/probe.js";
 export { type ScaleCheck, scaleTokenIds } from "./heads/scale.js";
+export type { DownloadProgress } from "./hub/download-hub-file.js";
+export { parseHubSource } from "./hub/hub-source.js";
 export { type LoadModelOptions, loadModel } from "./model/load-model.js";
-export { MODEL_FILES, type ResolveOptions, resolveModelDir } from "./model/resolve-source.js";
+export {
+  MODEL_FILES,
+  type ModelSource,
+  type ResolveOptions,
+  resolveModelDir,
+  resolveModelSource,
+} from "./model/resolve-source.js";
 export type { BatchSettings } from "./model/run-settings.js";
 export { loadTokenizer, scorePosition, type VerifierTokenizer } from "./model/tokenizer.js";
 export { type PrefixReuseStats, VerifierModel } from "./model/verifier-model.js";

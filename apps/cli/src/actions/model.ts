@@ -2,6 +2,7 @@ import Table from "cli-table3";
 import type { CheckFlags, MakeTinyFlags, PrepareFlags } from "../commands/model.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { writeErr, writeOut } from "../output.js";
+import { downloadOption } from "../progress/download-view.js";
 import { requireVerifier } from "../scorer-registry.js";
 
 export async function makeTinyAction(dir: string, flags: MakeTinyFlags): Promise<void> {
@@ -62,6 +63,7 @@ export async function prepareAction(source: string, flags: PrepareFlags): Promis
   const verifier = await requireVerifier();
   const result = await verifier.prepareModel(source, flags.out, {
     ...(flags.heads !== undefined && { heads: flags.heads }),
+    ...downloadOption(),
   });
   const external = result.externalFiles
     .map((f) => `${f.name} (${f.linked ? "hard-linked" : "copied"})`)
@@ -80,7 +82,7 @@ export async function prepareAction(source: string, flags: PrepareFlags): Promis
 export async function checkAction(source: string, flags: CheckFlags): Promise<void> {
   const verifier = await requireVerifier();
   const device = flags.device !== undefined ? { device: flags.device } : {};
-  const model = await verifier.loadModel(source, device);
+  const model = await verifier.loadModel(source, { ...device, ...downloadOption() });
   let rows: Awaited<ReturnType<typeof verifier.checkModel>>;
   let prompt: Awaited<ReturnType<typeof verifier.describePrompt>>;
   try {

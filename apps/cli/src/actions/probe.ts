@@ -5,6 +5,7 @@ import { CliExit, ExitCode } from "../exit-codes.js";
 import { readLabelledSamples } from "../labelled-samples.js";
 import type { DeviceName } from "../options.js";
 import { writeErr, writeOut } from "../output.js";
+import { downloadOption } from "../progress/download-view.js";
 import { requireVerifier } from "../scorer-registry.js";
 
 /** Skipped or unscored samples named on stderr; the rest are counted. */
@@ -89,7 +90,7 @@ function edgeNote(lambda: number, path: readonly { lambda: number }[]): string {
 }
 
 function deviceOption(device: DeviceName | undefined) {
-  return device === undefined ? {} : { device };
+  return { ...(device === undefined ? {} : { device }), ...downloadOption() };
 }
 
 /** One row of the figures `probe fit` and `probe eval` print. */

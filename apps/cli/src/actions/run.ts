@@ -14,6 +14,7 @@ import { HeldLines } from "../held-lines.js";
 import { lostDatabase } from "../lost-connection.js";
 import { writeErr } from "../output.js";
 import { printSummary } from "../print-summary.js";
+import { downloadOption } from "../progress/download-view.js";
 import type { ProgressSnapshot } from "../progress/progress-meter.js";
 import { createProgressView } from "../progress/progress-view.js";
 import { defaultRunId } from "../run-id.js";
@@ -32,6 +33,7 @@ export async function runAction(dataset: string, flags: RunFlags): Promise<numbe
     ...(flags.device !== undefined && { device: flags.device }),
     ...(flags.threads !== undefined && { threads: flags.threads }),
     ...verifierTuning(flags.verifier),
+    ...downloadOption(flags.quiet === true),
     onLoad: (model) => settings.add(describeVerifierSettings(model)),
   });
   // Closed on every path: the spec check may already have loaded a model (and its threads).

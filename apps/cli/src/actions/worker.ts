@@ -5,6 +5,7 @@ import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { argsWithoutDevices, runOnePerDevice } from "../distributed/per-device.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { createMaskedLogger } from "../logger.js";
+import { downloadOption } from "../progress/download-view.js";
 import { requireVerifier, scorerRegistry } from "../scorer-registry.js";
 import { shutdownSignal } from "../shutdown-signal.js";
 import { storeTarget } from "../store-option.js";
@@ -74,6 +75,7 @@ async function registryFor(flags: WorkerFlags, log: ReturnType<typeof createMask
     ...(flags.device !== undefined && { device: flags.device }),
     ...(flags.threads !== undefined && { threads: flags.threads }),
     ...verifierTuning(flags.verifier),
+    ...downloadOption(),
   });
   log.info(
     {

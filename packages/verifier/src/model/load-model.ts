@@ -10,7 +10,7 @@ import { ModelRunner } from "../session/model-runner.js";
 import { checkHead } from "./check-head.js";
 import { readOpTypes } from "./graph-op-types.js";
 import { readAssayConfig, readAttentionSizes, readHiddenSize } from "./read-assay-config.js";
-import { type ResolveOptions, resolveModelDir } from "./resolve-source.js";
+import { type ResolveOptions, resolveModelSource } from "./resolve-source.js";
 import { batchSettings, prefixReuseWanted } from "./run-settings.js";
 import { loadTokenizer } from "./tokenizer.js";
 import { VerifierModel } from "./verifier-model.js";
@@ -38,7 +38,7 @@ export async function loadModel(
   source: string,
   options: LoadModelOptions = {},
 ): Promise<VerifierModel> {
-  const dir = await resolveModelDir(source, options);
+  const { dir, revision } = await resolveModelSource(source, options);
   const config = await readAssayConfig(dir);
   const declaredHidden = await readHiddenSize(dir);
   const tokenizer = await loadTokenizer(dir);
@@ -99,6 +99,7 @@ export async function loadModel(
       // reads the first keys of a row, would read that gap. Prompts then run whole.
       prefixReuseWanted(config, options) && !fused,
       chat,
+      revision,
     );
   } catch (error) {
     await session.release();

@@ -1,7 +1,8 @@
-import { mkdir, stat, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { ModelFolderError } from "../errors/model-folder-error.js";
+import { parseHubSource } from "../hub/hub-source.js";
+import { type HubOptions, resolveHubModel } from "../hub/resolve-hub-model.js";
 
 export const MODEL_FILES = [
   "config.json",
@@ -11,32 +12,42 @@ export const MODEL_FILES = [
   "onnx/model.onnx",
 ] as const;
 const OPTIONAL_FILES = ["onnx/model.onnx_data"] as const;
-const HUB_ID = /^[\w.-]+\/[\w.-]+$/;
 
-export interface ResolveOptions {
-  /** Where hub models are cached. Default `~/.cache/assay/models`. */
-  cacheDir?: string;
-  /** Hub base URL. Default https://huggingface.co */
-  hubUrl?: string;
+export type ResolveOptions = HubOptions;
+
+/** A model folder on disk, and the Hub commit its files came from (null: a local folder). */
+export interface ModelSource {
+  dir: string;
+  revision: string | null;
 }
 
-/** A local folder as is, or a Hugging Face Hub id downloaded once into the cache. */
+/**
+ * A local folder as is, or a Hugging Face Hub id (`owner/name`, `owner/name@revision`)
+ * downloaded at one commit into the cache (see `resolveHubModel`).
+ */
+export async function resolveModelSource(
+  source: string,
+  options: ResolveOptions = {},
+): Promise<ModelSource> {
+  if (await isDirectory(source)) return { dir: await checkFolder(resolve(source)), revision: null };
+  const hub = parseHubSource(source);
+  if (hub === null) {
+    throw new ModelFolderError(
+      source,
+      "no such model folder (pass a local folder in the Hugging Face layout, or a hub id like owner/name or owner/name@revision)",
+    );
+  }
+  const files = { required: MODEL_FILES, optional: OPTIONAL_FILES };
+  const { dir, sha } = await resolveHubModel(hub, files, options);
+  return { dir: await checkFolder(dir), revision: sha };
+}
+
+/** The folder of `resolveModelSource`. */
 export async function resolveModelDir(
   source: string,
   options: ResolveOptions = {},
 ): Promise<string> {
-  if (await isDirectory(source)) return checkFolder(resolve(source));
-  if (!HUB_ID.test(source) || source.startsWith(".")) {
-    throw new ModelFolderError(
-      source,
-      "no such model folder (pass a local folder in the Hugging Face layout, or a hub id like owner/name)",
-    );
-  }
-  const cacheDir = options.cacheDir ?? join(homedir(), ".cache", "assay", "models");
-  const dir = join(cacheDir, source.replace("/", "--"));
-  if (await hasFiles(dir)) return dir;
-  await download(source, dir, options.hubUrl ?? "https://huggingface.co");
-  return checkFolder(dir);
+  return (await resolveModelSource(source, options)).dir;
 }
 
 async function checkFolder(dir: string): Promise<string> {
@@ -49,40 +60,6 @@ async function checkFolder(dir: string): Promise<string> {
     }
   }
   return dir;
-}
-
-async function download(id: string, dir: string, hubUrl: string): Promise<void> {
-  for (const file of [...MODEL_FILES, ...OPTIONAL_FILES]) {
-    const url = `${hubUrl}/${id}/resolve/main/${file}`;
-    let response: Response;
-    try {
-      response = await fetch(url, { signal: AbortSignal.timeout(60_000) });
-    } catch (error) {
-      const cause =
-        (error as Error).cause instanceof Error
-          ? ((error as Error).cause as Error).message
-          : (error as Error).message;
-      throw new ModelFolderError(
-        id,
-        `cannot reach the Hugging Face Hub (${cause}); hub ids need the network. Download the model on a connected machine and pass its local folder instead, e.g. --model ./models/${id.split("/")[1]}`,
-      );
-    }
-    if (!response.ok) {
-      if (OPTIONAL_FILES.includes(file as (typeof OPTIONAL_FILES)[number])) continue;
-      throw new ModelFolderError(
-        `${id}/${file}`,
-        `the hub answered ${response.status} for ${url}; does the repository ship ${file}?`,
-      );
-    }
-    const target = join(dir, file);
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, new Uint8Array(await response.arrayBuffer()));
-  }
-}
-
-async function hasFiles(dir: string): Promise<boolean> {
-  for (const file of MODEL_FILES) if (!(await exists(join(dir, file)))) return false;
-  return true;
 }
 
 async function exists(path: string): Promise<boolean> {

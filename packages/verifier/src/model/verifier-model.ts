@@ -70,6 +70,8 @@ export class VerifierModel {
     readonly prefixReuseAllowed = true,
     /** The chat template the prompts are rendered in; null for plain text. */
     readonly chat: ChatSpec | null = null,
+    /** The Hub commit sha a hub id was loaded at; null for a local folder. */
+    readonly revision: string | null = null,
   ) {}
 
   /**

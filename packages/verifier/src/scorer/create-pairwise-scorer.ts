@@ -21,6 +21,8 @@ export interface PairwiseDetail extends Record<string, unknown> {
   mass: number;
   truncations: (TruncationRecord & { criterion: string; variant: number })[];
   usage: VerifierUsage;
+  /** The Hub commit sha of a hub-id model. */
+  revision?: string;
 }
 
 /**
@@ -100,6 +102,7 @@ function emptyDetail(model: VerifierModel, config: PairwiseConfig): PairwiseDeta
     mass: 0,
     truncations: [],
     usage: emptyUsage(model, 1),
+    ...(model.revision !== null && { revision: model.revision }),
   };
 }
 

@@ -137,6 +137,7 @@ function emptyDetail(runner: PromptRunner, answers: number): VerifierDetail {
     head: head.type,
     ...(head.type === "distribution" && { scale: head.scale }),
     ...(model.config.family !== undefined && { family: model.config.family }),
+    ...(model.revision !== null && { revision: model.revision }),
     criteria: [],
     truncations: [],
     truncated: false,

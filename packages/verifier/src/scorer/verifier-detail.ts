@@ -59,6 +59,8 @@ export interface VerifierDetail extends Record<string, unknown> {
   usage: VerifierUsage;
   /** assay.json `family`, when it names one: the report's self-preference check reads it. */
   family?: string;
+  /** The Hub commit sha of a hub-id model (`usage.model` names the id as written). */
+  revision?: string;
   /**
    * Trajectories only (the sample has `steps`): entry i is the value of the prefix
    * steps[0..i] joined with newlines as the answer (same prompts, same head, same mean),
