@@ -153,7 +153,12 @@ export const truncations = pgTable(
     policy: text("policy").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.sampleId, t.scorer, t.criterion, t.repetition] })],
+  (t) => [
+    primaryKey({ columns: [t.runId, t.sampleId, t.scorer, t.criterion, t.repetition] }),
+    // The analyst view of truncations lists only prompts cut or refused: without this index
+    // it reads every prompt of the run.
+    index("truncations_cut_idx").on(t.runId).where(sql`dropped_tokens > 0 OR kept_tokens = 0`),
+  ],
 );
 
 /** Token and compute usage for cost reports; `scorer` is '' for the generator's row. */

@@ -69,19 +69,21 @@ const candidate: fc.Arbitrary<CandidateSpec> = fc.record({
   ),
 });
 
-const spec: fc.Arbitrary<RunSpecChoice> = fc.record({
-  selection: fc.option(fc.record({ threshold: fc.constantFrom(0.5, 1) })),
-  pass: fc.option(
-    fc.record(
-      {
-        threshold: fc.constantFrom(0.5, 0.6, 1),
-        scorers: fc.constantFrom({ f1: 1 }, { judge: 0.75 }, {}),
-        solved_by: fc.constantFrom("f1", "judge"),
-      },
-      { requiredKeys: [] },
+const spec: fc.Arbitrary<RunSpecChoice> = fc
+  .record({
+    selection: fc.option(fc.record({ threshold: fc.constantFrom(0.5, 1) })),
+    pass: fc.option(
+      fc.record(
+        {
+          threshold: fc.constantFrom(0.5, 0.6, 1),
+          scorers: fc.constantFrom({ f1: 1 }, { judge: 0.75 }, {}),
+          solved_by: fc.constantFrom("f1", "judge"),
+        },
+        { requiredKeys: [] },
+      ),
     ),
-  ),
-});
+  })
+  .map((choice) => choice as RunSpecChoice);
 
 const generatedRun: fc.Arbitrary<GeneratedRun> = fc.record({
   spec,
@@ -363,7 +365,7 @@ async function expectScorerResults(
     expect(n(r.passed)).toBe(values.filter((v) => v >= threshold).length);
     const mean = report.scorerMeans.find((m) => m.scorer === scorer)?.mean ?? null;
     close(n(r.mean_value), mean);
-    close(n(r.pass_rate), values.length === 0 ? null : n(r.passed) / values.length);
+    close(n(r.pass_rate), values.length === 0 ? null : (n(r.passed) ?? 0) / values.length);
   }
 }
 
