@@ -155,9 +155,11 @@ export const truncations = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.runId, t.sampleId, t.scorer, t.criterion, t.repetition] }),
-    // The analyst view of truncations lists only prompts cut or refused: without this index
-    // it reads every prompt of the run.
-    index("truncations_cut_idx").on(t.runId).where(sql`dropped_tokens > 0 OR kept_tokens = 0`),
+    // The analyst view of truncations lists only prompts cut or refused, most tokens dropped
+    // first: without this index it reads and sorts every prompt of the run.
+    index("truncations_cut_idx")
+      .on(t.runId, t.droppedTokens.desc().nullsFirst())
+      .where(sql`dropped_tokens > 0 OR kept_tokens = 0`),
   ],
 );
 
