@@ -4,7 +4,8 @@
  * newest run (its report, the trend over every run of the series, early stops) measured
  * twice in the same process: from raw rows (as for runs still running, before any rollup
  * exists) and from the rollups written when the runs complete. Median of --repeats runs.
- * Targets: every statement of the bundle ≤ 100 ms, the whole bundle ≤ 300 ms. Then the same
+ * Targets: every statement of the bundle ≤ 100 ms, the whole bundle ≤ 300 ms, every ready query
+ * of docs/analyst-views.md ≤ 100 ms with no plan reading `scores`. Then the same
  * on PGlite at --pglite-rows.
  *
  *   --rows N         score rows over all runs (default 10,000,000; 0 skips Postgres)
@@ -24,6 +25,7 @@ import { openStore, type Store } from "@assay/store";
 import {
   dropRollups,
   earlyStops,
+  importPrices,
   lastRuns,
   rawRunFigures,
   reportBundle,
@@ -34,6 +36,7 @@ import {
 import { DATABASE_URL } from "@assay/test-support/database-url";
 import pg from "pg";
 import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
+import { planReadsScores, RAW_PASS_RATE, readyQueries } from "./analyst-queries.js";
 import { fmt, median, timed } from "./bench-util.js";
 import { seedBenchRun, seedBenchSelections } from "./report-data.js";
 
@@ -219,10 +222,40 @@ async function compare(store: Store, label: string): Promise<void> {
     slowest = Math.max(slowest, ms);
     console.log(`  ${fmt(ms, 2).padStart(8)} ms  ${summary(statement.text)}`);
   }
+  await analystViews(store, label, newest);
   const rawBundle = raw.at(-1) as Measured;
   verdicts.push(
     `${label}: slowest bundle statement ${fmt(slowest, 1)} ms (target ≤ ${STATEMENT_TARGET_MS}): ${slowest <= STATEMENT_TARGET_MS ? "MET" : "NOT MET"}`,
     `${label}: bundle ${fmt(bundle.ms, 1)} ms (target ≤ ${BUNDLE_TARGET_MS}; raw rows ${fmt(rawBundle.ms, 0)} ms): ${bundle.ms <= BUNDLE_TARGET_MS ? "MET" : "NOT MET"}`,
+  );
+}
+
+/**
+ * Each ready query of docs/analyst-views.md over the rolled-up runs, against the baseline of
+ * one run's pass rate read from its raw score rows; and whether any plan reads `scores`.
+ */
+async function analystViews(store: Store, label: string, newest: string): Promise<void> {
+  const runner = runnerOf(store.driver);
+  await importPrices(store.driver, PRICES, { effectiveFrom: new Date(0), source: "bench" });
+  const baseline = await medianOf(() => runner.query(RAW_PASS_RATE, [newest]));
+  console.log(
+    `\n${label}: analyst views, ready queries of docs/analyst-views.md, median of ${REPEATS}` +
+      ` (baseline: one run's pass rate from raw scores, ${fmt(baseline, 1)} ms):`,
+  );
+  let slowest = 0;
+  let readsScores = false;
+  for (const query of readyQueries()) {
+    const ms = await medianOf(() => runner.query(query));
+    const scans = await planReadsScores(runner, query);
+    readsScores ||= scans;
+    slowest = Math.max(slowest, ms);
+    const first = query.split("\n")[0]?.slice(0, 60) ?? "";
+    console.log(
+      `  ${fmt(ms, 2).padStart(8)} ms  ${(baseline / ms).toFixed(0).padStart(6)}× faster  plan reads scores: ${scans ? "YES" : "no"}  ${first}`,
+    );
+  }
+  verdicts.push(
+    `${label}: slowest analyst view query ${fmt(slowest, 1)} ms (target ≤ ${STATEMENT_TARGET_MS}), plans read scores: ${readsScores ? "YES" : "no"}: ${slowest <= STATEMENT_TARGET_MS && !readsScores ? "MET" : "NOT MET"}`,
   );
 }
 

@@ -197,8 +197,30 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
     }
   }
 
+  // Every scorer passes at 0.5 here: the spec sets no `pass`, and the check's threshold is
+  // the selection's default.
+  const scorers = [...new Set(exported.scores.map((row) => row.scorer))].sort();
+  f.same(
+    "scorerPasses",
+    report.scorerPasses?.map((p) => [p.scorer, p.rule, p.scored, p.unscored, p.passed.count]),
+    scorers.map((scorer) => {
+      const rows = exported.scores.filter((row) => row.scorer === scorer);
+      const values = rows.flatMap((row) => (row.value === null ? [] : [row.value]));
+      const unscored = rows.filter((row) => row.reason !== null).length;
+      return [
+        scorer,
+        "value >= 0.5",
+        rows.length - unscored,
+        unscored,
+        values.filter((v) => v >= 0.5).length,
+      ];
+    }),
+  );
+
   const cost = costOf(exported.usage, prices);
+  // Every drawn run has a selection: its solved tasks are the selected figure's count.
   const solved = a.selected;
+  f.count("solved.solved", report.solved?.solved, solved);
   const per = (amount: number | null, n: number) =>
     amount === null || n === 0 ? null : amount / n;
   f.number("cost.total", report.cost?.total, cost.total);

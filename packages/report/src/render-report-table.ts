@@ -85,6 +85,14 @@ function earlyStopTable(stops: EarlyStopReport): string {
   return `${title}\n${table.toString()}${rest}`;
 }
 
+/** Solved tasks over tasks, as the pass rule counts them; "n/a" for a report without them. */
+function solvedCell(report: RunReport): string {
+  const solved = report.solved;
+  if (solved === undefined) return "n/a";
+  const { solved: count, tasks: of } = solved;
+  return rateCell({ count, of, rate: of === 0 ? null : count / of });
+}
+
 function headlineTable(runs: readonly RunReport[]): string {
   const table = new Table({ head: ["", ...runs.map((r) => r.run.runId)], ...STYLE });
   const row = (label: string, cell: (r: RunReport) => string) =>
@@ -104,8 +112,15 @@ function headlineTable(runs: readonly RunReport[]): string {
     row("cost per solved task", (r) => moneyCell(r, (c) => c.perSolvedTask.total));
     row("  generation", (r) => moneyCell(r, (c) => c.perSolvedTask.generation));
     row("  verification", (r) => moneyCell(r, (c) => c.perSolvedTask.verification));
-  } else if (runs.some((r) => r.cost !== null)) {
-    row("cost", (r) => moneyCell(r, (c) => c.total));
+  } else {
+    // Without selection the pass rule decides solved tasks (docs/figures.md, "Pass and solved").
+    const solvedByRule = runs.some((r) => r.solved !== undefined);
+    if (solvedByRule) row("solved (pass rule)", (r) => solvedCell(r));
+    if (runs.some((r) => r.cost !== null)) {
+      row("cost", (r) => moneyCell(r, (c) => c.total));
+      if (solvedByRule)
+        row("cost per solved task", (r) => moneyCell(r, (c) => c.perSolvedTask.total));
+    }
   }
   row("cost per sample", (r) => moneyCell(r, (c) => c.perSample));
   if (runs.some((r) => r.truncation.overall.of > 0)) {
@@ -116,7 +131,9 @@ function headlineTable(runs: readonly RunReport[]): string {
   const title = selection ? "Selection and cost" : "Scores and cost";
   const note = selection
     ? ""
-    : "\nNo selection is stored, so pass@1, verifier-selected, oracle, ties and cost per solved task do not apply.";
+    : runs.some((r) => r.solved !== undefined)
+      ? "\nNo selection is stored, so pass@1, verifier-selected, oracle and ties do not apply; a task is solved when its first candidate passes the spec's pass rule."
+      : "\nNo selection is stored, so pass@1, verifier-selected, oracle, ties and cost per solved task do not apply.";
   return `${title}\n${table.toString()}${note}`;
 }
 

@@ -1,0 +1,1 @@
+CREATE INDEX "truncations_cut_idx" ON "truncations" USING btree ("run_id","dropped_tokens" DESC NULLS FIRST) WHERE dropped_tokens > 0 OR kept_tokens = 0;
