@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { registerExport } from "./commands/export.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerModel } from "./commands/model.js";
+import { registerPrices } from "./commands/prices.js";
 import { registerProbe } from "./commands/probe.js";
 import { registerProduce } from "./commands/produce.js";
 import { registerReport } from "./commands/report.js";
@@ -32,6 +33,7 @@ export function createProgram(): Command {
   registerShow(program);
   registerExport(program);
   registerMigrate(program);
+  registerPrices(program);
   registerProduce(program);
   registerWorker(program);
   registerStatus(program);

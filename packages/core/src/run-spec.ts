@@ -66,23 +66,55 @@ export const GeneratorUsageSpecSchema = z.strictObject({
 export type GeneratorUsageSpec = z.infer<typeof GeneratorUsageSpecSchema>;
 
 /**
+ * When a scorer's result passes: `value >= threshold`, the threshold of the scorer's key
+ * in `scorers`, else `threshold` (default 0.5). A scored value lies in [0, 1], so `1` means
+ * "only a perfect score". The selection's `check` scorer passes by `selection.threshold`
+ * (it cannot be named here). Stored with the run (`runs.pass_threshold`,
+ * `runs.pass_thresholds`) and used by reports and the analyst views (docs/analyst-views.md).
+ */
+export const PassSpecSchema = z.strictObject({
+  threshold: z.number().min(0).max(1).default(0.5),
+  /** Per scorer key. */
+  scorers: z.record(z.string().min(1), z.number().min(0).max(1)).default({}),
+  /**
+   * Without selection, the scorer key whose result decides whether a task is solved. Absent:
+   * every result of the task's first candidate must pass.
+   */
+  solved_by: z.string().min(1).optional(),
+});
+export type PassSpec = z.infer<typeof PassSpecSchema>;
+
+/**
  * A run spec (YAML or JSON). Before this schema sees it, the document passes the checks a
  * dataset line passes (`parseJsonConfig`, `parseYamlConfig`): no key
  * written twice, no `__proto__` key, no NUL or lone surrogate, at most 64 levels deep,
  * only numbers that read exactly. README.md ("The run spec") documents it; change both.
  */
-export const RunSpecSchema = z.strictObject({
-  /** Shown in reports and used to group nightly runs. */
-  name: z.string().min(1).optional(),
-  /** Checked in order; the first rule that matches routes the sample. */
-  rules: z.array(RoutingRuleSchema).default([]),
-  /** Scorers for samples that match no rule. Without it such samples are input errors. */
-  default: z.strictObject({ scorers: z.array(ScorerRefSchema).min(1) }).optional(),
-  /** Best-of-N selection over each task's candidates, run when the run completes. */
-  selection: SelectionSpecSchema.optional(),
-  /** Required when the dataset reports `cached_input_tokens`. */
-  generator_usage: GeneratorUsageSpecSchema.optional(),
-});
+export const RunSpecSchema = z
+  .strictObject({
+    /** Shown in reports and used to group nightly runs. */
+    name: z.string().min(1).optional(),
+    /** Checked in order; the first rule that matches routes the sample. */
+    rules: z.array(RoutingRuleSchema).default([]),
+    /** Scorers for samples that match no rule. Without it such samples are input errors. */
+    default: z.strictObject({ scorers: z.array(ScorerRefSchema).min(1) }).optional(),
+    /** Best-of-N selection over each task's candidates, run when the run completes. */
+    selection: SelectionSpecSchema.optional(),
+    /** Required when the dataset reports `cached_input_tokens`. */
+    generator_usage: GeneratorUsageSpecSchema.optional(),
+    /** When a result passes, and what decides a solved task without selection. */
+    pass: PassSpecSchema.optional(),
+  })
+  .superRefine((spec, ctx) => {
+    const check = spec.selection?.check;
+    if (check !== undefined && spec.pass !== undefined && Object.hasOwn(spec.pass.scorers, check)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["pass", "scorers", check],
+        message: `\`${check}\` is the selection's check scorer: its pass rule is \`selection.threshold\``,
+      });
+    }
+  });
 export type RunSpec = z.infer<typeof RunSpecSchema>;
 export type RunSpecInput = z.input<typeof RunSpecSchema>;
 

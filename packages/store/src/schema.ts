@@ -41,6 +41,23 @@ export const runs = pgTable(
     datasetHashedBytes: bigint("dataset_hashed_bytes", { mode: "number" }),
     /** sha256 of the resolved spec as JSON with sorted keys. */
     specSha256: text("spec_sha256"),
+    // The pass rule, worked out from the stored spec by the database itself, so it always
+    // says what the spec says (runs created before it included): a result passes when
+    // `value >= coalesce(pass_thresholds ->> scorer, pass_threshold)`.
+    /** `pass.threshold`, default 0.5. */
+    passThreshold: doublePrecision("pass_threshold")
+      .notNull()
+      .generatedAlwaysAs(sql`coalesce((spec #>> '{pass,threshold}')::float8, 0.5)`),
+    /** Per scorer key: `pass.scorers`, and the selection's `check` at `selection.threshold`. */
+    passThresholds: jsonb("pass_thresholds")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`CASE WHEN spec #>> '{selection,check}' IS NULL THEN coalesce(spec #> '{pass,scorers}', '{}'::jsonb) ELSE jsonb_set(coalesce(spec #> '{pass,scorers}', '{}'::jsonb), ARRAY[spec #>> '{selection,check}'], spec #> '{selection,threshold}') END`,
+      ),
+    /** Whether a selection decides solved tasks (else the pass rule does). */
+    hasSelection: boolean("has_selection").notNull().generatedAlwaysAs(sql`spec ? 'selection'`),
+    /** `pass.solved_by`: the scorer key deciding solved tasks without selection (null: all). */
+    solvedBy: text("solved_by").generatedAlwaysAs(sql`spec #>> '{pass,solved_by}'`),
   },
   // Report trends: "the last N runs" and "the last N runs named X", newest first.
   (t) => [
@@ -224,6 +241,8 @@ export const runRollups = pgTable("run_rollups", {
   truncationCalls: bigint("truncation_calls", { mode: "number" }).array().notNull(),
   truncationCut: bigint("truncation_cut", { mode: "number" }).array().notNull(),
   truncationRefused: bigint("truncation_refused", { mode: "number" }).array().notNull(),
+  /** Tasks solved (docs/figures.md, "Pass and solved"); null in rollups written before it. */
+  solved: bigint("solved", { mode: "number" }),
   rolledUpAt: timestamp("rolled_up_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -246,6 +265,20 @@ export const histogramRollups = pgTable(
     scorer: text("scorer").notNull(),
     scored: bigint("scored", { mode: "number" }).notNull(),
     counts: bigint("counts", { mode: "number" }).array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.scorer] })],
+);
+
+/** Each scorer's results of a rolled-up run under the run's pass rule. */
+export const passRollups = pgTable(
+  "pass_rollups",
+  {
+    runId: text("run_id").notNull(),
+    scorer: text("scorer").notNull(),
+    scored: bigint("scored", { mode: "number" }).notNull(),
+    unscored: bigint("unscored", { mode: "number" }).notNull(),
+    passed: bigint("passed", { mode: "number" }).notNull(),
+    threshold: doublePrecision("threshold").notNull(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.scorer] })],
 );
@@ -307,4 +340,37 @@ export const earlyStopCandidateRollups = pgTable(
     progress: jsonb("progress").notNull(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.position] })],
+);
+
+/**
+ * One `assay prices import`: a whole price table, in force from `effective_from` until the
+ * next version's. A run is priced by the version in force when it started.
+ */
+export const priceVersions = pgTable(
+  "price_versions",
+  {
+    version: integer("version").primaryKey().generatedAlwaysAsIdentity(),
+    effectiveFrom: timestamp("effective_from", { withTimezone: true }).notNull(),
+    currency: text("currency").notNull(),
+    /** Where the prices came from (the file imported, unless told otherwise). */
+    source: text("source").notNull(),
+    importedAt: timestamp("imported_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("price_versions_effective_idx").on(t.effectiveFrom)],
+);
+
+/** A model's prices in one version; per million tokens, or per GPU-hour of measured compute. */
+export const prices = pgTable(
+  "prices",
+  {
+    version: integer("version").notNull(),
+    model: text("model").notNull(),
+    inputPerMillion: doublePrecision("input_per_million"),
+    /** Null: the input price (no cache discount), as `report --prices` reads it. */
+    cachedInputPerMillion: doublePrecision("cached_input_per_million"),
+    cacheWritePerMillion: doublePrecision("cache_write_per_million"),
+    outputPerMillion: doublePrecision("output_per_million"),
+    gpuHour: doublePrecision("gpu_hour"),
+  },
+  (t) => [primaryKey({ columns: [t.version, t.model] })],
 );

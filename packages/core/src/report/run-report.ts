@@ -117,6 +117,33 @@ export interface ScorerCalibration {
   summary: CalibrationSummary;
 }
 
+/**
+ * One scorer's results under the run's pass rule (`value >= threshold`, the spec's `pass`
+ * section, docs/figures.md "Pass and solved"): unscored results never pass.
+ */
+export interface ScorerPass {
+  scorer: string;
+  /** The rule as text, e.g. `value >= 0.5`. */
+  rule: string;
+  threshold: number;
+  scored: number;
+  unscored: number;
+  /** Scored results that pass, over scored results. */
+  passed: Rate;
+}
+
+/**
+ * Tasks solved, for every run: with selection, tasks whose pick is correct (the selected
+ * figure's count); without, tasks whose first candidate passes the deciding rule
+ * (`pass.solved_by`'s result, else every result of that candidate). Cost per solved task
+ * divides by `solved`.
+ */
+export interface SolvedReport {
+  decidedBy: "selection" | "pass_rule";
+  tasks: number;
+  solved: number;
+}
+
 /** Everything `assay report` shows for one run. */
 export interface RunReport {
   run: RunIdentity;
@@ -148,6 +175,10 @@ export interface RunReport {
   pairwise?: PairwiseReport | null;
   /** Verifier tokens and forward passes per solved task, and the cached share of its input. */
   verifierEffort?: VerifierEffortReport;
+  /** Each scorer's passes under the run's stored pass rule; absent from older reports. */
+  scorerPasses?: ScorerPass[];
+  /** Solved tasks under one definition for every run; absent from older reports. */
+  solved?: SolvedReport;
 }
 
 /** One run's headline numbers, for trends across runs. */

@@ -13,6 +13,7 @@ import { readRollups } from "./rollups/read-rollups.js";
 import { NO_SCORES, type ScoreStats, scoreStats } from "./score-stats.js";
 import { NO_SELECTIONS, type SelectionStats, selectionStats } from "./selection-stats.js";
 import { selfPreferenceStats } from "./self-preference-stats.js";
+import { solvedWithoutSelection } from "./solved-stats.js";
 import { type TaskCounts, taskCounts } from "./task-counts.js";
 import { NO_TRUNCATION_DATA, truncationStats } from "./truncation-stats.js";
 import { usageTotals } from "./usage-totals.js";
@@ -31,6 +32,13 @@ export interface RunFigures {
   pairwise: PairwiseReport | null;
   /** Verifier tokens and forward passes by scorer, before dividing by solved tasks. */
   verifierEffort: VerifierEffortRow[];
+  /** Tasks solved: by the pick with selection, else by the pass rule (solved-stats.ts). */
+  solved: SolvedFigure;
+}
+
+export interface SolvedFigure {
+  decidedBy: "selection" | "pass_rule";
+  solved: number;
 }
 
 /**
@@ -56,24 +64,36 @@ export async function rawRunFigures(
   runIds: readonly string[],
 ): Promise<Map<string, RunFigures>> {
   if (runIds.length === 0) return new Map();
-  const [counts, selections, usage, truncation, scores, calibration, preference, pairwise, effort] =
-    await Promise.all([
-      taskCounts(runner, runIds),
-      selectionStats(runner, runIds),
-      usageTotals(runner, runIds),
-      truncationStats(runner, runIds),
-      scoreStats(runner, runIds),
-      calibrationStats(runner, runIds),
-      selfPreferenceStats(runner, runIds),
-      pairwiseStats(runner, runIds),
-      verifierEffortRows(runner, runIds),
-    ]);
+  const [
+    counts,
+    selections,
+    usage,
+    truncation,
+    scores,
+    calibration,
+    preference,
+    pairwise,
+    effort,
+    solvedByRule,
+  ] = await Promise.all([
+    taskCounts(runner, runIds),
+    selectionStats(runner, runIds),
+    usageTotals(runner, runIds),
+    truncationStats(runner, runIds),
+    scoreStats(runner, runIds),
+    calibrationStats(runner, runIds),
+    selfPreferenceStats(runner, runIds),
+    pairwiseStats(runner, runIds),
+    verifierEffortRows(runner, runIds),
+    solvedWithoutSelection(runner, runIds),
+  ]);
   return new Map(
-    runIds.map((id) => [
-      id,
-      {
+    runIds.map((id) => {
+      const selection = selections.get(id) ?? NO_SELECTIONS;
+      const byRule = solvedByRule.get(id);
+      const figures: RunFigures = {
         counts: counts.get(id) ?? { samples: 0, tasks: 0 },
-        selection: selections.get(id) ?? NO_SELECTIONS,
+        selection,
         usage: usage.get(id) ?? [],
         truncation: truncation.get(id) ?? NO_TRUNCATION_DATA,
         scores: scores.get(id) ?? NO_SCORES,
@@ -81,7 +101,12 @@ export async function rawRunFigures(
         selfPreference: preference.get(id) ?? [],
         pairwise: pairwise.get(id) ?? null,
         verifierEffort: effort.get(id) ?? [],
-      },
-    ]),
+        solved:
+          byRule === undefined
+            ? { decidedBy: "selection", solved: selection.selected.count }
+            : { decidedBy: "pass_rule", solved: byRule },
+      };
+      return [id, figures];
+    }),
   );
 }

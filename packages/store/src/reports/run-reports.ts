@@ -10,9 +10,9 @@ import {
   type UsageTotals,
 } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
+import { scorerPassOf } from "./pass-rule.js";
 import { type RunFigures, runFigures } from "./run-figures.js";
 import { lastRuns, type RunSelector, runsById } from "./run-list.js";
-import type { SelectionStats } from "./selection-stats.js";
 import { verifierEffortOf } from "./verifier-effort.js";
 
 export interface ReportOptions {
@@ -59,7 +59,7 @@ export async function runReports(
         oracle: selection.oracle,
       },
       ties: { continuous: selection.tie, discrete: selection.discreteTie },
-      cost: costReport(f.usage, selection, samples, options.prices),
+      cost: costReport(f.usage, f.solved.solved, samples, options.prices),
       truncation: f.truncation,
       unscored: f.scores.unscored,
       histograms: f.scores.histograms,
@@ -67,7 +67,9 @@ export async function runReports(
       calibration: f.calibration,
       selfPreference: f.selfPreference,
       pairwise: f.pairwise,
-      verifierEffort: verifierEffortOf(f.verifierEffort, selection.selected.count),
+      verifierEffort: verifierEffortOf(f.verifierEffort, f.solved.solved),
+      scorerPasses: f.scores.passes.map(scorerPassOf),
+      solved: { decidedBy: f.solved.decidedBy, tasks, solved: f.solved.solved },
     };
   });
 }
@@ -101,16 +103,18 @@ export function trendPointOf(report: RunReport): RunTrendPoint {
   };
 }
 
-/** Cost per solved task = (generation + verification) / tasks whose selection is correct. */
+/**
+ * Cost per solved task = (generation + verification) / solved tasks (the pick is correct,
+ * or without selection the pass rule holds: docs/figures.md, "Pass and solved").
+ */
 function costReport(
   usage: readonly UsageTotals[],
-  selection: SelectionStats,
+  solvedTasks: number,
   samples: number,
   prices: PriceTable | undefined,
 ): CostReport | null {
   if (prices === undefined) return null;
   const cost = costOfUsage(usage, prices);
-  const solvedTasks = selection.selected.count;
   return {
     ...cost,
     solvedTasks,

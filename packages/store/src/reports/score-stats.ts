@@ -9,6 +9,7 @@ import {
 import type { SqlRunner } from "../sql-runner.js";
 import { bucketColumns } from "./bucket-columns.js";
 import { groupByRun, num } from "./group-by-run.js";
+import { PASS_THRESHOLD, type ScorerPassCounts } from "./pass-rule.js";
 
 export const HISTOGRAM_BINS = 10;
 /** Bin i covers [i/10, (i+1)/10); the last one also holds 1.0. */
@@ -19,16 +20,19 @@ const BIN_EDGES = Array.from({ length: HISTOGRAM_BINS }, (_, i) => i / HISTOGRAM
 // sums each scorer's mean and its interval are computed from. The sums are exact (numeric),
 // so they do not depend on the order a plan reads the rows in: a rollup and a later raw
 // read give the same figures. A square below 1e-300 adds nothing the interval could show,
-// and Postgres refuses one that underflows a double.
+// and Postgres refuses one that underflows a double. The same scan counts each scorer's
+// passes under the run's stored pass rule (runs.pass_threshold, runs.pass_thresholds).
 const SCORE_STATS = `
-  SELECT run_id, scorer, reason, count(*) AS n,
+  SELECT s.run_id, s.scorer, s.reason, count(*) AS n,
+         count(*) FILTER (WHERE value >= ${PASS_THRESHOLD}) AS passed,
+         min(${PASS_THRESHOLD}) AS threshold,
          coalesce(sum(value::numeric), 0)::float8 AS total,
          coalesce(sum((CASE WHEN value < 1e-150 THEN 0 ELSE value * value END)::numeric), 0)::float8
            AS squares,
          count(*) FILTER (WHERE value > 0 AND value < 1) AS fractional,
          ${bucketColumns("value", BIN_EDGES, "*", "bin_")}
-  FROM scores WHERE run_id = ANY($1::text[])
-  GROUP BY run_id, scorer, reason`;
+  FROM scores s JOIN runs r ON r.id = s.run_id WHERE s.run_id = ANY($1::text[])
+  GROUP BY s.run_id, s.scorer, s.reason`;
 
 type Row = Record<string, unknown> & { run_id: string; scorer: string; reason: string | null };
 
@@ -38,6 +42,8 @@ export interface ScoreStats {
   /** What each scorer's mean is computed from (a rollup stores these). */
   moments: ScorerMoments[];
   means: ScorerMean[];
+  /** Each scorer's passes under the run's pass rule (a rollup stores these). */
+  passes: ScorerPassCounts[];
 }
 
 export const NO_SCORES: ScoreStats = {
@@ -45,6 +51,7 @@ export const NO_SCORES: ScoreStats = {
   histograms: [],
   moments: [],
   means: [],
+  passes: [],
 };
 
 export async function scoreStats(
@@ -59,10 +66,22 @@ function statsOf(rows: readonly Row[]): ScoreStats {
   const reasons = new Map<string, number>();
   const histograms = new Map<string, ScoreHistogram>();
   const moments = new Map<string, ScorerMoments>();
+  const passes = new Map<string, ScorerPassCounts>();
   let results = 0;
   for (const row of rows) {
     const n = num(row.n);
     results += n;
+    const pass = passes.get(row.scorer) ?? {
+      scorer: row.scorer,
+      threshold: num(row.threshold),
+      scored: 0,
+      unscored: 0,
+      passed: 0,
+    };
+    passes.set(row.scorer, pass);
+    if (row.reason !== null) pass.unscored += n;
+    else pass.scored += n;
+    pass.passed += num(row.passed);
     if (row.reason !== null) {
       reasons.set(row.reason, (reasons.get(row.reason) ?? 0) + n);
       continue;
@@ -93,6 +112,7 @@ function statsOf(rows: readonly Row[]): ScoreStats {
     [...reasons].map(([reason, count]) => ({ reason, count })),
     [...histograms.values()],
     [...moments.values()],
+    [...passes.values()],
   );
 }
 
@@ -102,6 +122,7 @@ export function scoreStatsOf(
   reasons: readonly { reason: string; count: number }[],
   histograms: readonly ScoreHistogram[],
   moments: readonly ScorerMoments[],
+  passes: readonly ScorerPassCounts[],
 ): ScoreStats {
   const byReason = [...reasons].sort(
     (a, b) => b.count - a.count || a.reason.localeCompare(b.reason),
@@ -115,5 +136,6 @@ export function scoreStatsOf(
       .filter((m) => m.scored > 0)
       .map(scorerMeanOf)
       .sort((a, b) => a.scorer.localeCompare(b.scorer)),
+    passes: [...passes].sort((a, b) => a.scorer.localeCompare(b.scorer)),
   };
 }

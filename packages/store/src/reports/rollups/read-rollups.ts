@@ -17,8 +17,11 @@ import { type UsageRow, usageTotalsOf } from "../usage-totals.js";
 const RUNS = `
   SELECT run_id, samples, tasks, results, selected_tasks, unselected, methods, counted, pass1,
          selected, oracle, ties, discrete_ties, discrete_of, truncation_calls, truncation_cut,
-         truncation_refused
-  FROM run_rollups WHERE run_id = ANY($1::text[])`;
+         truncation_refused, solved, r.has_selection
+  FROM run_rollups JOIN runs r ON r.id = run_id WHERE run_id = ANY($1::text[])`;
+const PASSES = `
+  SELECT run_id, scorer, scored, unscored, passed, threshold
+  FROM pass_rollups WHERE run_id = ANY($1::text[])`;
 const UNSCORED = `
   SELECT run_id, reason, count FROM unscored_rollups WHERE run_id = ANY($1::text[])`;
 const HISTOGRAMS = `
@@ -37,6 +40,8 @@ type RunRow = Record<string, unknown> & {
   truncation_calls: unknown[];
   truncation_cut: unknown[];
   truncation_refused: unknown[];
+  solved: unknown;
+  has_selection: boolean;
 };
 
 /** Figures of the runs that have rollups; runs without them are left out of the map. */
@@ -47,7 +52,7 @@ export async function readRollups(
   const byRun = new Map<string, RunFigures>();
   if (runIds.length === 0) return byRun;
   const params = [runIds];
-  const [runs, unscored, histograms, usage, summaries] = await Promise.all([
+  const [runs, unscored, histograms, usage, summaries, passes] = await Promise.all([
     runner.query<RunRow>(RUNS, params),
     runner.query<{ run_id: string; reason: string; count: unknown }>(UNSCORED, params),
     runner.query<{ run_id: string; scorer: string; scored: unknown; counts: unknown[] }>(
@@ -56,6 +61,7 @@ export async function readRollups(
     ),
     runner.query<UsageRow>(USAGE, params),
     runner.query<{ run_id: string; kind: string; summary: unknown }>(SUMMARIES, params),
+    runner.query<Record<string, unknown> & { run_id: string; scorer: string }>(PASSES, params),
   ]);
   for (const run of runs.rows) {
     const id = run.run_id;
@@ -70,6 +76,8 @@ export async function readRollups(
     // Rolled up before scorer means were kept (every scorer with a histogram has them):
     // reported from raw rows until the rollup is written again.
     if (moments.length !== histogramRows.length) continue;
+    // Rolled up before solved tasks and passes were kept: reported from raw rows until then.
+    if (run.solved === null) continue;
     byRun.set(id, {
       counts: { samples: num(run.samples), tasks: num(run.tasks) },
       selection: selectionStatsOf(run),
@@ -90,11 +98,24 @@ export async function readRollups(
           counts: r.counts.map(num),
         })),
         moments,
+        passes.rows
+          .filter((r) => r.run_id === id)
+          .map((r) => ({
+            scorer: r.scorer,
+            threshold: num(r.threshold),
+            scored: num(r.scored),
+            unscored: num(r.unscored),
+            passed: num(r.passed),
+          })),
       ),
       calibration: summariesOf<ScorerCalibration>("calibration"),
       selfPreference,
       pairwise: summariesOf<PairwiseReport>("pairwise")[0] ?? null,
       verifierEffort: summariesOf<StoredEffortRow>("verifier_effort").map(effortRowOf),
+      solved: {
+        decidedBy: run.has_selection ? "selection" : "pass_rule",
+        solved: num(run.solved),
+      },
     });
   }
   return byRun;

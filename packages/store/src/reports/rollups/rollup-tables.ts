@@ -3,6 +3,7 @@ export const ROLLUP_TABLES = [
   "run_rollups",
   "unscored_rollups",
   "histogram_rollups",
+  "pass_rollups",
   "usage_rollups",
   "summary_rollups",
   "early_stop_rollups",

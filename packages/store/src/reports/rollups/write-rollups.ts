@@ -12,9 +12,9 @@ import { ROLLUP_TABLES } from "./rollup-tables.js";
 const INSERT_RUN = `
   INSERT INTO run_rollups (run_id, samples, tasks, results, selected_tasks, unselected, methods,
                            counted, pass1, selected, oracle, ties, discrete_ties, discrete_of,
-                           truncation_calls, truncation_cut, truncation_refused)
+                           truncation_calls, truncation_cut, truncation_refused, solved)
   VALUES ($1, $2, $3, $4, $5, $6, $7::text[], $8, $9, $10, $11, $12, $13, $14,
-          $15::bigint[], $16::bigint[], $17::bigint[])`;
+          $15::bigint[], $16::bigint[], $17::bigint[], $18)`;
 // Many rows in one statement, each table's rows as one JSON array parameter.
 const INSERT_UNSCORED = `
   INSERT INTO unscored_rollups (run_id, reason, count)
@@ -23,6 +23,11 @@ const INSERT_HISTOGRAMS = `
   INSERT INTO histogram_rollups (run_id, scorer, scored, counts)
   SELECT $1, x.scorer, x.scored, x.counts
   FROM jsonb_to_recordset($2::jsonb) AS x(scorer text, scored bigint, counts bigint[])`;
+const INSERT_PASSES = `
+  INSERT INTO pass_rollups (run_id, scorer, scored, unscored, passed, threshold)
+  SELECT $1, x.scorer, x.scored, x.unscored, x.passed, x.threshold
+  FROM jsonb_to_recordset($2::jsonb)
+       AS x(scorer text, scored bigint, unscored bigint, passed bigint, threshold float8)`;
 const INSERT_USAGE = `
   INSERT INTO usage_rollups (run_id, role, model, input_tokens, cached_input_tokens,
                              output_tokens, compute_ms, rows)
@@ -96,9 +101,11 @@ async function insertRollups(runner: SqlRunner, runId: string, f: RunFigures): P
     buckets.calls,
     buckets.cut,
     buckets.refused,
+    f.solved.solved,
   ]);
   await runner.query(INSERT_UNSCORED, [runId, JSON.stringify(f.scores.unscored.byReason)]);
   await runner.query(INSERT_HISTOGRAMS, [runId, JSON.stringify(f.scores.histograms)]);
+  await runner.query(INSERT_PASSES, [runId, JSON.stringify(f.scores.passes)]);
   await runner.query(INSERT_USAGE, [runId, JSON.stringify(f.usage)]);
   await runner.query(INSERT_SUMMARIES, [runId, "calibration", JSON.stringify(f.calibration)]);
   await runner.query(INSERT_SUMMARIES, [

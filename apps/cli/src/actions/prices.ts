@@ -1,0 +1,28 @@
+import { readFile } from "node:fs/promises";
+import { parsePriceTable } from "@assay/core";
+import { importPrices } from "@assay/store/reports";
+import type { PricesImportFlags } from "../commands/prices.js";
+import { CliExit, ExitCode } from "../exit-codes.js";
+import { writeErr } from "../output.js";
+import { openStoreFor } from "../store-option.js";
+
+export async function pricesImportAction(file: string, flags: PricesImportFlags): Promise<void> {
+  const text = await readFile(file, "utf8").catch(() => {
+    throw new CliExit(ExitCode.refused, `Cannot read the price table ${file}: check the path.`);
+  });
+  // Checked before the store opens: a bad file changes nothing.
+  const table = parsePriceTable(text, file);
+  const store = await openStoreFor(flags.db, "assay prices import", { schema: flags.dbSchema });
+  try {
+    const effectiveFrom = flags.effective ?? new Date();
+    const { version, models } = await importPrices(store.driver, table, {
+      effectiveFrom,
+      source: flags.source ?? file,
+    });
+    writeErr(
+      `Price version ${version}: ${models} model(s) in ${table.currency}, in force from ${effectiveFrom.toISOString()}.\n`,
+    );
+  } finally {
+    await store.close();
+  }
+}
