@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
+import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAssay } from "../distributed/support/assay-process.js";
@@ -109,5 +110,23 @@ describe("the dashboard's SQL panels", () => {
     const before = [new Date("2020-01-01T00:00:00Z"), new Date("2020-02-01T00:00:00Z")] as const;
     expect((await runAsGrafana(passRate?.text as string, ...before)).rows).toEqual([]);
     expect((await runAsGrafana(table?.text as string, ...before)).rows).toEqual([]);
+  });
+
+  it("get from $__timeFrom() and $__timeTo() the dashboard's instants to the millisecond, for any range", async () => {
+    const instant = fc.date({
+      min: new Date("1970-01-01T00:00:00Z"),
+      max: new Date("2100-01-01T00:00:00Z"),
+      noInvalidDate: true,
+    });
+    await fc.assert(
+      fc.asyncProperty(instant, instant, async (a, b) => {
+        const [from, to] = a <= b ? [a, b] : [b, a];
+        const sql = "SELECT $__timeFrom()::timestamptz AS f, $__timeTo()::timestamptz AS t";
+        const { rows } = await runAsGrafana(sql, from, to);
+        expect(rows[0].f.getTime()).toBe(from.getTime());
+        expect(rows[0].t.getTime()).toBe(to.getTime());
+      }),
+      { numRuns: 100 },
+    );
   });
 });
