@@ -46,7 +46,7 @@ function scramMatches(verifier: string, password: string): boolean {
 
 describe("infra/analyst-login.sh", () => {
   it("refuses to run without ASSAY_ANALYST_PASSWORD and says where to set it", () => {
-    for (const env of [{}, { ASSAY_ANALYST_PASSWORD: "" }]) {
+    for (const env of [{}, { ASSAY_ANALYST_PASSWORD: "" }] as Record<string, string>[]) {
       const result = analystLogin(env);
       expect(result.status).toBe(1);
       expect(result.stderr).toContain("ASSAY_ANALYST_PASSWORD is not set: add it to infra/.env");

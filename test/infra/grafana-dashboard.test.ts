@@ -32,7 +32,12 @@ describe("infra/grafana/dashboards/assay.json", () => {
 
   it("would be refused with a misspelled field or a value outside an enum (the check is not vacuous)", () => {
     const misspelled = structuredClone(dashboard);
-    ((misspelled.panels ?? [])[1] as Record<string, unknown>).gridpos = { h: 1, w: 1, x: 0, y: 0 };
+    ((misspelled.panels ?? [])[1] as unknown as Record<string, unknown>).gridpos = {
+      h: 1,
+      w: 1,
+      x: 0,
+      y: 0,
+    };
     expect(typecheckDashboard(misspelled).join("\n")).toMatch(/'"gridpos"' does not exist/);
     const badEnum = structuredClone(dashboard);
     const queueDepth = (badEnum.panels ?? [])[1] as Panel;

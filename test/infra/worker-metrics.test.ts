@@ -227,9 +227,11 @@ describe("a GPU worker", () => {
 
     const after = await scrape(gpu.port);
     const tokens = samplesOf(after, "assay_verifier_tokens_total");
-    const [prompt, computed, padded] = ["prompt", "computed", "padded"].map(
-      (kind) => tokens.get(`kind=${kind}`) as number,
-    );
+    const [prompt = Number.NaN, computed = Number.NaN, padded = Number.NaN] = [
+      "prompt",
+      "computed",
+      "padded",
+    ].map((kind) => tokens.get(`kind=${kind}`) as number);
     // Each of the 12 prompts is several tokens long; a pass computes at most what was sent
     // (less when prompts share a prefix) and pads it to its longest row.
     expect(prompt).toBeGreaterThanOrEqual(12 * 5);
