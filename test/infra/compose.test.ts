@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { parseAssay } from "./support/cli-parse.js";
 import {
   type ComposeFile,
@@ -84,7 +85,7 @@ describe("infra/compose.yaml", () => {
     }
   });
 
-  it("publishes no port on the host; compose.host-ports.yaml publishes Redis and Postgres on loopback", () => {
+  it("publishes no port on the host; compose.host-ports.yaml publishes Redis, Postgres and Grafana on loopback", () => {
     for (const [name, service] of Object.entries(compose.services)) {
       expect(service.ports, name).toBeUndefined();
     }
@@ -92,12 +93,14 @@ describe("infra/compose.yaml", () => {
     expect(schemaErrors(ports)).toEqual([]);
     expect(ports.services.redis?.ports).toEqual(["127.0.0.1:6379:6379"]);
     expect(ports.services.postgres?.ports).toEqual(["127.0.0.1:5432:5432"]);
+    expect(ports.services.grafana?.ports).toEqual(["127.0.0.1:3000:3000"]);
     const moved = loadCompose(
-      { ASSAY_REDIS_PORT: "16379", ASSAY_POSTGRES_PORT: "15432" },
+      { ASSAY_REDIS_PORT: "16379", ASSAY_POSTGRES_PORT: "15432", ASSAY_GRAFANA_PORT: "13000" },
       HOST_PORTS_PATH,
     );
     expect(moved.services.redis?.ports).toEqual(["127.0.0.1:16379:6379"]);
     expect(moved.services.postgres?.ports).toEqual(["127.0.0.1:15432:5432"]);
+    expect(moved.services.grafana?.ports).toEqual(["127.0.0.1:13000:3000"]);
     expect(Object.keys(ports.services).every((name) => name in compose.services)).toBe(true);
   });
 
@@ -105,6 +108,60 @@ describe("infra/compose.yaml", () => {
     const broken = structuredClone(compose) as ComposeFile;
     (broken.services["worker-cpu"] as Record<string, unknown>).stop_grace = "60s";
     expect(schemaErrors(broken).join("\n")).toContain("must NOT have additional properties");
+  });
+
+  it("mounts only files and folders that exist beside it", () => {
+    const mounted: string[] = [];
+    for (const [name, service] of Object.entries(compose.services)) {
+      for (const volume of service.volumes ?? []) {
+        const source = volume.split(":")[0] as string;
+        // Folders an operator provides (models, datasets) are variables with a default.
+        if (!source.startsWith("./") || /^\.\/(models|datasets)$/.test(source)) continue;
+        expect(existsSync(join(INFRA, source)), `${name} mounts ${source}`).toBe(true);
+        mounted.push(source);
+      }
+    }
+    expect(mounted).toEqual(
+      expect.arrayContaining([
+        "./prometheus.yml",
+        "./analyst-login.sh",
+        "./grafana/provisioning",
+        "./grafana/dashboards",
+      ]),
+    );
+  });
+
+  it("keeps the dashboards out of a plain `up`: Prometheus, Grafana and the analyst login are in profile monitoring", () => {
+    for (const name of ["prometheus", "grafana", "analyst-login"]) {
+      expect(compose.services[name]?.profiles, name).toEqual(["monitoring"]);
+    }
+    expect(compose.services.grafana?.depends_on).toEqual({
+      prometheus: { condition: "service_healthy" },
+      "analyst-login": { condition: "service_completed_successfully" },
+    });
+    // One password for the login and the data source, from infra/.env; none by default.
+    const analyst = compose.services["analyst-login"]?.environment ?? {};
+    expect(analyst.ASSAY_ANALYST_PASSWORD).toBe("");
+    expect(compose.services.grafana?.environment?.ASSAY_ANALYST_PASSWORD).toBe("");
+    const set = loadCompose({ ...REQUIRED_ENV, ASSAY_ANALYST_PASSWORD: "abc123" });
+    expect(set.services["analyst-login"]?.environment?.ASSAY_ANALYST_PASSWORD).toBe("abc123");
+    expect(set.services.grafana?.environment?.ASSAY_ANALYST_PASSWORD).toBe("abc123");
+  });
+
+  it("has Prometheus scrape every worker service on the port it serves metrics on", async () => {
+    const config = parse(readFileSync(join(INFRA, "prometheus.yml"), "utf8")) as {
+      scrape_configs: { dns_sd_configs: { names: string[]; type: string; port: number }[] }[];
+    };
+    const targets = config.scrape_configs.flatMap((job) =>
+      job.dns_sd_configs.flatMap((sd) => sd.names.map((name) => `${name}:${sd.port}`)),
+    );
+    const workers = Object.entries(compose.services).filter(([, s]) => isWorker(s));
+    for (const [name, service] of workers) {
+      const options = await workerOptions(service);
+      expect(targets, name).toContain(`${name}:${options.metricsPort}`);
+      expect(service.expose, name).toContain(String(options.metricsPort));
+    }
+    expect(targets.length).toBe(workers.length);
   });
 
   it("refers only to services and volumes it declares", () => {

@@ -1,11 +1,19 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
 import { makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AssayProcess, startAssay } from "../distributed/support/assay-process.js";
+import { writeTextDataset } from "../distributed/support/dataset.js";
 import { freePort } from "../distributed/support/redis-server.js";
+import {
+  loadDashboard,
+  loadDatasources,
+  panelQueries,
+  promqlMetricNames,
+  substitutePromqlVariables,
+} from "./support/grafana.js";
 import { ROOT } from "./support/paths.js";
 import {
   DATABASE_URL,
@@ -17,8 +25,8 @@ import {
   waitFor,
 } from "./support/services.js";
 
-// What an operator scrapes from a real worker against what infra/README.md tells them to
-// watch, before the worker has taken a single job.
+// What an operator scrapes from real workers against what infra/README.md tells them to
+// watch and what the Grafana dashboard queries.
 
 /** The metric names of the "What to monitor" table (`name{labels}` in its first column). */
 function documentedMetrics(): string[] {
@@ -96,27 +104,44 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe("a CPU worker's metrics", () => {
-  let exposition = "";
-  beforeAll(async () => {
-    const { port } = await startWorker(["--pool", "cpu", "--concurrency", "4"]);
-    exposition = await scrape(port);
-  });
+/** Metric families a histogram serves under its name's suffixes, as PromQL selects them. */
+function familyOf(name: string, served: string[]): string {
+  const base = name.replace(/_(bucket|sum|count)$/, "");
+  return served.includes(base) ? base : name;
+}
 
-  it("serves every metric infra/README.md lists, and the README lists every Assay metric it serves", () => {
+let cpu = "";
+let gpu = { port: 0, model: "", started: "" };
+
+beforeAll(async () => {
+  const model = await makeTinyModel(join(work, "tiny"));
+  const [cpuWorker, gpuWorker] = await Promise.all([
+    startWorker(["--pool", "cpu", "--concurrency", "4"]),
+    startWorker(["--pool", "gpu", "--model", model, "--concurrency", "2"]),
+  ]);
+  cpu = await scrape(cpuWorker.port);
+  gpu = { port: gpuWorker.port, model, started: gpuWorker.started };
+});
+
+describe("a CPU worker's metrics", () => {
+  it("serves every metric infra/README.md lists (with the GPU worker's), and the README lists every Assay metric either serves", async () => {
     const documented = documentedMetrics();
-    const served = servedMetrics(exposition);
+    const gpuServed = servedMetrics(await scrape(gpu.port));
+    const served = [...servedMetrics(cpu), ...gpuServed];
     expect(documented).toContain("assay_jobs_started_total");
+    expect(documented).toContain("assay_verifier_tokens_total");
     for (const name of documented) expect(served, name).toContain(name);
     // prom-client's process metrics (assay_worker_*) are standard; the README names one.
     const own = served.filter(
       (name) => name.startsWith("assay_") && !name.startsWith("assay_worker_"),
     );
     expect(own.filter((name) => !documented.includes(name))).toEqual([]);
+    // The verifier's metrics are the GPU pool's only.
+    expect(servedMetrics(cpu).filter((name) => name.startsWith("assay_verifier_"))).toEqual([]);
   });
 
   it("counts failures at 0 for every scorer of the pool and both kinds before any job failed", () => {
-    const failed = samplesOf(exposition, "assay_jobs_failed_total");
+    const failed = samplesOf(cpu, "assay_jobs_failed_total");
     for (const scorer of ["exact", "f1", "json", "numeric", "tool_call"]) {
       for (const kind of ["transient", "unrecoverable"]) {
         expect(failed.get(`pool=cpu,scorer=${scorer},kind=${kind}`), `${scorer} ${kind}`).toBe(0);
@@ -124,28 +149,97 @@ describe("a CPU worker's metrics", () => {
     }
     // The CPU pool runs no verifier, so it has no series for one.
     expect([...failed.keys()].some((labels) => labels.includes("scorer=verifier"))).toBe(false);
-    expect(samplesOf(exposition, "assay_jobs_processed_total").get("pool=cpu,scorer=exact")).toBe(
-      0,
+    expect(samplesOf(cpu, "assay_jobs_processed_total").get("pool=cpu,scorer=exact")).toBe(0);
+  });
+});
+
+describe("the Grafana dashboard", () => {
+  it("queries only metrics the workers serve: the verifier's from a GPU worker, the rest from a CPU worker", async () => {
+    const prometheus = new Set(
+      loadDatasources()
+        .filter((source) => source.type === "prometheus")
+        .map((source) => source.uid),
+    );
+    const queries = panelQueries(loadDashboard()).filter((q) => prometheus.has(q.datasource));
+    const cpuServed = servedMetrics(cpu);
+    const gpuServed = servedMetrics(await scrape(gpu.port));
+    const used = new Set<string>();
+    for (const query of queries) {
+      for (const name of promqlMetricNames(substitutePromqlVariables(query.text))) {
+        const served = name.startsWith("assay_verifier_") ? gpuServed : cpuServed;
+        expect(served, `${query.panel}: ${name}`).toContain(familyOf(name, served));
+        used.add(name);
+      }
+    }
+    expect([...used]).toEqual(
+      expect.arrayContaining([
+        "assay_queue_depth",
+        "assay_jobs_processed_total",
+        "assay_jobs_failed_total",
+        "assay_writer_rows_total",
+        "assay_verifier_tokens_total",
+      ]),
     );
   });
 });
 
 describe("a GPU worker", () => {
   it("names the queue it serves when it starts, and counts its verifier's failures from 0", async () => {
-    const model = await makeTinyModel(join(work, "tiny"));
-    const { port, started } = await startWorker([
-      "--pool",
-      "gpu",
-      "--model",
-      model,
-      "--concurrency",
-      "2",
-    ]);
-    const line = JSON.parse(started);
-    const queue = `gpu-${model.replace(/[^A-Za-z0-9_.-]+/g, "_")}`;
-    expect(line).toMatchObject({ pool: "gpu", model, queue, prefix });
-    const failed = samplesOf(await scrape(port), "assay_jobs_failed_total");
+    const line = JSON.parse(gpu.started);
+    const queue = `gpu-${gpu.model.replace(/[^A-Za-z0-9_.-]+/g, "_")}`;
+    expect(line).toMatchObject({ pool: "gpu", model: gpu.model, queue, prefix });
+    const failed = samplesOf(await scrape(gpu.port), "assay_jobs_failed_total");
     expect(failed.get("pool=gpu,scorer=verifier,kind=transient")).toBe(0);
     expect(failed.get("pool=gpu,scorer=verifier,kind=unrecoverable")).toBe(0);
+  });
+
+  it("counts the verifier's prompt, computed and padded tokens and its forward passes as it scores a run", async () => {
+    const before = await scrape(gpu.port);
+    expect(samplesOf(before, "assay_verifier_tokens_total").get("kind=prompt")).toBe(0);
+    const spec = join(work, "spec.json");
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        name: "tokens",
+        default: { scorers: [{ name: "verifier", args: { model: gpu.model } }] },
+      }),
+    );
+    const dataset = join(work, "tokens.jsonl");
+    writeTextDataset(dataset, 12);
+    const produced = await startAssay([
+      "produce",
+      dataset,
+      "--spec",
+      spec,
+      "--run-id",
+      "tokens",
+      "--wait",
+      "--db",
+      DATABASE_URL,
+      "--db-schema",
+      schema,
+      "--redis",
+      REDIS_URL,
+      "--queue-prefix",
+      prefix,
+    ]).done;
+    expect(produced.code, produced.stderr).toBe(0);
+
+    const after = await scrape(gpu.port);
+    const tokens = samplesOf(after, "assay_verifier_tokens_total");
+    const [prompt = Number.NaN, computed = Number.NaN, padded = Number.NaN] = [
+      "prompt",
+      "computed",
+      "padded",
+    ].map((kind) => tokens.get(`kind=${kind}`) as number);
+    // Each of the 12 prompts is several tokens long; a pass computes at most what was sent
+    // (less when prompts share a prefix) and pads it to its longest row.
+    expect(prompt).toBeGreaterThanOrEqual(12 * 5);
+    expect(computed).toBeGreaterThan(0);
+    expect(computed).toBeLessThanOrEqual(prompt);
+    expect(padded).toBeGreaterThanOrEqual(computed);
+    const passes = /^assay_verifier_forward_passes_total (\S+)$/m.exec(after)?.[1];
+    expect(Number(passes)).toBeGreaterThanOrEqual(1);
+    expect(Number(passes)).toBeLessThanOrEqual(12);
   });
 });

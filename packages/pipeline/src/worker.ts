@@ -1,3 +1,4 @@
 // The distributed worker, apart from the package's index: its metrics (prom-client and
 // the OpenTelemetry API it brings, ~85 modules) load only for `assay worker`.
 export { type RunWorkerOptions, runWorker } from "./worker/run-worker.js";
+export type { VerifierTotals } from "./worker/worker-metrics.js";

@@ -11,6 +11,7 @@ export interface ComposeService {
   environment?: Record<string, string | null>;
   volumes?: string[];
   ports?: string[];
+  expose?: string[];
   healthcheck?: {
     test?: string[];
     disable?: boolean;

@@ -27,7 +27,7 @@ export async function workerAction(flags: WorkerFlags): Promise<void> {
     process.exitCode = await runOnePerDevice(flags.devices, workerArgs, log);
     return;
   }
-  const registry = await registryFor(flags, log);
+  const { registry, model } = await registryFor(flags, log);
   // Listen first: a SIGTERM that arrives while connecting must still drain, not kill.
   const shutdown = shutdownSignal((name) => log.info({ signal: name }, "shutdown requested"));
   try {
@@ -49,6 +49,7 @@ export async function workerAction(flags: WorkerFlags): Promise<void> {
           transport,
           registry,
           log,
+          ...(model !== undefined && { verifierTotals: () => model.tokenTotals() }),
           ...(flags.metricsPort !== undefined && { metricsPort: flags.metricsPort }),
           signal: shutdown.signal,
           database: `Postgres at ${redactUrl(storeTarget(flags.db).databaseUrl ?? "")}`,
@@ -69,7 +70,7 @@ export async function workerAction(flags: WorkerFlags): Promise<void> {
  * (exit 3) instead of failing every job.
  */
 async function registryFor(flags: WorkerFlags, log: ReturnType<typeof createMaskedLogger>) {
-  if (flags.pool === "cpu") return scorerRegistry(false);
+  if (flags.pool === "cpu") return { registry: await scorerRegistry(false), model: undefined };
   const verifier = await requireVerifier();
   const model = await verifier.loadModel(flags.model as string, {
     ...(flags.device !== undefined && { device: flags.device }),
@@ -86,5 +87,5 @@ async function registryFor(flags: WorkerFlags, log: ReturnType<typeof createMask
     },
     describeVerifierSettings(model),
   );
-  return scorerRegistry({ models: [model] });
+  return { registry: await scorerRegistry({ models: [model] }), model };
 }

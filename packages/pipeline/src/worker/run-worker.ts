@@ -13,7 +13,7 @@ import { createScoreHandler } from "../run/score-handler.js";
 import { DatabaseOutage } from "./database-outage.js";
 import { meteredResultWriter } from "./metered-writer.js";
 import { startMetricsServer } from "./metrics-server.js";
-import { WorkerMetrics } from "./worker-metrics.js";
+import { type VerifierTotals, WorkerMetrics } from "./worker-metrics.js";
 
 export interface RunWorkerOptions {
   pool: Pool;
@@ -24,6 +24,8 @@ export interface RunWorkerOptions {
   transport: BullmqTransport;
   registry: ScorerRegistry;
   log: Logger;
+  /** GPU pool: the loaded verifier's token totals, served as `assay_verifier_*` metrics. */
+  verifierTotals?: () => VerifierTotals;
   /** Serve Prometheus metrics on this port; 0 picks a free one. */
   metricsPort?: number;
   /** Aborted on SIGTERM/SIGINT: stop taking jobs, finish in-flight ones, flush, return. */
@@ -42,7 +44,7 @@ export interface RunWorkerOptions {
  */
 export async function runWorker(options: RunWorkerOptions): Promise<void> {
   const { pool, store, transport, log } = options;
-  const metrics = new WorkerMetrics(() => transport.queueCounts());
+  const metrics = new WorkerMetrics(() => transport.queueCounts(), options.verifierTotals);
   // Every scorer this pool runs has its series from the first scrape; a scorer `key` a
   // spec gives gets them when its first job starts.
   const { registry } = options;

@@ -5,6 +5,21 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 /** Why a job failed: retried (an outage), or failed at once (a job that cannot succeed). */
 export const FAILURE_KINDS = ["transient", "unrecoverable"] as const;
 
+/**
+ * A GPU worker's verifier since it loaded, read on each scrape. Tokens/s is the rate of
+ * `promptTokens`; the share of padding in the forward passes is 1 − computed / padded.
+ */
+export interface VerifierTotals {
+  /** Tokens of the prompts scored. */
+  promptTokens: number;
+  /** Tokens the forward passes computed for real: a prefix shared by prompts counts once. */
+  computedTokens: number;
+  /** Positions the forward passes computed, padding included (rows × the longest row). */
+  paddedTokens: number;
+  /** Forward passes run. */
+  passes: number;
+}
+
 /** What a worker reports to Prometheus. One registry per worker, not prom-client's global. */
 export class WorkerMetrics {
   readonly registry = new Registry();
@@ -67,9 +82,13 @@ export class WorkerMetrics {
     for (const kind of FAILURE_KINDS) this.failed.inc({ pool, scorer, kind }, 0);
   }
 
-  /** `counts` is read on each scrape, so the gauge shows the queue as it is now. */
-  constructor(counts: () => Promise<QueueCounts[]>) {
+  /**
+   * `counts` (and `verifier`, on the GPU pool) are read on each scrape, so the gauge shows
+   * the queue as it is now and the verifier's counters its totals since it loaded.
+   */
+  constructor(counts: () => Promise<QueueCounts[]>, verifier?: () => VerifierTotals) {
     collectDefaultMetrics({ register: this.registry, prefix: "assay_worker_" });
+    if (verifier !== undefined) this.#registerVerifier(verifier);
     new Gauge({
       name: "assay_queue_depth",
       help: "Jobs in each queue by state",
@@ -82,6 +101,31 @@ export class WorkerMetrics {
             this.set({ queue: queue.queue, state }, queue[state]);
           }
         }
+      },
+    });
+  }
+
+  #registerVerifier(totals: () => VerifierTotals): void {
+    new Counter({
+      name: "assay_verifier_tokens_total",
+      help: "Verifier tokens since load: prompt (scored), computed (real, shared prefixes once), padded (computed with padding)",
+      labelNames: ["kind"] as const,
+      registers: [this.registry],
+      collect() {
+        const now = totals();
+        this.reset();
+        this.inc({ kind: "prompt" }, now.promptTokens);
+        this.inc({ kind: "computed" }, now.computedTokens);
+        this.inc({ kind: "padded" }, now.paddedTokens);
+      },
+    });
+    new Counter({
+      name: "assay_verifier_forward_passes_total",
+      help: "Verifier forward passes run since load",
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(totals().passes);
       },
     });
   }

@@ -214,6 +214,26 @@ export class VerifierModel {
     return total;
   }
 
+  /**
+   * Every forward pass since load, both paths together: prompt tokens scored, tokens
+   * computed for real (a shared prefix once) and positions computed with padding.
+   */
+  tokenTotals(): {
+    promptTokens: number;
+    computedTokens: number;
+    paddedTokens: number;
+    passes: number;
+  } {
+    const plain = this.stats();
+    const shared = this.#shared;
+    return {
+      promptTokens: plain.realTokens + shared.inputTokens,
+      computedTokens: plain.realTokens + shared.computedTokens,
+      paddedTokens: plain.computedTokens + shared.paddedTokens,
+      passes: plain.batches + shared.passes,
+    };
+  }
+
   /** Releases the session and stops the fit thread; a second call waits for the first. */
   close(): Promise<void> {
     this.#closing ??= Promise.all([this.runner.session.release(), this.fitThread.close()]).then(
