@@ -73,7 +73,9 @@ export async function seedRun(
   tasks: Record<string, CandidateSpec[]>,
   options: { name?: string; usage?: boolean } = {},
 ): Promise<void> {
-  await store.startRun({ id: runId, name: options.name ?? null, spec: {}, transport: "local" });
+  // Selected by the judge, as a spec with a selection section asks: the pick decides solved.
+  const spec = { rules: [], selection: { verifier: "judge", check: "exact", threshold: 0.5 } };
+  await store.startRun({ id: runId, name: options.name ?? null, spec, transport: "local" });
   const entries = await insertCandidateSamples(store, runId, tasks);
   await store.writeScores(
     entries.flatMap(({ id, candidate: spec }) => [
