@@ -1,3 +1,6 @@
+export { ANSWER_FORMATS, type AnswerFormat, type AnswerJoinCounts } from "./answer-join.js";
+export { parseAnswerLine } from "./answers/answer-line.js";
+export type { AnswerLineProblem, BatchAnswer, FailedOutcome } from "./answers/answer-shape.js";
 export { parsePriceTable } from "./cost/parse-price-table.js";
 export {
   MEASURED_TIME_NOTE,
@@ -180,6 +183,10 @@ export {
 } from "./validation/config-document.js";
 export { describeValue, printable } from "./validation/describe-value.js";
 export { MAX_ID_LENGTH, MAX_NESTING_DEPTH, MAX_TOKEN_COUNT } from "./validation/limits.js";
-export { type ParsedLine, parseDatasetLine } from "./validation/parse-dataset-line.js";
+export {
+  type LineParseOptions,
+  type ParsedLine,
+  parseDatasetLine,
+} from "./validation/parse-dataset-line.js";
 export { parseYamlConfig } from "./validation/yaml-config.js";
 export { firstIssue, formatPath } from "./zod-issues.js";

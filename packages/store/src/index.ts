@@ -20,6 +20,15 @@ export type {
   ScoreLookup,
   SelectionPass,
 } from "./queries/selections.js";
+export {
+  type DuplicateAnswer,
+  type StagedAnswer,
+  clearStagedAnswers,
+  stageAnswers,
+  takeStagedAnswers,
+  unmatchedAnswers,
+  writeAnswerJoin,
+} from "./queries/answer-staging.js";
 export { RejectedRowError } from "./rejected-row-error.js";
 export { resultKeyString } from "./result-key.js";
 export * as schema from "./schema.js";

@@ -15,7 +15,7 @@ export type ParsedLine =
  * stored as it is: every check Postgres would otherwise fail on is made first
  * (see `checkJsonValue`), and repeated keys, which JSON.parse silently collapses, are refused.
  */
-export function parseDatasetLine(text: string): ParsedLine {
+export function parseDatasetLine(text: string, options: LineParseOptions = {}): ParsedLine {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -40,10 +40,37 @@ export function parseDatasetLine(text: string): ParsedLine {
       "this key appears twice in one object (JSON would keep only the last value); remove one",
     );
   }
+  if (options.answersJoined === true) return parseReferenceRow(json as Record<string, unknown>);
   const result = DatasetLineSchema.safeParse(json);
   if (!result.success) return { ok: false, ...firstIssue(result.error, json) };
   return { ok: true, line: result.data };
 }
+
+export interface LineParseOptions {
+  /**
+   * The line is a reference row whose answer is joined from batch outputs (`--answers`):
+   * it must not carry `answer`, `candidates` or `generator`, which the join fills in.
+   * Default false.
+   */
+  answersJoined?: boolean;
+}
+
+/** A reference row, validated as a dataset line with the answer still to be joined. */
+function parseReferenceRow(json: Record<string, unknown>): ParsedLine {
+  for (const field of JOINED_FIELDS) {
+    if (Object.hasOwn(json, field)) {
+      return refuse(
+        field,
+        `a reference row must not give \`${field}\`: it comes from the batch output (--answers); remove it`,
+      );
+    }
+  }
+  const result = DatasetLineSchema.safeParse({ ...json, answer: "" });
+  if (!result.success) return { ok: false, ...firstIssue(result.error, json) };
+  return { ok: true, line: result.data };
+}
+
+const JOINED_FIELDS = ["answer", "candidates", "generator"] as const;
 
 function refuse(field: string, message: string): ParsedLine {
   return { ok: false, field, message };

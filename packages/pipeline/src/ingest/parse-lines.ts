@@ -1,4 +1,4 @@
-import { parseDatasetLine, type Sample, samplesFromLine } from "@assay/core";
+import { type LineParseOptions, parseDatasetLine, type Sample, samplesFromLine } from "@assay/core";
 import type { LineBytes } from "./read-line-batches.js";
 import { decodeLine, type LineProblem, lineDecoder, type RawLine } from "./read-lines.js";
 
@@ -19,7 +19,11 @@ const decoder = lineDecoder();
  * Splits, decodes, parses and validates a batch of lines: the part of reading a dataset
  * that runs in parallel. A line over `maxLineBytes` is refused without being decoded.
  */
-export function parseLineBytes(batch: LineBytes, maxLineBytes: number): LineOutcome[] {
+export function parseLineBytes(
+  batch: LineBytes,
+  maxLineBytes: number,
+  options: LineParseOptions = {},
+): LineOutcome[] {
   const { bytes } = batch;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const outcomes: LineOutcome[] = [];
@@ -32,20 +36,24 @@ export function parseLineBytes(batch: LineBytes, maxLineBytes: number): LineOutc
       length > maxLineBytes
         ? { number, problem: "too_long", bytes: length }
         : decodeLine(decoder, buffer.subarray(start, end), number);
-    outcomes.push(parseLine(raw, maxLineBytes));
+    outcomes.push(parseLine(raw, maxLineBytes, options));
     start = end + 1;
   }
   return outcomes;
 }
 
 /** One line, read or found unreadable, as its outcome. */
-export function parseLine(raw: RawLine, maxLineBytes: number): LineOutcome {
+export function parseLine(
+  raw: RawLine,
+  maxLineBytes: number,
+  options: LineParseOptions = {},
+): LineOutcome {
   const line = raw.number;
   if ("problem" in raw) {
     return { kind: "refused", line, field: "", message: PROBLEMS[raw.problem](maxLineBytes) };
   }
   if (raw.text.trim() === "") return { kind: "blank", line };
-  const parsed = parseDatasetLine(raw.text);
+  const parsed = parseDatasetLine(raw.text, options);
   if (!parsed.ok) return { kind: "refused", line, field: parsed.field, message: parsed.message };
   return { kind: "samples", line, samples: samplesFromLine(parsed.line, line) };
 }

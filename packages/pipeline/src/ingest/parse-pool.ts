@@ -1,11 +1,12 @@
 import type { Worker } from "node:worker_threads";
-import { startModuleThread } from "@assay/core";
+import { type LineParseOptions, startModuleThread } from "@assay/core";
 import type { LineOutcome } from "./parse-lines.js";
 import type { LineBytes } from "./read-line-batches.js";
 
 export interface ParseRequest {
   batch: LineBytes;
   maxLineBytes: number;
+  options: LineParseOptions;
 }
 
 export type ParseReply = { outcomes: LineOutcome[] } | { error: string };
@@ -50,14 +51,18 @@ export class ParsePool {
   }
 
   /** Parses `batch` on a thread; its bytes go to that thread and are gone from this one. */
-  parse(batch: LineBytes, maxLineBytes: number): Promise<LineOutcome[]> {
+  parse(
+    batch: LineBytes,
+    maxLineBytes: number,
+    options: LineParseOptions = {},
+  ): Promise<LineOutcome[]> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     const thread = this.#threads[this.#next] as Thread;
     this.#next = (this.#next + 1) % this.#threads.length;
     return new Promise((resolve, reject) => {
       thread.calls.push({ resolve, reject });
       // Moved, not copied: the reading thread's only cost per batch is this message.
-      thread.worker.postMessage({ batch, maxLineBytes } satisfies ParseRequest, [
+      thread.worker.postMessage({ batch, maxLineBytes, options } satisfies ParseRequest, [
         batch.bytes.buffer,
       ]);
     });

@@ -6,7 +6,7 @@ import type { ParseReply, ParseRequest } from "./parse-pool.js";
 parentPort?.on("message", (request: ParseRequest) => {
   let reply: ParseReply;
   try {
-    reply = { outcomes: parseLineBytes(request.batch, request.maxLineBytes) };
+    reply = { outcomes: parseLineBytes(request.batch, request.maxLineBytes, request.options) };
   } catch (error) {
     reply = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }

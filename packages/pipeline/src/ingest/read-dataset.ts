@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { InputError, type Sample } from "@assay/core";
+import { InputError, type LineParseOptions, type Sample } from "@assay/core";
 import { type OpenDataset, openDataset } from "./open-dataset.js";
 import { type LineOutcome, parseLine, parseLineBytes } from "./parse-lines.js";
 import { ParsePool } from "./parse-pool.js";
@@ -20,6 +20,8 @@ export interface ReadDatasetOptions {
    * else one per spare CPU core, at most 4.
    */
   parseThreads?: number;
+  /** Each line is a reference row whose answer is joined later (see `LineParseOptions`). */
+  answersJoined?: boolean;
   /** Sees every byte of the file as it is read, in order (e.g. to hash it). */
   onRead?: (bytes: Uint8Array) => void;
 }
@@ -78,8 +80,11 @@ async function* readOpenDataset(
     maxLineBytes,
     ...(options.onRead !== undefined && { onRead: options.onRead }),
   });
+  const parse: LineParseOptions = { answersJoined: options.answersJoined === true };
   const batches =
-    threads > 0 ? parsedInThreads(lines, maxLineBytes, threads) : parsedHere(lines, maxLineBytes);
+    threads > 0
+      ? parsedInThreads(lines, maxLineBytes, threads, parse)
+      : parsedHere(lines, maxLineBytes, parse);
   for await (const batch of batches) {
     const events: DatasetEvent[] = [];
     for (const outcome of batch) {
@@ -134,10 +139,11 @@ function tooLongOutcome(batch: Extract<LineBatch, { kind: "too_long" }>, maxLine
 async function* parsedHere(
   batches: AsyncIterable<LineBatch>,
   maxLineBytes: number,
+  parse: LineParseOptions,
 ): AsyncGenerator<LineOutcome[]> {
   for await (const batch of batches) {
     yield batch.kind === "lines"
-      ? parseLineBytes(batch, maxLineBytes)
+      ? parseLineBytes(batch, maxLineBytes, parse)
       : tooLongOutcome(batch, maxLineBytes);
   }
 }
@@ -150,6 +156,7 @@ async function* parsedInThreads(
   batches: AsyncIterable<LineBatch>,
   maxLineBytes: number,
   threads: number,
+  parse: LineParseOptions,
 ): AsyncGenerator<LineOutcome[]> {
   const pool = new ParsePool(threads);
   const inFlight: Promise<LineOutcome[]>[] = [];
@@ -157,7 +164,7 @@ async function* parsedInThreads(
     for await (const batch of batches) {
       const parsed =
         batch.kind === "lines"
-          ? pool.parse(batch, maxLineBytes)
+          ? pool.parse(batch, maxLineBytes, parse)
           : Promise.resolve(tooLongOutcome(batch, maxLineBytes));
       parsed.catch(() => {}); // awaited in order below; never an unhandled rejection
       inFlight.push(parsed);
