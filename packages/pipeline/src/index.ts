@@ -1,3 +1,4 @@
+export type { AnswerSources } from "./ingest/answers/answer-sources.js";
 export { type OpenDataset, openDataset } from "./ingest/open-dataset.js";
 export { type DatasetEvent, DEFAULT_MAX_LINE_BYTES, readDataset } from "./ingest/read-dataset.js";
 export { type RawLine, readLines } from "./ingest/read-lines.js";

@@ -9,6 +9,15 @@ export { isDataError } from "./data-error.js";
 export { DiskFullError, MIN_FREE_BYTES } from "./disk-room.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
 export {
+  clearStagedAnswers,
+  type DuplicateAnswer,
+  type StagedAnswer,
+  stageAnswers,
+  takeStagedAnswers,
+  unmatchedAnswers,
+  writeAnswerJoin,
+} from "./queries/answer-staging.js";
+export {
   EXPORTED_TABLES,
   type ExportedRow,
   type ExportedTable,
@@ -20,15 +29,6 @@ export type {
   ScoreLookup,
   SelectionPass,
 } from "./queries/selections.js";
-export {
-  type DuplicateAnswer,
-  type StagedAnswer,
-  clearStagedAnswers,
-  stageAnswers,
-  takeStagedAnswers,
-  unmatchedAnswers,
-  writeAnswerJoin,
-} from "./queries/answer-staging.js";
 export { RejectedRowError } from "./rejected-row-error.js";
 export { resultKeyString } from "./result-key.js";
 export * as schema from "./schema.js";

@@ -1,6 +1,14 @@
 import type { RunSpec } from "@assay/core";
-import { completeRun, type OpenDataset, openDataset, produce, registerRun } from "@assay/pipeline";
+import {
+  type AnswerSources,
+  completeRun,
+  type OpenDataset,
+  openDataset,
+  produce,
+  registerRun,
+} from "@assay/pipeline";
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
+import { answerSources } from "../answers-options.js";
 import type { ProduceFlags } from "../commands/produce.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { pasteableCommand } from "../distributed/pasteable-command.js";
@@ -20,6 +28,7 @@ import { assertUsableDataset } from "../usable-dataset.js";
 const PIPELINE = { chunkSize: 500, chunksInFlight: 3 } as const;
 
 export async function produceAction(dataset: string, flags: ProduceFlags): Promise<number> {
+  const answers = answerSources(flags); // bad answer flags are bad usage, before anything loads
   const registry = await scorerRegistry({});
   const spec = await specFor(flags.spec, registry);
   const quiet = flags.quiet === true || flags.json === true;
@@ -41,7 +50,7 @@ export async function produceAction(dataset: string, flags: ProduceFlags): Promi
   const opened = await openDataset(dataset);
   try {
     await assertUsableDataset(opened, flags.maxLineBytes);
-    return await produceOpenDataset(opened, flags, spec, registry, log);
+    return await produceOpenDataset(opened, flags, spec, registry, log, answers);
   } finally {
     await opened.close();
   }
@@ -53,6 +62,7 @@ async function produceOpenDataset(
   spec: RunSpec,
   registry: ScorerRegistry,
   log: (line: string) => void,
+  answers: AnswerSources | undefined,
 ): Promise<number> {
   const dataset = opened.path;
   const runId = flags.runId ?? defaultRunId(dataset);
@@ -88,6 +98,7 @@ async function produceOpenDataset(
         runId,
         maxLineBytes: flags.maxLineBytes,
         newRun: created,
+        ...(answers !== undefined && { answers }),
         ...PIPELINE,
         onProgress: (progress) =>
           reading.update({

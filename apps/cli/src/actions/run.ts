@@ -8,6 +8,7 @@ import {
   runLocal,
 } from "@assay/pipeline";
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
+import { answerSources } from "../answers-options.js";
 import type { RunFlags } from "../commands/run.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { HeldLines } from "../held-lines.js";
@@ -25,6 +26,7 @@ import { assertUsableDataset } from "../usable-dataset.js";
 import { describeVerifierSettings, verifierTuning } from "../verifier-tuning.js";
 
 export async function runAction(dataset: string, flags: RunFlags): Promise<number> {
+  answerSources(flags); // bad answer flags are bad usage, before anything loads
   const settings = new HeldLines((line) => {
     if (flags.quiet !== true) writeErr(`${line}\n`);
   });
@@ -106,6 +108,7 @@ async function runOpenDataset(
       concurrency: flags.concurrency,
       maxLineBytes: flags.maxLineBytes,
       newRun: created,
+      ...answersOption(flags),
       onProgress: (progress) => view.update(runSnapshot(progress)),
       signal: shutdown.signal,
     }).finally(() => {
@@ -133,6 +136,11 @@ async function runOpenDataset(
   } finally {
     await store.close();
   }
+}
+
+function answersOption(flags: RunFlags) {
+  const answers = answerSources(flags);
+  return answers === undefined ? {} : { answers };
 }
 
 /** Results done count those an earlier attempt stored; the rate counts this run's only. */

@@ -24,8 +24,8 @@ const AnthropicBatchLine = z.looseObject({
   custom_id: z.string().min(1),
   result: z.looseObject({
     type: z.enum(["succeeded", "errored", "canceled", "expired"]),
-    message: z.unknown(),
-    error: z.unknown(),
+    message: z.unknown().optional(),
+    error: z.unknown().optional(),
   }),
 });
 

@@ -42,11 +42,13 @@ const ResponsesOutput = z.looseObject({
   }),
 });
 
-const ErrorDetail = z.looseObject({ message: z.string().optional(), code: z.unknown() }).nullish();
+const ErrorDetail = z
+  .looseObject({ message: z.string().optional(), code: z.unknown().optional() })
+  .nullish();
 
 const OpenAIBatchLine = z.looseObject({
   custom_id: z.string().min(1),
-  response: z.looseObject({ status_code: z.int(), body: z.unknown() }).nullish(),
+  response: z.looseObject({ status_code: z.int(), body: z.unknown().optional() }).nullish(),
   error: ErrorDetail,
 });
 
