@@ -160,7 +160,11 @@ async function refuseInvalidDataset(
   registry: ScorerRegistry,
   spec: Awaited<ReturnType<typeof specFor>>,
 ): Promise<void> {
-  const check = await checkDataset(dataset, spec, registry, { maxLineBytes: flags.maxLineBytes });
+  // With --answers, the reference rows are checked (their answers are joined later).
+  const check = await checkDataset(dataset, spec, registry, {
+    maxLineBytes: flags.maxLineBytes,
+    answersJoined: flags.answers !== undefined,
+  });
   if (check.errorCount === 0) return;
   const lines = check.errors.map((error) => `  ${describeInputError(error)}`);
   const more = check.errorCount - check.errors.length;

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
+import { type OpenStoreOptions, openStore } from "@assay/store";
+import { DATABASE_URL, dropSchema, freshSchema, queryRows } from "@assay/test-support/stores";
 import { afterAll, describe, expect, it } from "vitest";
 import { runAssay } from "../run-assay.js";
 import {
@@ -36,42 +37,58 @@ const reference = write("reference.jsonl", jsonl(REFERENCE));
 const spec = write("spec.yaml", SPEC);
 const prices = write("prices.yaml", PRICES);
 
-type Store = "pglite" | "postgres";
+type StoreKind = "pglite" | "postgres";
 
-async function storeFlags(store: Store, name: string): Promise<string[]> {
-  if (store === "pglite") return ["--db", join(work, `${name}-store`)];
+interface TestDb {
+  flags: string[];
+  options: OpenStoreOptions;
+}
+
+async function storeFlags(store: StoreKind, name: string): Promise<TestDb> {
+  if (store === "pglite") {
+    const dataDir = join(work, `${name}-store`);
+    return { flags: ["--db", dataDir], options: { dataDir } };
+  }
   const schema = freshSchema();
   schemas.push(schema);
   const flags = ["--db", DATABASE_URL, "--db-schema", schema];
   const migrate = await runAssay(["migrate", ...flags]);
   expect(migrate.code, migrate.stderr).toBe(0);
-  return flags;
+  return { flags, options: { databaseUrl: DATABASE_URL, schema } };
 }
 
 async function assay(args: string[]) {
   return runAssay(args, { cwd: work });
 }
 
-async function exportedTable(run: string, table: string, db: string[]) {
-  const result = await assay(["export", run, "--table", table, "--format", "jsonl", ...db]);
-  expect(result.code, result.stderr).toBe(0);
-  return result.stdout
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => {
-      const { run_id: _run, created_at: _at, line: _line, ...row } = JSON.parse(line);
-      return row as Record<string, unknown>;
-    });
+/** A table's rows of one run, as a reviewer would export them, without run, line or time. */
+async function tableRows(db: TestDb, run: string, table: string, order: string) {
+  const store = await openStore(db.options);
+  try {
+    const rows = (await queryRows(
+      store,
+      `SELECT * FROM ${table} WHERE run_id = '${run}' ORDER BY ${order}`,
+    )) as Record<string, unknown>[];
+    return rows.map(({ run_id: _run, created_at: _at, line: _line, ...row }) => row);
+  } finally {
+    await store.close();
+  }
 }
 
-async function stored(run: string, db: string[]) {
-  const scores = await exportedTable(run, "scores", db);
-  const usage = await exportedTable(run, "usage", db);
-  const samples = await exportedTable(run, "samples", db);
-  const report = await assay(["report", run, "--prices", prices, "--json", ...db]);
+async function stored(run: string, db: TestDb) {
+  return {
+    scores: await tableRows(db, run, "scores", "sample_id, scorer"),
+    usage: await tableRows(db, run, "usage", "sample_id, role, scorer"),
+    samples: await tableRows(db, run, "samples", "sample_id"),
+  };
+}
+
+/** The report's cost of a run and the answer-join counts it shows. */
+async function reported(run: string, db: TestDb) {
+  const report = await assay(["report", run, "--prices", prices, "--json", ...db.flags]);
   expect(report.code, report.stderr).toBe(0);
-  const { cost } = JSON.parse(report.stdout).report as { cost: unknown };
-  return { scores, usage, samples, cost };
+  const parsed = JSON.parse(report.stdout);
+  return { cost: parsed.report.cost as unknown, answers: parsed.answers as unknown };
 }
 
 const FORMATS = [
@@ -124,34 +141,26 @@ describe.each(["pglite", "postgres"] as const)("assay run --answers (%s)", (stor
       const answers = write(`${format}.jsonl`, jsonl(output));
       const db = await storeFlags(store, `${format}-${store}`);
       const run = ["run", reference, "--spec", spec, "--answers", answers];
-      const joined = await assay([
-        ...run,
-        "--answers-format",
-        format,
-        "--run-id",
-        "joined",
-        "--json",
-        ...db,
-      ]);
+      const joinArgs = [...run, "--answers-format", format, "--run-id", "joined", "--json"];
+      const joined = await assay([...joinArgs, ...db.flags]);
       // Exit 4: the run completed, and what did not join is listed as input errors.
       expect(joined.code, joined.stderr).toBe(4);
-      const summary = JSON.parse(joined.stdout);
-      expect(summary.answers).toEqual(counts);
-      const inputErrors = await exportedTableWithLines("joined", "input_errors", db);
-      expect(
-        inputErrors.map((e) => [
-          e.file === answers ? "answers" : "reference",
-          e.line,
-          e.field,
-          e.message,
-        ]),
-      ).toEqual(
-        errors.map(([file, line, field, message]) => [
-          file,
-          line,
-          field,
-          expect.stringContaining(message),
-        ]),
+      expect(JSON.parse(joined.stdout).answers).toEqual(counts);
+      const inputErrors = (await tableRows(db, "joined", "input_errors", "file, line")).map((e) => [
+        e.file === answers ? "answers" : "reference",
+        e.line,
+        e.field,
+        e.message,
+      ]);
+      expect(inputErrors.sort()).toEqual(
+        errors
+          .map(([file, line, field, message]) => [
+            file,
+            line,
+            field,
+            expect.stringContaining(message),
+          ])
+          .sort(),
       );
 
       const directFile = write(`${format}-direct.jsonl`, jsonl(direct.lines));
@@ -164,39 +173,26 @@ describe.each(["pglite", "postgres"] as const)("assay run --answers (%s)", (stor
         "--run-id",
         "direct",
         "--quiet",
-        ...db,
+        ...db.flags,
       ]);
       expect(plain.code, plain.stderr).toBe(0);
       const fromJoin = await stored("joined", db);
       expect(fromJoin.scores.length).toBeGreaterThan(0);
       expect(fromJoin.usage.every((row) => row.role === "generator")).toBe(true);
       expect(fromJoin).toEqual(await stored("direct", db));
+      // The report prices both alike, and shows the join's counts, stored with the run.
+      const joinedReport = await reported("joined", db);
+      expect(joinedReport.answers).toEqual(counts);
+      expect(joinedReport.cost).toEqual((await reported("direct", db)).cost);
 
       // A rerun with the same files stores nothing new and counts the same.
-      const rerun = await assay([
-        ...run,
-        "--answers-format",
-        format,
-        "--run-id",
-        "joined",
-        "--json",
-        ...db,
-      ]);
+      const rerun = await assay([...joinArgs, ...db.flags]);
       expect(rerun.code, rerun.stderr).toBe(4);
       expect(rerun.stderr).toContain("already stored");
       expect(JSON.parse(rerun.stdout).answers).toEqual(counts);
       expect(await stored("joined", db)).toEqual(fromJoin);
     },
+    // Six commands in child processes, each loading the CLI from source.
+    900_000,
   );
 });
-
-async function exportedTableWithLines(run: string, table: string, db: string[]) {
-  const result = await assay(["export", run, "--table", table, "--format", "jsonl", ...db]);
-  expect(result.code, result.stderr).toBe(0);
-  const rows = result.stdout
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-  const order = (row: Record<string, unknown>) => `${row.file === reference ? 1 : 0}:${row.line}`;
-  return rows.sort((a, b) => order(a).localeCompare(order(b)));
-}
