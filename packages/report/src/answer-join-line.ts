@@ -10,5 +10,7 @@ export function answerJoinLine(counts: AnswerJoinCounts): string {
     `unmatched answers: ${counts.unmatchedAnswers}; failed requests: ${counts.failedRequests}; ` +
     `duplicate custom ids: ${counts.duplicateAnswers}`;
   const lost = counts.missingAnswers + counts.unmatchedAnswers + counts.duplicateAnswers;
-  return lost > 0 ? `WARNING ${line}. Each is an input error (assay export --table input_errors).` : line;
+  return lost > 0
+    ? `WARNING ${line}. Each is an input error (assay export --table input_errors).`
+    : line;
 }

@@ -36,7 +36,9 @@ function unstorable(answer: BatchAnswer): AnswerLineProblem | undefined {
   const texts: [string, string][] = [["custom_id", answer.customId]];
   if (answer.kind === "answered") {
     texts.push(["model", answer.model]);
-    answer.choices.forEach((choice, index) => texts.push([`choices[${index}]`, choice]));
+    answer.choices.forEach((choice, index) => {
+      texts.push([`choices[${index}]`, choice]);
+    });
   }
   for (const [field, value] of texts) {
     if (value.includes("\u0000") || !value.isWellFormed()) {
