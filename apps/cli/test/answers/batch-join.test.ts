@@ -63,13 +63,19 @@ async function assay(args: string[]) {
 
 /** A table's rows of one run, as a reviewer would export them, without run, line or time. */
 async function tableRows(db: TestDb, run: string, table: string, order: string) {
+  const rows = await rowsOf(db, run, table, order);
+  return rows.map(({ line: _line, ...row }) => row);
+}
+
+/** A table's rows of one run, without run or time. */
+async function rowsOf(db: TestDb, run: string, table: string, order: string) {
   const store = await openStore(db.options);
   try {
     const rows = (await queryRows(
       store,
       `SELECT * FROM ${table} WHERE run_id = '${run}' ORDER BY ${order}`,
     )) as Record<string, unknown>[];
-    return rows.map(({ run_id: _run, created_at: _at, line: _line, ...row }) => row);
+    return rows.map(({ run_id: _run, created_at: _at, ...row }) => row);
   } finally {
     await store.close();
   }
@@ -146,7 +152,7 @@ describe.each(["pglite", "postgres"] as const)("assay run --answers (%s)", (stor
       // Exit 4: the run completed, and what did not join is listed as input errors.
       expect(joined.code, joined.stderr).toBe(4);
       expect(JSON.parse(joined.stdout).answers).toEqual(counts);
-      const inputErrors = (await tableRows(db, "joined", "input_errors", "file, line")).map((e) => [
+      const inputErrors = (await rowsOf(db, "joined", "input_errors", "file, line")).map((e) => [
         e.file === answers ? "answers" : "reference",
         e.line,
         e.field,
