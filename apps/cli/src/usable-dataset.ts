@@ -12,6 +12,7 @@ export async function assertUsableDataset(
   maxLineBytes: number,
   spec: RunSpec,
   specFile: string,
+  options: { answersJoined?: boolean } = {},
 ): Promise<void> {
   const events = readDataset(dataset, { maxLineBytes, checkDuplicateIds: false, parseThreads: 0 });
   try {
@@ -19,5 +20,5 @@ export async function assertUsableDataset(
   } finally {
     await events.return(undefined);
   }
-  await assertFieldsInFirstRecord(dataset, spec.fields, specFile, maxLineBytes);
+  await assertFieldsInFirstRecord(dataset, spec.fields, specFile, maxLineBytes, options);
 }

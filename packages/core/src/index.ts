@@ -1,3 +1,6 @@
+export { ANSWER_FORMATS, type AnswerFormat, type AnswerJoinCounts } from "./answer-join.js";
+export { parseAnswerLine } from "./answers/answer-line.js";
+export type { AnswerLineProblem, BatchAnswer, FailedOutcome } from "./answers/answer-shape.js";
 export { parsePriceTable } from "./cost/parse-price-table.js";
 export {
   MEASURED_TIME_NOTE,
@@ -191,10 +194,13 @@ export {
 export { describeValue, printable } from "./validation/describe-value.js";
 export { MAX_ID_LENGTH, MAX_NESTING_DEPTH, MAX_TOKEN_COUNT } from "./validation/limits.js";
 export {
+  type LineParseOptions,
   type ParsedLine,
   parseDatasetLine,
   parseDatasetObject,
   type RecordMapping,
+  type RecordValidator,
+  recordValidator,
   validateDatasetRecord,
 } from "./validation/parse-dataset-line.js";
 export { parseYamlConfig } from "./validation/yaml-config.js";

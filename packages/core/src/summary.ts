@@ -1,3 +1,5 @@
+import type { AnswerJoinCounts } from "./answer-join.js";
+
 /** Results of one scorer under one routing rule. */
 export interface ScorerRuleSummary {
   scorer: string;
@@ -35,6 +37,8 @@ export interface RunSummary {
   inputErrorExamples: InputErrorSummary[];
   /** Verifier calls and how many had their input cut to fit the model's window. */
   truncation: { calls: number; truncated: number; refused: number };
+  /** Present when the answers were joined from batch outputs (`--answers`). */
+  answers?: AnswerJoinCounts;
 }
 
 /** One row of `assay export`. */

@@ -1,3 +1,4 @@
+export type { AnswerSources } from "./ingest/answers/answer-sources.js";
 export { assertFieldsInFirstRecord } from "./ingest/first-record.js";
 export {
   DATASET_FORMATS,

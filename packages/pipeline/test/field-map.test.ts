@@ -22,7 +22,8 @@ const registry = new ScorerRegistry();
 function read(record: unknown, fields: FieldsSpec): Sample[] | { field: string; message: string } {
   const compiled = compileFields(fields);
   if (!compiled.ok) throw new Error(compiled.message);
-  const parsed = parseDatasetLine(JSON.stringify(record), compiled.fields.mapping);
+  const { mapping } = compiled.fields;
+  const parsed = parseDatasetLine(JSON.stringify(record), mapping ? { mapping } : {});
   return parsed.ok
     ? samplesFromLine(parsed.line, 1)
     : { field: parsed.field, message: parsed.message };

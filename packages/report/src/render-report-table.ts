@@ -6,6 +6,7 @@ import type {
   ScorerCalibration,
 } from "@assay/core";
 import Table from "cli-table3";
+import { answerJoinLine } from "./answer-join-line.js";
 import {
   DEFINITIONS_LINE,
   EARLY_STOPS_SHOWN,
@@ -34,6 +35,7 @@ const STYLE = {
 export function renderReportTable(bundle: ReportBundle): string {
   const runs = [bundle.report, ...(bundle.compare === null ? [] : [bundle.compare])];
   const sections = [headlineTable(runs)];
+  if (bundle.answers !== undefined) sections.push(answerJoinLine(bundle.answers));
   if (bundle.ablation !== undefined) sections.push(ablationTable(bundle.ablation));
   if (bundle.comparison !== undefined) sections.push(comparisonTable(bundle.comparison));
   if (bundle.slices !== undefined) sections.push(slicesTable(bundle.slices));

@@ -1,6 +1,7 @@
 import { describeInputError, type RunSummary } from "@assay/core";
 import Table from "cli-table3";
 import { routingSplit, totalsByScorer } from "./aggregate.js";
+import { answerJoinLine } from "./answer-join-line.js";
 
 const PLAIN = { head: [], border: [] };
 // Borders around the table and under the header only: long tables stay easy to scan.
@@ -9,6 +10,7 @@ const COMPACT = { mid: "", "left-mid": "", "mid-mid": "", "right-mid": "" };
 /** The run summary as plain-text tables for a terminal. */
 export function renderSummaryTable(summary: RunSummary): string {
   const lines = [header(summary), "", scorerTable(summary), "", routingTable(summary)];
+  if (summary.answers !== undefined) lines.push("", answerJoinLine(summary.answers));
   if (summary.truncation.calls > 0) lines.push("", truncationLine(summary));
   if (summary.inputErrors > 0) lines.push("", inputErrorLines(summary));
   return lines.join("\n");

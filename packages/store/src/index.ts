@@ -9,6 +9,15 @@ export { isDataError } from "./data-error.js";
 export { DiskFullError, MIN_FREE_BYTES } from "./disk-room.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
 export {
+  clearStagedAnswers,
+  type DuplicateAnswer,
+  type StagedAnswer,
+  stageAnswers,
+  takeStagedAnswers,
+  unmatchedAnswers,
+  writeAnswerJoin,
+} from "./queries/answer-staging.js";
+export {
   EXPORTED_TABLES,
   type ExportedRow,
   type ExportedTable,

@@ -381,3 +381,50 @@ export const prices = pgTable(
   },
   (t) => [primaryKey({ columns: [t.version, t.model] })],
 );
+
+/**
+ * Answers read from batch-generation outputs (`--answers`), staged before the reference
+ * dataset is read so that the join looks each chunk of ids up in one query instead of
+ * holding either file in memory. One row per custom id; the first line that gave it wins
+ * and a later one is a duplicate. `outcome` is `answered`, or why the request gave no
+ * answer (`errored`, `canceled`, `expired`); `matched` is set once a reference row took it.
+ */
+export const answerStaging = pgTable(
+  "answer_staging",
+  {
+    runId: text("run_id").notNull(),
+    customId: text("custom_id").notNull(),
+    file: text("file").notNull(),
+    line: integer("line").notNull(),
+    outcome: text("outcome").notNull(),
+    /** Why a request gave no answer, as its output said; '' when answered. */
+    reason: text("reason").notNull(),
+    model: text("model"),
+    /** The answer texts, one per choice; empty when the request gave none. */
+    choices: jsonb("choices").notNull(),
+    /** Uncached input tokens (the store's convention: cached ones are counted apart). */
+    inputTokens: integer("input_tokens"),
+    cachedInputTokens: integer("cached_input_tokens"),
+    outputTokens: integer("output_tokens"),
+    matched: boolean("matched").notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.customId] })],
+);
+
+/**
+ * What joining a run's answers to its reference dataset came to, written when a complete
+ * pass over the reference ends, so that the summary and the report can show it.
+ */
+export const answerJoins = pgTable("answer_joins", {
+  runId: text("run_id").primaryKey(),
+  /** Reference rows that took an answer. */
+  joined: bigint("joined", { mode: "number" }).notNull(),
+  /** Reference rows with no usable answer (none given, or its request failed). */
+  missingAnswers: bigint("missing_answers", { mode: "number" }).notNull(),
+  /** Answer lines whose custom id names no reference row. */
+  unmatchedAnswers: bigint("unmatched_answers", { mode: "number" }).notNull(),
+  /** Requests that errored, were canceled or expired. */
+  failedRequests: bigint("failed_requests", { mode: "number" }).notNull(),
+  /** Answer lines whose custom id an earlier line gave. */
+  duplicateAnswers: bigint("duplicate_answers", { mode: "number" }).notNull(),
+});

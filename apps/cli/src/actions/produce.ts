@@ -1,6 +1,14 @@
 import type { RunSpec } from "@assay/core";
-import { completeRun, type OpenDataset, openDataset, produce, registerRun } from "@assay/pipeline";
+import {
+  type AnswerSources,
+  completeRun,
+  type OpenDataset,
+  openDataset,
+  produce,
+  registerRun,
+} from "@assay/pipeline";
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
+import { answerSources } from "../answers-options.js";
 import type { ProduceFlags } from "../commands/produce.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { pasteableCommand } from "../distributed/pasteable-command.js";
@@ -20,6 +28,7 @@ import { assertUsableDataset } from "../usable-dataset.js";
 const PIPELINE = { chunkSize: 500, chunksInFlight: 3 } as const;
 
 export async function produceAction(dataset: string, flags: ProduceFlags): Promise<number> {
+  const answers = answerSources(flags); // bad answer flags are bad usage, before anything loads
   const registry = await scorerRegistry({});
   const spec = await specFor(flags.spec, registry);
   const quiet = flags.quiet === true || flags.json === true;
@@ -42,8 +51,10 @@ export async function produceAction(dataset: string, flags: ProduceFlags): Promi
     ...(flags.format !== undefined && { format: flags.format }),
   });
   try {
-    await assertUsableDataset(opened, flags.maxLineBytes, spec, flags.spec ?? "(default spec)");
-    return await produceOpenDataset(opened, flags, spec, registry, log);
+    await assertUsableDataset(opened, flags.maxLineBytes, spec, flags.spec ?? "(default spec)", {
+      answersJoined: answers !== undefined,
+    });
+    return await produceOpenDataset(opened, flags, spec, registry, log, answers);
   } finally {
     await opened.close();
   }
@@ -55,6 +66,7 @@ async function produceOpenDataset(
   spec: RunSpec,
   registry: ScorerRegistry,
   log: (line: string) => void,
+  answers: AnswerSources | undefined,
 ): Promise<number> {
   const dataset = opened.path;
   const runId = flags.runId ?? defaultRunId(dataset === "-" ? "stdin" : dataset);
@@ -90,6 +102,7 @@ async function produceOpenDataset(
         runId,
         maxLineBytes: flags.maxLineBytes,
         newRun: created,
+        ...(answers !== undefined && { answers }),
         ...PIPELINE,
         onProgress: (progress) =>
           reading.update({

@@ -8,6 +8,7 @@ import {
   runLocal,
 } from "@assay/pipeline";
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
+import { answerSources } from "../answers-options.js";
 import type { RunFlags } from "../commands/run.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { HeldLines } from "../held-lines.js";
@@ -26,6 +27,7 @@ import { assertUsableDataset } from "../usable-dataset.js";
 import { describeVerifierSettings, verifierTuning } from "../verifier-tuning.js";
 
 export async function runAction(dataset: string, flags: RunFlags): Promise<number> {
+  answerSources(flags); // bad answer flags are bad usage, before anything loads
   const settings = new HeldLines((line) => {
     if (flags.quiet !== true) writeErr(`${line}\n`);
   });
@@ -62,7 +64,9 @@ async function runWithRegistry(
   });
   try {
     // A spec whose fields miss the dataset is one refusal, even with --strict.
-    await assertUsableDataset(opened, flags.maxLineBytes, spec, specFile);
+    await assertUsableDataset(opened, flags.maxLineBytes, spec, specFile, {
+      answersJoined: flags.answers !== undefined,
+    });
     if (flags.strict === true) await refuseInvalidDataset(opened, flags, registry, spec);
     // Checked: say what each verifier model runs with (a refused run printed only its refusal).
     settings.release();
@@ -112,6 +116,7 @@ async function runOpenDataset(
       concurrency: flags.concurrency,
       maxLineBytes: flags.maxLineBytes,
       newRun: created,
+      ...answersOption(flags),
       onProgress: (progress) => view.update(runSnapshot(progress)),
       signal: shutdown.signal,
     }).finally(() => {
@@ -141,6 +146,11 @@ async function runOpenDataset(
   }
 }
 
+function answersOption(flags: RunFlags) {
+  const answers = answerSources(flags);
+  return answers === undefined ? {} : { answers };
+}
+
 /** Results done count those an earlier attempt stored; the rate counts this run's only. */
 function runSnapshot(progress: RunProgress): ProgressSnapshot {
   return {
@@ -158,7 +168,11 @@ async function refuseInvalidDataset(
   registry: ScorerRegistry,
   spec: Awaited<ReturnType<typeof specFor>>,
 ): Promise<void> {
-  const check = await checkDataset(dataset, spec, registry, { maxLineBytes: flags.maxLineBytes });
+  // With --answers, the reference rows are checked (their answers are joined later).
+  const check = await checkDataset(dataset, spec, registry, {
+    maxLineBytes: flags.maxLineBytes,
+    answersJoined: flags.answers !== undefined,
+  });
   if (check.errorCount === 0) return;
   const lines = check.errors.map((error) => `  ${describeInputError(error)}`);
   const more = check.errorCount - check.errors.length;

@@ -1,5 +1,6 @@
 import type { DatasetFormat } from "@assay/pipeline";
 import type { Command } from "commander";
+import { type AnswersFlags, addAnswersOptions } from "../answers-options.js";
 import {
   addDistributedOptions,
   type DistributedFlags,
@@ -7,7 +8,7 @@ import {
 import { FORMAT_OPTION, positiveInt } from "../options.js";
 import { parseRunId } from "../run-id.js";
 
-export interface ProduceFlags extends DistributedFlags {
+export interface ProduceFlags extends DistributedFlags, AnswersFlags {
   spec?: string;
   runId?: string;
   wait?: boolean;
@@ -50,6 +51,7 @@ export function registerProduce(program: Command): void {
     )
     .option("--allow-changed-spec", "resume a run even though its spec changed")
     .option("-q, --quiet", "no progress output");
+  addAnswersOptions(command);
   addDistributedOptions(command).action(async (dataset: string, flags: ProduceFlags) => {
     const { produceAction } = await import("../actions/produce.js");
     process.exitCode = await produceAction(dataset, flags);

@@ -1,11 +1,12 @@
 import type { DatasetFormat } from "@assay/pipeline";
 import type { Command } from "commander";
+import { type AnswersFlags, addAnswersOptions } from "../answers-options.js";
 import { DB_OPTION_HELP, DB_SCHEMA_OPTION } from "../db-option.js";
 import { type DeviceName, deviceName, FORMAT_OPTION, positiveInt } from "../options.js";
 import { parseRunId } from "../run-id.js";
 import { addVerifierFlags, type VerifierFlags, verifierFlagsGiven } from "../verifier-flags.js";
 
-export interface RunFlags {
+export interface RunFlags extends AnswersFlags {
   spec?: string;
   runId?: string;
   concurrency: number;
@@ -58,6 +59,7 @@ export function registerRun(program: Command): void {
     )
     .option("--allow-changed-spec", "resume a run even though its spec changed")
     .option("-q, --quiet", "no progress output");
+  addAnswersOptions(command);
   addVerifierFlags(command).action(
     async (dataset: string, flags: Omit<RunFlags, "verifier">, self: Command) => {
       const { runAction } = await import("../actions/run.js");

@@ -1,3 +1,4 @@
+import type { AnswerJoinCounts } from "../answer-join.js";
 import type { UsageCost } from "../cost/usage-cost.js";
 import type { CalibrationSummary } from "../stats/calibration.js";
 import type { RunComparison } from "./comparison.js";
@@ -211,4 +212,6 @@ export interface ReportBundle {
    * run has no selection or its verifier used one criterion and one variant.
    */
   ablation?: SelectionAblation;
+  /** What joining the run's answers from batch outputs came to; absent when not joined. */
+  answers?: AnswerJoinCounts;
 }

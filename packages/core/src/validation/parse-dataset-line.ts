@@ -25,7 +25,7 @@ export type RecordMapping = (
  * stored as it is: every check Postgres would otherwise fail on is made first
  * (see `checkJsonValue`), and repeated keys, which JSON.parse silently collapses, are refused.
  */
-export function parseDatasetLine(text: string, mapping?: RecordMapping): ParsedLine {
+export function parseDatasetLine(text: string, options: LineParseOptions = {}): ParsedLine {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -50,10 +50,7 @@ export function parseDatasetLine(text: string, mapping?: RecordMapping): ParsedL
       "this key appears twice in one object (JSON would keep only the last value); remove one",
     );
   }
-  const record = json as Record<string, unknown>;
-  return mapping === undefined
-    ? validateDatasetRecord(record)
-    : mapping(record, validateDatasetRecord);
+  return mapped(json as Record<string, unknown>, options, recordValidator(options));
 }
 
 /** A record already parsed and checked as storable, validated as a dataset line. */
@@ -62,6 +59,50 @@ export function validateDatasetRecord(record: Record<string, unknown>): ParsedLi
   if (!result.success) return { ok: false, ...firstIssue(result.error, record) };
   return { ok: true, line: result.data };
 }
+
+export interface LineParseOptions {
+  /**
+   * The line is a reference row whose answer is joined from batch outputs (`--answers`):
+   * it must not carry `answer`, `candidates` or `generator`, which the join fills in.
+   * Default false.
+   */
+  answersJoined?: boolean;
+  /** The spec's `fields`, compiled: renames each record's fields before it is validated. */
+  mapping?: RecordMapping;
+}
+
+/** The last step of reading a record: the zod schema, and what else the options ask. */
+export type RecordValidator = (record: Record<string, unknown>) => ParsedLine;
+
+/** How a record is validated under these options: as a whole line, or a reference row. */
+export function recordValidator(options: LineParseOptions): RecordValidator {
+  return options.answersJoined === true ? parseReferenceRow : validateDatasetRecord;
+}
+
+function mapped(
+  record: Record<string, unknown>,
+  options: LineParseOptions,
+  validate: RecordValidator,
+): ParsedLine {
+  return options.mapping === undefined ? validate(record) : options.mapping(record, validate);
+}
+
+/** A reference row, validated as a dataset line with the answer still to be joined. */
+function parseReferenceRow(json: Record<string, unknown>): ParsedLine {
+  for (const field of JOINED_FIELDS) {
+    if (Object.hasOwn(json, field)) {
+      return refuse(
+        field,
+        `a reference row must not give \`${field}\`: it comes from the batch output (--answers); remove it`,
+      );
+    }
+  }
+  const result = DatasetLineSchema.safeParse({ ...json, answer: "" });
+  if (!result.success) return { ok: false, ...firstIssue(result.error, json) };
+  return { ok: true, line: result.data };
+}
+
+const JOINED_FIELDS = ["answer", "candidates", "generator"] as const;
 
 function refuse(field: string, message: string): ParsedLine {
   return { ok: false, field, message };
@@ -75,8 +116,8 @@ function refuse(field: string, message: string): ParsedLine {
  */
 export function parseDatasetObject(
   value: unknown,
-  mapping?: RecordMapping,
-  validate: (record: Record<string, unknown>) => ParsedLine = validateDatasetRecord,
+  options: LineParseOptions = {},
+  validate: RecordValidator = recordValidator(options),
 ): ParsedLine {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return refuse("", `expected an object, got ${describeValue(value)}`);
@@ -85,6 +126,5 @@ export function parseDatasetObject(
   if (check.problem !== undefined) {
     return refuse(formatPath(check.problem.path), check.problem.message);
   }
-  const record = value as Record<string, unknown>;
-  return mapping === undefined ? validate(record) : mapping(record, validate);
+  return mapped(value as Record<string, unknown>, options, validate);
 }

@@ -18,6 +18,7 @@ export async function assertFieldsInFirstRecord(
   fields: FieldsSpec | undefined,
   specFile: string,
   maxLineBytes: number,
+  options: { answersJoined?: boolean } = {},
 ): Promise<void> {
   if (fields === undefined) return;
   const compiled = compileFields(fields);
@@ -53,6 +54,8 @@ export async function assertFieldsInFirstRecord(
       refuse(`fields.${name}`, `not mapped, and ${where} has no \`${name}\` field either; map it`);
     }
   }
+  // A reference row's answers come from the batch outputs (`--answers`), not its columns.
+  if (options.answersJoined === true) return;
   const hasAnswer = ["answer", "candidates"].some(
     (name) => !sameName.has(name) || Object.hasOwn(first.record, name),
   );

@@ -1,8 +1,8 @@
 import {
-  type ParsedLine,
+  type LineParseOptions,
   parseDatasetLine,
   parseDatasetObject,
-  type RecordMapping,
+  type RecordValidator,
   type Sample,
   samplesFromLine,
 } from "@assay/core";
@@ -25,12 +25,12 @@ const decoder = lineDecoder();
 /**
  * Splits, decodes, parses and validates a batch of lines: the part of reading a dataset
  * that runs in parallel. A line over `maxLineBytes` is refused without being decoded.
- * `mapping` (the spec's `fields`) renames each record's fields before it is validated.
+ * `options` may map fields (the spec's `fields`) or read reference rows (`--answers`).
  */
 export function parseLineBytes(
   batch: LineBytes,
   maxLineBytes: number,
-  mapping?: RecordMapping,
+  options: LineParseOptions = {},
 ): LineOutcome[] {
   const { bytes } = batch;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -44,7 +44,7 @@ export function parseLineBytes(
       length > maxLineBytes
         ? { number, problem: "too_long", bytes: length }
         : decodeLine(decoder, buffer.subarray(start, end), number);
-    outcomes.push(parseLine(raw, maxLineBytes, mapping));
+    outcomes.push(parseLine(raw, maxLineBytes, options));
     start = end + 1;
   }
   return outcomes;
@@ -54,14 +54,14 @@ export function parseLineBytes(
 export function parseLine(
   raw: RawLine,
   maxLineBytes: number,
-  mapping?: RecordMapping,
+  options: LineParseOptions = {},
 ): LineOutcome {
   const line = raw.number;
   if ("problem" in raw) {
     return { kind: "refused", line, field: "", message: PROBLEMS[raw.problem](maxLineBytes) };
   }
   if (raw.text.trim() === "") return { kind: "blank", line };
-  const parsed = parseDatasetLine(raw.text, mapping);
+  const parsed = parseDatasetLine(raw.text, options);
   if (!parsed.ok) return { kind: "refused", line, field: parsed.field, message: parsed.message };
   return { kind: "samples", line, samples: samplesFromLine(parsed.line, line) };
 }
@@ -69,16 +69,16 @@ export function parseLine(
 /**
  * A record another format already made into an object (a CSV or Parquet row), through
  * the same validation as a JSONL line's parsed JSON. `line` is the record's row number.
- * `mapping` (the spec's `fields`) renames its fields first; `validate` is the last step,
- * e.g. reading text cells as the fields they were mapped to (`cell-values.ts`).
+ * `options.mapping` (the spec's `fields`) renames its fields first; `validate` is the last
+ * step, e.g. reading text cells as the fields they were mapped to (`cell-values.ts`).
  */
 export function parseRecord(
   record: unknown,
   line: number,
-  mapping?: RecordMapping,
-  validate?: (record: Record<string, unknown>) => ParsedLine,
+  options: LineParseOptions = {},
+  validate?: RecordValidator,
 ): LineOutcome {
-  const parsed = parseDatasetObject(record, mapping, validate);
+  const parsed = parseDatasetObject(record, options, validate);
   if (!parsed.ok) return { kind: "refused", line, field: parsed.field, message: parsed.message };
   return { kind: "samples", line, samples: samplesFromLine(parsed.line, line) };
 }

@@ -1,11 +1,15 @@
 import type { Worker } from "node:worker_threads";
-import { type FieldsSpec, startModuleThread } from "@assay/core";
+import { type FieldsSpec, type LineParseOptions, startModuleThread } from "@assay/core";
 import type { LineOutcome } from "./parse-lines.js";
 import type { LineBytes } from "./read-line-batches.js";
+
+/** What a thread is told per batch; the mapping it compiles itself from `fields`. */
+export type ThreadParseOptions = Omit<LineParseOptions, "mapping">;
 
 export interface ParseRequest {
   batch: LineBytes;
   maxLineBytes: number;
+  options: ThreadParseOptions;
 }
 
 export type ParseReply = { outcomes: LineOutcome[] } | { error: string };
@@ -51,14 +55,18 @@ export class ParsePool {
   }
 
   /** Parses `batch` on a thread; its bytes go to that thread and are gone from this one. */
-  parse(batch: LineBytes, maxLineBytes: number): Promise<LineOutcome[]> {
+  parse(
+    batch: LineBytes,
+    maxLineBytes: number,
+    options: ThreadParseOptions = {},
+  ): Promise<LineOutcome[]> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     const thread = this.#threads[this.#next] as Thread;
     this.#next = (this.#next + 1) % this.#threads.length;
     return new Promise((resolve, reject) => {
       thread.calls.push({ resolve, reject });
       // Moved, not copied: the reading thread's only cost per batch is this message.
-      thread.worker.postMessage({ batch, maxLineBytes } satisfies ParseRequest, [
+      thread.worker.postMessage({ batch, maxLineBytes, options } satisfies ParseRequest, [
         batch.bytes.buffer,
       ]);
     });

@@ -13,7 +13,8 @@ parentPort?.on("message", (request: ParseRequest) => {
   let reply: ParseReply;
   try {
     if (!compiled.ok) throw new Error(`fields: ${compiled.field}: ${compiled.message}`);
-    reply = { outcomes: parseLineBytes(request.batch, request.maxLineBytes, mapping) };
+    const options = { ...request.options, ...(mapping !== undefined && { mapping }) };
+    reply = { outcomes: parseLineBytes(request.batch, request.maxLineBytes, options) };
   } catch (error) {
     reply = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }

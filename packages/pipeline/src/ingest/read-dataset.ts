@@ -1,5 +1,11 @@
 import { availableParallelism } from "node:os";
-import { type FieldsSpec, InputError, type RecordMapping, type Sample } from "@assay/core";
+import {
+  type FieldsSpec,
+  InputError,
+  type LineParseOptions,
+  type RecordMapping,
+  type Sample,
+} from "@assay/core";
 import { compileFields } from "./field-map.js";
 import { chunkLineBatches, type StreamBatch } from "./formats/chunk-line-batches.js";
 import type { DatasetFormat } from "./formats/dataset-format.js";
@@ -33,6 +39,11 @@ export interface ReadDatasetOptions {
   format?: OpenDatasetOptions["format"];
   /** The spec's `fields`: the dataset column each field is read from. */
   fields?: FieldsSpec;
+  /**
+   * Rows are a reference whose answers are joined from batch outputs (`--answers`): they
+   * must not carry `answer`, `candidates` or `generator`. Default false.
+   */
+  answersJoined?: boolean;
 }
 
 export type DatasetEvent =
@@ -123,7 +134,7 @@ const EXPECTED: Record<DatasetFormat, string> = {
  */
 export function recordOutcomes(
   dataset: OpenDataset,
-  options: Pick<ReadDatasetOptions, "onRead" | "fields"> & {
+  options: Pick<ReadDatasetOptions, "onRead" | "fields" | "answersJoined"> & {
     maxLineBytes: number;
     parseThreads: number;
     mapping?: RecordMapping;
@@ -131,20 +142,22 @@ export function recordOutcomes(
 ): AsyncIterable<LineOutcome[]> {
   const { onRead, maxLineBytes, parseThreads: threads, fields } = options;
   const mapping = options.mapping ?? mappingOf(fields);
+  const answersJoined = options.answersJoined === true;
+  const parse: LineParseOptions = { answersJoined, ...(mapping !== undefined && { mapping }) };
   if (dataset.format === "parquet") {
-    return parquetOutcomes(dataset.path, dataset.handle, dataset.bytes, onRead, mapping);
+    return parquetOutcomes(dataset.path, dataset.handle, dataset.bytes, onRead, parse);
   }
   const parsed = (lines: AsyncIterable<StreamBatch>) =>
     threads > 0
-      ? parsedInThreads(lines, maxLineBytes, threads, fields)
-      : parsedHere(lines, maxLineBytes, mapping);
+      ? parsedInThreads(lines, maxLineBytes, threads, fields, answersJoined)
+      : parsedHere(lines, maxLineBytes, parse);
   if (dataset.format === "jsonl" && dataset.compression === "none") {
     return parsed(readLineBatches(dataset.handle, { maxLineBytes, ...(onRead && { onRead }) }));
   }
   const bytes = decompressed(fileChunks(dataset.handle, onRead), dataset.compression);
   if (dataset.format === "jsonl") return parsed(chunkLineBatches(bytes, maxLineBytes));
   const delimiter = dataset.format === "tsv" ? "\t" : ",";
-  return csvOutcomes(dataset.path, bytes, delimiter, maxLineBytes, mapping);
+  return csvOutcomes(dataset.path, bytes, delimiter, maxLineBytes, parse);
 }
 
 /** The spec's mapping, compiled; the spec was checked when it loaded. */
@@ -198,11 +211,11 @@ function refusedHere(
 async function* parsedHere(
   batches: AsyncIterable<StreamBatch>,
   maxLineBytes: number,
-  mapping: RecordMapping | undefined,
+  parse: LineParseOptions,
 ): AsyncGenerator<LineOutcome[]> {
   for await (const batch of batches) {
     yield batch.kind === "lines"
-      ? parseLineBytes(batch, maxLineBytes, mapping)
+      ? parseLineBytes(batch, maxLineBytes, parse)
       : refusedHere(batch, maxLineBytes);
   }
 }
@@ -216,6 +229,7 @@ async function* parsedInThreads(
   maxLineBytes: number,
   threads: number,
   fields: FieldsSpec | undefined,
+  answersJoined: boolean,
 ): AsyncGenerator<LineOutcome[]> {
   const pool = new ParsePool(threads, fields);
   const inFlight: Promise<LineOutcome[]>[] = [];
@@ -223,7 +237,7 @@ async function* parsedInThreads(
     for await (const batch of batches) {
       const parsed =
         batch.kind === "lines"
-          ? pool.parse(batch, maxLineBytes)
+          ? pool.parse(batch, maxLineBytes, { answersJoined })
           : Promise.resolve(refusedHere(batch, maxLineBytes));
       parsed.catch(() => {}); // awaited in order below; never an unhandled rejection
       inFlight.push(parsed);

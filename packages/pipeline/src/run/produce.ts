@@ -1,4 +1,5 @@
 import {
+  type AnswerJoinCounts,
   InputError,
   type InputErrorSummary,
   printable,
@@ -11,9 +12,11 @@ import type { Transport } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
 import { resultKeyString, type Store } from "@assay/store";
 import { dropRollups, runnerOf } from "@assay/store/reports";
+import { AnswerJoin, JOINED_USAGE } from "../ingest/answers/answer-join.js";
+import type { AnswerSources } from "../ingest/answers/answer-sources.js";
 import { DatasetHash } from "../ingest/dataset-hash.js";
 import { type OpenDataset, openDataset } from "../ingest/open-dataset.js";
-import { readDatasetBatches } from "../ingest/read-dataset.js";
+import { DEFAULT_MAX_LINE_BYTES, readDatasetBatches } from "../ingest/read-dataset.js";
 import { createRouter } from "../routing/router.js";
 import { BoundedTasks } from "./bounded-tasks.js";
 import { planLine } from "./plan.js";
@@ -45,6 +48,11 @@ export interface ProduceOptions {
    * the dataset. Default 1: each chunk is enqueued before the next is read.
    */
   chunksInFlight?: number;
+  /**
+   * The dataset is a reference whose answers come from these batch outputs, joined on
+   * custom id (see `AnswerJoin`). Default: the answers are in the dataset.
+   */
+  answers?: AnswerSources;
   /** Aborting stops reading the dataset; the plan is then left unrecorded (incomplete). */
   signal?: AbortSignal;
   onProgress?: (progress: ProduceProgress) => void;
@@ -53,6 +61,8 @@ export interface ProduceOptions {
 export interface ProduceResult extends ProduceProgress {
   /** First input errors, for the caller to show. */
   errorExamples: InputErrorSummary[];
+  /** What the answer join came to, when `answers` was given and the read completed. */
+  answers?: AnswerJoinCounts;
 }
 
 /**
@@ -115,11 +125,24 @@ async function produceOpen(options: ProduceOptions, opened: OpenDataset): Promis
     progress.inputErrors += 1;
   };
 
+  // Answers joined from batch outputs are staged first (see AnswerJoin).
+  const generatorUsage = options.answers === undefined ? spec.generator_usage : JOINED_USAGE;
+  const join =
+    options.answers === undefined
+      ? undefined
+      : await AnswerJoin.start(
+          store,
+          runId,
+          options.answers,
+          recordError,
+          options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+        );
+
   // A line with a sample that cannot be routed or has bad scorers of its own is an input error.
   const planOrReport = (samples: Sample[]): PlannedLine | undefined => {
     try {
       const jobs = [
-        ...planLine(runId, samples, route, registry, dataset, spec.generator_usage),
+        ...planLine(runId, samples, route, registry, dataset, generatorUsage),
         ...planPairJobs(runId, samples, spec, registry),
       ];
       return { line: (samples[0] as Sample).line, samples, jobs };
@@ -180,10 +203,12 @@ async function produceOpen(options: ProduceOptions, opened: OpenDataset): Promis
   };
 
   const flush = async (): Promise<void> => {
-    const planned = chunk.map(planOrReport).filter((entry) => entry !== undefined);
-    const chunkErrors = errors;
+    const lines = chunk;
     chunk = [];
     chunkSamples = 0;
+    const answered = join === undefined ? lines : await join.fill(lines, dataset, errors);
+    const planned = answered.map(planOrReport).filter((entry) => entry !== undefined);
+    const chunkErrors = errors;
     errors = [];
     const stored = storing.then(() => storeChunk(planned, chunkErrors));
     storing = stored;
@@ -196,6 +221,7 @@ async function produceOpen(options: ProduceOptions, opened: OpenDataset): Promis
   const readOptions = {
     checkDuplicateIds: false,
     ...(options.spec.fields !== undefined && { fields: options.spec.fields }),
+    answersJoined: join !== undefined,
     ...(options.maxLineBytes !== undefined && { maxLineBytes: options.maxLineBytes }),
     ...(options.parseThreads !== undefined && { parseThreads: options.parseThreads }),
     onRead: (bytes: Uint8Array) => {
@@ -228,8 +254,9 @@ async function produceOpen(options: ProduceOptions, opened: OpenDataset): Promis
   await inFlight.settle();
   if (options.signal?.aborted === true) return { ...progress, errorExamples };
   await recordHash();
+  const answers = await join?.finish();
   await store.setPlanned(runId, progress.planned);
-  return { ...progress, errorExamples };
+  return { ...progress, errorExamples, ...(answers !== undefined && { answers }) };
 }
 
 /** The jobs whose results are not stored yet (a resumed run). */

@@ -3,6 +3,7 @@ import { LocalTransport } from "@assay/queue/local";
 import type { ScorerRegistry } from "@assay/scorers";
 import type { SelectionTotals } from "@assay/selection";
 import type { Store } from "@assay/store";
+import type { AnswerSources } from "../ingest/answers/answer-sources.js";
 import type { OpenDataset } from "../ingest/open-dataset.js";
 import { completeRun } from "./complete-run.js";
 import { type ProduceResult, produce } from "./produce.js";
@@ -29,6 +30,8 @@ export interface RunLocalOptions {
   parseThreads?: number;
   /** Samples stored and planned together. Default 2000. */
   chunkSize?: number;
+  /** Answers joined from batch outputs; see `ProduceOptions.answers`. */
+  answers?: AnswerSources;
   /** The run was just created: nothing of it can be stored yet. */
   newRun?: boolean;
   onProgress?: (progress: RunProgress) => void;
@@ -111,6 +114,7 @@ export async function runLocal(options: RunLocalOptions): Promise<RunOutcome> {
       ...(parseThreads !== undefined && { parseThreads }),
       chunkSize: options.chunkSize ?? 2000,
       newRun: options.newRun === true,
+      ...(options.answers !== undefined && { answers: options.answers }),
       ...(options.signal !== undefined && { signal: options.signal }),
       onProgress: (progress) => {
         latest = progress;

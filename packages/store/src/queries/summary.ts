@@ -5,6 +5,7 @@ import {
   type ScorerRuleSummary,
 } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
+import { answerJoinCounts } from "./answer-join-counts.js";
 
 const EXAMPLE_ERRORS = 10;
 
@@ -36,6 +37,7 @@ export async function runSummary(runner: SqlRunner, runId: string): Promise<RunS
     throw new NotFoundError(`No run "${runId}" in this store. Check the id and the store (--db).`);
   }
   const groups = await scoreGroups(runner, runId);
+  const answers = await answerJoinCounts(runner, runId);
   const { rows: examples } = await runner.query<InputErrorSummary>(
     `SELECT file, line, field, message FROM input_errors
      WHERE run_id = $1 ORDER BY line, file LIMIT ${EXAMPLE_ERRORS}`,
@@ -54,6 +56,7 @@ export async function runSummary(runner: SqlRunner, runId: string): Promise<RunS
     inputErrors: run.input_errors,
     inputErrorExamples: examples,
     truncation: { calls: run.calls, truncated: run.truncated, refused: run.refused },
+    ...(answers !== undefined && { answers }),
   };
 }
 

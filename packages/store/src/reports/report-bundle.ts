@@ -1,4 +1,5 @@
 import type { BootstrapOptions, ReportBundle } from "@assay/core";
+import { answerJoinCounts } from "../queries/answer-join-counts.js";
 import type { SqlRunner } from "../sql-runner.js";
 import { earlyStops } from "./early-stops.js";
 import { runComparison } from "./run-comparison.js";
@@ -54,6 +55,7 @@ export async function reportBundle(
       : await sliceReport(runner, runId, options.by, {
           ...(options.prices !== undefined && { prices: options.prices }),
         });
+  const answers = await answerJoinCounts(runner, runId);
   return {
     report,
     compare: compare ?? null,
@@ -61,5 +63,6 @@ export async function reportBundle(
     earlyStops: stops,
     ...(comparison !== undefined && { comparison }),
     ...(slices !== undefined && { slices }),
+    ...(answers !== undefined && { answers }),
   };
 }

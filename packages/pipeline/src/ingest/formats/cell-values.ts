@@ -1,4 +1,4 @@
-import { type ParsedLine, printable, validateDatasetRecord } from "@assay/core";
+import { printable, type RecordValidator } from "@assay/core";
 
 /**
  * Fields whose value is a list or an object: in a CSV/TSV cell, or a Parquet string
@@ -41,20 +41,22 @@ function json(field: string, text: string, what: string): CellValue {
 }
 
 /**
- * A record whose text values came from cells, each read by `cellValue` for the field it
- * stands for, then validated as a dataset line. Values that are not text (a Parquet
- * number or list, metadata gathered from several columns) are kept as they are.
+ * `validate` for a record whose text values came from cells: each is first read by
+ * `cellValue` for the field it stands for. Values that are not text (a Parquet number or
+ * list, metadata gathered from several columns) are kept as they are.
  */
-export function validateCells(record: Record<string, unknown>): ParsedLine {
-  const values: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(record)) {
-    if (typeof value !== "string") {
-      values[field] = value;
-      continue;
+export function cellsThen(validate: RecordValidator): RecordValidator {
+  return (record) => {
+    const values: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(record)) {
+      if (typeof value !== "string") {
+        values[field] = value;
+        continue;
+      }
+      const read = cellValue(field, value);
+      if (!read.ok) return { ok: false, field, message: read.message };
+      values[field] = read.value;
     }
-    const read = cellValue(field, value);
-    if (!read.ok) return { ok: false, field, message: read.message };
-    values[field] = read.value;
-  }
-  return validateDatasetRecord(values);
+    return validate(values);
+  };
 }

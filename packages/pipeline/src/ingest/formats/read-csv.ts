@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
-import { InputError, type RecordMapping } from "@assay/core";
+import { InputError, type LineParseOptions, recordValidator } from "@assay/core";
 import { type CsvError, type Info, parse } from "csv-parse";
 import { type LineOutcome, parseRecord } from "../parse-lines.js";
-import { validateCells } from "./cell-values.js";
+import { cellsThen } from "./cell-values.js";
 import { BrokenStreamError, brokenStreamMessage } from "./decompress.js";
 
 /** Outcomes handed on at a time: one step of the stream per batch, not per row. */
@@ -17,7 +17,7 @@ interface Parsed {
  * The rows of a CSV or TSV file (its bytes, decompressed) as line outcomes, in order,
  * through the same validation as a JSONL line. The first record is the header naming
  * each column's field. A row's number is the line of the file where it starts (the
- * header is line 1; a quoted cell may span lines). `mapping` (the spec's `fields`) reads
+ * header is line 1; a quoted cell may span lines). `options.mapping` (the spec's `fields`) reads
  * fields from columns by other names; then cells become values by `cellValue`;
  * an empty cell that is not quoted leaves its field out, while `""` is the empty string.
  * A row whose cells do not match the header is refused, the rows around it are not.
@@ -27,7 +27,7 @@ export async function* csvOutcomes(
   chunks: AsyncIterable<Uint8Array>,
   delimiter: "," | "\t",
   maxLineBytes: number,
-  mapping?: RecordMapping,
+  options: LineParseOptions = {},
 ): AsyncGenerator<LineOutcome[]> {
   const parser = parse({
     delimiter,
@@ -64,7 +64,7 @@ export async function* csvOutcomes(
         header = headerOf(file, line, record);
         continue;
       }
-      batch.push(rowOutcome(header, record, line, mapping));
+      batch.push(rowOutcome(header, record, line, options));
       if (batch.length >= BATCH) {
         yield batch;
         batch = [];
@@ -106,7 +106,7 @@ function rowOutcome(
   header: string[],
   cells: (string | undefined)[],
   line: number,
-  mapping: RecordMapping | undefined,
+  options: LineParseOptions,
 ): LineOutcome {
   if (cells.length !== header.length) {
     return {
@@ -122,7 +122,7 @@ function rowOutcome(
     if (text !== undefined) record[column] = text;
   }
   // Cells are read as values once mapped: the rule follows the field a column feeds.
-  return parseRecord(record, line, mapping, validateCells);
+  return parseRecord(record, line, options, cellsThen(recordValidator(options)));
 }
 
 function unreadableOutcome(line: number, error: CsvError, maxLineBytes: number): LineOutcome {

@@ -1,5 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
-import { InputError, printable, type RecordMapping } from "@assay/core";
+import { InputError, type LineParseOptions, printable, recordValidator } from "@assay/core";
 import {
   type AsyncBuffer,
   type FileMetaData,
@@ -8,7 +8,7 @@ import {
 } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import { type LineOutcome, parseRecord } from "../parse-lines.js";
-import { validateCells } from "./cell-values.js";
+import { cellsThen } from "./cell-values.js";
 import { fileChunks } from "./file-chunks.js";
 
 /**
@@ -28,7 +28,7 @@ export async function* parquetOutcomes(
   handle: FileHandle,
   bytes: number,
   onRead: ((bytes: Uint8Array) => void) | undefined,
-  mapping?: RecordMapping,
+  options: LineParseOptions = {},
 ): AsyncGenerator<LineOutcome[]> {
   const buffer = handleBuffer(handle, bytes);
   let metadata: FileMetaData;
@@ -64,7 +64,7 @@ export async function* parquetOutcomes(
         rowStart,
         rowEnd,
       });
-      yield objects.map((row, offset) => rowOutcome(row, rowStart + offset + 1, mapping));
+      yield objects.map((row, offset) => rowOutcome(row, rowStart + offset + 1, options));
     } catch (error) {
       const message = `rows ${rowStart + 1}-${rowEnd} (row group ${index + 1}) cannot be decoded (${detail(error)}); the other row groups are read`;
       yield [{ kind: "refused", line: rowStart + 1, field: "", message }];
@@ -106,7 +106,7 @@ function groupEnd(group: FileMetaData["row_groups"][number]): number {
 function rowOutcome(
   row: Record<string, unknown>,
   line: number,
-  mapping: RecordMapping | undefined,
+  options: LineParseOptions,
 ): LineOutcome {
   const record: Record<string, unknown> = {};
   for (const [column, raw] of Object.entries(row)) {
@@ -123,7 +123,7 @@ function rowOutcome(
     record[column] = value;
   }
   // Strings are read as values once mapped, as CSV cells are (`cellValue`).
-  return parseRecord(record, line, mapping, validateCells);
+  return parseRecord(record, line, options, cellsThen(recordValidator(options)));
 }
 
 const UNDECODABLE = Symbol("undecodable");

@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { MAX_TOKEN_COUNT } from "../validation/limits.js";
+import {
+  type AnswerLineProblem,
+  type BatchAnswer,
+  refused,
+  refusedByIssue,
+} from "./answer-shape.js";
+
+const tokens = z.int().nonnegative().max(MAX_TOKEN_COUNT);
+
+const Message = z.looseObject({
+  model: z.string().min(1),
+  content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
+  usage: z.looseObject({
+    input_tokens: tokens,
+    output_tokens: tokens,
+    cache_read_input_tokens: tokens.nullish(),
+    cache_creation_input_tokens: tokens.nullish(),
+  }),
+});
+
+const AnthropicBatchLine = z.looseObject({
+  custom_id: z.string().min(1),
+  result: z.looseObject({
+    type: z.enum(["succeeded", "errored", "canceled", "expired"]),
+    message: z.unknown().optional(),
+    error: z.unknown().optional(),
+  }),
+});
+
+/**
+ * One line of an Anthropic Message Batches results file. Anthropic counts cache reads and
+ * cache writes outside `input_tokens`: reads are the cached input; writes are added to
+ * the uncached input (the price table has no cache-write price, so they are priced as
+ * input tokens).
+ */
+export function anthropicAnswer(json: unknown): BatchAnswer | AnswerLineProblem {
+  const line = AnthropicBatchLine.safeParse(json);
+  if (!line.success) return refusedByIssue(line.error, json);
+  const { custom_id: customId, result } = line.data;
+  if (result.type !== "succeeded") {
+    return { kind: "failed", customId, outcome: result.type, reason: failureReason(result) };
+  }
+  const message = Message.safeParse(result.message);
+  if (!message.success) {
+    const problem = refusedByIssue(message.error, result.message);
+    const field = problem.field === "" ? "result.message" : `result.message.${problem.field}`;
+    return refused(field, problem.message);
+  }
+  const { usage } = message.data;
+  const text = message.data.content
+    .filter((block) => block.type === "text" && block.text !== undefined)
+    .map((block) => block.text as string)
+    .join("");
+  const uncached = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0);
+  if (uncached > MAX_TOKEN_COUNT) {
+    return refused(
+      "result.message.usage",
+      "input_tokens + cache_creation_input_tokens is too large",
+    );
+  }
+  return {
+    kind: "answered",
+    customId,
+    model: message.data.model,
+    choices: [text],
+    inputTokens: uncached,
+    cachedInputTokens: usage.cache_read_input_tokens ?? 0,
+    outputTokens: usage.output_tokens,
+  };
+}
+
+function failureReason(result: { type: string; error?: unknown }): string {
+  const error = result.error as { type?: unknown; error?: { message?: unknown } } | undefined;
+  const message = error?.error?.message;
+  if (typeof message === "string") return message;
+  if (typeof error?.type === "string") return error.type;
+  return result.type === "errored" ? "the request errored" : `the request was ${result.type}`;
+}

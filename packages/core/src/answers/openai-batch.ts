@@ -1,0 +1,137 @@
+import { z } from "zod";
+import { MAX_TOKEN_COUNT } from "../validation/limits.js";
+import {
+  type AnswerLineProblem,
+  type BatchAnswer,
+  refused,
+  refusedByIssue,
+} from "./answer-shape.js";
+
+// Only the fields the join reads are checked; the rest of a line (ids, timestamps, logprobs,
+// system fingerprints) may be anything, since providers add fields over time.
+const tokens = z.int().nonnegative().max(MAX_TOKEN_COUNT);
+const cachedDetails = z.looseObject({ cached_tokens: tokens.nullish() }).nullish();
+
+const ChatChoice = z.looseObject({
+  index: z.int().nonnegative().optional(),
+  message: z.looseObject({ content: z.string({ error: "expected the answer text" }) }),
+});
+
+const ChatCompletion = z.looseObject({
+  model: z.string().min(1),
+  choices: z.array(ChatChoice).min(1, { error: "the response has no choices" }),
+  usage: z.looseObject({
+    prompt_tokens: tokens,
+    completion_tokens: tokens,
+    prompt_tokens_details: cachedDetails,
+  }),
+});
+
+const ResponsesOutput = z.looseObject({
+  model: z.string().min(1),
+  output: z.array(
+    z.looseObject({
+      type: z.string(),
+      content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })).optional(),
+    }),
+  ),
+  usage: z.looseObject({
+    input_tokens: tokens,
+    output_tokens: tokens,
+    input_tokens_details: cachedDetails,
+  }),
+});
+
+const ErrorDetail = z
+  .looseObject({ message: z.string().optional(), code: z.unknown().optional() })
+  .nullish();
+
+const OpenAIBatchLine = z.looseObject({
+  custom_id: z.string().min(1),
+  response: z.looseObject({ status_code: z.int(), body: z.unknown().optional() }).nullish(),
+  error: ErrorDetail,
+});
+
+/**
+ * One line of an OpenAI Batch API output file (vLLM's batch runner writes the same shape):
+ * a chat completion (its choices become candidates) or a Responses API object (its output
+ * text is one answer). OpenAI counts cached prompt tokens inside `prompt_tokens`, so the
+ * uncached count is the difference.
+ */
+export function openaiAnswer(json: unknown): BatchAnswer | AnswerLineProblem {
+  const line = OpenAIBatchLine.safeParse(json);
+  if (!line.success) return refusedByIssue(line.error, json);
+  const { custom_id: customId, response, error } = line.data;
+  if (error != null || response == null || response.status_code !== 200) {
+    return { kind: "failed", customId, outcome: "errored", reason: failureReason(line.data) };
+  }
+  const body = response.body as { object?: unknown } | null;
+  if (typeof body === "object" && body !== null && "output" in body) {
+    return responsesAnswer(customId, body);
+  }
+  const chat = ChatCompletion.safeParse(body);
+  if (!chat.success) return prefixed(refusedByIssue(chat.error, body), "response.body");
+  const { usage } = chat.data;
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+  if (cached > usage.prompt_tokens) {
+    return refused(
+      "response.body.usage.prompt_tokens_details.cached_tokens",
+      `cached tokens (${cached}) exceed prompt_tokens (${usage.prompt_tokens}), which count them`,
+    );
+  }
+  const choices = [...chat.data.choices]
+    .map((choice, position) => ({ at: choice.index ?? position, text: choice.message.content }))
+    .sort((a, b) => a.at - b.at)
+    .map((choice) => choice.text);
+  return {
+    kind: "answered",
+    customId,
+    model: chat.data.model,
+    choices,
+    inputTokens: usage.prompt_tokens - cached,
+    cachedInputTokens: cached,
+    outputTokens: usage.completion_tokens,
+  };
+}
+
+function responsesAnswer(customId: string, body: unknown): BatchAnswer | AnswerLineProblem {
+  const parsed = ResponsesOutput.safeParse(body);
+  if (!parsed.success) return prefixed(refusedByIssue(parsed.error, body), "response.body");
+  const { usage } = parsed.data;
+  const cached = usage.input_tokens_details?.cached_tokens ?? 0;
+  if (cached > usage.input_tokens) {
+    return refused(
+      "response.body.usage.input_tokens_details.cached_tokens",
+      `cached tokens (${cached}) exceed input_tokens (${usage.input_tokens}), which count them`,
+    );
+  }
+  const text = parsed.data.output
+    .filter((item) => item.type === "message")
+    .flatMap((item) => item.content ?? [])
+    .filter((part) => part.type === "output_text" && part.text !== undefined)
+    .map((part) => part.text as string)
+    .join("");
+  return {
+    kind: "answered",
+    customId,
+    model: parsed.data.model,
+    choices: [text],
+    inputTokens: usage.input_tokens - cached,
+    cachedInputTokens: cached,
+    outputTokens: usage.output_tokens,
+  };
+}
+
+function failureReason(line: z.infer<typeof OpenAIBatchLine>): string {
+  if (line.error?.message !== undefined) return line.error.message;
+  if (line.response == null) return "the request has no response";
+  const body = line.response.body as { error?: { message?: unknown } } | null;
+  const message = body?.error?.message;
+  return typeof message === "string"
+    ? `HTTP ${line.response.status_code}: ${message}`
+    : `HTTP ${line.response.status_code}`;
+}
+
+function prefixed(problem: AnswerLineProblem, path: string): AnswerLineProblem {
+  return { ...problem, field: problem.field === "" ? path : `${path}.${problem.field}` };
+}

@@ -1,0 +1,187 @@
+import {
+  type AnswerJoinCounts,
+  type GeneratorUsage,
+  type GeneratorUsageSpec,
+  InputError,
+  type InputErrorSummary,
+  type Sample,
+} from "@assay/core";
+import {
+  type StagedAnswer,
+  type Store,
+  takeStagedAnswers,
+  unmatchedAnswers,
+  writeAnswerJoin,
+} from "@assay/store";
+import type { AnswerSources } from "./answer-sources.js";
+import { stageAnswerFiles } from "./stage-answers.js";
+
+/**
+ * Joined usage is already in the store's convention (uncached input apart from cached), so
+ * it is planned as a dataset that says so, whatever the spec says of its own datasets.
+ */
+export const JOINED_USAGE: GeneratorUsageSpec = { input_tokens: "excludes_cached" };
+
+/** Records an input error into a list; `produce`'s recorder, which also counts it. */
+export type ErrorRecorder = (error: InputError, into: InputErrorSummary[]) => void;
+
+const ERRORS_PER_WRITE = 500;
+const UNMATCHED_PAGE = 2000;
+
+/**
+ * Joins answers from batch outputs to a reference dataset on custom id = prefix + id:
+ * `start` stages the answer files in the store; `fill` gives each chunk of reference rows
+ * its answers with one query; `finish` lists the answers no row took and records the
+ * counts. Neither file is ever held whole in memory.
+ */
+export class AnswerJoin {
+  readonly #store: Store;
+  readonly #runId: string;
+  readonly #prefix: string;
+  readonly #record: ErrorRecorder;
+  readonly #pending: InputErrorSummary[] = [];
+  readonly #counts: AnswerJoinCounts;
+
+  private constructor(
+    store: Store,
+    runId: string,
+    sources: AnswerSources,
+    record: ErrorRecorder,
+    counts: AnswerJoinCounts,
+  ) {
+    this.#store = store;
+    this.#runId = runId;
+    this.#prefix = sources.idPrefix ?? "";
+    this.#record = record;
+    this.#counts = counts;
+  }
+
+  /** Stages every answer file; their bad lines are stored as input errors. */
+  static async start(
+    store: Store,
+    runId: string,
+    sources: AnswerSources,
+    record: ErrorRecorder,
+    maxLineBytes: number,
+  ): Promise<AnswerJoin> {
+    const counts: AnswerJoinCounts = {
+      joined: 0,
+      missingAnswers: 0,
+      unmatchedAnswers: 0,
+      failedRequests: 0,
+      duplicateAnswers: 0,
+    };
+    const join = new AnswerJoin(store, runId, sources, record, counts);
+    const staged = await stageAnswerFiles(
+      store,
+      runId,
+      sources,
+      (error) => join.#report(error),
+      maxLineBytes,
+    );
+    counts.failedRequests = staged.failed;
+    counts.duplicateAnswers = staged.duplicates;
+    await join.#flushErrors();
+    return join;
+  }
+
+  /**
+   * Gives each reference line (one answer-less sample each) its answer: one sample, or one
+   * per choice when the response has several (`<id>#<n>`, as a candidates line). A row with
+   * no answer, or whose request failed, is reported to `missing` and left out.
+   */
+  async fill(lines: readonly Sample[][], file: string, missing: InputErrorSummary[]) {
+    const ids = lines.map((samples) => this.#prefix + (samples[0] as Sample).id);
+    const answers = await takeStagedAnswers(this.#store.driver, this.#runId, ids);
+    const joined: Sample[][] = [];
+    for (const samples of lines) {
+      const reference = samples[0] as Sample;
+      const customId = this.#prefix + reference.id;
+      const answer = answers.get(customId);
+      if (answer?.outcome === "answered") {
+        this.#counts.joined += 1;
+        joined.push(samplesOfAnswer(reference, answer));
+        continue;
+      }
+      this.#counts.missingAnswers += 1;
+      this.#record(missingError(file, reference, customId, answer), missing);
+    }
+    return joined;
+  }
+
+  /** Reports the answers no reference row took and records what the join came to. */
+  async finish(): Promise<AnswerJoinCounts> {
+    let after = "";
+    for (;;) {
+      const page = await unmatchedAnswers(this.#store.driver, this.#runId, after, UNMATCHED_PAGE);
+      for (const answer of page) {
+        this.#counts.unmatchedAnswers += 1;
+        await this.#report(unmatchedError(answer, this.#prefix));
+      }
+      if (page.length < UNMATCHED_PAGE) break;
+      after = (page[page.length - 1] as StagedAnswer).customId;
+    }
+    await this.#flushErrors();
+    await writeAnswerJoin(this.#store.driver, this.#runId, this.#counts);
+    return { ...this.#counts };
+  }
+
+  async #report(error: InputError): Promise<void> {
+    this.#record(error, this.#pending);
+    if (this.#pending.length >= ERRORS_PER_WRITE) await this.#flushErrors();
+  }
+
+  async #flushErrors(): Promise<void> {
+    if (this.#pending.length === 0) return;
+    await this.#store.insertInputErrors(this.#runId, this.#pending.splice(0));
+  }
+}
+
+function samplesOfAnswer(reference: Sample, answer: StagedAnswer): Sample[] {
+  const usage: GeneratorUsage = {
+    model: answer.model ?? "",
+    input_tokens: answer.inputTokens ?? 0,
+    output_tokens: answer.outputTokens ?? 0,
+    cached_input_tokens: answer.cachedInputTokens ?? 0,
+  };
+  if (answer.choices.length === 1) {
+    return [{ ...reference, answer: answer.choices[0] as string, generator: usage }];
+  }
+  // One request produced every choice: its tokens are counted once, on the first
+  // candidate; the others name the model with no tokens, so cost adds up exactly.
+  const unbilled: GeneratorUsage = { model: usage.model, input_tokens: 0, output_tokens: 0 };
+  return answer.choices.map((text, index) => ({
+    ...reference,
+    id: `${reference.id}#${index}`,
+    candidateIndex: index,
+    answer: text,
+    label: undefined,
+    generator: index === 0 ? usage : unbilled,
+  }));
+}
+
+function missingError(
+  file: string,
+  reference: Sample,
+  customId: string,
+  answer: StagedAnswer | undefined,
+): InputError {
+  const message =
+    answer === undefined
+      ? `missing answer: no answer line has custom_id "${customId}"`
+      : `missing answer: the request with custom_id "${customId}" ${answer.outcome} (${answer.file}:${answer.line}): ${answer.reason}`;
+  return new InputError({ file, line: reference.line, field: "id", message });
+}
+
+function unmatchedError(answer: StagedAnswer, prefix: string): InputError {
+  const hint =
+    prefix === ""
+      ? "no reference row has this id"
+      : `no reference row has the id this names with --answers-id-prefix "${prefix}"`;
+  return new InputError({
+    file: answer.file,
+    line: answer.line,
+    field: "custom_id",
+    message: `unmatched answer "${answer.customId}": ${hint}`,
+  });
+}

@@ -1,0 +1,201 @@
+import type { AnswerJoinCounts } from "@assay/core";
+import { type BulkTarget, bulkInsert, bulkPart } from "../bulk/bulk-statement.js";
+import { columnList } from "../bulk/column-list.js";
+import { countedInsert } from "../bulk/insert-rows.js";
+import { answerJoins, answerStaging } from "../schema.js";
+import { pgliteRunner, pgRunner } from "../sql-runner.js";
+import type { StoreDriver } from "../store-driver.js";
+
+/** One answer line of a batch output, as staged for the join. */
+export interface StagedAnswer {
+  customId: string;
+  file: string;
+  line: number;
+  /** `answered`, or why the request gave no answer: `errored`, `canceled`, `expired`. */
+  outcome: string;
+  reason: string;
+  model: string | null;
+  choices: string[];
+  /** Uncached input tokens; cached ones are counted apart (the store's convention). */
+  inputTokens: number | null;
+  cachedInputTokens: number | null;
+  outputTokens: number | null;
+}
+
+/** A staged line whose custom id an earlier line gave: where that first line is. */
+export interface DuplicateAnswer {
+  answer: StagedAnswer;
+  first: { file: string; line: number };
+}
+
+const ANSWER_COLUMNS = columnList(answerStaging, [
+  "runId",
+  "customId",
+  "file",
+  "line",
+  "outcome",
+  "reason",
+  "model",
+  "choices",
+  "inputTokens",
+  "cachedInputTokens",
+  "outputTokens",
+]);
+
+/** The store's bulk path for a driver: COPY for large batches on either store. */
+function bulkTargetOf(driver: StoreDriver): BulkTarget {
+  return driver.kind === "postgres"
+    ? { runner: pgRunner(driver.pool), pool: driver.pool }
+    : { runner: pgliteRunner(driver.client), pool: undefined, pglite: driver.client };
+}
+
+function runnerOfDriver(driver: StoreDriver) {
+  return bulkTargetOf(driver).runner;
+}
+
+/** Forgets what an earlier attempt staged: each attempt joins the answer files it is given. */
+export async function clearStagedAnswers(driver: StoreDriver, runId: string): Promise<void> {
+  await runnerOfDriver(driver).query("DELETE FROM answer_staging WHERE run_id = $1", [runId]);
+}
+
+/**
+ * Stages answers whose custom ids are distinct within the call; a custom id staged before
+ * keeps its first line and this one comes back as a duplicate naming that line.
+ */
+export async function stageAnswers(
+  driver: StoreDriver,
+  runId: string,
+  answers: readonly StagedAnswer[],
+): Promise<DuplicateAnswer[]> {
+  if (answers.length === 0) return [];
+  const rows = answers.map((answer) => ({ runId, ...answer }));
+  const inserted = await bulkInsert(
+    bulkTargetOf(driver),
+    [bulkPart(ANSWER_COLUMNS, rows)],
+    (from) => countedInsert(ANSWER_COLUMNS, from),
+  );
+  if (inserted === answers.length) return [];
+  const { rows: stored } = await runnerOfDriver(driver).query<{
+    custom_id: string;
+    file: string;
+    line: number;
+  }>(
+    "SELECT custom_id, file, line FROM answer_staging WHERE run_id = $1 AND custom_id = ANY($2::text[])",
+    [runId, answers.map((answer) => answer.customId)],
+  );
+  const firstOf = new Map(stored.map((row) => [row.custom_id, row]));
+  const duplicates: DuplicateAnswer[] = [];
+  for (const answer of answers) {
+    const first = firstOf.get(answer.customId);
+    if (first !== undefined && (first.file !== answer.file || first.line !== answer.line)) {
+      duplicates.push({ answer, first: { file: first.file, line: first.line } });
+    }
+  }
+  return duplicates;
+}
+
+interface StagedRow {
+  custom_id: string;
+  file: string;
+  line: number;
+  outcome: string;
+  reason: string;
+  model: string | null;
+  choices: string[] | string;
+  input_tokens: number | null;
+  cached_input_tokens: number | null;
+  output_tokens: number | null;
+}
+
+/**
+ * The staged answers for these custom ids, marked as taken by a reference row, in one
+ * statement: what the join runs once per chunk of reference rows.
+ */
+export async function takeStagedAnswers(
+  driver: StoreDriver,
+  runId: string,
+  customIds: readonly string[],
+): Promise<Map<string, StagedAnswer>> {
+  if (customIds.length === 0) return new Map();
+  const { rows } = await runnerOfDriver(driver).query<StagedRow>(
+    `UPDATE answer_staging SET matched = true
+     WHERE run_id = $1 AND custom_id = ANY($2::text[])
+     RETURNING custom_id, file, line, outcome, reason, model, choices,
+               input_tokens, cached_input_tokens, output_tokens`,
+    [runId, customIds],
+  );
+  return new Map(rows.map((row) => [row.custom_id, answerOf(row)]));
+}
+
+/**
+ * Answered lines no reference row took, a page at a time in custom id order (start after
+ * `after`, '' for the first page). Failed requests are counted as failed, not here.
+ */
+export async function unmatchedAnswers(
+  driver: StoreDriver,
+  runId: string,
+  after: string,
+  limit: number,
+): Promise<StagedAnswer[]> {
+  const { rows } = await runnerOfDriver(driver).query<StagedRow>(
+    `SELECT custom_id, file, line, outcome, reason, model, choices,
+            input_tokens, cached_input_tokens, output_tokens
+     FROM answer_staging
+     WHERE run_id = $1 AND NOT matched AND outcome = 'answered' AND custom_id > $2
+     ORDER BY custom_id LIMIT ${Math.trunc(limit)}`,
+    [runId, after],
+  );
+  return rows.map(answerOf);
+}
+
+function answerOf(row: StagedRow): StagedAnswer {
+  return {
+    customId: row.custom_id,
+    file: row.file,
+    line: Number(row.line),
+    outcome: row.outcome,
+    reason: row.reason,
+    model: row.model,
+    choices: typeof row.choices === "string" ? JSON.parse(row.choices) : row.choices,
+    inputTokens: row.input_tokens === null ? null : Number(row.input_tokens),
+    cachedInputTokens: row.cached_input_tokens === null ? null : Number(row.cached_input_tokens),
+    outputTokens: row.output_tokens === null ? null : Number(row.output_tokens),
+  };
+}
+
+const JOIN_COLUMNS = columnList(answerJoins, [
+  "runId",
+  "joined",
+  "missingAnswers",
+  "unmatchedAnswers",
+  "failedRequests",
+  "duplicateAnswers",
+]);
+
+/** Records what a complete join came to, replacing an earlier attempt's figures. */
+export async function writeAnswerJoin(
+  driver: StoreDriver,
+  runId: string,
+  counts: AnswerJoinCounts,
+): Promise<void> {
+  const names = JOIN_COLUMNS.names;
+  const updates = names
+    .slice(1)
+    .map((name) => `${name} = excluded.${name}`)
+    .join(", ");
+  await runnerOfDriver(driver).query(
+    `INSERT INTO answer_joins (${names.join(", ")})
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (run_id) DO UPDATE SET ${updates}`,
+    [
+      runId,
+      counts.joined,
+      counts.missingAnswers,
+      counts.unmatchedAnswers,
+      counts.failedRequests,
+      counts.duplicateAnswers,
+    ],
+  );
+  // Staged rows served their purpose: the samples and input errors now hold what they said.
+  await clearStagedAnswers(driver, runId);
+}
