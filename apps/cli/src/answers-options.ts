@@ -1,4 +1,4 @@
-import { ANSWER_FORMATS, type AnswerFormat } from "@assay/core";
+import { ANSWER_FORMATS, type AnswerFormat } from "@assay/core/input-formats";
 import type { AnswerSources } from "@assay/pipeline";
 import { type Command, Option } from "commander";
 import { CliExit, ExitCode } from "./exit-codes.js";

@@ -1,4 +1,4 @@
-import { DATASET_FORMATS, type DatasetFormat, datasetFormat } from "@assay/pipeline";
+import { DATASET_FORMATS, type DatasetFormat, datasetFormat } from "@assay/core/input-formats";
 import { InvalidArgumentError } from "commander";
 
 /**

@@ -17,5 +17,4 @@ export interface AnswerJoinCounts {
 }
 
 /** The formats `--answers-format` reads. */
-export const ANSWER_FORMATS = ["openai-batch", "anthropic-batch"] as const;
-export type AnswerFormat = (typeof ANSWER_FORMATS)[number];
+export { ANSWER_FORMATS, type AnswerFormat } from "./input-formats.js";

@@ -1,8 +1,7 @@
 import { InputError } from "@assay/core";
+import type { DatasetFormat } from "@assay/core/input-formats";
 
-/** How a dataset's records are written. */
-export const DATASET_FORMATS = ["jsonl", "csv", "tsv", "parquet"] as const;
-export type DatasetFormat = (typeof DATASET_FORMATS)[number];
+export { DATASET_FORMATS, type DatasetFormat, datasetFormat } from "@assay/core/input-formats";
 
 /** How a JSONL, CSV or TSV dataset's bytes are compressed; always told by its first bytes. */
 export type Compression = "none" | "gzip" | "zstd";
@@ -92,13 +91,6 @@ export function detectFormat(
     refuse(`${was}, but this starts with "{" like JSONL; pass --format jsonl`);
   }
   return { format: claimed ?? headerFormat(text) ?? "jsonl", compression };
-}
-
-/** A `--format` value, or undefined when it is not one (the caller says what is). */
-export function datasetFormat(value: string): DatasetFormat | undefined {
-  return (DATASET_FORMATS as readonly string[]).includes(value)
-    ? (value as DatasetFormat)
-    : undefined;
 }
 
 function formatOfName(file: string): DatasetFormat | undefined {

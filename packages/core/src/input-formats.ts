@@ -1,0 +1,17 @@
+// The formats a dataset and a batch output may be read in. Kept apart from the core's
+// index (zod and every schema) so that `--help`, which lists them, stays light.
+
+/** How a dataset's records are written. */
+export const DATASET_FORMATS = ["jsonl", "csv", "tsv", "parquet"] as const;
+export type DatasetFormat = (typeof DATASET_FORMATS)[number];
+
+/** A `--format` value, or undefined when it is not one (the caller says what is). */
+export function datasetFormat(value: string): DatasetFormat | undefined {
+  return (DATASET_FORMATS as readonly string[]).includes(value)
+    ? (value as DatasetFormat)
+    : undefined;
+}
+
+/** The batch-generation outputs `--answers` reads (vLLM's batch runner writes OpenAI's). */
+export const ANSWER_FORMATS = ["openai-batch", "anthropic-batch"] as const;
+export type AnswerFormat = (typeof ANSWER_FORMATS)[number];
