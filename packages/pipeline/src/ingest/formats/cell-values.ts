@@ -1,4 +1,4 @@
-import { printable, type RecordValidator } from "@assay/core";
+import { type LineParseOptions, printable, type RecordValidator } from "@assay/core";
 
 /**
  * Fields whose value is a list or an object: in a CSV/TSV cell, or a Parquet string
@@ -59,4 +59,10 @@ export function cellsThen(validate: RecordValidator): RecordValidator {
     }
     return validate(values);
   };
+}
+
+/** How a format's rows are read: the parse options and their cell-reading validator. */
+export interface CellReading {
+  options: LineParseOptions;
+  validate: RecordValidator;
 }

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { InputError, type LineParseOptions, recordValidator } from "@assay/core";
 import { type CsvError, type Info, parse } from "csv-parse";
 import { type LineOutcome, parseRecord } from "../parse-lines.js";
-import { cellsThen } from "./cell-values.js";
+import { type CellReading, cellsThen } from "./cell-values.js";
 import { BrokenStreamError, brokenStreamMessage } from "./decompress.js";
 
 /** Outcomes handed on at a time: one step of the stream per batch, not per row. */
@@ -29,6 +29,8 @@ export async function* csvOutcomes(
   maxLineBytes: number,
   options: LineParseOptions = {},
 ): AsyncGenerator<LineOutcome[]> {
+  // Built once per file, not per row: the validator is the same for every row.
+  const reading: CellReading = { options, validate: cellsThen(recordValidator(options)) };
   const parser = parse({
     delimiter,
     bom: true,
@@ -64,7 +66,7 @@ export async function* csvOutcomes(
         header = headerOf(file, line, record);
         continue;
       }
-      batch.push(rowOutcome(header, record, line, options));
+      batch.push(rowOutcome(header, record, line, reading));
       if (batch.length >= BATCH) {
         yield batch;
         batch = [];
@@ -106,7 +108,7 @@ function rowOutcome(
   header: string[],
   cells: (string | undefined)[],
   line: number,
-  options: LineParseOptions,
+  reading: CellReading,
 ): LineOutcome {
   if (cells.length !== header.length) {
     return {
@@ -122,7 +124,7 @@ function rowOutcome(
     if (text !== undefined) record[column] = text;
   }
   // Cells are read as values once mapped: the rule follows the field a column feeds.
-  return parseRecord(record, line, options, cellsThen(recordValidator(options)));
+  return parseRecord(record, line, reading.options, reading.validate);
 }
 
 function unreadableOutcome(line: number, error: CsvError, maxLineBytes: number): LineOutcome {

@@ -8,7 +8,7 @@ import {
 } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import { type LineOutcome, parseRecord } from "../parse-lines.js";
-import { cellsThen } from "./cell-values.js";
+import { type CellReading, cellsThen } from "./cell-values.js";
 import { fileChunks } from "./file-chunks.js";
 
 /**
@@ -30,6 +30,8 @@ export async function* parquetOutcomes(
   onRead: ((bytes: Uint8Array) => void) | undefined,
   options: LineParseOptions = {},
 ): AsyncGenerator<LineOutcome[]> {
+  // Built once per file, not per row: the validator is the same for every row.
+  const reading: CellReading = { options, validate: cellsThen(recordValidator(options)) };
   const buffer = handleBuffer(handle, bytes);
   let metadata: FileMetaData;
   try {
@@ -64,7 +66,7 @@ export async function* parquetOutcomes(
         rowStart,
         rowEnd,
       });
-      yield objects.map((row, offset) => rowOutcome(row, rowStart + offset + 1, options));
+      yield objects.map((row, offset) => rowOutcome(row, rowStart + offset + 1, reading));
     } catch (error) {
       const message = `rows ${rowStart + 1}-${rowEnd} (row group ${index + 1}) cannot be decoded (${detail(error)}); the other row groups are read`;
       yield [{ kind: "refused", line: rowStart + 1, field: "", message }];
@@ -103,11 +105,7 @@ function groupEnd(group: FileMetaData["row_groups"][number]): number {
   return end;
 }
 
-function rowOutcome(
-  row: Record<string, unknown>,
-  line: number,
-  options: LineParseOptions,
-): LineOutcome {
+function rowOutcome(row: Record<string, unknown>, line: number, reading: CellReading): LineOutcome {
   const record: Record<string, unknown> = {};
   for (const [column, raw] of Object.entries(row)) {
     if (raw === null || raw === undefined) continue;
@@ -123,7 +121,7 @@ function rowOutcome(
     record[column] = value;
   }
   // Strings are read as values once mapped, as CSV cells are (`cellValue`).
-  return parseRecord(record, line, options, cellsThen(recordValidator(options)));
+  return parseRecord(record, line, reading.options, reading.validate);
 }
 
 const UNDECODABLE = Symbol("undecodable");
