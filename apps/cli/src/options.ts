@@ -16,6 +16,14 @@ interface NumberRange {
   note?: string;
 }
 
+/** Every parser made here, so a test can tell a flag parsed by them from one parsed ad hoc. */
+const NUMBER_PARSERS = new WeakSet<object>();
+
+/** Whether `parser` (an option's `parseArg`) is one of the number parsers of this module. */
+export function isNumberParser(parser: unknown): boolean {
+  return typeof parser === "function" && NUMBER_PARSERS.has(parser);
+}
+
 /** Commander parser for a whole-number option, 1 and up unless `range` says. */
 export function wholeNumber(flag: string, range: Partial<NumberRange> = {}) {
   return numberParser(flag, { min: 1, ...range }, true);
@@ -31,19 +39,50 @@ export function positiveInt(flag: string) {
   return wholeNumber(flag);
 }
 
+/**
+ * Commander parser for a comma-separated list of whole numbers (`--lengths 500,2000`), each
+ * 1 and up unless `range` says. `items` and `example` say what the list holds, e.g.
+ * "GPU ids" and "0,1,2"; `distinct` keeps the first of repeated values.
+ */
+export function wholeNumberList(
+  flag: string,
+  list: Partial<NumberRange> & { items: string; example: string; distinct?: boolean },
+) {
+  const range = { min: 1, ...list };
+  const each = numberParser(flag, range, true);
+  const parse = (value: string): number[] => {
+    try {
+      const values = value.split(",").map((part) => each(part.trim()));
+      return list.distinct ? [...new Set(values)] : values;
+    } catch {
+      throw new InvalidArgumentError(
+        `Expected ${flag} to be ${list.items} like ${list.example} (integers ${bounds(range)}), got "${value}".`,
+      );
+    }
+  };
+  NUMBER_PARSERS.add(parse);
+  return parse;
+}
+
 function numberParser(flag: string, range: NumberRange, integer: boolean) {
   const { min, max = Number.MAX_SAFE_INTEGER } = range;
-  return (value: string): number => {
+  const parse = (value: string): number => {
     const parsed = Number(value);
     const fits = integer ? Number.isInteger(parsed) : Number.isFinite(parsed);
+    // Number("") is 0: an empty value is refused here, not read as zero.
     if (value.trim() !== "" && fits && parsed >= min && parsed <= max) return parsed;
     const kind = integer ? "an integer" : range.unit ? `a number of ${range.unit}` : "a number";
-    const bounds = range.max === undefined ? `from ${min} and up` : `from ${min} to ${max}`;
     const note = range.note ? ` (${range.note})` : "";
     throw new InvalidArgumentError(
-      `Expected ${flag} to be ${kind} ${bounds}${note}, got "${value}".`,
+      `Expected ${flag} to be ${kind} ${bounds(range)}${note}, got "${value}".`,
     );
   };
+  NUMBER_PARSERS.add(parse);
+  return parse;
+}
+
+function bounds({ min, max }: NumberRange): string {
+  return max === undefined ? `from ${min} and up` : `from ${min} to ${max}`;
 }
 
 export type DeviceName = "cpu" | `cuda:${number}`;

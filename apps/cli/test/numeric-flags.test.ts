@@ -1,6 +1,7 @@
 import type { Command, Option } from "commander";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
+import { isNumberParser } from "../src/options.js";
 import { createProgram } from "../src/program.js";
 import { runAssay } from "./run-assay.js";
 
@@ -10,9 +11,13 @@ const NUMBER_PLACEHOLDER = /<(n|m|d|ms|port|seconds)>/;
 const BAD_VALUES = ["abc", "-1", ""];
 
 interface NumericFlag {
+  /** The command's path, e.g. "model check". */
+  command: string;
   /** The command line but the flag: command path, its arguments, its required options. */
   prefix: string[];
   flag: string;
+  /** Parsed by one of the shared number parsers of src/options.ts. */
+  sharedParser: boolean;
 }
 
 /** Every numeric flag of every command, with what the command needs to get to parsing it. */
@@ -30,15 +35,25 @@ function numericFlags(): NumericFlag[] {
     // A store folder that does not exist: a flag that slipped past parsing is refused there.
     const db = command.options.some((o) => o.long === "--db") ? ["--db", "/nonexistent/store"] : [];
     for (const option of command.options.filter(isNumeric)) {
-      found.push({ prefix: [...path, ...args, ...required, ...db], flag: option.long as string });
+      found.push({
+        command: path.join(" "),
+        prefix: [...path, ...args, ...required, ...db],
+        flag: option.long as string,
+        sharedParser: isNumberParser(option.parseArg),
+      });
     }
   };
   walk(createProgram(), []);
   return found;
 }
 
+/** A number placeholder, a numeric default, or a number parser (lists such as 500,2000). */
 function isNumeric(option: Option): boolean {
-  return NUMBER_PLACEHOLDER.test(option.flags) || typeof option.defaultValue === "number";
+  return (
+    NUMBER_PLACEHOLDER.test(option.flags) ||
+    typeof option.defaultValue === "number" ||
+    isNumberParser(option.parseArg)
+  );
 }
 
 function mandatoryValue(option: Option): string {
@@ -57,7 +72,7 @@ describe("numeric flags", () => {
   const flags = numericFlags();
 
   it("are found on every command that has them", () => {
-    const names = flags.map((f) => `${f.prefix[0]} ${f.flag}`);
+    const names = flags.map((f) => `${f.command} ${f.flag}`);
     for (const expected of [
       "run --concurrency",
       "report --trend",
@@ -67,10 +82,17 @@ describe("numeric flags", () => {
       "report --seed",
       "report --statement-timeout",
       "worker --metrics-port",
-      "probe --folds",
+      "worker --devices",
+      "probe fit --folds",
+      "model check --lengths",
     ]) {
       expect(names).toContain(expected);
     }
+  });
+
+  it("are all parsed by the shared number parsers, one per kind of flag", () => {
+    const adHoc = flags.filter((f) => !f.sharedParser).map((f) => `${f.command} ${f.flag}`);
+    expect(adHoc).toEqual([]);
   });
 
   it("refuse a bad value as bad usage (2), naming the flag, on every command", async () => {

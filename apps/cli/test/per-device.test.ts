@@ -37,7 +37,9 @@ describe("one GPU worker per device", () => {
   it("parses device lists and refuses bad ones", () => {
     expect(parseDeviceList("0, 1,1,3")).toEqual([0, 1, 3]);
     expect(() => parseDeviceList("0,gpu1")).toThrow(
-      /--devices to be GPU ids like 0,1,2, got "0,gpu1"/,
+      'Expected --devices to be GPU ids like 0,1,2 (integers from 0 and up), got "0,gpu1".',
     );
+    // An empty id is no GPU 0 (Number("") is 0).
+    for (const bad of ["", "0,", "-1"]) expect(() => parseDeviceList(bad)).toThrow(/--devices/);
   });
 });

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { type DeviceName, deviceName, positiveInt } from "../options.js";
+import { type DeviceName, deviceName, positiveInt, wholeNumberList } from "../options.js";
 
 export interface MakeTinyFlags {
   kind: "decoder" | "encoder";
@@ -99,7 +99,7 @@ export function registerModel(program: Command): void {
     .option(
       "--lengths <list>",
       "input lengths in tokens",
-      lengthList,
+      wholeNumberList("--lengths", { items: "token counts", example: "500,2000" }),
       [500, 2000, 2100, 4000, 8000],
     )
     .option("--device <device>", "cpu or cuda:<id>", deviceName)
@@ -112,16 +112,6 @@ export function registerModel(program: Command): void {
       const { checkAction } = await import("../actions/model.js");
       await checkAction(source, flags);
     });
-}
-
-function lengthList(value: string): number[] {
-  const lengths = value.split(",").map((part) => Number(part.trim()));
-  if (lengths.some((length) => !Number.isInteger(length) || length < 1)) {
-    throw new InvalidArgumentError(
-      `Expected --lengths to be token counts like 500,2000, got "${value}".`,
-    );
-  }
-  return lengths;
 }
 
 function headList(value: string): ("distribution" | "probe")[] {

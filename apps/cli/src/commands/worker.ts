@@ -1,5 +1,5 @@
 import type { Pool } from "@assay/core";
-import { type Command, InvalidArgumentError, Option } from "commander";
+import { type Command, Option } from "commander";
 import {
   addDistributedOptions,
   type DistributedFlags,
@@ -39,7 +39,7 @@ export function registerWorker(program: Command): void {
     .option(
       "--devices <ids>",
       "GPU pool: start one worker process per GPU, e.g. 0,1,2,3",
-      parseDeviceIds,
+      parseDeviceList,
     )
     .option("--threads <n>", "GPU pool: onnxruntime threads per process", positiveInt("--threads"))
     .option(
@@ -69,12 +69,4 @@ export function registerWorker(program: Command): void {
       await workerAction({ ...flags, verifier: verifierFlagsGiven(self) });
     },
   );
-}
-
-function parseDeviceIds(value: string): number[] {
-  try {
-    return parseDeviceList(value);
-  } catch (error) {
-    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
-  }
 }

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import type { Logger } from "@assay/pipeline";
+import { wholeNumberList } from "../options.js";
 
 /**
  * `--devices 0,1,2,3`: one worker process per GPU, each started with the same arguments
@@ -43,14 +44,13 @@ export async function runOnePerDevice(
   }
 }
 
-/** Parses `0,1,2` into device ids. */
-export function parseDeviceList(value: string): number[] {
-  const ids = value.split(",").map((part) => Number(part.trim()));
-  if (ids.length === 0 || ids.some((id) => !Number.isInteger(id) || id < 0)) {
-    throw new Error(`Expected --devices to be GPU ids like 0,1,2, got "${value}".`);
-  }
-  return [...new Set(ids)];
-}
+/** Commander parser for `--devices 0,1,2`: device ids, each GPU once. */
+export const parseDeviceList = wholeNumberList("--devices", {
+  min: 0,
+  items: "GPU ids",
+  example: "0,1,2",
+  distinct: true,
+});
 
 /** The worker's own arguments without `--devices <list>`, for the children. */
 export function argsWithoutDevices(argv: string[]): string[] {

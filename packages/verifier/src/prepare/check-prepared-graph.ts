@@ -1,7 +1,7 @@
 import type { AssayConfig } from "../config/assay-config.js";
 import { ModelFolderError } from "../errors/model-folder-error.js";
+import type { SessionInfo } from "../session/inference-messages.js";
 import type { ModelIo } from "../session/model-io.js";
-import type { SessionInfo } from "../session/worker-session.js";
 import { PREPARED } from "./prepared-names.js";
 
 /**

@@ -45,7 +45,7 @@ export function sessionOptionsFor(options: SessionOptions = {}): InferenceSessio
   };
 }
 
-/** Opens `modelPath` in an inference thread (see worker-source.ts for why). */
+/** Opens `modelPath` in an inference thread (see inference-worker.ts for why). */
 export async function createSession(
   modelPath: string,
   options: SessionOptions = {},

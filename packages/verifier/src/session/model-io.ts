@@ -1,12 +1,12 @@
 import { ModelFolderError } from "../errors/model-folder-error.js";
 import { PREPARED } from "../prepare/prepared-names.js";
+import type { SessionInfo } from "./inference-messages.js";
 import {
   type DeclaredAttention,
   isPastInput,
   type PastLayout,
   readPastLayout,
 } from "./past-layout.js";
-import type { SessionInfo } from "./worker-session.js";
 
 /** The graph inputs the verifier feeds, found at load. */
 export interface ModelIo {

@@ -1,5 +1,6 @@
 import type { BatchLimits } from "../batch/plan-batches.js";
 import { PREPARED } from "../prepare/prepared-names.js";
+import type { Int64Feed, TreePass } from "./inference-messages.js";
 import type { ModelIo } from "./model-io.js";
 import { paddedLength } from "./padded-length.js";
 import { prefixPasses } from "./prefix-passes.js";
@@ -10,7 +11,7 @@ import {
   planPrefixPasses,
 } from "./prefix-tree.js";
 import { scorePositions } from "./score-position.js";
-import type { Int64Feed, TreePass, WorkerSession } from "./worker-session.js";
+import type { WorkerSession } from "./worker-session.js";
 
 /**
  * Runs one padded forward pass and returns, for each row, the output vector at that row's

@@ -1,5 +1,5 @@
 import { ModelFolderError } from "../errors/model-folder-error.js";
-import type { SessionInfo } from "./worker-session.js";
+import type { SessionInfo } from "./inference-messages.js";
 
 /**
  * The key/value cache of a decoder exported with past key values (optimum's

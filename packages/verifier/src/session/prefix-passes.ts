@@ -1,6 +1,6 @@
+import type { Int64Feed, TreePass } from "./inference-messages.js";
 import { alignedPastWidth, MIN_PASS_WIDTH } from "./padded-length.js";
 import type { PrefixTree } from "./prefix-tree.js";
-import type { Int64Feed, TreePass } from "./worker-session.js";
 
 /**
  * The inputs of each pass of a prefix tree. Rows are right-padded: row r's keys are its

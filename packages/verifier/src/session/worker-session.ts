@@ -1,61 +1,18 @@
-import { createRequire } from "node:module";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startModuleThread } from "@assay/core";
 import type { InferenceSession } from "onnxruntime-node";
+import type {
+  InferenceCall,
+  InferenceReply,
+  InferenceRequest,
+  InferenceThreadData,
+  Int64Feed,
+  ResultReply,
+  SessionInfo,
+  TensorMetadata,
+  TreeMessage,
+} from "./inference-messages.js";
 import type { PastLayout } from "./past-layout.js";
-import { WORKER_SOURCE } from "./worker-source.js";
-
-/** Graph inputs/outputs as reported by the session (plain data, copied from the worker). */
-export interface SessionInfo {
-  inputNames: readonly string[];
-  outputNames: readonly string[];
-  inputMetadata: readonly TensorMetadata[];
-  outputMetadata: readonly TensorMetadata[];
-}
-
-export interface TensorMetadata {
-  name: string;
-  isTensor: boolean;
-  type?: string;
-  shape: readonly (number | string)[];
-}
-
-/** One forward pass of a prefix tree: rows are tree nodes, their past their parents' caches. */
-export interface TreePass {
-  feeds: Record<string, Int64Feed>;
-  nodes: number[];
-  /** Per row: the parent node (−1: no past), its cache length, this node's own tokens. */
-  parents: number[];
-  pastLengths: number[];
-  newLengths: number[];
-  /** Per row: children still to run on this node's cache (0: not kept). */
-  children: number[];
-  /** The widest past of the pass: every row's past is padded to it. */
-  pastWidth: number;
-  /** [row, offset in the row's new tokens, request index]. */
-  reads: [number, number, number][];
-}
-
-export interface TreeMessage {
-  output: string;
-  past: PastLayout;
-  passes: TreePass[];
-  requests: number;
-}
-
-export interface Int64Feed {
-  data: BigInt64Array;
-  dims: number[];
-}
-
-interface ResultMessage {
-  type: "result";
-  id: number;
-  width?: number;
-  /** Bytes of the whole output tensor onnxruntime returned. */
-  bytes?: number;
-  data?: Float32Array;
-  error?: string;
-}
 
 /** An onnxruntime session living in a worker thread, so inference never blocks the event loop. */
 export class WorkerSession implements SessionInfo {
@@ -76,8 +33,8 @@ export class WorkerSession implements SessionInfo {
     readonly outputMetadata: readonly TensorMetadata[],
   ) {
     this.#worker = worker;
-    worker.on("message", (message: ResultMessage | { type: string }) => {
-      if (message.type === "result") this.#settle(message as ResultMessage);
+    worker.on("message", (message: InferenceReply) => {
+      if (message.type === "result") this.#settle(message);
     });
     worker.on("error", (error) => this.#failAll(error));
     worker.on("exit", (code) =>
@@ -90,20 +47,13 @@ export class WorkerSession implements SessionInfo {
     modelPath: string,
     sessionOptions: InferenceSession.SessionOptions,
   ): Promise<WorkerSession> {
-    const ortPath = createRequire(import.meta.url).resolve("onnxruntime-node");
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { ortPath, modelPath, sessionOptions },
-    });
-    const ready = await new Promise<{
-      inputNames: string[];
-      outputNames: string[];
-      inputMetadata: TensorMetadata[];
-      outputMetadata: TensorMetadata[];
-    }>((resolve, reject) => {
-      worker.once("message", (message: { type: string; message?: string }) => {
-        if (message.type === "ready") resolve(message as never);
-        else reject(new Error(message.message ?? "the inference thread failed to start"));
+    const data: InferenceThreadData = { modelPath, sessionOptions };
+    const worker = startModuleThread(import.meta.url, "inference-worker", data);
+    const ready = await new Promise<SessionInfo>((resolve, reject) => {
+      worker.once("message", (message: InferenceReply) => {
+        if (message.type === "ready") resolve(message);
+        else if (message.type === "error") reject(new Error(message.message));
+        else reject(new Error("the inference thread failed to start"));
       });
       worker.once("error", reject);
     }).catch(async (error: unknown) => {
@@ -144,12 +94,13 @@ export class WorkerSession implements SessionInfo {
     return this.#call({ type: "tree", ...tree }, transfer);
   }
 
-  #call(message: Record<string, unknown>, transfer: ArrayBuffer[]): Promise<Float32Array[]> {
+  #call(message: InferenceCall, transfer: ArrayBuffer[]): Promise<Float32Array[]> {
     const id = this.#nextId++;
+    const request: InferenceRequest = { ...message, id };
     return new Promise((resolve, reject) => {
       this.#calls.set(id, { resolve, reject });
       this.#worker.ref();
-      this.#worker.postMessage({ ...message, id }, transfer);
+      this.#worker.postMessage(request, transfer);
     });
   }
 
@@ -160,7 +111,7 @@ export class WorkerSession implements SessionInfo {
     await new Promise<void>((resolve) => {
       // Only the thread's "released" reply: terminating it while onnxruntime is still
       // releasing the session (or running) aborts the whole process from native code.
-      const onMessage = (message: { type?: string }) => {
+      const onMessage = (message: InferenceReply) => {
         if (message.type !== "released") return;
         this.#worker.off("message", onMessage);
         resolve();
@@ -168,24 +119,25 @@ export class WorkerSession implements SessionInfo {
       this.#worker.on("message", onMessage);
       // Held while releasing: an unref'd thread would let the process exit before the reply.
       this.#worker.ref();
-      this.#worker.postMessage({ type: "release" });
+      const request: InferenceRequest = { type: "release" };
+      this.#worker.postMessage(request);
     });
     await this.#worker.terminate();
   }
 
-  #settle(message: ResultMessage): void {
+  #settle(message: ResultReply): void {
     const call = this.#calls.get(message.id);
     this.#calls.delete(message.id);
     if (this.#calls.size === 0) this.#worker.unref();
     if (call === undefined) return;
-    if (message.error !== undefined || message.data === undefined || message.width === undefined) {
-      call.reject(new Error(`onnxruntime: ${message.error ?? "no output"}`));
+    if ("error" in message) {
+      call.reject(new Error(`onnxruntime: ${message.error}`));
       return;
     }
     const { data, width } = message;
     const count = width === 0 ? 0 : data.length / width;
     const rows = Array.from({ length: count }, (_, r) => data.subarray(r * width, (r + 1) * width));
-    this.outputTotals.bytes += message.bytes ?? 0;
+    this.outputTotals.bytes += message.bytes;
     this.outputTotals.rows += count;
     call.resolve(rows);
   }
