@@ -30,7 +30,7 @@ const line = JSON.stringify({
 describe("an Anthropic answer's cache tokens, priced", () => {
   it("bills cache writes as input and cache reads at the cached price", () => {
     const answer = parseAnswerLine(line, "anthropic-batch") as BatchAnswer;
-    expect(answer.kind).toBe("answered");
+    if (answer.kind !== "answered") throw new Error(`the line was not answered: ${answer.kind}`);
     const prices = PriceTableSchema.parse({
       models: {
         "claude-x": {
