@@ -98,7 +98,13 @@ export {
   type SelfPreferenceOptions,
   selfPreference,
 } from "./report/self-preference.js";
-export type { SliceCost, SliceFigures, SliceReport, SliceScorer } from "./report/slices.js";
+export type {
+  SliceCost,
+  SliceFigures,
+  SliceReport,
+  SliceScorer,
+  SliceSolved,
+} from "./report/slices.js";
 export {
   DEFAULT_RULE,
   type GeneratorUsageSpec,

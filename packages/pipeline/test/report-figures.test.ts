@@ -8,6 +8,8 @@ import {
   SELF_PREFERENCE_THRESHOLD,
 } from "@assay/core";
 import { renderReportHtml, renderReportJson, renderReportTable } from "@assay/report";
+import type { Store } from "@assay/store";
+import { importPrices, runnerOf } from "@assay/store/reports";
 import { openTestStore, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,6 +39,7 @@ import {
   unscoredOf,
   verifierTokensOf,
 } from "./figures/recompute-figures.js";
+import { type PassRule, passesOf, solvedTasksOf } from "./figures/recompute-pass.js";
 
 // Every figure of `assay report` (the bundle behind its table, JSON and HTML) recomputed
 // from what `assay export` writes, over generated runs. A failure names the figure and
@@ -57,6 +60,17 @@ const prices = PriceTableSchema.parse({
     "judge-0.6b": { input_per_million: 0.1, cached_input_per_million: 0.01 },
   },
 });
+
+/** The run's pass rule as its spec states it (generated-run.ts `specOf`). */
+function passRuleOf(run: DrawnRun): PassRule {
+  return {
+    threshold: run.pass?.threshold ?? 0.5,
+    scorers: run.pass?.scorers ?? {},
+    solvedBy: run.pass?.solvedBy ?? null,
+    // `selection.threshold` is left at its default.
+    check: run.selection && run.withCheck ? { scorer: CHECK, threshold: 0.5 } : null,
+  };
+}
 
 function recomputeOptions(run: DrawnRun): RecomputeOptions {
   return {
@@ -122,7 +136,8 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
   // The pick itself: best-of-N (and the tournament derived from the same scores) takes the
   // highest verifier score, an exact tie going to the lowest candidate index.
   const stored = new Map(exported.selections.map((s) => [s.task_id, s.selected_sample_id]));
-  for (const task of tasks) {
+  f.count("selections stored", exported.selections.length > 0, run.selection && tasks.length > 0);
+  for (const task of run.selection ? tasks : []) {
     f.count(
       `pick of ${task.taskId}`,
       stored.get(task.taskId) ?? null,
@@ -139,8 +154,9 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
     );
   }
   checkPairwise(f, bundle, run, tasks);
-  const a = accuracyOf(tasks);
-  f.count("accuracy.tasks", report.accuracy.tasks, a.tasks);
+  // Without selection nothing is picked: every accuracy figure is over no task.
+  const a = accuracyOf(run.selection ? tasks : []);
+  f.count("accuracy.tasks", report.accuracy.tasks, run.selection ? a.tasks : tasks.length);
   f.count("accuracy.selectedTasks", report.accuracy.selectedTasks, a.selectedTasks);
   f.count("accuracy.unselected", report.accuracy.unselected, a.unselected);
   f.rate("accuracy.pass1", report.accuracy.pass1, a.pass1, a.counted);
@@ -197,30 +213,24 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
     }
   }
 
-  // Every scorer passes at 0.5 here: the spec sets no `pass`, and the check's threshold is
-  // the selection's default.
-  const scorers = [...new Set(exported.scores.map((row) => row.scorer))].sort();
+  // Each scorer by its threshold under the spec's `pass` section (or 0.5); the selection's
+  // check scorer by the selection's threshold.
+  const rule = passRuleOf(run);
+  const passes = passesOf(exported.scores, rule);
   f.same(
     "scorerPasses",
     report.scorerPasses?.map((p) => [p.scorer, p.rule, p.scored, p.unscored, p.passed.count]),
-    scorers.map((scorer) => {
-      const rows = exported.scores.filter((row) => row.scorer === scorer);
-      const values = rows.flatMap((row) => (row.value === null ? [] : [row.value]));
-      const unscored = rows.filter((row) => row.reason !== null).length;
-      return [
-        scorer,
-        "value >= 0.5",
-        rows.length - unscored,
-        unscored,
-        values.filter((v) => v >= 0.5).length,
-      ];
-    }),
+    passes,
   );
 
   const cost = costOf(exported.usage, prices);
-  // Every drawn run has a selection: its solved tasks are the selected figure's count.
-  const solved = a.selected;
+  // With selection the pick decides solved tasks; without, the pass rule on the first candidate.
+  const solved = run.selection
+    ? a.selected
+    : solvedTasksOf(exported.samples, exported.scores, rule).size;
+  f.count("solved.decidedBy", report.solved?.decidedBy, run.selection ? "selection" : "pass_rule");
   f.count("solved.solved", report.solved?.solved, solved);
+  f.count("solved.tasks", report.solved?.tasks, tasks.length);
   const per = (amount: number | null, n: number) =>
     amount === null || n === 0 ? null : amount / n;
   f.number("cost.total", report.cost?.total, cost.total);
@@ -258,8 +268,9 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
   checkCalibration(f, bundle, exported);
   checkSelfPreference(f, bundle, exported);
   checkEarlyStops(f, bundle, exported);
-  checkSlices(f, bundle, exported, tasks);
-  checkAblation(f, bundle, exported, run, tasks);
+  checkSlices(f, bundle, exported, run, run.selection ? tasks : []);
+  if (run.selection) checkAblation(f, bundle, exported, run, tasks);
+  else f.count("ablation without selection", bundle.ablation, undefined);
 
   const point = bundle.trend.at(-1);
   f.count("trend point is the run", point?.run.runId, report.run.runId);
@@ -467,8 +478,10 @@ function checkSlices(
   f: Figures,
   bundle: ReportBundle,
   exported: ExportedRun,
-  tasks: TaskFigures[],
+  run: DrawnRun,
+  picked: TaskFigures[],
 ): void {
+  const rule = passRuleOf(run);
   const slices = bundle.slices?.slices ?? [];
   const kindOf = (metadata: Record<string, unknown>) =>
     metadata.kind === undefined ? null : String(metadata.kind);
@@ -479,9 +492,29 @@ function checkSlices(
     const slice = slices.find((s) => s.value === value);
     const name = `slices[${value}]`;
     if (slice === undefined) continue;
-    const inSlice = tasks.filter((t) => kindOf(t.candidates[0]?.sample.metadata ?? {}) === value);
+    const inSlice = picked.filter((t) => kindOf(t.candidates[0]?.sample.metadata ?? {}) === value);
     const a = accuracyOf(inSlice);
-    f.count(`${name}.tasks`, slice.tasks, a.tasks);
+    // A task belongs to the slice of its first candidate (lowest index, then line).
+    const firstOf = new Map<string, (typeof exported.samples)[number]>();
+    for (const s of [...exported.samples].sort(
+      (x, y) => x.candidate_index - y.candidate_index || x.line - y.line,
+    )) {
+      if (!firstOf.has(s.task_id)) firstOf.set(s.task_id, s);
+    }
+    const sliceTasks = new Set(
+      [...firstOf].filter(([, s]) => kindOf(s.metadata) === value).map(([id]) => id),
+    );
+    f.count(`${name}.tasks`, slice.tasks, sliceTasks.size);
+    const byRule = [...solvedTasksOf(exported.samples, exported.scores, rule)].filter((id) =>
+      sliceTasks.has(id),
+    ).length;
+    const solved = run.selection ? a.selected : byRule;
+    f.count(`${name}.solved.solved`, slice.solved?.solved, solved);
+    f.count(
+      `${name}.solved.decidedBy`,
+      slice.solved?.decidedBy,
+      run.selection ? "selection" : "pass_rule",
+    );
     f.count(
       `${name}.samples`,
       slice.samples,
@@ -515,7 +548,7 @@ function checkSlices(
     f.number(
       `${name}.cost.perSolvedTask`,
       slice.cost?.perSolvedTask,
-      cost.total === null || a.selected === 0 ? null : cost.total / a.selected,
+      cost.total === null || solved === 0 ? null : cost.total / solved,
     );
   }
 }
@@ -597,7 +630,12 @@ function checkComparison(
   const b = new Map(
     tasksOf(baseline.exported, recomputeOptions(baseline.run)).map((t) => [t.taskId, t]),
   );
-  const both = [...a.keys()].filter((id) => a.get(id)?.counted && b.get(id)?.counted).sort(byText);
+  // A run without selection stores no pick, so none of its tasks count in the accuracies.
+  const counted = (run: DrawnRun, task: TaskFigures | undefined) =>
+    run.selection && task?.counted === true;
+  const both = [...a.keys()]
+    .filter((id) => counted(current.run, a.get(id)) && counted(baseline.run, b.get(id)))
+    .sort(byText);
   const paired: { metric: string; current: number[]; baseline: number[] }[] = [];
   if (both.length > 0) {
     for (const [metric, of] of [
@@ -666,6 +704,52 @@ function byText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * The analyst views against the same recomputation: solved tasks, each scorer's passes under
+ * its rule, and the cost per solved task where the view can price both roles (a role with no
+ * usage is NULL in the views, where the report counts an idle verifier as 0).
+ */
+async function checkViews(
+  store: Store,
+  runId: string,
+  exported: ExportedRun,
+  run: DrawnRun,
+): Promise<string[]> {
+  const f = new Figures();
+  const query = async (sql: string) =>
+    (await runnerOf(store.driver).query<Record<string, unknown>>(sql, [runId])).rows;
+  const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  const rule = passRuleOf(run);
+  const solved = run.selection
+    ? accuracyOf(tasksOf(exported, recomputeOptions(run))).selected
+    : solvedTasksOf(exported.samples, exported.scores, rule).size;
+  const [runRow] = await query("SELECT solved, tasks FROM analyst_runs WHERE run_id = $1");
+  f.count("analyst_runs.solved", n(runRow?.solved), solved);
+  const results = await query(
+    "SELECT scorer, pass_rule, scored, unscored, passed FROM analyst_scorer_results WHERE run_id = $1 ORDER BY scorer",
+  );
+  f.same(
+    "analyst_scorer_results",
+    results.map((r) => [r.scorer, r.pass_rule, n(r.scored), n(r.unscored), n(r.passed)]),
+    passesOf(exported.scores, rule),
+  );
+  const [cost] = await query(
+    "SELECT solved, cost_usd, cost_per_solved_usd FROM analyst_cost_per_solved WHERE run_id = $1",
+  );
+  f.count("analyst_cost_per_solved.solved", n(cost?.solved), solved);
+  const roles = new Set(exported.usage.map((u) => u.role));
+  if (roles.has("generator") && roles.has("verifier")) {
+    const total = costOf(exported.usage, prices).total;
+    f.number("analyst_cost_per_solved.cost_usd", n(cost?.cost_usd), total);
+    f.number(
+      "analyst_cost_per_solved.cost_per_solved_usd",
+      n(cost?.cost_per_solved_usd),
+      total === null || solved === 0 ? null : total / solved,
+    );
+  }
+  return f.wrong;
+}
+
 function checkRendering(bundle: ReportBundle, summary: RunSummary): string[] {
   const wrong: string[] = [];
   const summaryJson = renderReportJson(summary, bundle);
@@ -697,6 +781,22 @@ function checkRendering(bundle: ReportBundle, summary: RunSummary): string[] {
       wrong.push(`table lacks ${name} ${text} (${counts})`);
     if (rate.of > 0 && !html.includes(text)) wrong.push(`HTML lacks ${name} ${text}`);
   }
+  // Without selection both show the solved tasks the pass rule counts, and what each cost.
+  const solved = r.solved;
+  if (solved?.decidedBy === "pass_rule" && solved.tasks > 0) {
+    const rate = `${((solved.solved / solved.tasks) * 100).toFixed(1)}%`;
+    if (
+      !new RegExp(
+        `solved \\(pass rule\\)\\s+│\\s+${rate} \\(${solved.solved}/${solved.tasks}\\)`,
+      ).test(table)
+    )
+      wrong.push(`table lacks solved ${rate} (${solved.solved}/${solved.tasks})`);
+    const card = `<div class="value">${rate}</div><div class="detail">${solved.solved} of ${solved.tasks}</div>`;
+    if (!html.includes(`data-metric="solved"`) || !html.includes(card))
+      wrong.push(`HTML lacks the solved card ${rate} (${solved.solved} of ${solved.tasks})`);
+    if (r.cost !== null && !html.includes(`<th>per solved task (${r.cost.solvedTasks})</th>`))
+      wrong.push("HTML lacks the cost per solved task");
+  }
   return wrong;
 }
 
@@ -705,6 +805,11 @@ describe("every report figure equals its recomputation from `assay export`", () 
   let next = 0;
   beforeAll(async () => {
     db = await openTestStore("pglite");
+    // The views price runs by the version in force when they started: this one, for all.
+    await importPrices(db.store.driver, prices, {
+      effectiveFrom: new Date("2000-01-01T00:00:00Z"),
+      source: "test",
+    });
   });
   afterAll(() => db?.dispose());
 
@@ -734,6 +839,7 @@ describe("every report figure equals its recomputation from `assay export`", () 
           ...checkRun(bundle, exported, run),
           ...comparison.wrong,
           ...checkRendering(bundle, summary),
+          ...(await checkViews(db.store, runId, exported, run)),
         ];
         expect(wrong, `figures of ${runId} that differ from their recomputation`).toEqual([]);
       }),

@@ -109,6 +109,12 @@ function headlineTable(runs: readonly RunReport[]): string {
     row("verifier-selected", (r) => rateCell(r.accuracy.selected));
     row("oracle", (r) => rateCell(r.accuracy.oracle));
     row("no scored candidate", (r) => unselectedCell(r));
+    // A run without selection beside one with: its solved tasks come from the pass rule.
+    if (runs.some((r) => r.solved?.decidedBy === "pass_rule")) {
+      row("solved (pass rule)", (r) =>
+        r.solved?.decidedBy === "pass_rule" ? solvedCell(r) : "by the pick",
+      );
+    }
     row("top tie (continuous)", (r) => rateCell(r.ties.continuous));
     row("top tie (discrete judge)", (r) => rateCell(r.ties.discrete));
     row("cost per solved task", (r) => moneyCell(r, (c) => c.perSolvedTask.total));

@@ -27,10 +27,21 @@ function anyPick(report: SliceReport): boolean {
   return report.slices.some((s) => s.tie.of > 0 || s.pass1.of > 0);
 }
 
+/** Whether the spec's pass rule decides the slices' solved tasks (a run without selection). */
+function solvedByRule(report: SliceReport): boolean {
+  return report.slices.some((s) => s.solved?.decidedBy === "pass_rule");
+}
+
 /** One line naming the rows left out of the sliced table, or null when none were. */
 export function slicesAbsentNote(report: SliceReport): string | null {
   const absent: string[] = [];
-  if (!anyPick(report)) absent.push("no task has a pick, so the selection rows do not apply");
+  if (!anyPick(report)) {
+    absent.push(
+      solvedByRule(report)
+        ? "no selection is stored, so the selection rows do not apply; a task is solved when its first candidate passes the spec's pass rule"
+        : "no task has a pick, so the selection rows do not apply",
+    );
+  }
   if (report.slices.every((s) => s.truncation.of === 0)) absent.push("no verifier calls");
   return absent.length === 0 ? null : `Left out: ${absent.join("; ")}.`;
 }
@@ -49,12 +60,17 @@ export function sliceRows(report: SliceReport): SliceRow[] {
     { id: "tie", label: "top tie (continuous)", cell: (s) => rateCell(s.tie) },
     { id: "cost-per-solved", label: "cost per solved task", cell: cost((c) => c.perSolvedTask) },
   ];
+  // Without selection the pass rule decides solved tasks, as in the unsliced report.
+  const byRule: SliceRow[] = [
+    { id: "solved", label: "solved (pass rule)", cell: (s) => solvedCell(s) },
+    { id: "cost-per-solved", label: "cost per solved task", cell: cost((c) => c.perSolvedTask) },
+  ];
   const truncation: SliceRow[] = [
     { id: "truncated", label: "cut to fit", cell: (s) => rateCell(s.truncation) },
   ];
   return [
     { id: "tasks", label: "tasks / samples", cell: (s) => `${s.tasks} / ${s.samples}` },
-    ...(anyPick(report) ? selection : []),
+    ...(anyPick(report) ? selection : solvedByRule(report) ? byRule : []),
     { id: "cost-per-sample", label: "cost per sample", cell: cost((c) => c.perSample) },
     ...(report.slices.some((s) => s.truncation.of > 0) ? truncation : []),
     { id: "unscored", label: "unscored", cell: (s) => rateCell(s.unscored) },
@@ -82,6 +98,16 @@ export function slicesTable(report: SliceReport): string {
   }
   const note = slicesAbsentNote(report);
   return `${title}\n${table.toString()}${note === null ? "" : `\n${note}`}`;
+}
+
+/** Solved tasks over the slice's tasks. */
+function solvedCell(slice: SliceFigures): string {
+  const solved = slice.solved?.solved ?? 0;
+  return rateCell({
+    count: solved,
+    of: slice.tasks,
+    rate: slice.tasks === 0 ? null : solved / slice.tasks,
+  });
 }
 
 function rateCell(rate: Rate): string {

@@ -149,4 +149,30 @@ describe("slices by a metadata field", () => {
     expect(renderReportTable(plain)).not.toMatch(/Paired differences|By metadata/);
     expect(renderReportHtml(plain)).not.toMatch(/data-section="(comparison|slices)"/);
   });
+
+  it("counts solved tasks by the pass rule in each slice of a run without selection", () => {
+    const none = { tie: rateOf(0, 0), pass1: rateOf(0, 0), selected: rateOf(0, 0) };
+    const byRule = {
+      ...SLICES,
+      slices: SLICES.slices.map((s, i) => ({
+        ...s,
+        ...none,
+        oracle: rateOf(0, 0),
+        solved: { decidedBy: "pass_rule" as const, solved: [2, 4, 0][i] ?? 0 },
+      })),
+    };
+    const text = renderReportTable({ ...bundle, comparison: undefined, slices: byRule });
+    const start = text.indexOf("By metadata.kind");
+    const table = text.slice(start, text.indexOf("Left out:", start));
+    expect(table).toMatch(
+      /solved \(pass rule\)\s+│ 40\.0% \(2\/5\)\s+│ 80\.0% \(4\/5\)\s+│ 0\.0% \(0\/1\)/,
+    );
+    expect(table).toMatch(/cost per solved task\s+│ 0\.1000 USD/);
+    expect(table).not.toMatch(/pass@1|verifier-selected|oracle/);
+    expect(text).toContain("a task is solved when its first candidate passes the spec's pass rule");
+    const html = renderReportHtml({ ...bundle, slices: byRule });
+    expect(html).toContain(
+      '<tr data-figure="solved"><th>solved (pass rule)</th><td data-slice="open &lt;a&gt;">40.0% (2/5)</td>',
+    );
+  });
 });

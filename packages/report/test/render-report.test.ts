@@ -251,3 +251,34 @@ describe("self-preference in reports", () => {
     );
   });
 });
+
+describe("HTML report of a run whose pass rule decides solved tasks", () => {
+  const cost = {
+    generation: 0.02,
+    verification: 0.06,
+    total: 0.08,
+    currency: "USD",
+    warnings: [],
+    solvedTasks: 5,
+    samples: 8,
+    perSolvedTask: { generation: 0.004, verification: 0.012, total: 0.016 },
+    perSample: 0.01,
+  };
+  const solved = { decidedBy: "pass_rule" as const, tasks: 8, solved: 5 };
+  const report = { ...PLAIN, cost, solved };
+  const html = renderReportHtml({ report, compare: null, trend: PLAIN_TREND });
+  const text = renderReportTable({ report, compare: null, trend: PLAIN_TREND });
+
+  it("shows the solved tasks and cost per solved task the text report shows", () => {
+    expect(text).toMatch(/solved \(pass rule\)\s+│?\s*62\.5% \(5\/8\)/);
+    expect(text).toMatch(/cost per solved task\s+│?\s*0\.0160 USD/);
+    expect(html).toMatch(
+      /data-metric="solved"><div class="label">solved \(pass rule\)<\/div><div class="value">62\.5%<\/div><div class="detail">5 of 8<\/div>/,
+    );
+    expect(html).toMatch(
+      /data-metric="cost-per-solved"><div class="label">cost per solved task<\/div><div class="value">0\.0160 USD<\/div><div class="detail">5 solved<\/div>/,
+    );
+    expect(html).toContain("<th>per solved task (5)</th>");
+    expect(html).toContain("a task is solved when its first candidate passes the spec");
+  });
+});

@@ -102,8 +102,10 @@ describe.each(DRIVER_NAMES)("report drill-down (%s)", (driver) => {
     handle = await openTestStore(driver);
     store = handle.store;
     const runner = runnerOf(store.driver);
+    // Selected as a spec with a selection section asks: the pick decides solved tasks.
+    const spec = { selection: { verifier: "verifier", threshold: 0.5 } };
     for (const runId of ["base", "tonight", "same"]) {
-      await store.startRun({ id: runId, spec: {}, transport: "local" });
+      await store.startRun({ id: runId, spec, transport: "local" });
       await store.insertSamples(runId, candidates());
     }
     // Baseline: the first candidate solves half the tasks, the pick 3 in 4.

@@ -37,8 +37,19 @@ export interface SliceFigures {
   truncation: Rate;
   unscored: Rate;
   scorers: SliceScorer[];
+  /**
+   * The slice's solved tasks, decided as the run's (`RunReport.solved`): by the pick with
+   * selection, else by the spec's pass rule on the task's first candidate.
+   */
+  solved: SliceSolved;
   /** Null without a price table. */
   cost: SliceCost | null;
+}
+
+/** Solved tasks of one slice, and what decided them. */
+export interface SliceSolved {
+  decidedBy: "selection" | "pass_rule";
+  solved: number;
 }
 
 /** A run's headline figures sliced by one metadata field (`--by metadata.<key>`). */

@@ -49,7 +49,19 @@ export interface DrawnCandidate {
   kind: "math" | "prose" | null;
 }
 
+/** The spec's `pass` section: thresholds and the scorer deciding solved tasks. */
+export interface DrawnPass {
+  threshold: number;
+  /** Per scorer key; the check scorer is left out when selection checks with it. */
+  scorers: Record<string, number>;
+  solvedBy: string | null;
+}
+
 export interface DrawnRun {
+  /** Whether the spec has a selection section; without one the pass rule decides solved. */
+  selection: boolean;
+  /** null: the spec has no `pass` section (every scorer passes at 0.5). */
+  pass: DrawnPass | null;
   head: "probe" | "distribution";
   criteria: string[];
   variants: number;
@@ -107,8 +119,19 @@ function expectedLevel(d: readonly number[]): number {
   return d.reduce((sum, p, level) => sum + (p * level) / (d.length - 1), 0);
 }
 
+const THRESHOLDS = [0.25, 0.5, 0.75, 1] as const;
+
+const drawnPass = fc.record({
+  threshold: fc.constantFrom(...THRESHOLDS),
+  verifier: fc.option(fc.constantFrom(...THRESHOLDS), { freq: 2 }),
+  check: fc.option(fc.constantFrom(...THRESHOLDS), { freq: 2 }),
+  solvedBy: fc.constantFrom<string | null>(null, null, VERIFIER, CHECK),
+});
+
 export const drawnRun: fc.Arbitrary<DrawnRun> = fc
   .record({
+    selection: fc.boolean(),
+    pass: fc.option(drawnPass, { freq: 2 }),
     head: fc.constantFrom("probe" as const, "distribution" as const),
     criteria: fc.constantFrom<string[]>(
       ["default"],
@@ -131,7 +154,25 @@ export const drawnRun: fc.Arbitrary<DrawnRun> = fc
       { freq: 2 },
     ),
   })
-  .map((shape) => ({ ...shape, judge: shape.method === "pivot_tournament" ? shape.judge : null }))
+  .map(({ pass, ...shape }) => {
+    // The selection's check scorer passes by `selection.threshold`: the spec may not name it.
+    const checkNamed = pass?.check != null && !(shape.selection && shape.withCheck);
+    return {
+      ...shape,
+      pass:
+        pass === null
+          ? null
+          : {
+              threshold: pass.threshold,
+              scorers: {
+                ...(pass.verifier !== null && { [VERIFIER]: pass.verifier }),
+                ...(checkNamed && { [CHECK]: pass.check as number }),
+              },
+              solvedBy: pass.solvedBy,
+            },
+      judge: shape.selection && shape.method === "pivot_tournament" ? shape.judge : null,
+    };
+  })
   .chain((shape) => {
     const candidate: fc.Arbitrary<DrawnCandidate> = fc.record({
       label: fc.option(fc.boolean(), { freq: 4 }),
@@ -153,13 +194,22 @@ export function specOf(run: DrawnRun, name: string) {
   return RunSpecSchema.parse({
     name,
     default: { scorers: [{ name: VERIFIER }, { name: CHECK }] },
-    selection: {
-      verifier: VERIFIER,
-      method: run.method,
-      k: 2,
-      ...(run.withCheck && { check: CHECK }),
-      ...(run.judge !== null && { judge: { name: "pairwise", key: JUDGE } }),
-    },
+    ...(run.selection && {
+      selection: {
+        verifier: VERIFIER,
+        method: run.method,
+        k: 2,
+        ...(run.withCheck && { check: CHECK }),
+        ...(run.judge !== null && { judge: { name: "pairwise", key: JUDGE } }),
+      },
+    }),
+    ...(run.pass !== null && {
+      pass: {
+        threshold: run.pass.threshold,
+        scorers: run.pass.scorers,
+        ...(run.pass.solvedBy !== null && { solved_by: run.pass.solvedBy }),
+      },
+    }),
   });
 }
 

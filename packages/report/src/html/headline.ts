@@ -1,4 +1,4 @@
-import type { Rate, RunReport, ScorerMean } from "@assay/core";
+import { type Rate, type RunReport, rateOf, type ScorerMean } from "@assay/core";
 import { formatMoney, formatRate } from "../format.js";
 import { scorerMeanInterval, scorerMeanKind, scorerMeanValue } from "../scorer-means.js";
 import { escapeHtml } from "./escape-html.js";
@@ -32,7 +32,9 @@ export function absentLine(report: RunReport): string {
   const absent: string[] = [];
   if (report.accuracy.methods.length === 0) {
     absent.push(
-      "No selection is stored for this run, so pass@1, verifier-selected, oracle, top ties and cost per solved task do not apply; the scorer means are its headline figures.",
+      report.solved === undefined
+        ? "No selection is stored for this run, so pass@1, verifier-selected, oracle, top ties and cost per solved task do not apply; the scorer means are its headline figures."
+        : "No selection is stored for this run, so pass@1, verifier-selected, oracle and top ties do not apply; a task is solved when its first candidate passes the spec's pass rule.",
     );
   }
   if (report.truncation.overall.of === 0) {
@@ -46,17 +48,8 @@ export function absentLine(report: RunReport): string {
 function selectionCards(report: RunReport): string[] {
   const cost = report.cost;
   if (report.accuracy.methods.length === 0) {
-    // Without a pick nothing is solved, but what the run cost still stands.
-    return cost === null
-      ? []
-      : [
-          card(
-            "cost-total",
-            "cost",
-            formatMoney(cost.total, cost.currency),
-            `${cost.samples} samples; ${formatMoney(cost.perSample, cost.currency)} each`,
-          ),
-        ];
+    // Without a pick the pass rule decides solved tasks (docs/figures.md, "Pass and solved").
+    return [...passRuleCards(report), ...(cost === null ? [] : [costCard(cost)])];
   }
   return [
     card("pass1", "pass@1", rateText(report.accuracy.pass1), countText(report.accuracy.pass1)),
@@ -86,6 +79,36 @@ function selectionCards(report: RunReport): string[] {
       discreteText(report.ties.discrete),
     ),
   ];
+}
+
+/** Solved tasks under the pass rule and what each cost, as the text report's rows. */
+function passRuleCards(report: RunReport): string[] {
+  const solved = report.solved;
+  if (solved === undefined) return [];
+  const rate = rateOf(solved.solved, solved.tasks);
+  const cards = [card("solved", "solved (pass rule)", rateText(rate), countText(rate))];
+  const cost = report.cost;
+  if (cost !== null) {
+    cards.push(
+      card(
+        "cost-per-solved",
+        "cost per solved task",
+        formatMoney(cost.perSolvedTask.total, cost.currency),
+        `${cost.solvedTasks} solved`,
+      ),
+    );
+  }
+  return cards;
+}
+
+/** What the run cost in all, whether or not any task was solved. */
+function costCard(cost: NonNullable<RunReport["cost"]>): string {
+  return card(
+    "cost-total",
+    "cost",
+    formatMoney(cost.total, cost.currency),
+    `${cost.samples} samples; ${formatMoney(cost.perSample, cost.currency)} each`,
+  );
 }
 
 function truncationCards(report: RunReport): string[] {

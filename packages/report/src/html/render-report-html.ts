@@ -96,9 +96,9 @@ function costTable(report: RunReport): string {
   const cost = report.cost;
   if (cost === null) return "";
   const money = (v: number | null) => escapeHtml(formatMoney(v, cost.currency));
-  // Without selection no task is solved: the row would only say "unknown".
+  // Without selection, solved tasks come from the pass rule; a report without them has no row.
   const perSolved =
-    report.accuracy.methods.length === 0
+    report.accuracy.methods.length === 0 && report.solved === undefined
       ? ""
       : `<tr><th>per solved task (${cost.solvedTasks})</th><td>${money(cost.perSolvedTask.generation)}</td><td>${money(cost.perSolvedTask.verification)}</td><td>${money(cost.perSolvedTask.total)}</td></tr>`;
   return `<section class="cost"><h2>Cost</h2><table data-table="cost">

@@ -68,6 +68,7 @@ function slice(value: string | null, overrides: Partial<SliceFigures>): SliceFig
     truncation: rateOf(0, 0),
     unscored: rateOf(0, 40),
     scorers: [{ scorer: "judge", results: 20, scored: 20, mean: 0.5 }],
+    solved: { decidedBy: "selection", solved: overrides.selected?.count ?? 3 },
     cost: null,
     ...overrides,
   };

@@ -12,6 +12,7 @@ import {
 import { candidateOrder } from "../queries/candidate-order.js";
 import type { SqlRunner } from "../sql-runner.js";
 import { num, numOrNull } from "./group-by-run.js";
+import { PASS_THRESHOLD } from "./pass-rule.js";
 import { metadataPath } from "./report-options.js";
 import { CUT } from "./truncation-stats.js";
 
@@ -78,6 +79,26 @@ const VERIFIED = `
     AND s.scorer IN (SELECT DISTINCT scorer FROM usage WHERE run_id = $1 AND role = 'verifier')
   GROUP BY 1`;
 
+// Solved tasks per slice of a run without selection, as solved-stats.ts counts the run's:
+// a task is solved when its first candidate has a result from the deciding scorer and every
+// such result passes the run's rule. No rows for a run with a selection section.
+const SOLVED_BY_RULE = `
+  WITH r AS (
+    SELECT id, solved_by, pass_threshold, pass_thresholds FROM runs
+    WHERE id = $1 AND NOT has_selection
+  ), first AS (
+    SELECT DISTINCT ON (x.task_id) x.task_id, x.sample_id, x.${SLICE} AS slice
+    FROM samples x JOIN r ON r.id = x.run_id ORDER BY ${candidateOrder("x")}
+  ), judged AS (
+    SELECT f.slice, bool_and(s.status = 'scored' AND s.value >= ${PASS_THRESHOLD}) AS passes
+    FROM first f CROSS JOIN r
+    JOIN scores s ON s.run_id = r.id AND s.sample_id = f.sample_id
+                 AND (r.solved_by IS NULL OR s.scorer = r.solved_by)
+    GROUP BY f.slice, f.sample_id
+  )
+  SELECT r.id AS run_id, j.slice, count(*) FILTER (WHERE j.passes) AS solved
+  FROM r LEFT JOIN judged j ON true GROUP BY r.id, j.slice`;
+
 type Row = Record<string, unknown> & { slice: string | null };
 
 export interface SliceOptions {
@@ -93,8 +114,8 @@ export async function sliceReport(
   options: SliceOptions = {},
 ): Promise<SliceReport> {
   const params = [runId, metadataPath(by)];
-  const [tasks, samples, scores, truncations, usage, verified] = await Promise.all(
-    [TASKS, SAMPLES, SCORES, TRUNCATIONS, USAGE, VERIFIED].map((sql) =>
+  const [tasks, samples, scores, truncations, usage, verified, solvedByRule] = await Promise.all(
+    [TASKS, SAMPLES, SCORES, TRUNCATIONS, USAGE, VERIFIED, SOLVED_BY_RULE].map((sql) =>
       runner.query<Row>(sql, params),
     ),
   );
@@ -130,6 +151,19 @@ export async function sliceReport(
   for (const r of truncations?.rows ?? []) {
     slice(r.slice).truncation = rateOf(num(r.cut), num(r.calls));
   }
+  // A row (even with a null slice and no count) means the run has no selection section.
+  const byRule = (solvedByRule?.rows.length ?? 0) > 0;
+  for (const figures of slices.values()) {
+    figures.solved = byRule
+      ? { decidedBy: "pass_rule", solved: 0 }
+      : { decidedBy: "selection", solved: figures.selected.count };
+  }
+  if (byRule) {
+    for (const r of solvedByRule?.rows ?? []) {
+      const figures = slices.get(r.slice);
+      if (figures !== undefined) figures.solved.solved = num(r.solved);
+    }
+  }
   if (options.prices !== undefined) {
     const usageBySlice = groupUsage(usage?.rows ?? []);
     const verifiedSlices = new Set((verified?.rows ?? []).map((r) => r.slice));
@@ -154,6 +188,7 @@ function emptySlice(value: string | null): SliceFigures {
     truncation: rateOf(0, 0),
     unscored: rateOf(0, 0),
     scorers: [],
+    solved: { decidedBy: "selection", solved: 0 },
     cost: null,
   };
 }
@@ -175,7 +210,7 @@ function groupUsage(rows: readonly Row[]): Map<string | null, UsageTotals[]> {
   return bySlice;
 }
 
-/** As the run's cost: generation plus verification over the slice's solved tasks. */
+/** As the run's cost: generation plus verification over the slice's solved tasks (`solved`). */
 function costOf(
   usage: UsageTotals[],
   figures: SliceFigures,
@@ -186,8 +221,8 @@ function costOf(
   return {
     currency: cost.currency,
     total: cost.total,
-    solvedTasks: figures.selected.count,
-    perSolvedTask: perUnit(cost.total, figures.selected.count),
+    solvedTasks: figures.solved.solved,
+    perSolvedTask: perUnit(cost.total, figures.solved.solved),
     perSample: perUnit(cost.total, figures.samples),
     warnings: cost.warnings,
   };

@@ -1,9 +1,10 @@
+import { candidateOrder } from "../queries/candidate-order.js";
 import type { SqlRunner } from "../sql-runner.js";
 import { num } from "./group-by-run.js";
 import { PASS_THRESHOLD } from "./pass-rule.js";
 
 // Solved tasks of runs without selection (docs/figures.md, "Pass and solved"): a task is
-// solved when its first candidate (lowest candidate index) has a result from the deciding
+// solved when its first candidate (lowest candidate index, then line: candidate-order.ts) has a result from the deciding
 // scorer (`runs.solved_by`; null: every scorer it has) and every such result passes the
 // run's rule. A task whose first candidate has no such result, or an unscored one, is
 // unsolved. Runs with selection are left out: their pick decides (selection-stats.ts).
@@ -14,7 +15,7 @@ const SOLVED_WITHOUT_SELECTION = `
   ), first AS (
     SELECT DISTINCT ON (x.run_id, x.task_id) x.run_id, x.sample_id
     FROM samples x JOIN r ON r.id = x.run_id
-    ORDER BY x.run_id, x.task_id, x.candidate_index
+    ORDER BY x.run_id, ${candidateOrder("x")}
   ), judged AS (
     SELECT f.run_id,
            bool_and(s.status = 'scored' AND s.value >= ${PASS_THRESHOLD}) AS passes
