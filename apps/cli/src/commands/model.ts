@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { type DeviceName, deviceName, positiveInt } from "../options.js";
+import { type DeviceName, deviceName, MODEL_SOURCE_HELP, positiveInt } from "../options.js";
 
 export interface MakeTinyFlags {
   kind: "decoder" | "encoder";
@@ -78,7 +78,10 @@ export function registerModel(program: Command): void {
     .description(
       "rewrite an exported graph to take the score position and return only what the head reads",
     )
-    .argument("<model>", "exported model folder (onnx/model.onnx, tokenizer, config, assay.json)")
+    .argument(
+      "<model>",
+      `${MODEL_SOURCE_HELP}: an export (onnx/model.onnx, tokenizer, config, assay.json)`,
+    )
     .requiredOption("--out <dir>", "folder to write the prepared model to")
     .option(
       "--heads <list>",
@@ -95,7 +98,7 @@ export function registerModel(program: Command): void {
     .description(
       "run the fitting checks (answer survives, distinct answers, fit untouched, score position; pairwise answers survive) on a model",
     )
-    .argument("<model>", "model folder (or Hugging Face id, cached)")
+    .argument("<model>", MODEL_SOURCE_HELP)
     .option(
       "--lengths <list>",
       "input lengths in tokens",
