@@ -110,7 +110,10 @@ export function registerModel(program: Command): void {
       "--original <dir>",
       "the export <model> was prepared from: compare their scores on the same inputs (|Δ| ≤ 1e-5) and output bytes per row",
     )
-    .option("--json", "print the rows as JSON")
+    .option(
+      "--json",
+      "print JSON: the prompt (rendered example, score position and token, tokens after) and the check rows",
+    )
     .action(async (source: string, flags: CheckFlags) => {
       const { checkAction } = await import("../actions/model.js");
       await checkAction(source, flags);
