@@ -21,6 +21,15 @@ export interface HubRequest {
   path: string;
   range: string | undefined;
   authorization: string | undefined;
+  /** When the request arrived and when its answer ended (ms since the epoch). */
+  startedAt: number;
+  endedAt?: number;
+}
+
+/** How slowly file bytes are sent: `chunkBytes` at a time, `delayMs` apart. */
+export interface Throttle {
+  chunkBytes: number;
+  delayMs: number;
 }
 
 /**
@@ -38,6 +47,13 @@ export class LocalHub {
   readonly cutOnce = new Set<string>();
   /** LFS paths served with one byte changed while the listing keeps the true hash. */
   readonly tampered = new Set<string>();
+  /** Set to send file bytes slowly, so that two downloads overlap in time. */
+  throttle: Throttle | undefined;
+  /**
+   * Paths whose next request (to `/resolve/`) finds the Hub gone: the connection is dropped
+   * and the server stops listening until `reopen()`.
+   */
+  readonly goneAt = new Set<string>();
   readonly #server: Server;
   readonly #blobs = new Map<string, { path: string; bytes: Buffer }>();
 
@@ -50,14 +66,26 @@ export class LocalHub {
     });
   }
 
+  #port = 0;
+
   static async start(): Promise<LocalHub> {
     const hub = new LocalHub();
-    await new Promise<void>((resolve) => hub.#server.listen(0, "127.0.0.1", resolve));
+    await hub.#listen();
     return hub;
   }
 
   get url(): string {
-    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    return `http://127.0.0.1:${this.#port}`;
+  }
+
+  /** Listens again on the port it had before `close()`: the Hub is back. */
+  reopen(): Promise<void> {
+    return this.#listen();
+  }
+
+  async #listen(): Promise<void> {
+    await new Promise<void>((resolve) => this.#server.listen(this.#port, "127.0.0.1", resolve));
+    this.#port = (this.#server.address() as AddressInfo).port;
   }
 
   close(): Promise<void> {
@@ -85,11 +113,16 @@ export class LocalHub {
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", this.url);
-    this.requests.push({
+    const request: HubRequest = {
       method: req.method ?? "GET",
       path: url.pathname,
       range: req.headers.range,
       authorization: req.headers.authorization,
+      startedAt: Date.now(),
+    };
+    this.requests.push(request);
+    res.on("close", () => {
+      request.endedAt = Date.now();
     });
     const info = /^\/api\/models\/([^/]+\/[^/]+)\/revision\/([^/]+)$/.exec(url.pathname);
     if (info) return this.#modelInfo(res, info[1] as string, decodeURIComponent(info[2] as string));
@@ -101,6 +134,11 @@ export class LocalHub {
     const resolve = /^\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(url.pathname);
     if (resolve) {
       const [, id, rev, file] = resolve as unknown as [string, string, string, string];
+      if (this.goneAt.delete(file)) {
+        req.socket.destroy();
+        await this.close();
+        return;
+      }
       return this.#resolve(req, res, id, decodeURIComponent(rev), file);
     }
     error(res, 404, "RepoNotFound", "no such endpoint");
@@ -192,7 +230,7 @@ export class LocalHub {
       res.end();
       return;
     }
-    serveBytes(req, res, bytes, `"${gitSha1(bytes)}"`);
+    serveBytes(req, res, bytes, `"${gitSha1(bytes)}"`, this.throttle);
   }
 
   #cdn(req: IncomingMessage, res: ServerResponse, hash: string) {
@@ -208,18 +246,24 @@ export class LocalHub {
       res.write(bytes.subarray(0, bytes.length >> 1), () => res.socket?.destroy());
       return;
     }
-    serveBytes(req, res, bytes, `"${hash}"`);
+    serveBytes(req, res, bytes, `"${hash}"`, this.throttle);
   }
 }
 
 /** The bytes, or the part a `Range: bytes=a-b` asks for (206 with Content-Range). */
-function serveBytes(req: IncomingMessage, res: ServerResponse, bytes: Buffer, etag: string): void {
+function serveBytes(
+  req: IncomingMessage,
+  res: ServerResponse,
+  bytes: Buffer,
+  etag: string,
+  throttle: Throttle | undefined,
+): void {
   res.setHeader("ETag", etag);
   res.setHeader("Accept-Ranges", "bytes");
   const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? "");
   if (range === null) {
     res.writeHead(200, { "Content-Length": bytes.length });
-    res.end(bytes);
+    send(res, bytes, throttle);
     return;
   }
   const start = Number(range[1]);
@@ -228,7 +272,24 @@ function serveBytes(req: IncomingMessage, res: ServerResponse, bytes: Buffer, et
     "Content-Range": `bytes ${start}-${end}/${bytes.length}`,
     "Content-Length": end - start + 1,
   });
-  res.end(bytes.subarray(start, end + 1));
+  send(res, bytes.subarray(start, end + 1), throttle);
+}
+
+/** Ends the answer with `bytes`, all at once or a chunk every `delayMs`. */
+function send(res: ServerResponse, bytes: Buffer, throttle: Throttle | undefined): void {
+  if (throttle === undefined) {
+    res.end(bytes);
+    return;
+  }
+  let offset = 0;
+  const next = () => {
+    if (res.destroyed) return;
+    const chunk = bytes.subarray(offset, offset + throttle.chunkBytes);
+    offset += chunk.length;
+    if (offset >= bytes.length) res.end(chunk);
+    else res.write(chunk, () => setTimeout(next, throttle.delayMs));
+  };
+  next();
 }
 
 function error(res: ServerResponse, status: number, code: string, message: string): void {

@@ -109,3 +109,7 @@ export function parseDatasetFormat(value: string): DatasetFormat {
     `Expected --format to be one of ${DATASET_FORMATS.join(", ")}, got "${value}" (compression is told by the bytes: a .csv.gz is --format csv).`,
   );
 }
+
+/** How a command that takes a verifier model says what it may be. */
+export const MODEL_SOURCE_HELP =
+  "model folder, or Hugging Face id owner/name[@revision] (a branch, tag or commit sha; downloaded once into ASSAY_MODEL_CACHE)";

@@ -30,6 +30,17 @@ describe("assay model check on a chat model", () => {
     );
     expect(check.stderr).not.toContain("Warning");
 
+    // --json carries the same view, for scripts.
+    const json = await runAssay(["model", "check", dir, "--lengths", "300", "--json"]);
+    expect(json.code, json.stderr).toBe(0);
+    const { prompt, checks } = JSON.parse(json.stdout);
+    expect(prompt.chat).toBe(true);
+    expect(prompt.shown).toContain("«<|im_start|>»assistant\n<think>\n\n</think>\n\nScore:");
+    expect(prompt.scoreToken).toBe(":");
+    expect(prompt.position).toBe(prompt.tokens);
+    expect(prompt.after).toEqual(["<|im_end|>", "\n"]);
+    expect(checks.length).toBeGreaterThan(0);
+
     // The same model prompted as plain text: the check warns that its template is unused.
     const assay = JSON.parse(readFileSync(join(dir, "assay.json"), "utf8"));
     writeFileSync(join(dir, "assay.json"), JSON.stringify({ ...assay, chat: { enabled: false } }));

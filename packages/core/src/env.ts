@@ -40,6 +40,12 @@ const EnvSchema = z.object({
   /** Access token sent for gated and private hub models (HUGGING_FACE_HUB_TOKEN: its old name). */
   HF_TOKEN: z.string().min(1).optional(),
   HUGGING_FACE_HUB_TOKEN: z.string().min(1).optional(),
+  /**
+   * Where the token is read from when HF_TOKEN is unset, as the Hugging Face clients do:
+   * HF_TOKEN_PATH, else $HF_HOME/token, else ~/.cache/huggingface/token.
+   */
+  HF_TOKEN_PATH: z.string().min(1).optional(),
+  HF_HOME: z.string().min(1).optional(),
   /** 1: hub-id verifiers load only from the cache, never the network. */
   HF_HUB_OFFLINE: z
     .string()

@@ -100,7 +100,9 @@ export async function checkAction(source: string, flags: CheckFlags): Promise<vo
           ...device,
         });
   if (flags.json === true) {
-    const json = compared === null ? rows : { checks: rows, prepared: compared };
+    // The prompt as `model check` shows it: the rendered example, where the score is read
+    // and the tokens the template (or tokenizer) appends after it.
+    const json = { prompt, checks: rows, ...(compared !== null && { prepared: compared }) };
     writeOut(`${JSON.stringify(json, null, 2)}\n`);
   } else {
     writeOut(`${promptSection(prompt)}\n`);

@@ -1,5 +1,11 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { type DeviceName, deviceName, positiveInt, wholeNumberList } from "../options.js";
+import {
+  type DeviceName,
+  deviceName,
+  MODEL_SOURCE_HELP,
+  positiveInt,
+  wholeNumberList,
+} from "../options.js";
 
 export interface MakeTinyFlags {
   kind: "decoder" | "encoder";
@@ -78,7 +84,10 @@ export function registerModel(program: Command): void {
     .description(
       "rewrite an exported graph to take the score position and return only what the head reads",
     )
-    .argument("<model>", "exported model folder (onnx/model.onnx, tokenizer, config, assay.json)")
+    .argument(
+      "<model>",
+      `${MODEL_SOURCE_HELP}: an export (onnx/model.onnx, tokenizer, config, assay.json)`,
+    )
     .requiredOption("--out <dir>", "folder to write the prepared model to")
     .option(
       "--heads <list>",
@@ -95,7 +104,7 @@ export function registerModel(program: Command): void {
     .description(
       "run the fitting checks (answer survives, distinct answers, fit untouched, score position; pairwise answers survive) on a model",
     )
-    .argument("<model>", "model folder (or Hugging Face id, cached)")
+    .argument("<model>", MODEL_SOURCE_HELP)
     .option(
       "--lengths <list>",
       "input lengths in tokens",
@@ -107,7 +116,10 @@ export function registerModel(program: Command): void {
       "--original <dir>",
       "the export <model> was prepared from: compare their scores on the same inputs (|Δ| ≤ 1e-5) and output bytes per row",
     )
-    .option("--json", "print the rows as JSON")
+    .option(
+      "--json",
+      "print JSON: the prompt (rendered example, score position and token, tokens after) and the check rows",
+    )
     .action(async (source: string, flags: CheckFlags) => {
       const { checkAction } = await import("../actions/model.js");
       await checkAction(source, flags);

@@ -4,6 +4,7 @@ import {
   type DeviceName,
   deviceName,
   FORMAT_OPTION,
+  MODEL_SOURCE_HELP,
   positiveInt,
   wholeNumber,
 } from "../options.js";
@@ -33,7 +34,7 @@ export function registerProbe(program: Command): void {
     .description(
       "run labelled answers through the model, fit a logistic probe on the hidden state at the score position (L2 strength by k-fold cross-validation) and write a model folder with it",
     )
-    .argument("<model>", "model folder (or Hugging Face id, cached)")
+    .argument("<model>", MODEL_SOURCE_HELP)
     .argument(
       "<labelled>",
       "dataset (JSONL, CSV, TSV or Parquet, or - for standard input); every answer (or candidate) has `label` true/false",
@@ -54,7 +55,7 @@ export function registerProbe(program: Command): void {
     .description(
       "score labelled answers through the model's own head (probe or distribution) and print AUROC, accuracy at 0.5, Brier score and calibration error",
     )
-    .argument("<model>", "model folder (or Hugging Face id, cached)")
+    .argument("<model>", MODEL_SOURCE_HELP)
     .argument(
       "<labelled>",
       "dataset (JSONL, CSV, TSV or Parquet, or - for standard input); every answer (or candidate) has `label` true/false",

@@ -34,7 +34,10 @@ export function registerRun(program: Command): void {
       "dataset file (JSONL, CSV, TSV or Parquet; JSONL/CSV/TSV may be gzip or zstd), or - for standard input",
     )
     .option(...FORMAT_OPTION)
-    .option("--spec <file>", "run spec (JSON or YAML): routing rules and scorers")
+    .option(
+      "--spec <file>",
+      "run spec (JSON or YAML): routing rules and scorers (a verifier's args.model: a folder or a Hugging Face id owner/name[@revision])",
+    )
     .option(
       "--run-id <id>",
       "run id; reuse one to resume a run (default: <dataset>-<time>)",

@@ -32,8 +32,8 @@ export function registerWorker(program: Command): void {
         .makeOptionMandatory(),
     )
     .option(
-      "--model <dir|hub-id>",
-      "GPU pool: the verifier model (as in the spec's args.model) whose queue to serve",
+      "--model <dir|owner/name[@revision]>",
+      "GPU pool: the verifier model (as in the spec's args.model) whose queue to serve: a folder, or a Hugging Face id with an optional branch, tag or commit sha",
     )
     .option("--device <device>", "GPU pool: cpu or cuda:<id> (default: cpu)", deviceName)
     .option(

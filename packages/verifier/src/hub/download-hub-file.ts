@@ -84,6 +84,15 @@ async function fetchInto(
       createWriteStream(partial, { flags: from > 0 ? "r+" : "w", start: from }),
     );
   } catch (error) {
+    if (isDiskFull(error)) {
+      // A part that cannot be finished here only holds the space the user must free.
+      await rm(partial, { force: true });
+      throw new HubError(
+        `${hub.id}@${hub.sha}/${expected.path}`,
+        "disk",
+        `the disk is full: could not write ${partial} after ${hasher.bytes} of ${expected.size} bytes (${(error as Error).message}); the part was deleted and nothing was kept as the model. Free space on that disk, or set ASSAY_MODEL_CACHE to a folder on a disk with room, and run the command again`,
+      );
+    }
     throw new HubError(
       `${hub.id}@${hub.sha}/${expected.path}`,
       "network",
@@ -180,6 +189,12 @@ async function usablePart(partial: string, size: number): Promise<number> {
   }
   await rm(partial, { force: true });
   return 0;
+}
+
+/** A write refused for want of space (ENOSPC) or of quota (EDQUOT). */
+function isDiskFull(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === "ENOSPC" || code === "EDQUOT";
 }
 
 function describe(error: unknown): string {

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
@@ -58,15 +59,13 @@ export class HubCache {
   async finish(sha: string, files: ExpectedFile[]): Promise<void> {
     const path = join(this.folder(sha), MANIFEST);
     const manifest: Manifest = { id: this.id, sha, files };
-    await writeFile(`${path}.incomplete`, `${JSON.stringify(manifest, null, 2)}\n`);
-    await rename(`${path}.incomplete`, path);
+    await replaceFile(path, `${JSON.stringify(manifest, null, 2)}\n`);
   }
 
   async setRef(revision: string, sha: string): Promise<void> {
     const path = this.#refPath(revision);
     await mkdir(join(this.root, "refs"), { recursive: true });
-    await writeFile(`${path}.incomplete`, sha);
-    await rename(`${path}.incomplete`, path);
+    await replaceFile(path, sha);
   }
 
   /** The sha `revision` resolved to when last online; null when never. */
@@ -92,4 +91,15 @@ export class HubCache {
       return null;
     }
   }
+}
+
+/**
+ * Writes `text` to a temporary file of this writer alone, then renames it over `path`. Two
+ * processes (or two loads in one) finishing the same model each rename their own whole
+ * file: with one shared temporary name, one could rename it away under the other.
+ */
+async function replaceFile(path: string, text: string): Promise<void> {
+  const temporary = `${path}.${process.pid}-${randomBytes(4).toString("hex")}.incomplete`;
+  await writeFile(temporary, text);
+  await rename(temporary, path);
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { readEnv } from "@assay/core";
@@ -15,7 +16,11 @@ export interface HubOptions {
   cacheDir?: string;
   /** The Hub's address. Default `HF_ENDPOINT`, else https://huggingface.co */
   hubUrl?: string;
-  /** Sent for gated and private models. Default `HF_TOKEN`, else `HUGGING_FACE_HUB_TOKEN`. */
+  /**
+   * Sent for gated and private models. Default `HF_TOKEN`, else `HUGGING_FACE_HUB_TOKEN`,
+   * else the token file (`HF_TOKEN_PATH`, else `$HF_HOME/token`, else
+   * `~/.cache/huggingface/token`: where `hf auth login` writes it).
+   */
   accessToken?: string;
   /** Use only what is cached, never the network. Default: `HF_HUB_OFFLINE` is 1. */
   offline?: boolean;
@@ -61,22 +66,57 @@ export async function resolveHubModel(
     if (failure.failure !== "network") throw failure;
     return offlineCopy(cache, source, failure.message, failure);
   }
-  if (!(await cache.verified(sha))) {
-    const hub: HubConnection = {
-      ...target,
-      sha,
-      ...(settings.accessToken !== undefined && { accessToken: settings.accessToken }),
-      ...(options.onDownloadProgress !== undefined && { onProgress: options.onDownloadProgress }),
-    };
-    const listed = await listFiles(hub, files);
-    for (const file of listed) {
-      const path = join(cache.folder(sha), file.path);
-      if (!(await fileMatches(path, file))) await downloadHubFile(hub, file, cache.folder(sha));
-    }
-    await cache.finish(sha, listed);
+  const hub: HubConnection = {
+    ...target,
+    sha,
+    ...(settings.accessToken !== undefined && { accessToken: settings.accessToken }),
+    ...(options.onDownloadProgress !== undefined && { onProgress: options.onDownloadProgress }),
+  };
+  try {
+    await onceInThisProcess(cache.folder(sha), () => downloadCommit(cache, hub, files));
+    await cache.setRef(source.revision, sha);
+  } catch (error) {
+    throw diskFailure(error, hub) ?? error;
   }
-  await cache.setRef(source.revision, sha);
   return { dir: cache.folder(sha), sha };
+}
+
+/** Fetches every file of the commit that is not already in place and checked, then the manifest. */
+async function downloadCommit(cache: HubCache, hub: HubConnection, files: HubFiles): Promise<void> {
+  if (await cache.verified(hub.sha)) return;
+  const listed = await listFiles(hub, files);
+  for (const file of listed) {
+    const path = join(cache.folder(hub.sha), file.path);
+    if (!(await fileMatches(path, file))) await downloadHubFile(hub, file, cache.folder(hub.sha));
+  }
+  await cache.finish(hub.sha, listed);
+}
+
+/**
+ * Loads of one commit in this process share one download (two scorers naming one model):
+ * parts are per process, so two downloads here would write the same part.
+ */
+const downloading = new Map<string, Promise<void>>();
+
+async function onceInThisProcess(key: string, download: () => Promise<void>): Promise<void> {
+  let running = downloading.get(key);
+  if (running === undefined) {
+    running = download().finally(() => downloading.delete(key));
+    downloading.set(key, running);
+  }
+  await running;
+}
+
+/** A write the full disk refused outside a file's download (a folder, the manifest, a ref). */
+function diskFailure(error: unknown, hub: HubConnection): HubError | null {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (error instanceof HubError || (code !== "ENOSPC" && code !== "EDQUOT")) return null;
+  const path = (error as NodeJS.ErrnoException).path ?? "the model cache";
+  return new HubError(
+    `${hub.id}@${hub.sha}`,
+    "disk",
+    `the disk is full: could not write ${path} (${(error as Error).message}); nothing was kept as the model. Free space on that disk, or set ASSAY_MODEL_CACHE to a folder on a disk with room, and run the command again`,
+  );
 }
 
 /** The checked copy a branch or tag last resolved to, when the Hub cannot be asked. */
@@ -159,15 +199,39 @@ interface HubSettings {
 }
 
 /**
+ * The token the Hugging Face clients would send when HF_TOKEN is unset: the file at
+ * HF_TOKEN_PATH, else $HF_HOME/token, else ~/.cache/huggingface/token, trimmed. Null when
+ * that file does not exist or is empty.
+ */
+function tokenFile(env: ReturnType<typeof readEnv>): { path: string; token: string } | null {
+  const path =
+    env.HF_TOKEN_PATH ?? join(env.HF_HOME ?? join(homedir(), ".cache", "huggingface"), "token");
+  let token: string;
+  try {
+    token = readFileSync(path, "utf8").trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new ModelFolderError(
+      path,
+      `cannot read the Hugging Face token file (${(error as Error).message}); fix its permissions, or set HF_TOKEN`,
+    );
+  }
+  return token === "" ? null : { path, token };
+}
+
+/**
  * Options over the environment: ASSAY_MODEL_CACHE, HF_ENDPOINT, HF_TOKEN (else
- * HUGGING_FACE_HUB_TOKEN, its older name) and HF_HUB_OFFLINE, as huggingface_hub reads them.
+ * HUGGING_FACE_HUB_TOKEN, its older name, else the token file) and HF_HUB_OFFLINE, as
+ * huggingface_hub reads them.
  */
 function hubSettings(options: HubOptions): HubSettings {
   const env = readEnv();
-  const accessToken = options.accessToken ?? env.HF_TOKEN ?? env.HUGGING_FACE_HUB_TOKEN;
+  const fromEnv = options.accessToken ?? env.HF_TOKEN ?? env.HUGGING_FACE_HUB_TOKEN;
+  const file = fromEnv === undefined ? tokenFile(env) : null;
+  const accessToken = fromEnv ?? file?.token;
   if (accessToken !== undefined && !accessToken.startsWith("hf_")) {
     throw new ModelFolderError(
-      "HF_TOKEN",
+      file?.path ?? "HF_TOKEN",
       "an access token starts with hf_; copy it from https://huggingface.co/settings/tokens",
     );
   }
