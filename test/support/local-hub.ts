@@ -308,6 +308,14 @@ function isLfs(path: string): boolean {
   return /\.onnx(_data)?$/.test(path);
 }
 
+/**
+ * A file's sha256, for tests to compare instead of its bytes: vitest's deep equality over a
+ * multi-megabyte Buffer takes minutes and gigabytes, and a mismatch prints two short lines.
+ */
+export async function fileSha256(path: string): Promise<string> {
+  return sha256(await readFile(path));
+}
+
 function sha256(bytes: Buffer): string {
   return createHash("sha256").update(bytes).digest("hex");
 }

@@ -1,6 +1,6 @@
 import { readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { LocalHub } from "@assay/test-support/local-hub";
+import { fileSha256, LocalHub } from "@assay/test-support/local-hub";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HubError } from "../src/errors/hub-error.js";
 import { loadModel, MODEL_FILES, resolveModelSource } from "../src/index.js";
@@ -45,7 +45,7 @@ describe("a verifier named by hub id", () => {
       expect(model.revision).toBe(sha);
       expect(model.dir).toBe(join(cacheDir, "tiny--probe", sha));
       for (const file of MODEL_FILES) {
-        expect(await readFile(join(model.dir, file))).toEqual(await readFile(join(folder, file)));
+        expect(await fileSha256(join(model.dir, file))).toBe(await fileSha256(join(folder, file)));
       }
     } finally {
       await model.close();
@@ -85,8 +85,8 @@ describe("a verifier named by hub id", () => {
     expect(tagged.revision).toBe(first);
     expect(latest.revision).toBe(second);
     expect(tagged.dir).not.toBe(latest.dir);
-    expect(await readFile(join(latest.dir, "onnx/model.onnx"))).toEqual(
-      await readFile(join(other, "onnx/model.onnx")),
+    expect(await fileSha256(join(latest.dir, "onnx/model.onnx"))).toBe(
+      await fileSha256(join(other, "onnx/model.onnx")),
     );
     const unknown = await failure(
       resolveModelSource("tiny/moving@v9", { cacheDir, hubUrl: hub.url }),
@@ -137,8 +137,8 @@ describe("a download that goes wrong", () => {
     const seen = hub.requests.length;
     const rerun = await resolveModelSource("tiny/cut", { cacheDir, hubUrl: hub.url });
     expect(rerun.revision).toBe(sha);
-    expect(await readFile(join(dir, "onnx/model.onnx"))).toEqual(
-      await readFile(join(folder, "onnx/model.onnx")),
+    expect(await fileSha256(join(dir, "onnx/model.onnx"))).toBe(
+      await fileSha256(join(folder, "onnx/model.onnx")),
     );
     const resumed = hub.requests.slice(seen).filter((r) => r.path.startsWith("/cdn/"));
     expect(resumed.some((r) => /^bytes=[1-9]\d*-\d+$/.test(r.range ?? ""))).toBe(true);

@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { LocalHub } from "@assay/test-support/local-hub";
+import { fileSha256, LocalHub } from "@assay/test-support/local-hub";
 import { freeBytes, mountTmpfs, resizeTmpfs, unmountTmpfs } from "@assay/test-support/tmpfs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HubError } from "../src/errors/hub-error.js";
@@ -35,13 +34,6 @@ async function failure(promise: Promise<unknown>): Promise<HubError> {
   );
   expect(error).toBeInstanceOf(HubError);
   return error as HubError;
-}
-
-/** A file's sha256: compared instead of its bytes, so a mismatch prints two short lines. */
-async function hashOf(path: string): Promise<string> {
-  return createHash("sha256")
-    .update(await readFile(path))
-    .digest("hex");
 }
 
 /** Every file under `dir`, relative, sorted. */
@@ -93,7 +85,7 @@ describe("a hub download on a disk that fills", () => {
       const left = await listing(dir);
       expect(left.filter((f) => f.includes("incomplete") || f === ".assay-hub.json")).toEqual([]);
       for (const file of left) {
-        expect(await hashOf(join(dir, file)), file).toBe(await hashOf(join(folder, file)));
+        expect(await fileSha256(join(dir, file)), file).toBe(await fileSha256(join(folder, file)));
       }
       // Nothing is loaded from the half-filled folder, with or without the network.
       await failure(resolveModelSource(`tiny/full-disk@${sha}`, { cacheDir: disk, offline: true }));
@@ -103,7 +95,7 @@ describe("a hub download on a disk that fills", () => {
       expect(await scores("tiny/full-disk", disk)).toEqual(clean);
       expect(clean.every((v) => typeof v === "number")).toBe(true);
       for (const file of MODEL_FILES) {
-        expect(await hashOf(join(dir, file)), file).toBe(await hashOf(join(folder, file)));
+        expect(await fileSha256(join(dir, file)), file).toBe(await fileSha256(join(folder, file)));
       }
     },
   );
@@ -137,7 +129,7 @@ describe("the Hub going away half way through a download", () => {
         .map((r) => r.path.split(`/resolve/${sha}/`)[1]);
       expect(new Set(fetched)).toEqual(new Set(["onnx/model.onnx"]));
       for (const file of MODEL_FILES) {
-        expect(await hashOf(join(dir, file)), file).toBe(await hashOf(join(folder, file)));
+        expect(await fileSha256(join(dir, file)), file).toBe(await fileSha256(join(folder, file)));
       }
     } finally {
       await away.close();
