@@ -14,6 +14,9 @@
  *   --repeats N      timed runs of each query (default 5)
  *   --keep / --reuse leave the Postgres data in place / start from data a --keep run left
  *   --schema NAME    Postgres schema of the data (default assay_bench_report)
+ *   --database NAME  create this database on the server of $DATABASE_URL for the data and
+ *                    drop it at the end (unless --keep), so 10M rows never sit in the test
+ *                    database; without it the schema lives in $DATABASE_URL's database
  */
 
 import { mkdtemp, rm } from "node:fs/promises";
@@ -54,12 +57,16 @@ const { values: flags } = parseArgs({
     keep: { type: "boolean" },
     reuse: { type: "boolean" },
     schema: { type: "string", default: "assay_bench_report" },
+    database: { type: "string" },
   },
 });
 if (!/^[a-z_][a-z0-9_]*$/.test(flags.schema)) {
   throw new Error(`Expected --schema to be a lower-case SQL name, got ${flags.schema}`);
 }
 const SCHEMA = flags.schema;
+if (flags.database !== undefined && !/^[a-z_][a-z0-9_]*$/.test(flags.database)) {
+  throw new Error(`Expected --database to be a lower-case SQL name, got ${flags.database}`);
+}
 const RUNS = Number(flags.runs);
 const REPEATS = Number(flags.repeats);
 const PRICES = {
@@ -82,11 +89,12 @@ console.log("\nTargets:");
 for (const line of verdicts) console.log(`  ${line}`);
 
 async function benchPostgres(rows: number): Promise<void> {
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  const databaseUrl = await benchDatabaseUrl();
+  const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
   if (flags.reuse !== true) await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
   const store = await openStore({
-    databaseUrl: DATABASE_URL,
+    databaseUrl,
     schema: SCHEMA,
     migrate: true,
     // The raw-row pass sends a report's seven queries at once; each must get a connection.
@@ -104,6 +112,30 @@ async function benchPostgres(rows: number): Promise<void> {
     await store.close();
     if (flags.keep !== true) await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
     await admin.end();
+    if (flags.database !== undefined && flags.keep !== true) {
+      await onServer(`DROP DATABASE IF EXISTS ${flags.database}`);
+    }
+  }
+}
+
+/** $DATABASE_URL, or with --database that database on the same server, created if missing. */
+async function benchDatabaseUrl(): Promise<string> {
+  if (flags.database === undefined) return DATABASE_URL;
+  const exists = await onServer("SELECT 1 FROM pg_database WHERE datname = $1", [flags.database]);
+  if (exists.rowCount === 0) await onServer(`CREATE DATABASE ${flags.database}`);
+  const url = new URL(DATABASE_URL);
+  url.pathname = `/${flags.database}`;
+  return url.toString();
+}
+
+/** One statement on $DATABASE_URL's own database (CREATE/DROP DATABASE cannot run inside the target). */
+async function onServer(text: string, params: unknown[] = []): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    return await client.query(text, params);
+  } finally {
+    await client.end();
   }
 }
 
