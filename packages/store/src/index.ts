@@ -8,6 +8,7 @@ export { isConnectionLost, pingDatabase } from "./connection-lost.js";
 export { isDataError } from "./data-error.js";
 export { DiskFullError, MIN_FREE_BYTES } from "./disk-room.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
+export { type AnswerJoinLock, lockAnswerJoin, RunInUseError } from "./queries/answer-join-lock.js";
 export {
   clearStagedAnswers,
   type DuplicateAnswer,

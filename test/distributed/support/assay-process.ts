@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { builtCli } from "@assay/test-support/built-entry";
 import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -14,15 +15,26 @@ export interface AssayProcess {
 
 /** Starts the `assay` command from its TypeScript source in a child process, as a user would. */
 export function startAssay(args: string[], env: NodeJS.ProcessEnv = {}): AssayProcess {
-  const child = spawn(
-    process.execPath,
+  return startNode(
     ["--conditions=@assay/source", "--import", "tsx", "apps/cli/src/main.ts", ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: undefined, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+    env,
   );
+}
+
+/**
+ * Starts the built `assay` command (`apps/cli/dist/main.js`), as installed users run it:
+ * no compiling on start, so processes started together reach the store together.
+ */
+export function startBuiltAssay(args: string[], env: NodeJS.ProcessEnv = {}): AssayProcess {
+  return startNode([builtCli(), ...args], env);
+}
+
+function startNode(args: string[], env: NodeJS.ProcessEnv): AssayProcess {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: undefined, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   const done = processOutput(child, (text) => {
     stderr = text;

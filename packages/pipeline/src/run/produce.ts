@@ -10,7 +10,7 @@ import {
 } from "@assay/core";
 import type { Transport } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
-import { resultKeyString, type Store } from "@assay/store";
+import { lockAnswerJoin, resultKeyString, type Store } from "@assay/store";
 import { dropRollups, runnerOf } from "@assay/store/reports";
 import { AnswerJoin, JOINED_USAGE } from "../ingest/answers/answer-join.js";
 import type { AnswerSources } from "../ingest/answers/answer-sources.js";
@@ -83,6 +83,18 @@ export async function produce(options: ProduceOptions): Promise<ProduceResult> {
 }
 
 async function produceOpen(options: ProduceOptions, opened: OpenDataset): Promise<ProduceResult> {
+  if (options.answers === undefined) return produceRead(options, opened);
+  // Staging starts by clearing the run's staged answers: a second process joining the
+  // same run would clear the first one's under it. It is refused at once instead.
+  const lock = await lockAnswerJoin(options.store.driver, options.runId);
+  try {
+    return await produceRead(options, opened);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function produceRead(options: ProduceOptions, opened: OpenDataset): Promise<ProduceResult> {
   const { store, transport, registry, spec, runId } = options;
   const dataset = opened.path;
   const chunkSize = options.chunkSize ?? 500;

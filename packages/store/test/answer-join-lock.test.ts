@@ -1,0 +1,55 @@
+import { lockAnswerJoin, openStore, RunInUseError, type Store } from "@assay/store";
+import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
+import { afterAll, describe, expect, it } from "vitest";
+
+// The answer-join lock on Postgres, between two stores (two processes' pools) on one server.
+
+const [schemaA, schemaB] = [freshSchema(), freshSchema()];
+const stores: Store[] = [];
+afterAll(async () => {
+  for (const store of stores) await store.close();
+  for (const schema of [schemaA, schemaB]) await dropSchema(schema);
+});
+
+async function storeIn(schema: string): Promise<Store> {
+  const store = await openStore({ databaseUrl: DATABASE_URL, schema, migrate: true });
+  stores.push(store);
+  return store;
+}
+
+describe("answer-join lock (Postgres)", () => {
+  it("refuses a second join of the run until the first releases it", async () => {
+    const [first, second] = [await storeIn(schemaA), await storeIn(schemaA)];
+    const held = await lockAnswerJoin(first.driver, "nightly");
+    const refused = lockAnswerJoin(second.driver, "nightly");
+    await expect(refused).rejects.toThrow(RunInUseError);
+    await expect(refused).rejects.toThrow(/run nightly: another process is joining its answers/);
+    // Another run of the same store joins meanwhile.
+    const other = await lockAnswerJoin(second.driver, "weekly");
+    await other.release();
+
+    await held.release();
+    const next = await lockAnswerJoin(second.driver, "nightly");
+    await next.release();
+  });
+
+  it("keeps runs of one id in two schemas apart: they are two runs", async () => {
+    const [first, second] = [await storeIn(schemaA), await storeIn(schemaB)];
+    const held = await lockAnswerJoin(first.driver, "shared-id");
+    const other = await lockAnswerJoin(second.driver, "shared-id");
+    await other.release();
+    await held.release();
+  });
+
+  it("gives back the connection it held, whether it got the lock or not", async () => {
+    const store = await storeIn(schemaA);
+    if (store.driver.kind !== "postgres") throw new Error("a Postgres store");
+    const pool = store.driver.pool;
+    const held = await lockAnswerJoin(store.driver, "pooled");
+    expect(pool.totalCount - pool.idleCount, "the lock holds one connection").toBe(1);
+    await expect(lockAnswerJoin(store.driver, "pooled")).rejects.toThrow(RunInUseError);
+    expect(pool.totalCount - pool.idleCount, "the refused attempt gave its back").toBe(1);
+    await held.release();
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+  });
+});
