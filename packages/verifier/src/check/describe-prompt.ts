@@ -25,6 +25,11 @@ export interface PromptView {
    */
   after: string[];
   warnings: string[];
+  /**
+   * The day the template's `strftime_now` renders (assay.json `chat.date` or its default),
+   * when the chat template asks for the date and `chat.options.date_string` does not give it.
+   */
+  date: string | null;
 }
 
 const EXAMPLE = { question: "What is 2 + 2?", answer: "4" };
@@ -71,7 +76,13 @@ export async function describePrompt(model: VerifierModel): Promise<PromptView> 
     scoreToken: tokenizer.tokenText(fit.ids[position] ?? -1),
     after,
     warnings: await warnings(model),
+    date: chat !== null && readsDate(chat) ? chat.date : null,
   };
+}
+
+/** Whether the template asks for today's date and is not given its text instead. */
+function readsDate(chat: ChatSpec): boolean {
+  return chat.template.includes("strftime_now") && !("date_string" in chat.options);
 }
 
 /** The tokens the template writes after the assistant's answer (its end-of-turn markers). */
