@@ -33,7 +33,8 @@ const pad = (n: number, width = 2) => String(n).padStart(width, "0");
  */
 export function strftimeOn(isoDate: string, format: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/u.exec(isoDate);
-  if (match === null) throw new Error(`the template date ${JSON.stringify(isoDate)} is not YYYY-MM-DD`);
+  if (match === null)
+    throw new Error(`the template date ${JSON.stringify(isoDate)} is not YYYY-MM-DD`);
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(year, month - 1, day));
   const startOfYear = Date.UTC(year, 0, 1);
