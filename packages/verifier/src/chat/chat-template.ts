@@ -38,6 +38,15 @@ export interface ChatSpec {
 const compiled = new Map<string, Template>();
 
 /**
+ * The day the prompt carries: the spec's date when the template calls `strftime_now` and
+ * `options.date_string` does not give the text instead; null when no date is rendered.
+ */
+export function renderedDate(spec: ChatSpec | null): string | null {
+  if (spec === null || !spec.template.includes("strftime_now")) return null;
+  return "date_string" in spec.options ? null : spec.date;
+}
+
+/**
  * The conversation rendered as `tokenizer.apply_chat_template(messages,
  * add_generation_prompt=True, tokenize=False, **options)` renders it (trim_blocks and
  * lstrip_blocks, `raise_exception`), followed by the assistant prefix; `strftime_now`

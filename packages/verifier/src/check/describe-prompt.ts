@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { type ChatSpec, chatMessages, renderChat } from "../chat/chat-template.js";
+import { type ChatSpec, chatMessages, renderChat, renderedDate } from "../chat/chat-template.js";
 import { hasChatTemplate } from "../chat/read-chat-spec.js";
 import { fitPrompt } from "../fit/fit.js";
 import { readJsonFile } from "../model/read-assay-config.js";
@@ -76,13 +76,8 @@ export async function describePrompt(model: VerifierModel): Promise<PromptView> 
     scoreToken: tokenizer.tokenText(fit.ids[position] ?? -1),
     after,
     warnings: await warnings(model),
-    date: chat !== null && readsDate(chat) ? chat.date : null,
+    date: renderedDate(chat),
   };
-}
-
-/** Whether the template asks for today's date and is not given its text instead. */
-function readsDate(chat: ChatSpec): boolean {
-  return chat.template.includes("strftime_now") && !("date_string" in chat.options);
 }
 
 /** The tokens the template writes after the assistant's answer (its end-of-turn markers). */
