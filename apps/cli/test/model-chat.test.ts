@@ -49,6 +49,39 @@ describe("assay model check on a chat model", () => {
     expect(plain.stderr).toContain("Warning: the model has a chat template");
   });
 
+  it("shows the fixed date a Llama 3.2 template renders, and the date assay.json pins", async () => {
+    const dir = join(work, "llama3.2-chat");
+    const made = await runAssay(["model", "make-tiny", dir, "--chat", "llama3.2"]);
+    expect(made.code, made.stderr).toBe(0);
+    const check = await runAssay(["model", "check", dir, "--lengths", "300"]);
+    expect(check.code, check.stderr).toBe(0);
+    // The system header says the pinned day, not the day the check runs.
+    expect(check.stdout).toContain(
+      "«<|start_header_id|>»system«<|end_header_id|>»\n\nCutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n",
+    );
+    expect(check.stdout).toContain("Template date: 2024-07-26");
+
+    const assay = JSON.parse(readFileSync(join(dir, "assay.json"), "utf8"));
+    writeFileSync(
+      join(dir, "assay.json"),
+      JSON.stringify({ ...assay, chat: { ...assay.chat, date: "2025-03-09" } }),
+    );
+    const json = await runAssay(["model", "check", dir, "--lengths", "300", "--json"]);
+    expect(json.code, json.stderr).toBe(0);
+    const { prompt } = JSON.parse(json.stdout);
+    expect(prompt.date).toBe("2025-03-09");
+    expect(prompt.shown).toContain("Today Date: 09 Mar 2025\n");
+
+    writeFileSync(
+      join(dir, "assay.json"),
+      JSON.stringify({ ...assay, chat: { ...assay.chat, date: "2025-02-30" } }),
+    );
+    const refused = await runAssay(["model", "check", dir, "--lengths", "300"]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("chat.date");
+    expect(refused.stderr).toContain("YYYY-MM-DD");
+  });
+
   it("refuses a distribution head on a family whose letters the tiny logits lack", async () => {
     const made = await runAssay([
       "model",

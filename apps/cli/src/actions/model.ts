@@ -129,6 +129,7 @@ type PromptView = {
   tokens: number;
   scoreToken: string;
   after: string[];
+  date: string | null;
 };
 
 /** The prompt the model is given (a short example), special tokens in «», and where the score is read. */
@@ -147,7 +148,11 @@ function promptSection(view: PromptView): string {
         ? `; after the answer the template writes ${view.after.map((t) => JSON.stringify(t)).join(", ")}`
         : `; after it the tokenizer appends ${view.after.map((t) => JSON.stringify(t)).join(", ")} (not read)`;
   const rule = "─".repeat(40);
-  return `${how}\n${rule}\n${view.shown}▌\n${rule}\n${read}${after}\n`;
+  const date =
+    view.date === null
+      ? ""
+      : `Template date: ${view.date} (the template's strftime_now renders this day every night; set assay.json "chat": { "date": "YYYY-MM-DD" } to change it)\n`;
+  return `${how}\n${rule}\n${view.shown}▌\n${rule}\n${read}${after}\n${date}`;
 }
 
 function checkTable(source: string, rows: CheckRow[]): string {

@@ -17,7 +17,7 @@ export interface MakeTinyFlags {
   externalData?: boolean;
   withPast?: boolean;
   fusedAttention?: boolean;
-  chat?: "qwen3" | "llama3" | "gemma3";
+  chat?: "qwen3" | "llama3" | "gemma3" | "llama3.2";
 }
 
 export interface CheckFlags {
@@ -71,8 +71,8 @@ export function registerModel(program: Command): void {
     .addOption(
       new Option(
         "--chat <family>",
-        "a chat model: that family's real tokenizer and chat template, the instruction as the system message (llama3 and gemma3 take a probe head)",
-      ).choices(["qwen3", "llama3", "gemma3"]),
+        "a chat model: that family's real tokenizer and chat template, the instruction as the system message; llama3.2 is Llama 3's tokenizer with Llama 3.2 Instruct's template (all but qwen3 take a probe head)",
+      ).choices(["qwen3", "llama3", "gemma3", "llama3.2"]),
     )
     .action(async (dir: string, flags: MakeTinyFlags) => {
       const { makeTinyAction } = await import("../actions/model.js");

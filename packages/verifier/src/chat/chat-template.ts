@@ -1,5 +1,6 @@
-import { Template } from "@huggingface/jinja";
+import { Environment, Interpreter, Template } from "@huggingface/jinja";
 import type { PromptPiece } from "../template/resolve-prompt.js";
+import { strftimeOn } from "./template-date.js";
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
@@ -27,14 +28,29 @@ export interface ChatSpec {
    * neutralized like the template's own delimiters.
    */
   markers: string[];
+  /**
+   * The day `strftime_now` renders (YYYY-MM-DD, assay.json `chat.date`), in place of the
+   * wall clock, so a night's prompt is the same as the last night's.
+   */
+  date: string;
 }
 
 const compiled = new Map<string, Template>();
 
 /**
+ * The day the prompt carries: the spec's date when the template calls `strftime_now` and
+ * `options.date_string` does not give the text instead; null when no date is rendered.
+ */
+export function renderedDate(spec: ChatSpec | null): string | null {
+  if (spec === null || !spec.template.includes("strftime_now")) return null;
+  return "date_string" in spec.options ? null : spec.date;
+}
+
+/**
  * The conversation rendered as `tokenizer.apply_chat_template(messages,
  * add_generation_prompt=True, tokenize=False, **options)` renders it (trim_blocks and
- * lstrip_blocks, `raise_exception`, `strftime_now`), followed by the assistant prefix.
+ * lstrip_blocks, `raise_exception`), followed by the assistant prefix; `strftime_now`
+ * renders the spec's fixed date, not today's.
  */
 export function renderChat(
   spec: ChatSpec,
@@ -47,13 +63,46 @@ export function renderChat(
     if (compiled.size > 16) compiled.clear();
     compiled.set(spec.template, template);
   }
-  const text = template.render({
+  // Template.render declares the library's `strftime_now` (today's date), which a context
+  // variable cannot replace: the environment is built here instead, with the globals
+  // transformers gives a chat template (Jinja's own, `raise_exception`, `strftime_now`).
+  const env = new Environment();
+  const context: Record<string, unknown> = {
+    ...templateGlobals(spec.date),
     ...spec.specialTokens,
     ...spec.options,
     messages: messages.map((m) => ({ ...m })),
     add_generation_prompt: addGenerationPrompt,
-  });
+  };
+  for (const [name, value] of Object.entries(context)) env.set(name, value);
+  const text = String(new Interpreter(env).run(template.parsed).value);
   return addGenerationPrompt ? text + spec.assistantPrefix : text;
+}
+
+/** Jinja's constants and `range`, and the two functions transformers adds, `strftime_now` on the fixed date. */
+function templateGlobals(date: string): Record<string, unknown> {
+  return {
+    true: true,
+    false: false,
+    none: null,
+    True: true,
+    False: false,
+    None: null,
+    range: pythonRange,
+    raise_exception: (message: unknown) => {
+      throw new Error(String(message));
+    },
+    strftime_now: (format: string) => strftimeOn(date, format),
+  };
+}
+
+/** Python's `range(stop)` / `range(start, stop[, step])`. */
+function pythonRange(start: number, stop?: number, step = 1): number[] {
+  const [from, to] = stop === undefined ? [0, start] : [start, stop];
+  if (step === 0) throw new Error("range() step must not be zero");
+  const out: number[] = [];
+  for (let i = from; step > 0 ? i < to : i > to; i += step) out.push(i);
+  return out;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { AssayConfig } from "../config/assay-config.js";
 import { ModelFolderError } from "../errors/model-folder-error.js";
 import { readJsonFile } from "../model/read-assay-config.js";
 import { type ChatSpec, chatMessages, renderChat } from "./chat-template.js";
+import { DEFAULT_TEMPLATE_DATE } from "./template-date.js";
 
 /** The special tokens Hugging Face passes to a chat template (`special_tokens_map`). */
 const SPECIAL_TOKEN_KEYS = [
@@ -53,6 +54,7 @@ export async function readChatSpec(dir: string, config: AssayConfig): Promise<Ch
     examples: chat?.examples ?? [],
     assistantPrefix: chat?.assistant_prefix ?? "",
     markers: [],
+    date: chat?.date ?? DEFAULT_TEMPLATE_DATE,
   };
   const rendered = checkRenders(dir, spec, config);
   spec.markers = specialTokensIn(tokenizerConfig, rendered);

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { type ChatSpec, chatMessages, renderChat } from "../chat/chat-template.js";
+import { type ChatSpec, chatMessages, renderChat, renderedDate } from "../chat/chat-template.js";
 import { hasChatTemplate } from "../chat/read-chat-spec.js";
 import { fitPrompt } from "../fit/fit.js";
 import { readJsonFile } from "../model/read-assay-config.js";
@@ -25,6 +25,11 @@ export interface PromptView {
    */
   after: string[];
   warnings: string[];
+  /**
+   * The day the template's `strftime_now` renders (assay.json `chat.date` or its default),
+   * when the chat template asks for the date and `chat.options.date_string` does not give it.
+   */
+  date: string | null;
 }
 
 const EXAMPLE = { question: "What is 2 + 2?", answer: "4" };
@@ -71,6 +76,7 @@ export async function describePrompt(model: VerifierModel): Promise<PromptView> 
     scoreToken: tokenizer.tokenText(fit.ids[position] ?? -1),
     after,
     warnings: await warnings(model),
+    date: renderedDate(chat),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isCalendarDate } from "../chat/template-date.js";
 
 /** Slot names with a fixed meaning; any other slot reads the sample's own metadata key. */
 export const RESERVED_SLOTS = ["question", "answer", "criterion"] as const;
@@ -144,6 +145,15 @@ export const ChatConfigSchema = z.strictObject({
   options: z.record(z.string(), z.json()).default({}),
   /** Text the assistant's answer starts with (e.g. `Score: `); the score is read after it. */
   assistant_prefix: z.string().default(""),
+  /**
+   * The day (YYYY-MM-DD) the template's `strftime_now` renders, e.g. Llama 3.2's "Today
+   * Date: 26 Jul 2024", instead of the day the prompt is rendered, so the same judge reads
+   * the same prompt every night. Default 2024-07-26 (DEFAULT_TEMPLATE_DATE).
+   */
+  date: z
+    .string()
+    .refine(isCalendarDate, "must be a calendar day written YYYY-MM-DD, e.g. 2024-07-26")
+    .optional(),
 });
 
 /**

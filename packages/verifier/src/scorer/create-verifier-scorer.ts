@@ -6,6 +6,7 @@ import {
   scored,
   unscored,
 } from "@assay/core";
+import { renderedDate } from "../chat/chat-template.js";
 import type { VerifierModel } from "../model/verifier-model.js";
 import type { PromptSpec } from "./prompt-plan.js";
 import { promptPlan } from "./prompt-plan.js";
@@ -133,11 +134,13 @@ function finalScore(head: ResolvedHead, detail: VerifierDetail): Score {
 /** `answers` is 1 + the number of trajectory prefixes: each goes through every prompt. */
 function emptyDetail(runner: PromptRunner, answers: number): VerifierDetail {
   const { model, head, prompts } = runner;
+  const date = renderedDate(model.chat);
   return {
     head: head.type,
     ...(head.type === "distribution" && { scale: head.scale }),
     ...(model.config.family !== undefined && { family: model.config.family }),
     ...(model.revision !== null && { revision: model.revision }),
+    ...(date !== null && { templateDate: date }),
     criteria: [],
     truncations: [],
     truncated: false,

@@ -62,6 +62,11 @@ export interface VerifierDetail extends Record<string, unknown> {
   /** The Hub commit sha of a hub-id model (`usage.model` names the id as written). */
   revision?: string;
   /**
+   * The day (YYYY-MM-DD) the chat template's `strftime_now` rendered into the prompt
+   * (assay.json `chat.date` or its default), when the template writes one.
+   */
+  templateDate?: string;
+  /**
    * Trajectories only (the sample has `steps`): entry i is the value of the prefix
    * steps[0..i] joined with newlines as the answer (same prompts, same head, same mean),
    * null where that prefix would be unscored. The score's own value stays the value of

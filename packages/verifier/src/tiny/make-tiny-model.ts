@@ -63,12 +63,14 @@ export interface TinyModelOptions {
    * as published (its `chat_template` included) and an assay.json whose instruction is the
    * system message (Qwen3 with `enable_thinking: false`). Without it the tiny model carries
    * Qwen3's tokenizer without a chat template, as a base model. Gemma 3's letters lie past
-   * the tiny logits, so a Gemma 3 tiny model has a probe head. Default none.
+   * the tiny logits, so a Gemma 3 tiny model has a probe head. `llama3.2` is Llama 3's
+   * tokenizer with Llama 3.2 Instruct's template (its system header carries the date).
+   * Default none.
    */
   chat?: ChatFamily;
 }
 
-export const CHAT_FAMILIES = ["qwen3", "llama3", "gemma3"] as const;
+export const CHAT_FAMILIES = ["qwen3", "llama3", "gemma3", "llama3.2"] as const;
 export type ChatFamily = (typeof CHAT_FAMILIES)[number];
 
 /** Vocabulary sizes of the families' tokenizers (config.json `vocab_size`). */
@@ -76,6 +78,15 @@ const FAMILY_VOCAB: Record<ChatFamily, number> = {
   qwen3: 151_669,
   llama3: 128_256,
   gemma3: 262_208,
+  "llama3.2": 128_256,
+};
+
+/**
+ * Families whose chat template no tokenizer package ships: the package whose tokenizer
+ * they share, and the template file (packages/verifier/templates) written over its config.
+ */
+const TEMPLATE_FILES: Partial<Record<ChatFamily, { tokenizer: ChatFamily; template: string }>> = {
+  "llama3.2": { tokenizer: "llama3", template: "llama-3.2-instruct.jinja" },
 };
 
 /** Logits cover the first 1,024 Qwen3 ids: every ASCII letter and digit is among them. */
@@ -265,10 +276,17 @@ async function copyFamilyTokenizer(
   family: ChatFamily,
   paddingSide: "left" | "right",
 ): Promise<void> {
-  await copyFile(familyFile(family, "tokenizer.json"), join(dir, "tokenizer.json"));
-  const configJson = familyFile(family, "tokenizer_config.json");
+  const own = TEMPLATE_FILES[family];
+  const tokenizer = own?.tokenizer ?? family;
+  await copyFile(familyFile(tokenizer, "tokenizer.json"), join(dir, "tokenizer.json"));
+  const configJson = familyFile(tokenizer, "tokenizer_config.json");
   const tokenizerConfig = JSON.parse(await readFile(configJson, "utf8")) as Record<string, unknown>;
   tokenizerConfig.padding_side = paddingSide;
+  if (own !== undefined) {
+    // src/tiny and dist/tiny both sit two folders below the package's templates folder.
+    const template = new URL(`../../templates/${own.template}`, import.meta.url);
+    tokenizerConfig.chat_template = await readFile(template, "utf8");
+  }
   await writeJson(join(dir, "tokenizer_config.json"), tokenizerConfig);
 }
 
