@@ -28,6 +28,7 @@ function job(runId: string, sampleId: string, computeMs: number): JobResult {
     model,
     inputTokens: 1000,
     cachedInputTokens: role === "verifier" ? 3000 : 0,
+    cacheWriteTokens: 0,
     outputTokens: role === "verifier" ? 0 : 200,
     computeMs: ms,
     device: ms === null ? null : "cuda:0",

@@ -20,6 +20,8 @@ export interface UsageRow {
   model: string;
   inputTokens: number;
   cachedInputTokens: number;
+  /** Input tokens written to a prompt cache, apart from `inputTokens`; 0 for verifiers. */
+  cacheWriteTokens: number;
   outputTokens: number;
   computeMs: number | null;
   device: string | null;

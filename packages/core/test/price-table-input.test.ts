@@ -9,6 +9,7 @@ function usage(model: string): UsageTotals {
     model,
     inputTokens: 1_000_000,
     cachedInputTokens: 0,
+    cacheWriteTokens: 0,
     outputTokens: 0,
     computeMs: null,
     rows: 1,

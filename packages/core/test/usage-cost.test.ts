@@ -18,6 +18,7 @@ function totals(
     model,
     inputTokens: 0,
     cachedInputTokens: 0,
+    cacheWriteTokens: 0,
     outputTokens: 0,
     computeMs: null,
     rows: 1,

@@ -54,6 +54,7 @@ const prices = PriceTableSchema.parse({
     "fam-b-small": {
       input_per_million: 0.2,
       cached_input_per_million: 0.05,
+      cache_write_per_million: 0.25,
       output_per_million: 1,
     },
     "other-7b": { input_per_million: 0.5, output_per_million: 0.5 },

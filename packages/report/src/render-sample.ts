@@ -100,7 +100,11 @@ function truncationText(s: ScoreRecord): string {
 }
 
 function usageText(u: UsageRecord): string {
-  const cached = u.cachedInputTokens > 0 ? ` (${u.cachedInputTokens} cached)` : "";
+  const apart = [
+    u.cachedInputTokens > 0 ? `${u.cachedInputTokens} cached` : "",
+    u.cacheWriteTokens > 0 ? `${u.cacheWriteTokens} written to cache` : "",
+  ].filter((part) => part !== "");
+  const cached = apart.length === 0 ? "" : ` (${apart.join(", ")})`;
   const compute = u.computeMs === null ? "" : `, ${u.computeMs.toFixed(1)} ms`;
   const device = u.device === null ? "" : ` on ${u.device}`;
   return `${u.model}: ${u.inputTokens} in${cached}, ${u.outputTokens} out${compute}${device}`;

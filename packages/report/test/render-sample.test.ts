@@ -16,6 +16,7 @@ const VIEW: SampleView = {
       model: "gen-a",
       inputTokens: 120,
       cachedInputTokens: 100,
+      cacheWriteTokens: 40,
       outputTokens: 30,
       computeMs: null,
       device: null,
@@ -55,6 +56,7 @@ const VIEW: SampleView = {
           model: "judge-0.6b",
           inputTokens: 2440,
           cachedInputTokens: 0,
+          cacheWriteTokens: 0,
           outputTokens: 0,
           computeMs: 12.5,
           device: "cuda:0",
@@ -92,7 +94,7 @@ describe("one sample for a terminal", () => {
   it("says where the sample came from, then its text, indented", () => {
     expect(text).toContain("Sample t7#1 of run night-2 (task t7, candidate 1, label false)");
     expect(text).toContain("dataset   data/night-2.jsonl, line 7\n");
-    expect(text).toContain("generator gen-a: 120 in (100 cached), 30 out");
+    expect(text).toContain("generator gen-a: 120 in (100 cached, 40 written to cache), 30 out");
     expect(text).toContain("  Why?\n  Explain.\n");
     expect(text).toContain("\n\nAnswer\n  Because.");
     expect(text).toContain('Target    ["because"]');

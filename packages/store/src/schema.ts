@@ -173,6 +173,8 @@ export const usage = pgTable(
     model: text("model").notNull(),
     inputTokens: integer("input_tokens").notNull(),
     cachedInputTokens: integer("cached_input_tokens").notNull(),
+    /** Input tokens written to a prompt cache, apart from the two above. */
+    cacheWriteTokens: integer("cache_write_tokens").notNull().default(0),
     outputTokens: integer("output_tokens").notNull(),
     computeMs: doublePrecision("compute_ms"),
     device: text("device"),
@@ -299,6 +301,7 @@ export const usageRollups = pgTable(
     model: text("model").notNull(),
     inputTokens: bigint("input_tokens", { mode: "number" }).notNull(),
     cachedInputTokens: bigint("cached_input_tokens", { mode: "number" }).notNull(),
+    cacheWriteTokens: bigint("cache_write_tokens", { mode: "number" }).notNull().default(0),
     outputTokens: bigint("output_tokens", { mode: "number" }).notNull(),
     computeMs: doublePrecision("compute_ms"),
     rows: bigint("rows", { mode: "number" }).notNull(),
@@ -405,6 +408,7 @@ export const answerStaging = pgTable(
     /** Uncached input tokens (the store's convention: cached ones are counted apart). */
     inputTokens: integer("input_tokens"),
     cachedInputTokens: integer("cached_input_tokens"),
+    cacheWriteTokens: integer("cache_write_tokens"),
     outputTokens: integer("output_tokens"),
     matched: boolean("matched").notNull().default(false),
   },

@@ -25,7 +25,13 @@ interface CandidateSpec {
   judge: Value;
   /** A deterministic scorer's value (f1), an unscored reason, or no row. */
   f1: Value;
-  generator: { model: string; input: number; cached: number; output: number } | null;
+  generator: {
+    model: string;
+    input: number;
+    cached: number;
+    cacheWrite: number;
+    output: number;
+  } | null;
   /** Verifier prompts: tokens before fitting, tokens kept. */
   prompts: [number, number][];
 }
@@ -59,6 +65,8 @@ const candidate: fc.Arbitrary<CandidateSpec> = fc.record({
       model: fc.constantFrom("gen-a", "gen-b", "unpriced"),
       input: fc.nat(5000),
       cached: fc.nat(500),
+      // Prompt-cache writes: gen-a has a cache-write price, gen-b is charged its input price.
+      cacheWrite: fc.oneof(fc.constant(0), fc.nat(800)),
       output: fc.nat(2000),
     }),
     { freq: 5 },
@@ -114,7 +122,12 @@ const generatedRun: fc.Arbitrary<GeneratedRun> = fc.record({
 const PRICES: PriceTableInput = {
   currency: "USD",
   models: {
-    "gen-a": { input_per_million: 0.1, cached_input_per_million: 0.01, output_per_million: 0.3 },
+    "gen-a": {
+      input_per_million: 0.1,
+      cached_input_per_million: 0.01,
+      cache_write_per_million: 0.125,
+      output_per_million: 0.3,
+    },
     "gen-b": { input_per_million: 0.2, output_per_million: 0.2 },
     "judge-model": { input_per_million: 0.02 },
   },
@@ -168,6 +181,7 @@ async function seed(db: TestStore, runId: string, run: GeneratedRun): Promise<vo
               model: c.generator.model,
               input_tokens: c.generator.input,
               cached_input_tokens: c.generator.cached,
+              cache_write_tokens: c.generator.cacheWrite,
               output_tokens: c.generator.output,
             },
           }),
@@ -197,6 +211,7 @@ async function seed(db: TestStore, runId: string, run: GeneratedRun): Promise<vo
               model: "judge-model",
               inputTokens: 100,
               cachedInputTokens: 10,
+              cacheWriteTokens: 0,
               outputTokens: 0,
               computeMs: 5,
               device: "cpu",
@@ -410,7 +425,7 @@ describe.each(DRIVER_NAMES)("analyst views on %s", (driver) => {
               label: true,
               judge: 1,
               f1: 1,
-              generator: { model: "gen-a", input: 1_000_000, cached: 0, output: 0 },
+              generator: { model: "gen-a", input: 1_000_000, cached: 0, cacheWrite: 0, output: 0 },
               prompts: [],
             },
           ],

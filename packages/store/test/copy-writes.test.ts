@@ -33,6 +33,7 @@ function result(runId: string, sampleId: string, text: string, verifier: boolean
         model: text,
         inputTokens: 9,
         cachedInputTokens: 1,
+        cacheWriteTokens: 0,
         outputTokens: 0,
         computeMs: 1.5,
         device: null,

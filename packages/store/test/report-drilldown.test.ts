@@ -84,6 +84,7 @@ function verifierResult(runId: string, sampleId: string, value: number, cut: boo
         model: "tiny",
         inputTokens: cut ? 2040 : 400,
         cachedInputTokens: 0,
+        cacheWriteTokens: 0,
         outputTokens: 0,
         computeMs: 36,
         device: "cpu",

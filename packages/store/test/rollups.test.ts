@@ -200,6 +200,7 @@ async function seed(db: TestStore, runId: string, tasks: TaskSpec[]): Promise<vo
               0,
             ),
             cachedInputTokens: 0,
+            cacheWriteTokens: 0,
             outputTokens: 0,
             computeMs: c.computeMs,
             device: "cuda:0",

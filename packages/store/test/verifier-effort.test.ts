@@ -25,6 +25,7 @@ function verifierJob(
         model: "tiny",
         inputTokens: 10,
         cachedInputTokens: 0,
+        cacheWriteTokens: 0,
         outputTokens: 0,
         computeMs: 1,
         device: "cpu",

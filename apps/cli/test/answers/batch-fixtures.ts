@@ -15,7 +15,7 @@ export const SPEC = "default:\n  scorers: [{ name: exact }, { name: includes }]\
 export const PRICES =
   "currency: USD\nmodels:\n" +
   "  gpt-x: { input_per_million: 2, cached_input_per_million: 0.5, output_per_million: 8 }\n" +
-  "  claude-x: { input_per_million: 3, cached_input_per_million: 0.3, output_per_million: 15 }\n";
+  "  claude-x: { input_per_million: 3, cached_input_per_million: 0.3, cache_write_per_million: 3.75, output_per_million: 15 }\n";
 
 function chat(
   customId: string,
@@ -135,7 +135,7 @@ export const ANTHROPIC_OUTPUT = [
 
 /**
  * The same answers as Assay JSONL: Anthropic counts cache reads and writes outside
- * input_tokens; writes are priced as input.
+ * input_tokens, as the JSONL's cached_input_tokens and cache_write_tokens are.
  */
 export const ANTHROPIC_AS_JSONL = {
   spec: `${SPEC}generator_usage: { input_tokens: excludes_cached }\n`,
@@ -145,8 +145,9 @@ export const ANTHROPIC_AS_JSONL = {
       answer: "paris",
       generator: {
         model: "claude-x",
-        input_tokens: 70,
+        input_tokens: 50,
         cached_input_tokens: 30,
+        cache_write_tokens: 20,
         output_tokens: 5,
       },
     },

@@ -3,7 +3,8 @@ import { firstIssue } from "../zod-issues.js";
 
 /**
  * What one line of a batch output said, in the store's usage convention: `inputTokens`
- * are uncached, cached input tokens are counted apart, so each token is priced once.
+ * are uncached, cached input tokens and cache writes are counted apart, so each token is
+ * priced once.
  */
 export type BatchAnswer =
   | {
@@ -14,6 +15,8 @@ export type BatchAnswer =
       choices: string[];
       inputTokens: number;
       cachedInputTokens: number;
+      /** Input tokens written to the provider's prompt cache, apart from `inputTokens`. */
+      cacheWriteTokens: number;
       outputTokens: number;
     }
   | { kind: "failed"; customId: string; outcome: FailedOutcome; reason: string };

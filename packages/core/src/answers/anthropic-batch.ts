@@ -31,9 +31,8 @@ const AnthropicBatchLine = z.looseObject({
 
 /**
  * One line of an Anthropic Message Batches results file. Anthropic counts cache reads and
- * cache writes outside `input_tokens`: reads are the cached input; writes are added to
- * the uncached input (the price table has no cache-write price, so they are priced as
- * input tokens).
+ * cache writes outside `input_tokens`: reads are the cached input, writes are kept apart
+ * (priced at the table's cache-write price), and `input_tokens` is the uncached input.
  */
 export function anthropicAnswer(json: unknown): BatchAnswer | AnswerLineProblem {
   const line = AnthropicBatchLine.safeParse(json);
@@ -53,20 +52,14 @@ export function anthropicAnswer(json: unknown): BatchAnswer | AnswerLineProblem 
     .filter((block) => block.type === "text" && block.text !== undefined)
     .map((block) => block.text as string)
     .join("");
-  const uncached = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0);
-  if (uncached > MAX_TOKEN_COUNT) {
-    return refused(
-      "result.message.usage",
-      "input_tokens + cache_creation_input_tokens is too large",
-    );
-  }
   return {
     kind: "answered",
     customId,
     model: message.data.model,
     choices: [text],
-    inputTokens: uncached,
+    inputTokens: usage.input_tokens,
     cachedInputTokens: usage.cache_read_input_tokens ?? 0,
+    cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
     outputTokens: usage.output_tokens,
   };
 }

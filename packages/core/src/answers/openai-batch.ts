@@ -90,6 +90,7 @@ export function openaiAnswer(json: unknown): BatchAnswer | AnswerLineProblem {
     choices,
     inputTokens: usage.prompt_tokens - cached,
     cachedInputTokens: cached,
+    cacheWriteTokens: 0,
     outputTokens: usage.completion_tokens,
   };
 }
@@ -118,6 +119,7 @@ function responsesAnswer(customId: string, body: unknown): BatchAnswer | AnswerL
     choices: [text],
     inputTokens: usage.input_tokens - cached,
     cachedInputTokens: cached,
+    cacheWriteTokens: 0,
     outputTokens: usage.output_tokens,
   };
 }

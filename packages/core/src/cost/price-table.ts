@@ -14,10 +14,7 @@ export const ModelPriceSchema = z
     /** Default: the input price (no cache discount). */
     cached_input_per_million: price.optional(),
     output_per_million: price.optional(),
-    /**
-     * Writing a token to the provider's cache. Stored by `assay prices import` for
-     * reference; usage records no cache-write tokens, so no cost charges it.
-     */
+    /** Writing a token to the provider's prompt cache. Default: the input price. */
     cache_write_per_million: price.optional(),
     gpu_hour: price.optional(),
   })

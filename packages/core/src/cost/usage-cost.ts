@@ -10,6 +10,8 @@ export interface UsageTotals {
   /** Uncached input tokens (cached ones are counted apart, never twice). */
   inputTokens: number;
   cachedInputTokens: number;
+  /** Input tokens written to a prompt cache (counted apart from both of the above). */
+  cacheWriteTokens: number;
   outputTokens: number;
   /** Summed compute time; null when no row measured it. */
   computeMs: number | null;
@@ -98,6 +100,7 @@ function costOfRow(
   const tokenCost =
     (row.inputTokens * (price.input_per_million ?? 0) +
       row.cachedInputTokens * (price.cached_input_per_million ?? price.input_per_million ?? 0) +
+      row.cacheWriteTokens * (price.cache_write_per_million ?? price.input_per_million ?? 0) +
       row.outputTokens * (price.output_per_million ?? 0)) /
     MILLION;
   if (price.gpu_hour === undefined) return tokenCost;

@@ -3,6 +3,8 @@ export interface UsageRecord {
   model: string;
   inputTokens: number;
   cachedInputTokens: number;
+  /** Input tokens written to a prompt cache, apart from the two above. */
+  cacheWriteTokens: number;
   outputTokens: number;
   computeMs: number | null;
   device: string | null;

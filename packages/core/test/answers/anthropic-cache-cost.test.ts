@@ -2,13 +2,15 @@ import { describe, expect, it } from "vitest";
 import {
   type BatchAnswer,
   costOfUsage,
+  type PriceTableInput,
   PriceTableSchema,
   parseAnswerLine,
 } from "../../src/index.js";
 
-// The cost convention for Anthropic prompt caching, by hand: cache reads are the cached
-// input (at the cached price), cache writes join the uncached input (at the input price),
-// and `cache_write_per_million`, though the table may hold it, charges nothing.
+// The cost convention for Anthropic prompt caching, by hand: `input_tokens` are the
+// uncached input, cache reads are the cached input (at the cached price) and cache writes
+// are counted apart, at `cache_write_per_million` when the table has it, else at the
+// input price.
 
 const line = JSON.stringify({
   custom_id: "q1",
@@ -27,37 +29,60 @@ const line = JSON.stringify({
   },
 });
 
-describe("an Anthropic answer's cache tokens, priced", () => {
-  it("bills cache writes as input and cache reads at the cached price", () => {
-    const answer = parseAnswerLine(line, "anthropic-batch") as BatchAnswer;
-    if (answer.kind !== "answered") throw new Error(`the line was not answered: ${answer.kind}`);
-    const prices = PriceTableSchema.parse({
-      models: {
-        "claude-x": {
-          input_per_million: 3,
-          cached_input_per_million: 0.3,
-          cache_write_per_million: 3.75,
-          output_per_million: 15,
-        },
+function answered(): Extract<BatchAnswer, { kind: "answered" }> {
+  const answer = parseAnswerLine(line, "anthropic-batch") as BatchAnswer;
+  if (answer.kind !== "answered") throw new Error(`the line was not answered: ${answer.kind}`);
+  return answer;
+}
+
+function generationCost(price: PriceTableInput["models"][string]): number | null {
+  const answer = answered();
+  const cost = costOfUsage(
+    [
+      {
+        role: "generator",
+        model: answer.model,
+        inputTokens: answer.inputTokens,
+        cachedInputTokens: answer.cachedInputTokens,
+        cacheWriteTokens: answer.cacheWriteTokens,
+        outputTokens: answer.outputTokens,
+        computeMs: null,
+        rows: 1,
       },
+    ],
+    PriceTableSchema.parse({ models: { "claude-x": price } }),
+    { idle: ["verifier"] },
+  );
+  expect(cost.total).toBe(cost.generation);
+  return cost.generation;
+}
+
+describe("an Anthropic answer's cache tokens, priced", () => {
+  it("keeps the three kinds of input apart", () => {
+    const answer = answered();
+    expect([answer.inputTokens, answer.cachedInputTokens, answer.cacheWriteTokens]).toEqual([
+      100, 60, 40,
+    ]);
+  });
+
+  it("bills cache writes at the cache-write price and cache reads at the cached price", () => {
+    const cost = generationCost({
+      input_per_million: 3,
+      cached_input_per_million: 0.3,
+      cache_write_per_million: 3.75,
+      output_per_million: 15,
     });
-    const cost = costOfUsage(
-      [
-        {
-          role: "generator",
-          model: answer.model,
-          inputTokens: answer.inputTokens,
-          cachedInputTokens: answer.cachedInputTokens,
-          outputTokens: answer.outputTokens,
-          computeMs: null,
-          rows: 1,
-        },
-      ],
-      prices,
-      { idle: ["verifier"] },
-    );
+    // 100 × 3 + 40 × 3.75 + 60 × 0.3 + 10 × 15 = 300 + 150 + 18 + 150 = 618 per million tokens.
+    expect(cost).toBeCloseTo(618 / 1e6, 15);
+  });
+
+  it("bills cache writes at the input price when the table has no cache-write price", () => {
+    const cost = generationCost({
+      input_per_million: 3,
+      cached_input_per_million: 0.3,
+      output_per_million: 15,
+    });
     // (100 + 40) × 3 + 60 × 0.3 + 10 × 15 = 420 + 18 + 150 = 588 per million tokens.
-    expect(cost.generation).toBeCloseTo(588 / 1e6, 15);
-    expect(cost.total).toBeCloseTo(588 / 1e6, 15);
+    expect(cost).toBeCloseTo(588 / 1e6, 15);
   });
 });

@@ -34,6 +34,7 @@ describe("OpenAI batch output lines", () => {
       choices: ["first", "second"],
       inputTokens: 36,
       cachedInputTokens: 64,
+      cacheWriteTokens: 0,
       outputTokens: 9,
     });
   });
@@ -53,6 +54,7 @@ describe("OpenAI batch output lines", () => {
       choices: ["Paris"],
       inputTokens: 20,
       cachedInputTokens: 0,
+      cacheWriteTokens: 0,
     });
   });
 
@@ -96,7 +98,7 @@ describe("OpenAI batch output lines", () => {
 });
 
 describe("Anthropic Message Batches result lines", () => {
-  it("counts cache writes as uncached input and cache reads as cached input", () => {
+  it("keeps cache writes apart from the uncached input and counts cache reads as cached input", () => {
     const line = JSON.stringify({
       custom_id: "q1",
       result: {
@@ -122,8 +124,9 @@ describe("Anthropic Message Batches result lines", () => {
       customId: "q1",
       model: "claude-x",
       choices: ["Paris"],
-      inputTokens: 70,
+      inputTokens: 50,
       cachedInputTokens: 30,
+      cacheWriteTokens: 20,
       outputTokens: 5,
     });
   });

@@ -32,6 +32,7 @@ export function jobResultOf(job: ScoreJob, score: Score): JobResult {
     model: calls.usage.model,
     inputTokens: calls.usage.inputTokens,
     cachedInputTokens: calls.usage.cachedInputTokens ?? 0,
+    cacheWriteTokens: 0,
     outputTokens: calls.usage.outputTokens,
     computeMs: calls.usage.computeMs,
     device: calls.usage.device,

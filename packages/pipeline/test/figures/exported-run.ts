@@ -30,6 +30,7 @@ export interface UsageLine {
   scorer: string;
   input_tokens: number;
   cached_input_tokens: number;
+  cache_write_tokens: number;
   output_tokens: number;
   compute_ms: number | null;
   [column: string]: unknown;

@@ -46,6 +46,8 @@ export interface DrawnCandidate {
   generator: (typeof GENERATORS)[number];
   promptTokens: (typeof PROMPT_TOKENS)[number];
   cachedShare: number;
+  /** Generator input tokens written to a prompt cache (priced apart from the input). */
+  cacheWrites: number;
   kind: "math" | "prose" | null;
 }
 
@@ -181,6 +183,7 @@ export const drawnRun: fc.Arbitrary<DrawnRun> = fc
       generator: fc.constantFrom(...GENERATORS),
       promptTokens: fc.constantFrom(...PROMPT_TOKENS),
       cachedShare: fc.constantFrom(0, 0, 0.5),
+      cacheWrites: fc.constantFrom(0, 0, 40, 1500),
       kind: fc.constantFrom("math" as const, "prose" as const, null),
     });
     const task = fc.oneof(
@@ -311,6 +314,7 @@ function sampleOf(task: number, index: number, candidate: DrawnCandidate): Sampl
       input_tokens: 200 + index,
       output_tokens: 50 + task,
       cached_input_tokens: 0,
+      cache_write_tokens: candidate.cacheWrites,
     },
     line: task + 1,
   };

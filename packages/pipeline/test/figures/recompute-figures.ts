@@ -300,9 +300,11 @@ export function costOf(
       if (price === undefined) return null;
       if (price.gpu_hour !== undefined && row.compute_ms === null) return null;
       const cachedPrice = price.cached_input_per_million ?? price.input_per_million ?? 0;
+      const cacheWritePrice = price.cache_write_per_million ?? price.input_per_million ?? 0;
       sum +=
         (row.input_tokens * (price.input_per_million ?? 0) +
           row.cached_input_tokens * cachedPrice +
+          row.cache_write_tokens * cacheWritePrice +
           row.output_tokens * (price.output_per_million ?? 0)) /
           1e6 +
         ((row.compute_ms ?? 0) / 3.6e6) * (price.gpu_hour ?? 0);

@@ -40,6 +40,7 @@ export const USAGE_COLUMNS = columnList(usage, [
   "model",
   "inputTokens",
   "cachedInputTokens",
+  "cacheWriteTokens",
   "outputTokens",
   "computeMs",
   "device",

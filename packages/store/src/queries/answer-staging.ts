@@ -19,6 +19,8 @@ export interface StagedAnswer {
   /** Uncached input tokens; cached ones are counted apart (the store's convention). */
   inputTokens: number | null;
   cachedInputTokens: number | null;
+  /** Input tokens written to the provider's prompt cache, apart from the two above. */
+  cacheWriteTokens: number | null;
   outputTokens: number | null;
 }
 
@@ -39,6 +41,7 @@ const ANSWER_COLUMNS = columnList(answerStaging, [
   "choices",
   "inputTokens",
   "cachedInputTokens",
+  "cacheWriteTokens",
   "outputTokens",
 ]);
 
@@ -104,6 +107,7 @@ interface StagedRow {
   choices: string[] | string;
   input_tokens: number | null;
   cached_input_tokens: number | null;
+  cache_write_tokens: number | null;
   output_tokens: number | null;
 }
 
@@ -121,7 +125,7 @@ export async function takeStagedAnswers(
     `UPDATE answer_staging SET matched = true
      WHERE run_id = $1 AND custom_id = ANY($2::text[])
      RETURNING custom_id, file, line, outcome, reason, model, choices,
-               input_tokens, cached_input_tokens, output_tokens`,
+               input_tokens, cached_input_tokens, cache_write_tokens, output_tokens`,
     [runId, customIds],
   );
   return new Map(rows.map((row) => [row.custom_id, answerOf(row)]));
@@ -139,7 +143,7 @@ export async function unmatchedAnswers(
 ): Promise<StagedAnswer[]> {
   const { rows } = await runnerOfDriver(driver).query<StagedRow>(
     `SELECT custom_id, file, line, outcome, reason, model, choices,
-            input_tokens, cached_input_tokens, output_tokens
+            input_tokens, cached_input_tokens, cache_write_tokens, output_tokens
      FROM answer_staging
      WHERE run_id = $1 AND NOT matched AND outcome = 'answered' AND custom_id > $2
      ORDER BY custom_id LIMIT ${Math.trunc(limit)}`,
@@ -159,6 +163,7 @@ function answerOf(row: StagedRow): StagedAnswer {
     choices: typeof row.choices === "string" ? JSON.parse(row.choices) : row.choices,
     inputTokens: row.input_tokens === null ? null : Number(row.input_tokens),
     cachedInputTokens: row.cached_input_tokens === null ? null : Number(row.cached_input_tokens),
+    cacheWriteTokens: row.cache_write_tokens === null ? null : Number(row.cache_write_tokens),
     outputTokens: row.output_tokens === null ? null : Number(row.output_tokens),
   };
 }

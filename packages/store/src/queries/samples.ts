@@ -70,6 +70,7 @@ function generatorUsage(runId: string, sample: Sample) {
       model: generator.model,
       inputTokens: generator.input_tokens,
       cachedInputTokens: generator.cached_input_tokens ?? 0,
+      cacheWriteTokens: generator.cache_write_tokens ?? 0,
       outputTokens: generator.output_tokens,
       computeMs: null,
       device: null,

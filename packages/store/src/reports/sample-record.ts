@@ -20,7 +20,8 @@ const TRUNCATIONS = `
 
 // The generator's row has scorer ''; a verifier's row carries its scorer key.
 const USAGE = `
-  SELECT role, scorer, model, input_tokens, cached_input_tokens, output_tokens, compute_ms, device
+  SELECT role, scorer, model, input_tokens, cached_input_tokens, cache_write_tokens, output_tokens,
+         compute_ms, device
   FROM usage WHERE run_id = $1 AND sample_id = $2`;
 
 type Row = Record<string, unknown>;
@@ -92,6 +93,7 @@ function usageRecord(row: Row): UsageRecord {
     model: String(row.model),
     inputTokens: num(row.input_tokens),
     cachedInputTokens: num(row.cached_input_tokens),
+    cacheWriteTokens: num(row.cache_write_tokens),
     outputTokens: num(row.output_tokens),
     computeMs: numOrNull(row.compute_ms),
     device: (row.device as string | null) ?? null,

@@ -66,6 +66,7 @@ const TRUNCATIONS = `
 const USAGE = `
   SELECT sm.${SLICE} AS slice, u.role, u.model,
          sum(u.input_tokens) AS input_tokens, sum(u.cached_input_tokens) AS cached_input_tokens,
+         sum(u.cache_write_tokens) AS cache_write_tokens,
          sum(u.output_tokens) AS output_tokens, sum(u.compute_ms) AS compute_ms, count(*) AS rows
   FROM usage u JOIN samples sm ON sm.run_id = u.run_id AND sm.sample_id = u.sample_id
   WHERE u.run_id = $1 GROUP BY 1, 2, 3 ORDER BY 2, 3`;
@@ -201,6 +202,7 @@ function groupUsage(rows: readonly Row[]): Map<string | null, UsageTotals[]> {
       model: String(r.model),
       inputTokens: num(r.input_tokens),
       cachedInputTokens: num(r.cached_input_tokens),
+      cacheWriteTokens: num(r.cache_write_tokens),
       outputTokens: num(r.output_tokens),
       computeMs: numOrNull(r.compute_ms),
       rows: num(r.rows),

@@ -143,6 +143,7 @@ function samplesOfAnswer(reference: Sample, answer: StagedAnswer): Sample[] {
     input_tokens: answer.inputTokens ?? 0,
     output_tokens: answer.outputTokens ?? 0,
     cached_input_tokens: answer.cachedInputTokens ?? 0,
+    cache_write_tokens: answer.cacheWriteTokens ?? 0,
   };
   if (answer.choices.length === 1) {
     return [{ ...reference, answer: answer.choices[0] as string, generator: usage }];

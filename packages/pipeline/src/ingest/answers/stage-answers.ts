@@ -120,6 +120,7 @@ function stagedOf(file: string, line: number, answer: BatchAnswer): StagedAnswer
       choices: [],
       inputTokens: null,
       cachedInputTokens: null,
+      cacheWriteTokens: null,
       outputTokens: null,
     };
   }
@@ -133,6 +134,7 @@ function stagedOf(file: string, line: number, answer: BatchAnswer): StagedAnswer
     choices: answer.choices,
     inputTokens: answer.inputTokens,
     cachedInputTokens: answer.cachedInputTokens,
+    cacheWriteTokens: answer.cacheWriteTokens,
     outputTokens: answer.outputTokens,
   };
 }

@@ -30,11 +30,12 @@ const INSERT_PASSES = `
        AS x(scorer text, scored bigint, unscored bigint, passed bigint, threshold float8)`;
 const INSERT_USAGE = `
   INSERT INTO usage_rollups (run_id, role, model, input_tokens, cached_input_tokens,
-                             output_tokens, compute_ms, rows)
-  SELECT $1, x.role, x.model, x."inputTokens", x."cachedInputTokens", x."outputTokens",
-         x."computeMs", x.rows
+                             cache_write_tokens, output_tokens, compute_ms, rows)
+  SELECT $1, x.role, x.model, x."inputTokens", x."cachedInputTokens", x."cacheWriteTokens",
+         x."outputTokens", x."computeMs", x.rows
   FROM jsonb_to_recordset($2::jsonb) AS x(role text, model text, "inputTokens" bigint,
-       "cachedInputTokens" bigint, "outputTokens" bigint, "computeMs" float8, rows bigint)`;
+       "cachedInputTokens" bigint, "cacheWriteTokens" bigint, "outputTokens" bigint,
+       "computeMs" float8, rows bigint)`;
 const INSERT_SUMMARIES = `
   INSERT INTO summary_rollups (run_id, kind, position, summary)
   SELECT $1, $2, x.ord - 1, x.summary
