@@ -88,17 +88,18 @@ const SOLVED_BY_RULE = `
     SELECT id, solved_by, pass_threshold, pass_thresholds FROM runs
     WHERE id = $1 AND NOT has_selection
   ), first AS (
-    SELECT DISTINCT ON (x.task_id) x.task_id, x.sample_id, x.${SLICE} AS slice
+    SELECT DISTINCT ON (x.task_id) x.run_id, x.sample_id, x.${SLICE} AS slice
     FROM samples x JOIN r ON r.id = x.run_id ORDER BY ${candidateOrder("x")}
   ), judged AS (
-    SELECT f.slice, bool_and(s.status = 'scored' AND s.value >= ${PASS_THRESHOLD}) AS passes
-    FROM first f CROSS JOIN r
-    JOIN scores s ON s.run_id = r.id AND s.sample_id = f.sample_id
+    SELECT f.run_id, f.slice,
+           bool_and(s.status = 'scored' AND s.value >= ${PASS_THRESHOLD}) AS passes
+    FROM first f JOIN r ON r.id = f.run_id
+    JOIN scores s ON s.run_id = f.run_id AND s.sample_id = f.sample_id
                  AND (r.solved_by IS NULL OR s.scorer = r.solved_by)
-    GROUP BY f.slice, f.sample_id
+    GROUP BY f.run_id, f.slice, f.sample_id
   )
-  SELECT r.id AS run_id, j.slice, count(*) FILTER (WHERE j.passes) AS solved
-  FROM r LEFT JOIN judged j ON true GROUP BY r.id, j.slice`;
+  SELECT r.id AS run_id, j.slice, count(j.run_id) FILTER (WHERE j.passes) AS solved
+  FROM r LEFT JOIN judged j ON j.run_id = r.id GROUP BY r.id, j.slice`;
 
 type Row = Record<string, unknown> & { slice: string | null };
 
