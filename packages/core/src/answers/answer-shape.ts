@@ -38,3 +38,29 @@ export function refusedByIssue(error: z.ZodError, json: unknown): AnswerLineProb
 export function refused(field: string, message: string): AnswerLineProblem {
   return { kind: "refused", field, message };
 }
+
+/**
+ * A line with none of its format's own top-level keys, told apart from a malformed one:
+ * when it carries the other format's key instead, the file was most likely given with the
+ * wrong `--answers-format`, and every line would otherwise read as a failed request.
+ */
+export function missingTopLevelKey(
+  json: unknown,
+  own: { format: string; keys: readonly string[] },
+  other: { format: string; key: string; source: string },
+): AnswerLineProblem | undefined {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return undefined;
+  // Without a custom_id it is no batch output line at all: the schema's refusal says so.
+  if (!("custom_id" in json)) return undefined;
+  if (own.keys.some((key) => key in json)) return undefined;
+  const keys = own.keys.map((key) => `\`${key}\``).join(" or ");
+  const hint =
+    other.key in json
+      ? `; it has \`${other.key}\`, as ${other.source} lines do: read the file with --answers-format ${other.format}`
+      : "";
+  const none = own.keys.length > 1 ? "neither" : "none";
+  return refused(
+    own.keys[0] as string,
+    `an ${own.format} line has ${keys}; this one has ${none}${hint}`,
+  );
+}

@@ -3,6 +3,7 @@ import { MAX_TOKEN_COUNT } from "../validation/limits.js";
 import {
   type AnswerLineProblem,
   type BatchAnswer,
+  missingTopLevelKey,
   refused,
   refusedByIssue,
 } from "./answer-shape.js";
@@ -35,6 +36,12 @@ const AnthropicBatchLine = z.looseObject({
  * (priced at the table's cache-write price), and `input_tokens` is the uncached input.
  */
 export function anthropicAnswer(json: unknown): BatchAnswer | AnswerLineProblem {
+  const foreign = missingTopLevelKey(
+    json,
+    { format: "anthropic-batch", keys: ["result"] },
+    { format: "openai-batch", key: "response", source: "OpenAI batch output" },
+  );
+  if (foreign !== undefined) return foreign;
   const line = AnthropicBatchLine.safeParse(json);
   if (!line.success) return refusedByIssue(line.error, json);
   const { custom_id: customId, result } = line.data;

@@ -3,6 +3,7 @@ import { MAX_TOKEN_COUNT } from "../validation/limits.js";
 import {
   type AnswerLineProblem,
   type BatchAnswer,
+  missingTopLevelKey,
   refused,
   refusedByIssue,
 } from "./answer-shape.js";
@@ -59,6 +60,12 @@ const OpenAIBatchLine = z.looseObject({
  * uncached count is the difference.
  */
 export function openaiAnswer(json: unknown): BatchAnswer | AnswerLineProblem {
+  const foreign = missingTopLevelKey(
+    json,
+    { format: "openai-batch", keys: ["response", "error"] },
+    { format: "anthropic-batch", key: "result", source: "Anthropic Message Batches result" },
+  );
+  if (foreign !== undefined) return foreign;
   const line = OpenAIBatchLine.safeParse(json);
   if (!line.success) return refusedByIssue(line.error, json);
   const { custom_id: customId, response, error } = line.data;

@@ -165,3 +165,33 @@ describe("Anthropic Message Batches result lines", () => {
     });
   });
 });
+
+describe("a batch output file read in the other format", () => {
+  const anthropicLine = JSON.stringify({
+    custom_id: "q1",
+    result: { type: "succeeded", message: { model: "m", content: [], usage: {} } },
+  });
+  const openaiLine = JSON.stringify({ custom_id: "q1", response: null, error: null });
+
+  it("refuses each line naming the format it looks like, instead of counting a failed request", () => {
+    expect(parseAnswerLine(anthropicLine, "openai-batch")).toEqual({
+      kind: "refused",
+      field: "response",
+      message:
+        "an openai-batch line has `response` or `error`; this one has neither; it has `result`, as Anthropic Message Batches result lines do: read the file with --answers-format anthropic-batch",
+    });
+    expect(parseAnswerLine(openaiLine, "anthropic-batch")).toEqual({
+      kind: "refused",
+      field: "result",
+      message:
+        "an anthropic-batch line has `result`; this one has none; it has `response`, as OpenAI batch output lines do: read the file with --answers-format openai-batch",
+    });
+  });
+
+  it("still reads an OpenAI line whose request failed without a response as failed", () => {
+    expect(parseAnswerLine(openaiLine, "openai-batch")).toMatchObject({
+      kind: "failed",
+      outcome: "errored",
+    });
+  });
+});
