@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import type { CommandUnknownOpts as Command } from "@commander-js/extra-typings";
 import { describe, expect, it } from "vitest";
 import { createProgram } from "../src/program.js";
 import { runAssay } from "./run-assay.js";

@@ -1,4 +1,4 @@
-import type { Command, Option } from "commander";
+import type { CommandUnknownOpts as Command, Option } from "@commander-js/extra-typings";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
 import { isNumberParser } from "../src/options.js";
