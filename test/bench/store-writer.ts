@@ -8,8 +8,8 @@ import { parseArgs } from "node:util";
 import type { ScoreRow } from "@assay/core";
 import { openStore, type Store } from "@assay/store";
 import { scores } from "@assay/store/schema";
+import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/services";
 import { drizzle } from "drizzle-orm/node-postgres";
-import { DATABASE_URL, dropSchema, freshSchema } from "../distributed/support/services.js";
 import { fmt, median, timed } from "./bench-util.js";
 import { rawBulkInsertScores } from "./raw-copy-baseline.js";
 

@@ -14,12 +14,12 @@ import { loadSpec, produce } from "@assay/pipeline";
 import { BullmqTransport } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
+import { type OwnRedis, startRedis } from "@assay/test-support/redis-server";
+import { DATABASE_URL, dropSchema, freshSchema, waitFor } from "@assay/test-support/services";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cpuQueueCounts, setCpuQueuePaused, unfinished } from "../distributed/support/cpu-queue.js";
 import { writeTextDataset } from "../distributed/support/dataset.js";
-import { type OwnRedis, startRedis } from "../distributed/support/redis-server.js";
-import { DATABASE_URL, dropSchema, freshSchema, waitFor } from "../distributed/support/services.js";
 import {
   inFlight,
   scrapeWorker,

@@ -1,10 +1,10 @@
 import { openStore } from "@assay/store";
 import { runnerOf, runReports } from "@assay/store/reports";
+import { runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
 import { exitCodeOf } from "../src/run-cli.js";
-import { runAssay } from "./run-assay.js";
 
 const schema = freshSchema();
 const db = ["--db", DATABASE_URL, "--db-schema", schema];
