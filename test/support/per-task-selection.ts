@@ -6,6 +6,7 @@ import {
   selectTasks,
 } from "@assay/selection";
 import type { Store } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import { runnerOf, writeSelections } from "@assay/store/reports";
 import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
 
@@ -59,7 +60,7 @@ export async function selectPerTask(
   runId: string,
   options: PerTaskOptions,
 ): Promise<number> {
-  const runner = runnerOf(store.driver);
+  const runner = runnerOf(driverOf(store));
   let tasks = 0;
   for await (const page of candidatePages(runner, runId, options, options.tasksPerPage)) {
     const selections = selectTasks([...groupByTask(page)], options);

@@ -3,6 +3,7 @@ import type { JobResult, PriceTableInput, RunReport, Sample } from "@assay/core"
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driverOf } from "../src/driver.js";
 import {
   importPrices,
   reportBundle,
@@ -252,10 +253,10 @@ async function seed(db: TestStore, runId: string, run: GeneratedRun): Promise<vo
             },
           ],
     );
-    await writeSelections(runnerOf(store.driver), runId, records);
+    await writeSelections(runnerOf(driverOf(store)), runId, records);
   }
   await store.finishRun(runId);
-  await writeRollups(store.driver, runId);
+  await writeRollups(driverOf(store), runId);
 }
 
 /** The pass threshold of a scorer under the generated spec, worked out apart from the store. */
@@ -281,7 +282,7 @@ function expectedSolvedByRule(run: GeneratedRun): number {
 }
 
 async function rows(db: TestStore, sql: string, params: unknown[]) {
-  return (await runnerOf(db.store.driver).query<Record<string, unknown>>(sql, params)).rows;
+  return (await runnerOf(driverOf(db.store)).query<Record<string, unknown>>(sql, params)).rows;
 }
 
 const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -289,7 +290,7 @@ const close = (a: number | null, b: number | null) =>
   a === null || b === null ? expect(a).toBe(b) : expect(a).toBeCloseTo(b, 9);
 
 async function expectViewsMatch(db: TestStore, runId: string, run: GeneratedRun): Promise<void> {
-  const runner = runnerOf(db.store.driver);
+  const runner = runnerOf(driverOf(db.store));
   const { report } = await reportBundle(runner, runId, {
     prices: { currency: "USD", models: PRICES.models } as never,
   });
@@ -397,7 +398,7 @@ describe.each(DRIVER_NAMES)("analyst views on %s", (driver) => {
   beforeAll(async () => {
     db = await openTestStore(driver);
     // In force long before any test run starts.
-    await importPrices(db.store.driver, { currency: "USD", models: PRICES.models } as never, {
+    await importPrices(driverOf(db.store), { currency: "USD", models: PRICES.models } as never, {
       effectiveFrom: new Date("2000-01-01T00:00:00Z"),
       source: "test",
     });
@@ -443,7 +444,7 @@ describe.each(DRIVER_NAMES)("analyst views on %s", (driver) => {
       models: { ...PRICES.models, "gen-a": { input_per_million: 5 } },
     };
     const changeAt = new Date(new Date(now as string).getTime() + 1000);
-    const { version } = await importPrices(db.store.driver, raised as never, {
+    const { version } = await importPrices(driverOf(db.store), raised as never, {
       effectiveFrom: changeAt,
       source: "raise.yaml",
     });

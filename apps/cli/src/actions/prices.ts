@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import { parsePriceTable } from "@assay/core";
-import { importPrices } from "@assay/store/reports";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { writeErr } from "../output.js";
 import { openStoreFor } from "../store-option.js";
@@ -21,7 +20,7 @@ export async function pricesImportAction(file: string, flags: PricesImportFlags)
   const store = await openStoreFor(flags.db, "assay prices import", { schema: flags.dbSchema });
   try {
     const effectiveFrom = flags.effective ?? new Date();
-    const { version, models } = await importPrices(store.driver, table, {
+    const { version, models } = await store.importPrices(table, {
       effectiveFrom,
       source: flags.source ?? file,
     });

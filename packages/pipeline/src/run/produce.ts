@@ -10,8 +10,7 @@ import {
 } from "@assay/core";
 import type { Transport } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
-import { lockAnswerJoin, resultKeyString, type Store } from "@assay/store";
-import { dropRollups, runnerOf } from "@assay/store/reports";
+import { resultKeyString, type Store } from "@assay/store";
 import { AnswerJoin, JOINED_USAGE } from "../ingest/answers/answer-join.js";
 import type { AnswerSources } from "../ingest/answers/answer-sources.js";
 import { DatasetHash } from "../ingest/dataset-hash.js";
@@ -86,7 +85,7 @@ async function produceOpen(options: ProduceOptions, opened: OpenDataset): Promis
   if (options.answers === undefined) return produceRead(options, opened);
   // Staging starts by clearing the run's staged answers: a second process joining the
   // same run would clear the first one's under it. It is refused at once instead.
-  const lock = await lockAnswerJoin(options.store.driver, options.runId);
+  const lock = await options.store.lockAnswerJoin(options.runId);
   try {
     return await produceRead(options, opened);
   } finally {
@@ -101,7 +100,7 @@ async function produceRead(options: ProduceOptions, opened: OpenDataset): Promis
   const route = createRouter(spec);
   // A resumed run may gain samples and results, so its rollups would be out of date:
   // reports read its raw rows until it completes again (completeRun rewrites them).
-  if (options.newRun !== true) await dropRollups(runnerOf(store.driver), runId);
+  if (options.newRun !== true) await store.dropRollups(runId);
   const progress: ProduceProgress = {
     bytesRead: 0,
     datasetBytes: opened.bytes,
