@@ -59,8 +59,8 @@ export interface ProduceResult extends ProduceProgress {
 
 /**
  * Streams a dataset into the store and the transport: lines are routed, checked, stored
- * and planned in chunks, and only results not stored yet are enqueued. Both `assay run`
- * and `assay produce` use it; the transport decides where the jobs go. Every line ends up
+ * and planned in chunks, and only results not stored yet are enqueued. `assay run`,
+ * `assay produce` and `assay retry` use it; `transport` decides where the jobs go. Every line ends up
  * stored whole or as an input error naming it; none stops the run. Memory stays bounded:
  * duplicate ids are found through the store, not a set of every id.
  */
@@ -141,9 +141,9 @@ async function produceRead(options: ProduceOptions, opened: OpenDataset): Promis
     const stored = storing.run(() => storeChunk(target, planned, errors));
     // A failure to store is thrown by the task below, or by the next `add` or `settle`.
     await inFlight.add(async () => {
-      const lines = await stored;
-      if (lines.length === 0) return;
-      await enqueuer.enqueue(lines);
+      const storedLines = await stored;
+      if (storedLines.length === 0) return;
+      await enqueuer.enqueue(storedLines);
       options.onProgress?.(progress());
     });
   };
