@@ -1,13 +1,12 @@
 import { stat } from "node:fs/promises";
 import { jobResultKey, type RunSpec, resultKeyOfJob, type ScoreJob } from "@assay/core";
-import { parseSpec, produce } from "@assay/pipeline";
+import { type JobQueue, parseSpec, produce } from "@assay/pipeline";
 import {
   type BullmqTransport,
   failedJobsOf,
   moveSpelledQueueJobs,
   requeueJobs,
   retryFailedJobs,
-  type Transport,
 } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
 import { type RunRecord, resultKeyString, type Store } from "@assay/store";
@@ -91,7 +90,7 @@ export async function retryRun(options: RetryOptions): Promise<RetryOutcome> {
   const spec = storedSpec(run, options.registry);
   const produced = await produce({
     store,
-    transport: requeueingTransport(transport, store, run.id, outcome),
+    transport: requeueing(transport, store, run.id, outcome),
     registry: options.registry,
     dataset,
     spec,
@@ -132,12 +131,12 @@ async function datasetToPlan(
 }
 
 /** What `produce` enqueues is exactly the planned work missing from the store. */
-function requeueingTransport(
+function requeueing(
   transport: BullmqTransport,
   store: Store,
   runId: string,
   outcome: RetryOutcome,
-): Transport {
+): JobQueue {
   // The failed jobs retried above may complete while this plans: ask the store again before
   // a completed job runs a second time.
   const stillMissing = async (jobs: readonly ScoreJob[]): Promise<ScoreJob[]> => {
@@ -149,17 +148,12 @@ function requeueingTransport(
     return jobs.filter((job) => !stored.has(resultKeyString(resultKeyOfJob(job))));
   };
   return {
-    kind: "bullmq",
     async enqueue(jobs: readonly ScoreJob[]) {
       if (jobs.length === 0) return;
       const result = await requeueJobs(transport, jobs, { stillMissing });
       outcome.missingEnqueued += result.enqueued;
       outcome.missingPending += result.pending;
     },
-    consume() {
-      throw new Error("retry only enqueues");
-    },
-    async close() {},
   };
 }
 
