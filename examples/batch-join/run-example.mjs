@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openStore } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import { runnerOf } from "@assay/store/reports";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -66,14 +67,13 @@ for (const job of jobs) {
   assay(["report", job.run, "--prices", `${here}/prices.yaml`, "--db", store]);
 }
 
-// The figure an analyst asks for, from the views: cost-per-solved.sql, the README's query. These
-// runs have no verifier (no verifier usage), so their verification cost, and with it the
-// total `cost`, is NULL (unknown); what a solved task cost is the generation cost.
+// The figure an analyst asks for, from the views: cost-per-solved.sql, the README's query.
+// These runs planned no verifier, so their verification cost is 0 and `cost` is generation.
 const COST_PER_SOLVED_BY_MODEL = readFileSync(`${here}/cost-per-solved.sql`, "utf8").trim();
 process.stdout.write(`\n$ SQL on the store (${store})\n${COST_PER_SOLVED_BY_MODEL}\n\n`);
 const opened = await openStore({ dataDir: store });
 try {
-  const { rows } = await runnerOf(opened.driver).query(COST_PER_SOLVED_BY_MODEL);
+  const { rows } = await runnerOf(driverOf(opened)).query(COST_PER_SOLVED_BY_MODEL);
   process.stdout.write(`${resultTable(rows)}\n`);
 } finally {
   await opened.close();

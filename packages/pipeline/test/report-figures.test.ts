@@ -225,7 +225,7 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
     passes,
   );
 
-  const cost = costOf(exported.usage, prices);
+  const cost = costOf(exported.usage, prices, idleRoles(exported));
   // With selection the pick decides solved tasks; without, the pass rule on the first candidate.
   const solved = run.selection
     ? a.selected
@@ -708,8 +708,7 @@ function byText(a: string, b: string): number {
 
 /**
  * The analyst views against the same recomputation: solved tasks, each scorer's passes under
- * its rule, and the cost per solved task where the view can price both roles (a role with no
- * usage is NULL in the views, where the report counts an idle verifier as 0).
+ * its rule, and the cost per solved task where the run's generation can be priced.
  */
 async function checkViews(
   store: Store,
@@ -740,8 +739,8 @@ async function checkViews(
   );
   f.count("analyst_cost_per_solved.solved", n(cost?.solved), solved);
   const roles = new Set(exported.usage.map((u) => u.role));
-  if (roles.has("generator") && roles.has("verifier")) {
-    const total = costOf(exported.usage, prices).total;
+  if (roles.has("generator")) {
+    const total = costOf(exported.usage, prices, idleRoles(exported)).total;
     f.number("analyst_cost_per_solved.cost_usd", n(cost?.cost_usd), total);
     f.number(
       "analyst_cost_per_solved.cost_per_solved_usd",
@@ -849,3 +848,10 @@ describe("every report figure equals its recomputation from `assay export`", () 
     );
   }, 600_000);
 });
+
+/** A run none of whose results came from a model (verifier or judge) spent nothing on one. */
+function idleRoles(exported: ExportedRun): "verifier"[] {
+  return exported.scores.some((s) => s.scorer === VERIFIER || s.scorer === JUDGE)
+    ? []
+    : ["verifier"];
+}

@@ -16,6 +16,7 @@ export {
   type ExportedTable,
   exportedColumns,
 } from "./queries/export-tables.js";
+export type { PlannedResults } from "./queries/runs.js";
 export type {
   ChooseSelections,
   ReplaceSelectionsOptions,

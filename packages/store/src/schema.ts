@@ -30,6 +30,11 @@ export const runs = pgTable(
     createdAt: createdAt(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     plannedResults: bigint("planned_results", { mode: "number" }),
+    /**
+     * Of those, results a model call scores (verifier, pairwise judge). 0: the run's
+     * verification cost nothing; null: not recorded (runs made before it was).
+     */
+    plannedModelResults: bigint("planned_model_results", { mode: "number" }),
     // What the run was made from, so that a resume with another dataset or spec is
     // refused instead of mixed in. Null on runs created before these were recorded.
     /** The dataset's path with links resolved (`dataset` holds it as given). */

@@ -29,7 +29,7 @@ import {
 import { exportScores } from "./queries/export.js";
 import { type ExportedRow, type ExportedTable, exportTableRows } from "./queries/export-tables.js";
 import { writeResults } from "./queries/results.js";
-import type { AnyPgDatabase } from "./queries/runs.js";
+import type { AnyPgDatabase, PlannedResults } from "./queries/runs.js";
 import * as runs from "./queries/runs.js";
 import {
   clearInputErrors,
@@ -138,8 +138,8 @@ export class SqlStore implements Store {
     return runs.getRun(await this.#db(), id);
   }
 
-  async setPlanned(runId: string, plannedResults: number): Promise<void> {
-    await runs.setPlanned(await this.#db(), runId, plannedResults);
+  async setPlanned(runId: string, planned: PlannedResults): Promise<void> {
+    await runs.setPlanned(await this.#db(), runId, planned);
   }
 
   async finishRun(runId: string): Promise<boolean> {

@@ -12,6 +12,7 @@ import type { AnswerJoinStore } from "./answer-join-store.js";
 import type { BatchedWriter, BatchedWriterOptions } from "./batched-writer.js";
 import type { PriceImport } from "./prices/import-prices.js";
 import type { ExportedRow, ExportedTable } from "./queries/export-tables.js";
+import type { PlannedResults } from "./queries/runs.js";
 import type { ReplaceSelectionsOptions, SelectionPass } from "./queries/selections.js";
 import type { ReportStore } from "./report-store.js";
 import type { runs } from "./schema.js";
@@ -74,7 +75,8 @@ export interface Store extends AnswerJoinStore, ReportStore {
   /** Creates the run unless it exists; an existing run is kept as it is (resume). */
   startRun(input: StartRunInput): Promise<{ created: boolean }>;
   getRun(id: string): Promise<RunRecord | undefined>;
-  setPlanned(runId: string, plannedResults: number): Promise<void>;
+  /** Records how many results the run plans, in all and from model calls (GPU pool). */
+  setPlanned(runId: string, planned: PlannedResults): Promise<void>;
   /**
    * Replaces what the run is recorded as made from, with its dataset path as given and its
    * resolved spec (a resume allowed to change them).

@@ -131,7 +131,7 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
 
     it("records the plan and finishes a run only once", async () => {
       const id = await startRun();
-      await store.setPlanned(id, 12);
+      await store.setPlanned(id, { results: 12, modelResults: 0 });
       expect(await store.finishRun(id)).toBe(true);
       const finishedAt = (await store.getRun(id))?.finishedAt;
       expect(await store.finishRun(id)).toBe(false);
@@ -334,7 +334,7 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
 
     it("summarizes a run by scorer and rule", async () => {
       const id = await startRun();
-      await store.setPlanned(id, 6);
+      await store.setPlanned(id, { results: 6, modelResults: 0 });
       await store.insertSamples(id, [sample("s1"), sample("s2"), sample("s3")]);
       await store.insertInputErrors(
         id,

@@ -25,6 +25,8 @@ export interface LineEnqueuerOptions {
 /** Enqueues the jobs of stored lines whose results are not stored yet, and counts them. */
 export class LineEnqueuer {
   readonly counts: EnqueueCounts = { samples: 0, planned: 0, enqueued: 0, skipped: 0 };
+  /** Planned jobs that call a model (the GPU pool): none means the verifier cost nothing. */
+  plannedModelJobs = 0;
   readonly #options: LineEnqueuerOptions;
   #reopened = false;
 
@@ -38,7 +40,10 @@ export class LineEnqueuer {
     let samples = 0;
     for (const line of lines) {
       samples += line.samples.length;
-      for (const job of line.jobs) planned.push(job);
+      for (const job of line.jobs) {
+        planned.push(job);
+        if (job.pool !== "cpu") this.plannedModelJobs += 1;
+      }
     }
     const jobs = newRun ? planned : await notStored(store, runId, planned);
     this.counts.samples += samples;

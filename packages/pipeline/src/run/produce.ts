@@ -190,6 +190,9 @@ async function produceRead(options: ProduceOptions, opened: OpenDataset): Promis
   if (options.signal?.aborted === true) return { ...progress(), errorExamples };
   await recordHash();
   const answers = await join?.finish();
-  await store.setPlanned(runId, enqueuer.counts.planned);
+  await store.setPlanned(runId, {
+    results: enqueuer.counts.planned,
+    modelResults: enqueuer.plannedModelJobs,
+  });
   return { ...progress(), errorExamples, ...(answers !== undefined && { answers }) };
 }

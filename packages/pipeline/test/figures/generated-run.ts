@@ -242,7 +242,8 @@ export async function storeDrawnRun(
   }
   if (run.judge !== null) results.push(...judgeResults(runId, run.judge, samples));
   await store.writeResults(results);
-  await store.setPlanned(runId, results.length);
+  const modelResults = results.filter((r) => r.score.scorer !== CHECK).length;
+  await store.setPlanned(runId, { results: results.length, modelResults });
   await completeRun(store, runId, spec);
 }
 

@@ -29,8 +29,21 @@ export async function getRun(db: AnyPgDatabase, id: string): Promise<RunRecord |
   return found[0];
 }
 
-export async function setPlanned(db: AnyPgDatabase, runId: string, planned: number): Promise<void> {
-  await db.update(runs).set({ plannedResults: planned }).where(eq(runs.id, runId));
+/** Results a run plans: in all, and those a model call scores (the GPU pool). */
+export interface PlannedResults {
+  results: number;
+  modelResults: number;
+}
+
+export async function setPlanned(
+  db: AnyPgDatabase,
+  runId: string,
+  planned: PlannedResults,
+): Promise<void> {
+  await db
+    .update(runs)
+    .set({ plannedResults: planned.results, plannedModelResults: planned.modelResults })
+    .where(eq(runs.id, runId));
 }
 
 export async function finishRun(db: AnyPgDatabase, runId: string): Promise<boolean> {

@@ -16,6 +16,9 @@ const LAST_RUNS = `SELECT ${COLUMNS} FROM runs ORDER BY created_at DESC LIMIT $1
 const LAST_RUNS_NAMED = `SELECT ${COLUMNS} FROM runs WHERE name = $1 ORDER BY created_at DESC LIMIT $2`;
 const RUNS_BY_ID = `SELECT ${COLUMNS} FROM runs WHERE id = ANY($1::text[])`;
 
+// planned_model_results is null on runs made before it was recorded: unknown, not idle.
+const RUNS_WITHOUT_MODEL_CALLS = `SELECT id FROM runs WHERE id = ANY($1::text[]) AND planned_model_results = 0`;
+
 export interface RunSelector {
   /** Only runs with this name (a nightly series). Default: every run. */
   name?: string;
@@ -45,4 +48,13 @@ function identityOf(row: RunRow): RunIdentity {
     startedAt: new Date(row.created_at).toISOString(),
     finishedAt: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
   };
+}
+
+/** The runs among `ids` that planned no model call: their verification cost 0, not unknown. */
+export async function runsWithoutModelCalls(
+  runner: SqlRunner,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const { rows } = await runner.query<{ id: string }>(RUNS_WITHOUT_MODEL_CALLS, [ids]);
+  return new Set(rows.map((row) => row.id));
 }

@@ -1,4 +1,5 @@
 import {
+  type CostOptions,
   type CostReport,
   costOfUsage,
   NotFoundError,
@@ -12,7 +13,7 @@ import {
 import type { SqlRunner } from "../sql-runner.js";
 import { scorerPassOf } from "./pass-rule.js";
 import { type RunFigures, runFigures } from "./run-figures.js";
-import { lastRuns, type RunSelector, runsById } from "./run-list.js";
+import { lastRuns, type RunSelector, runsById, runsWithoutModelCalls } from "./run-list.js";
 import { verifierEffortOf } from "./verifier-effort.js";
 
 export interface ReportOptions {
@@ -40,6 +41,7 @@ export async function runReports(
     runner,
     runs.map((run) => run.runId),
   );
+  const withoutModelCalls = await runsWithoutModelCalls(runner, runIds);
   return runIds.map((id) => {
     const run = runs.find((r) => r.runId === id) as RunIdentity;
     const f = figures.get(id) as RunFigures;
@@ -59,7 +61,9 @@ export async function runReports(
         oracle: selection.oracle,
       },
       ties: { continuous: selection.tie, discrete: selection.discreteTie },
-      cost: costReport(f.usage, f.solved.solved, samples, options.prices),
+      cost: costReport(f.usage, f.solved.solved, samples, options.prices, {
+        idle: withoutModelCalls.has(id) ? ["verifier"] : [],
+      }),
       truncation: f.truncation,
       unscored: f.scores.unscored,
       histograms: f.scores.histograms,
@@ -105,16 +109,18 @@ export function trendPointOf(report: RunReport): RunTrendPoint {
 
 /**
  * Cost per solved task = (generation + verification) / solved tasks (the pick is correct,
- * or without selection the pass rule holds: docs/figures.md, "Pass and solved").
+ * or without selection the pass rule holds: docs/figures.md, "Pass and solved"). A run that
+ * planned no model call has an idle verifier: its verification costs 0.
  */
 function costReport(
   usage: readonly UsageTotals[],
   solvedTasks: number,
   samples: number,
   prices: PriceTable | undefined,
+  options: CostOptions,
 ): CostReport | null {
   if (prices === undefined) return null;
-  const cost = costOfUsage(usage, prices);
+  const cost = costOfUsage(usage, prices, options);
   return {
     ...cost,
     solvedTasks,
