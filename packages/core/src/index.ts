@@ -41,13 +41,18 @@ export {
   jobIdOf,
   jobResultKey,
   type Pool,
-  type ResultKey,
   resultKeyOfJob,
   type ScoreJob,
   type ScoreRow,
   scoreRowOf,
 } from "./job.js";
 export type { JobResult, TruncationRow, UsageRow } from "./job-result.js";
+export {
+  RESULT_KEY_FIELDS,
+  type ResultKey,
+  type ResultKeyField,
+  resultKeyText,
+} from "./result-key.js";
 export { modelIdentity } from "./model-identity.js";
 export { startModuleThread } from "./module-thread.js";
 export type { PairedDifference, RunComparison } from "./report/comparison.js";
