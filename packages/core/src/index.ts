@@ -47,12 +47,6 @@ export {
   scoreRowOf,
 } from "./job.js";
 export type { JobResult, TruncationRow, UsageRow } from "./job-result.js";
-export {
-  RESULT_KEY_FIELDS,
-  type ResultKey,
-  type ResultKeyField,
-  resultKeyText,
-} from "./result-key.js";
 export { modelIdentity } from "./model-identity.js";
 export { startModuleThread } from "./module-thread.js";
 export type { PairedDifference, RunComparison } from "./report/comparison.js";
@@ -110,6 +104,12 @@ export type {
   SliceScorer,
   SliceSolved,
 } from "./report/slices.js";
+export {
+  RESULT_KEY_FIELDS,
+  type ResultKey,
+  type ResultKeyField,
+  resultKeyText,
+} from "./result-key.js";
 export {
   DEFAULT_RULE,
   type GeneratorUsageSpec,

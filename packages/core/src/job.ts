@@ -1,7 +1,7 @@
 import * as crypto from "node:crypto";
+import { type ResultKey, resultKeyText } from "./result-key.js";
 import type { Sample } from "./sample.js";
 import type { Score } from "./score.js";
-import { type ResultKey, resultKeyText } from "./result-key.js";
 import { type ScorerRef, scorerKey } from "./scorer-ref.js";
 
 export type Pool = "cpu" | "gpu";

@@ -3,7 +3,13 @@
  * spellings derive from: the job id, the key's text, the store's key columns and primary
  * keys. Adding a field here fails to compile wherever a key is built or stored until it is.
  */
-export const RESULT_KEY_FIELDS = ["runId", "sampleId", "scorer", "criterion", "repetition"] as const;
+export const RESULT_KEY_FIELDS = [
+  "runId",
+  "sampleId",
+  "scorer",
+  "criterion",
+  "repetition",
+] as const;
 
 export type ResultKeyField = (typeof RESULT_KEY_FIELDS)[number];
 

@@ -4,13 +4,12 @@ import {
   type InputErrorSummary,
   printable,
   type RunSpec,
-  resultKeyOfJob,
   type Sample,
   type ScoreJob,
 } from "@assay/core";
 import type { Transport } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
-import { lockAnswerJoin, resultKeyString, type Store } from "@assay/store";
+import { lockAnswerJoin, type Store } from "@assay/store";
 import { dropRollups, runnerOf } from "@assay/store/reports";
 import { AnswerJoin, JOINED_USAGE } from "../ingest/answers/answer-join.js";
 import type { AnswerSources } from "../ingest/answers/answer-sources.js";
@@ -199,7 +198,7 @@ async function produceRead(options: ProduceOptions, opened: OpenDataset): Promis
     const planned: ScoreJob[] = [];
     for (const line of lines) for (const job of line.jobs) planned.push(job);
     // A new run has nothing stored: every planned job goes, without a key built for each.
-    const jobs = options.newRun ? planned : await notStored(store, runId, planned);
+    const jobs = options.newRun ? planned : await store.missingJobs(runId, planned);
     progress.samples += samples;
     progress.planned += total;
     progress.skipped += total - jobs.length;
@@ -269,13 +268,4 @@ async function produceRead(options: ProduceOptions, opened: OpenDataset): Promis
   const answers = await join?.finish();
   await store.setPlanned(runId, progress.planned);
   return { ...progress, errorExamples, ...(answers !== undefined && { answers }) };
-}
-
-/** The jobs whose results are not stored yet (a resumed run). */
-async function notStored(store: Store, runId: string, jobs: ScoreJob[]): Promise<ScoreJob[]> {
-  // A pairwise judge's jobs are stored under their pair's id, not a candidate's.
-  const stored = await store.storedResultKeys(runId, [
-    ...new Set(jobs.map((job) => job.sample.id)),
-  ]);
-  return jobs.filter((job) => !stored.has(resultKeyString(resultKeyOfJob(job))));
 }
