@@ -1,3 +1,4 @@
+import { RESULT_KEY_FIELDS } from "@assay/core";
 import { inputErrors, samples, scores, truncations, usage } from "../schema.js";
 import { columnList } from "./column-list.js";
 
@@ -6,11 +7,7 @@ import { columnList } from "./column-list.js";
 // row is stored with its discrete level added (queries/scores.ts, `storedScoreRows`).
 
 export const SCORE_COLUMNS = columnList(scores, [
-  "runId",
-  "sampleId",
-  "scorer",
-  "criterion",
-  "repetition",
+  ...RESULT_KEY_FIELDS,
   "rule",
   "status",
   "value",
@@ -20,11 +17,7 @@ export const SCORE_COLUMNS = columnList(scores, [
 ]);
 
 export const TRUNCATION_COLUMNS = columnList(truncations, [
-  "runId",
-  "sampleId",
-  "scorer",
-  "criterion",
-  "repetition",
+  ...RESULT_KEY_FIELDS,
   "originalTokens",
   "keptTokens",
   "droppedTokens",
