@@ -13,8 +13,14 @@ export function querySql<R = Record<string, unknown>>(
   runner: SqlRunner,
   query: SQL,
 ): Promise<QueryResult<R>> {
-  const { sql: text, params } = dialect.sqlToQuery(query);
+  const { text, params } = sqlQuery(query);
   return runner.query<R>(text, params);
+}
+
+/** A drizzle `sql` template as text and parameters (`$1`, `$2`, …). */
+export function sqlQuery(query: SQL): { text: string; params: unknown[] } {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return { text, params };
 }
 
 /** A drizzle `sql` template as text with its parameters written in as literals. */
