@@ -25,17 +25,22 @@ export const TRUNCATION_COLUMNS = columnList(truncations, [
   "policy",
 ]);
 
+/** What a usage row counts, by the same names in `usage` and `usage_rollups` (their sums). */
+export const USAGE_AMOUNTS = [
+  "inputTokens",
+  "cachedInputTokens",
+  "cacheWriteTokens",
+  "outputTokens",
+  "computeMs",
+] as const;
+
 export const USAGE_COLUMNS = columnList(usage, [
   "runId",
   "sampleId",
   "role",
   "scorer",
   "model",
-  "inputTokens",
-  "cachedInputTokens",
-  "cacheWriteTokens",
-  "outputTokens",
-  "computeMs",
+  ...USAGE_AMOUNTS,
   "device",
   "prompts",
   "forwardPasses",

@@ -1,5 +1,6 @@
 import { getTableName } from "drizzle-orm";
 import { columnList } from "../../bulk/column-list.js";
+import { USAGE_AMOUNTS } from "../../bulk/tables.js";
 import {
   earlyStopCandidateRollups,
   earlyStopRollups,
@@ -69,11 +70,7 @@ export const USAGE_ROLLUP_COLUMNS = columnList(usageRollups, [
   "runId",
   "role",
   "model",
-  "inputTokens",
-  "cachedInputTokens",
-  "cacheWriteTokens",
-  "outputTokens",
-  "computeMs",
+  ...USAGE_AMOUNTS,
   "rows",
 ]);
 
