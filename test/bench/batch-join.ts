@@ -6,13 +6,13 @@
  * a fresh folder (embedded) or database (Postgres). Default 1,000,000 rows.
  */
 import { once } from "node:events";
-import { createWriteStream, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { DATABASE_URL } from "@assay/test-support/database-url";
-import pg from "pg";
-import { fmt, measureProcess, median } from "./bench-util.js";
+import { freshPostgres, requireBuiltCli, timeAssayRun } from "./assay-cli.js";
+import { fmt, median } from "./bench-util.js";
 
 const { values: flags } = parseArgs({
   options: {
@@ -25,8 +25,7 @@ const { values: flags } = parseArgs({
 });
 const rows = Number(flags.rows);
 const reps = Number(flags.reps);
-const cli = "apps/cli/dist/main.js";
-if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first`);
+requireBuiltCli();
 
 const work = mkdtempSync(join(tmpdir(), "assay-bench-join-"));
 const reference = join(work, "reference.jsonl");
@@ -88,41 +87,21 @@ async function benchStore(store: string): Promise<Measured> {
 }
 
 async function timedRun(dataset: string, extra: string[], db: string[]) {
-  const run = await measureProcess("node", [
-    cli,
-    "run",
-    dataset,
+  const { run, summary } = await timeAssayRun(dataset, [
     "--spec",
     spec,
     "--run-id",
     "bench",
-    "--quiet",
-    "--json",
     ...extra,
     ...db,
   ]);
-  if (run.exitCode !== 0) throw new Error(`assay run failed (${run.exitCode}):\n${run.stderr}`);
-  const summary = JSON.parse(run.stdout) as { results: number };
   if (summary.results !== rows) throw new Error(`expected ${rows} results, got ${summary.results}`);
   return { rate: rows / (run.wallMs / 1000), rss: run.peakRssMb };
 }
 
 async function freshStore(store: string, name: string): Promise<string[]> {
   if (store === "pglite") return ["--db", join(work, `store-${name}`)];
-  const database = `assay_bench_join_${name}`;
-  const admin = new pg.Client({ connectionString: flags.postgres });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${database}`);
-    await admin.query(`CREATE DATABASE ${database}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(flags.postgres);
-  url.pathname = `/${database}`;
-  const migrated = await measureProcess("node", [cli, "migrate", "--db", url.toString()]);
-  if (migrated.exitCode !== 0) throw new Error(`assay migrate failed:\n${migrated.stderr}`);
-  return ["--db", url.toString()];
+  return ["--db", await freshPostgres(flags.postgres, `assay_bench_join_${name}`)];
 }
 
 /** The reference, its batch output (in reverse order) and the same samples as plain JSONL. */

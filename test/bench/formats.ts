@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { type Row, toCsv, toJsonl, toParquet } from "@assay/test-support/dataset-renderings";
-import { fmt, measureProcess, median } from "./bench-util.js";
+import { mcqSample, requireBuiltCli, timeAssayRun, writeKindSpec } from "./assay-cli.js";
+import { fmt, median } from "./bench-util.js";
 
 const { values: flags } = parseArgs({
   options: {
@@ -19,19 +20,11 @@ const { values: flags } = parseArgs({
 });
 const samples = Number(flags.samples);
 const reps = Number(flags.reps);
-const cli = "apps/cli/dist/main.js";
+requireBuiltCli();
 
 const work = mkdtempSync(join(tmpdir(), "assay-bench-formats-"));
 const spec = join(work, "bench.spec.yaml");
-writeFileSync(
-  spec,
-  `name: bench-formats
-rules:
-  - { name: mcq, when: { metadata.kind: mcq }, scorers: [{ name: choice }] }
-  - { name: short, when: { metadata.kind: short }, scorers: [{ name: exact }] }
-  - { name: long, when: { metadata.kind: long }, scorers: [{ name: f1 }] }
-`,
-);
+writeKindSpec(spec, "bench-formats", ["mcq", "short", "long"]);
 
 const rows = Array.from({ length: samples }, (_, i) => row(i));
 const datasets: [string, string, string | Uint8Array][] = [
@@ -59,21 +52,14 @@ try {
       const path = join(work, name);
       writeFileSync(path, bytes);
       const store = join(work, `store-${format}-${rep}`);
-      const run = await measureProcess("node", [
-        cli,
-        "run",
-        path,
+      const { run, summary } = await timeAssayRun(path, [
         "--spec",
         spec,
         "--db",
         store,
         "--run-id",
         `bench-${rep}`,
-        "--quiet",
-        "--json",
       ]);
-      if (run.exitCode !== 0) throw new Error(`${format}: assay run failed:\n${run.stderr}`);
-      const summary = JSON.parse(run.stdout) as { samples: number };
       if (summary.samples !== samples) {
         throw new Error(`${format}: expected ${samples} samples, got ${summary.samples}`);
       }
@@ -111,15 +97,7 @@ for (const result of results) {
 function row(i: number): Row {
   const kind = ["mcq", "short", "long"][i % 3] as string;
   const id = `s${i}`;
-  if (kind === "mcq") {
-    return {
-      id,
-      question: `Which option is correct for item ${i}?`,
-      answer: `After some thought, the answer is (${"ABCD"[i % 4]}).`,
-      target: "ABCD"[(i >> 2) % 4],
-      metadata: { kind, choices: ["red", "green", "blue", "yellow"] },
-    };
-  }
+  if (kind === "mcq") return mcqSample(i);
   if (kind === "short") {
     return {
       id,

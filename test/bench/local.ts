@@ -5,15 +5,21 @@
  * (Postgres), as a first run does. Targets: on Postgres, `assay run` ≥ 0.3 × the raw COPY
  * rate; the embedded store ≥ 0.5 × the Postgres `assay run` rate, at ≤ 300 MB peak RSS.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { ScoreRow } from "@assay/core";
 import { type OpenStoreOptions, openStore } from "@assay/store";
 import { DATABASE_URL } from "@assay/test-support/database-url";
-import pg from "pg";
-import { fmt, measureProcess, median, timed } from "./bench-util.js";
+import {
+  freshPostgres,
+  mcqSample,
+  requireBuiltCli,
+  timeAssayRun,
+  writeKindSpec,
+} from "./assay-cli.js";
+import { fmt, median, timed } from "./bench-util.js";
 import { rawBulkInsertScores } from "./raw-copy-baseline.js";
 
 const { values: flags } = parseArgs({
@@ -30,23 +36,13 @@ const { values: flags } = parseArgs({
 });
 const samples = Number(flags.samples);
 const reps = Number(flags.reps);
-const cli = "apps/cli/dist/main.js";
-if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first`);
+requireBuiltCli();
 
 const work = mkdtempSync(join(tmpdir(), "assay-bench-local-"));
 const dataset = join(work, "bench.jsonl");
 const spec = join(work, "bench.spec.yaml");
 writeDataset(dataset, samples);
-writeFileSync(
-  spec,
-  `name: bench-local
-rules:
-  - { name: mcq, when: { metadata.kind: mcq }, scorers: [{ name: choice }] }
-  - { name: num, when: { metadata.kind: num }, scorers: [{ name: numeric }] }
-  - { name: short, when: { metadata.kind: short }, scorers: [{ name: exact }] }
-  - { name: long, when: { metadata.kind: long }, scorers: [{ name: f1 }] }
-`,
-);
+writeKindSpec(spec, "bench-local", ["mcq", "num", "short", "long"]);
 
 interface Row {
   store: string;
@@ -69,9 +65,7 @@ try {
   if (stores.has("postgres")) {
     results.push(
       await benchStore("postgres", async () => {
-        const url = await freshDatabase(flags.postgres, "assay_bench_local");
-        const migrated = await measureProcess("node", [cli, "migrate", "--db", url]);
-        if (migrated.exitCode !== 0) throw new Error(`assay migrate failed:\n${migrated.stderr}`);
+        const url = await freshPostgres(flags.postgres, "assay_bench_local");
         return { target: { databaseUrl: url }, dbArgs: ["--db", url] };
       }),
     );
@@ -108,20 +102,13 @@ async function benchStore(name: string, fresh: FreshStore): Promise<Row> {
   const rawRates: number[] = [];
   for (let rep = 0; rep < reps; rep += 1) {
     const { target, dbArgs } = await fresh(rep);
-    const run = await measureProcess("node", [
-      cli,
-      "run",
-      dataset,
+    const { run, summary } = await timeAssayRun(dataset, [
       "--spec",
       spec,
       "--run-id",
       `e2e-${rep}`,
-      "--quiet",
-      "--json",
       ...dbArgs,
     ]);
-    if (run.exitCode !== 0) throw new Error(`assay run failed (${run.exitCode}):\n${run.stderr}`);
-    const summary = JSON.parse(run.stdout) as { results: number };
     if (summary.results !== samples)
       throw new Error(`expected ${samples} results, got ${summary.results}`);
     e2eRates.push(samples / (run.wallMs / 1000));
@@ -161,20 +148,6 @@ async function rawInsertRate(target: OpenStoreOptions, runId: string): Promise<n
   }
 }
 
-async function freshDatabase(serverUrl: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 function writeDataset(path: string, count: number): void {
   const lines: string[] = [];
   for (let i = 0; i < count; i += 1) {
@@ -188,13 +161,7 @@ function sampleLine(i: number, kind: string): Record<string, unknown> {
   const id = `s${i}`;
   switch (kind) {
     case "mcq":
-      return {
-        id,
-        question: `Which option is correct for item ${i}?`,
-        answer: `After some thought, the answer is (${"ABCD"[i % 4]}).`,
-        target: "ABCD"[(i >> 2) % 4],
-        metadata: { kind, choices: ["red", "green", "blue", "yellow"] },
-      };
+      return mcqSample(i);
     case "num":
       return {
         id,

@@ -12,9 +12,9 @@ import { runWorker } from "@assay/pipeline/worker";
 import { BullmqTransport } from "@assay/queue";
 import { defineScorer, ScorerRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
+import { startRedis } from "@assay/test-support/redis-server";
 import { Queue, Worker } from "bullmq";
 import { z } from "zod";
-import { startRedis } from "../distributed/support/redis-server.js";
 import { fmt, median } from "./bench-util.js";
 
 const { values: flags } = parseArgs({

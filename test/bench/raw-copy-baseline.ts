@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ScoreRow } from "@assay/core";
 import type { Store } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import { from as copyFrom } from "pg-copy-streams";
 
 // The benchmark's yardstick: the fastest plain bulk load of the same rows into the same
@@ -16,7 +17,7 @@ export async function rawBulkInsertScores(
   store: Store,
   rows: readonly ScoreRow[],
 ): Promise<number> {
-  const driver = store.driver;
+  const driver = driverOf(store);
   if (driver.kind === "pglite") {
     const blob = new Blob([...copyText(rows)]);
     const result = await driver.client.query(`${COPY_SCORES} FROM '/dev/blob'`, [], { blob });

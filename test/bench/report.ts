@@ -25,6 +25,7 @@ import { join } from "node:path";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 import { selectForRun } from "@assay/pipeline";
 import { openStore, type Store } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import {
   dropRollups,
   earlyStops,
@@ -100,10 +101,11 @@ async function benchPostgres(rows: number): Promise<void> {
     // The raw-row pass sends a report's seven queries at once; each must get a connection.
     poolSize: 8,
   });
-  if (store.driver.kind !== "postgres") throw new Error("expected a Postgres store");
+  const driver = driverOf(store);
+  if (driver.kind !== "postgres") throw new Error("expected a Postgres store");
   try {
     console.log(`== Postgres: ${fmt(rows)} score rows over ${RUNS} runs`);
-    if (flags.reuse !== true) await seedOnOneConnection(store, store.driver.pool, rows);
+    if (flags.reuse !== true) await seedOnOneConnection(store, driver.pool, rows);
     await admin.query(
       `VACUUM ANALYZE ${SCHEMA}.scores, ${SCHEMA}.samples, ${SCHEMA}.usage, ${SCHEMA}.truncations, ${SCHEMA}.selections, ${SCHEMA}.runs`,
     );
@@ -161,8 +163,8 @@ async function benchPglite(rows: number): Promise<void> {
   const store = await openStore({ dataDir: dir });
   try {
     console.log(`\n== PGlite: ${fmt(rows)} score rows over ${RUNS} runs`);
-    await seedSeries(store, runnerOf(store.driver), rows);
-    await runnerOf(store.driver).query("VACUUM ANALYZE");
+    await seedSeries(store, runnerOf(driverOf(store)), rows);
+    await runnerOf(driverOf(store)).query("VACUUM ANALYZE");
     await compare(store, "PGlite");
   } finally {
     await store.close();
@@ -202,7 +204,7 @@ interface Measured {
 
 /** The bundle and its parts from raw rows, then from rollups; one line each, with the ratio. */
 async function compare(store: Store, label: string): Promise<void> {
-  const runner = runnerOf(store.driver);
+  const runner = runnerOf(driverOf(store));
   const newest = runIdOf(RUNS);
   const ids = Array.from({ length: RUNS }, (_, i) => runIdOf(i + 1));
   const work: [string, (r: SqlRunner) => Promise<unknown>][] = [
@@ -224,7 +226,7 @@ async function compare(store: Store, label: string): Promise<void> {
   const rawStops = await earlyStops(runner, newest);
 
   const writes: number[] = [];
-  for (const id of ids) writes.push((await timed(() => writeRollups(store.driver, id))).ms);
+  for (const id of ids) writes.push((await timed(() => writeRollups(driverOf(store), id))).ms);
   const rolled: Measured[] = [];
   for (const [, w] of work) rolled.push(await measure(runner, w));
   const same =
@@ -267,8 +269,8 @@ async function compare(store: Store, label: string): Promise<void> {
  * one run's pass rate read from its raw score rows; and whether any plan reads `scores`.
  */
 async function analystViews(store: Store, label: string, newest: string): Promise<void> {
-  const runner = runnerOf(store.driver);
-  await importPrices(store.driver, PRICES, { effectiveFrom: new Date(0), source: "bench" });
+  const runner = runnerOf(driverOf(store));
+  await importPrices(driverOf(store), PRICES, { effectiveFrom: new Date(0), source: "bench" });
   const baseline = await medianOf(() => runner.query(RAW_PASS_RATE, [newest]));
   console.log(
     `\n${label}: analyst views, ready queries of docs/analyst-views.md, median of ${REPEATS}` +

@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import { limitHeapGrowth } from "@assay/core/heap";
 import { selectForRun } from "@assay/pipeline";
 import { openStore } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import { runnerOf } from "@assay/store/reports";
 import { selectPerTask } from "@assay/test-support/per-task-selection";
 import { timed } from "./bench-util.js";
@@ -49,8 +50,8 @@ try {
 }
 
 async function backendPid(): Promise<number | null> {
-  if (store.driver.kind !== "postgres") return null;
-  const { rows } = await runnerOf(store.driver).query<{ pid: number }>(
+  if (driverOf(store).kind !== "postgres") return null;
+  const { rows } = await runnerOf(driverOf(store)).query<{ pid: number }>(
     "SELECT pg_backend_pid() AS pid",
   );
   return rows[0]?.pid ?? null;
@@ -58,9 +59,9 @@ async function backendPid(): Promise<number | null> {
 
 /** Waits until the connections the pass opened have closed and their processes are reaped. */
 async function passConnectionsGone(): Promise<void> {
-  if (store.driver.kind !== "postgres") return;
+  if (driverOf(store).kind !== "postgres") return;
   for (let tries = 0; tries < 100; tries += 1) {
-    const { rows } = await runnerOf(store.driver).query<{ n: number }>(
+    const { rows } = await runnerOf(driverOf(store)).query<{ n: number }>(
       "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'assay selection:%'",
     );
     if (rows[0]?.n === 0) break;

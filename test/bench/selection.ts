@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openStore, type Store } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import { runnerOf } from "@assay/store/reports";
 import { DATABASE_URL } from "@assay/test-support/database-url";
 import pg from "pg";
@@ -88,7 +89,7 @@ async function benchPglite(): Promise<void> {
   try {
     const store = await openStore({ dataDir: dir });
     await seed("pglite", store);
-    await runnerOf(store.driver).query("VACUUM ANALYZE samples, scores");
+    await runnerOf(driverOf(store)).query("VACUUM ANALYZE samples, scores");
     await store.close();
     await compare([dir], () => openStore({ dataDir: dir, create: false }));
   } finally {
@@ -97,7 +98,7 @@ async function benchPglite(): Promise<void> {
 }
 
 async function seed(driver: string, store: Store): Promise<void> {
-  const runner = runnerOf(store.driver);
+  const runner = runnerOf(driverOf(store));
   const { ms } = await timed(async () => {
     const leveled = !flags.unleveled;
     await seedSelectionRun(runner, "bench", tasks, candidates, leveled);
@@ -180,7 +181,7 @@ async function chosenAlike(
   const withRunner = async <T>(use: (runner: SqlRunner) => Promise<T>): Promise<T> => {
     const store = await reopen();
     try {
-      return await use(runnerOf(store.driver));
+      return await use(runnerOf(driverOf(store)));
     } finally {
       await store.close();
     }

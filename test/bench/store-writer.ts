@@ -7,9 +7,10 @@
 import { parseArgs } from "node:util";
 import type { ScoreRow } from "@assay/core";
 import { openStore, type Store } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import { scores } from "@assay/store/schema";
+import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/services";
 import { drizzle } from "drizzle-orm/node-postgres";
-import { DATABASE_URL, dropSchema, freshSchema } from "../distributed/support/services.js";
 import { fmt, median, timed } from "./bench-util.js";
 import { rawBulkInsertScores } from "./raw-copy-baseline.js";
 
@@ -56,8 +57,9 @@ async function copyRate(store: Store, runId: string): Promise<number> {
 }
 
 async function drizzleRate(store: Store, runId: string): Promise<number> {
-  if (store.driver.kind !== "postgres") throw new Error("bench:store needs Postgres");
-  const db = drizzle(store.driver.pool);
+  const driver = driverOf(store);
+  if (driver.kind !== "postgres") throw new Error("bench:store needs Postgres");
+  const db = drizzle(driver.pool);
   const rows = rowsOf(runId);
   const { ms } = await timed(async () => {
     for (let i = 0; i < rows.length; i += batch)

@@ -10,6 +10,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
+import {
+  DATABASE_URL,
+  dropSchema,
+  freshSchema,
+  PATIENCE_MS,
+  waitFor,
+} from "@assay/test-support/services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerJoinState } from "../distributed/support/answer-join-state.js";
 import { startBuiltAssay } from "../distributed/support/assay-process.js";
@@ -17,13 +24,6 @@ import {
   type BatchAnswerFiles,
   writeBatchAnswerFiles,
 } from "../distributed/support/batch-answers.js";
-import {
-  DATABASE_URL,
-  dropSchema,
-  freshSchema,
-  PATIENCE_MS,
-  waitFor,
-} from "../distributed/support/services.js";
 import { bounded } from "../distributed/support/stored-keys.js";
 
 // Large enough that the first attempt is still joining when it is seen staging.

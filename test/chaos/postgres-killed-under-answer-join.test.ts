@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
+import { waitFor } from "@assay/test-support/services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type AnswerJoinState,
@@ -21,7 +22,6 @@ import {
   writeBatchAnswerFiles,
 } from "../distributed/support/batch-answers.js";
 import { type OwnPostgres, startPostgres } from "../distributed/support/postgres-server.js";
-import { waitFor } from "../distributed/support/services.js";
 
 // Large enough that the join is seen in each phase, staging and joining.
 const ROWS = 40_000;

@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
+import { deletePrefix, freshPrefix, REDIS_URL, waitFor } from "@assay/test-support/services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAssay } from "../distributed/support/assay-process.js";
 import { cpuQueueCounts } from "../distributed/support/cpu-queue.js";
 import { writeTextDataset } from "../distributed/support/dataset.js";
 import { type OwnPostgres, startPostgres } from "../distributed/support/postgres-server.js";
-import { deletePrefix, freshPrefix, REDIS_URL, waitFor } from "../distributed/support/services.js";
 import { storedKeys } from "../distributed/support/stored-keys.js";
 import { startCpuWorker } from "../distributed/support/worker-process.js";
 

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
+import { waitFor } from "@assay/test-support/services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAssay } from "../distributed/support/assay-process.js";
 import { writeTextDataset } from "../distributed/support/dataset.js";
 import { type OwnPostgres, startPostgres } from "../distributed/support/postgres-server.js";
-import { waitFor } from "../distributed/support/services.js";
 import { storedKeys } from "../distributed/support/stored-keys.js";
 
 const SAMPLES = 20_000;

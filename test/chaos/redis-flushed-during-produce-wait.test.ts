@@ -8,19 +8,19 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAssay } from "../distributed/support/assay-process.js";
-import { cpuQueueCounts, unfinished } from "../distributed/support/cpu-queue.js";
-import { writeTextDataset } from "../distributed/support/dataset.js";
-import { type OwnRedis, startRedis } from "../distributed/support/redis-server.js";
+import { type OwnRedis, startRedis } from "@assay/test-support/redis-server";
 import {
   DATABASE_URL,
   dropSchema,
   freshPrefix,
   freshSchema,
   waitFor,
-} from "../distributed/support/services.js";
+} from "@assay/test-support/services";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAssay } from "../distributed/support/assay-process.js";
+import { cpuQueueCounts, unfinished } from "../distributed/support/cpu-queue.js";
+import { writeTextDataset } from "../distributed/support/dataset.js";
 import { bounded, storedKeys } from "../distributed/support/stored-keys.js";
 import { startCpuWorker } from "../distributed/support/worker-process.js";
 

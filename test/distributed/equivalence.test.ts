@@ -4,8 +4,6 @@ import { runWorker } from "@assay/pipeline/worker";
 import { BullmqTransport } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scoreRowsOf } from "./support/score-rows.js";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -14,7 +12,9 @@ import {
   freshSchema,
   REDIS_URL,
   waitFor,
-} from "./support/services.js";
+} from "@assay/test-support/services";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scoreRowsOf } from "./support/score-rows.js";
 
 const dataset = fileURLToPath(new URL("../../examples/mixed.jsonl", import.meta.url));
 const specFile = fileURLToPath(new URL("../../examples/mixed.spec.yaml", import.meta.url));

@@ -5,10 +5,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openStore, type Store } from "@assay/store";
-import { makeTinyModel } from "@assay/verifier";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAssay } from "./support/assay-process.js";
-import { writeTextDataset } from "./support/dataset.js";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -17,7 +13,11 @@ import {
   freshSchema,
   REDIS_URL,
   waitFor,
-} from "./support/services.js";
+} from "@assay/test-support/services";
+import { makeTinyModel } from "@assay/verifier";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAssay } from "./support/assay-process.js";
+import { writeTextDataset } from "./support/dataset.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SAMPLES = 6;

@@ -8,12 +8,7 @@ import { BullmqTransport, queueNameFor } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
 import { commandAfter, pasteCommand } from "@assay/test-support/paste-command";
-import { Queue } from "bullmq";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { scoreJob } from "../../packages/queue/test/score-job.js";
-import { startAssay } from "./support/assay-process.js";
-import { writeTextDataset } from "./support/dataset.js";
+import { scoreJob } from "@assay/test-support/score-job";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -22,7 +17,12 @@ import {
   freshSchema,
   REDIS_URL,
   waitFor,
-} from "./support/services.js";
+} from "@assay/test-support/services";
+import { Queue } from "bullmq";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startAssay } from "./support/assay-process.js";
+import { writeTextDataset } from "./support/dataset.js";
 import { startCpuWorker, type WorkerProcess } from "./support/worker-process.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));

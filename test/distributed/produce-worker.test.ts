@@ -6,9 +6,6 @@ import { DEFAULT_SPEC, produce } from "@assay/pipeline";
 import { BullmqTransport } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cpuQueueCounts } from "./support/cpu-queue.js";
-import { writeTextDataset } from "./support/dataset.js";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -17,7 +14,10 @@ import {
   freshSchema,
   REDIS_URL,
   waitFor,
-} from "./support/services.js";
+} from "@assay/test-support/services";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cpuQueueCounts } from "./support/cpu-queue.js";
+import { writeTextDataset } from "./support/dataset.js";
 import { inFlight, scrapeWorker, type WorkerCounts } from "./support/worker-counts.js";
 import { startCpuWorker, type WorkerProcess } from "./support/worker-process.js";
 

@@ -5,9 +5,6 @@ import { join } from "node:path";
 import { openStore } from "@assay/store";
 import { builtCli } from "@assay/test-support/built-entry";
 import { processOutput } from "@assay/test-support/process-output";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeTextDataset } from "./support/dataset.js";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -15,7 +12,10 @@ import {
   freshPrefix,
   freshSchema,
   REDIS_URL,
-} from "./support/services.js";
+} from "@assay/test-support/services";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeTextDataset } from "./support/dataset.js";
 import { startCpuWorker, type WorkerProcess } from "./support/worker-process.js";
 
 const MAIN = builtCli();

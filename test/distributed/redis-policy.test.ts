@@ -3,10 +3,10 @@ import { runCli } from "@assay/cli";
 import { DEFAULT_SPEC } from "@assay/pipeline";
 import { openStore } from "@assay/store";
 import { commandAfter, pasteCommand } from "@assay/test-support/paste-command";
+import { type OwnRedis, startRedis } from "@assay/test-support/redis-server";
+import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/services";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startAssay } from "./support/assay-process.js";
-import { type OwnRedis, startRedis } from "./support/redis-server.js";
-import { DATABASE_URL, dropSchema, freshSchema } from "./support/services.js";
 
 const dataset = fileURLToPath(new URL("../../examples/mixed.jsonl", import.meta.url));
 

@@ -5,10 +5,7 @@ import { ExitCode } from "@assay/cli";
 import { checkDataset, DEFAULT_SPEC } from "@assay/pipeline";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
-import { queryRows } from "@assay/test-support/stores";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAssay } from "../../apps/cli/test/run-assay.js";
+import { runAssay } from "@assay/test-support/run-assay";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -16,7 +13,10 @@ import {
   freshPrefix,
   freshSchema,
   REDIS_URL,
-} from "../distributed/support/services.js";
+} from "@assay/test-support/services";
+import { queryRows } from "@assay/test-support/stores";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCpuWorker, type WorkerProcess } from "../distributed/support/worker-process.js";
 import { BAD_LINES, buildCorpus, type Corpus } from "./corpus.js";
 

@@ -3,9 +3,6 @@ import { DEFAULT_SPEC } from "@assay/pipeline";
 import { BullmqTransport, queueNameFor } from "@assay/queue";
 import { openStore, type Store } from "@assay/store";
 import { sample } from "@assay/test-support/samples";
-import { queryRows } from "@assay/test-support/stores";
-import { Queue } from "bullmq";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -14,7 +11,10 @@ import {
   freshSchema,
   REDIS_URL,
   waitFor,
-} from "../distributed/support/services.js";
+} from "@assay/test-support/services";
+import { queryRows } from "@assay/test-support/stores";
+import { Queue } from "bullmq";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCpuWorker, type WorkerProcess } from "../distributed/support/worker-process.js";
 
 // The second line of defence on the distributed path: jobs that carry what the line checks

@@ -2,10 +2,10 @@ import { spawnSync } from "node:child_process";
 import { createHash, createHmac, pbkdf2Sync } from "node:crypto";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
+import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/services";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INFRA } from "./support/paths.js";
-import { DATABASE_URL, dropSchema, freshSchema } from "./support/services.js";
 
 // infra/analyst-login.sh, the one-shot compose service that lets Grafana log in as the
 // read-only role: run as written, with psql, against this host's Postgres.

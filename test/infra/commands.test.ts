@@ -1,4 +1,4 @@
-import { CommanderError } from "commander";
+import { CommanderError } from "@commander-js/extra-typings";
 import { describe, expect, it } from "vitest";
 import { parseAssay } from "./support/cli-parse.js";
 import { assayArgsOf } from "./support/entry-points.js";

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
+import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/services";
 import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +14,6 @@ import {
   loadDatasources,
   panelQueries,
 } from "./support/grafana.js";
-import { DATABASE_URL, dropSchema, freshSchema } from "./support/services.js";
 
 // Each SQL panel of the dashboard, its macros expanded as Grafana expands them, run as the
 // role Grafana's data source logs in as, against a store migrated and holding a real run.

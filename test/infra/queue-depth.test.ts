@@ -1,13 +1,13 @@
 import { jobIdOf, resultKeyOfJob, type ScoreJob } from "@assay/core";
 import { BullmqTransport, DEFAULT_PREFIX } from "@assay/queue";
 import { sample } from "@assay/test-support/samples";
+import { deletePrefix, freshPrefix, REDIS_URL, waitFor } from "@assay/test-support/services";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAssay } from "./support/cli-parse.js";
 import { assayArgsOf } from "./support/entry-points.js";
 import { type Container, containersOf, find, loadManifests } from "./support/manifests.js";
-import { deletePrefix, freshPrefix, REDIS_URL, waitFor } from "./support/services.js";
 
 // KEDA's redis scaler reads the length of the lists the ScaledObjects name. This checks,
 // on a real Redis with the project's own transport, that those lists are where BullMQ keeps

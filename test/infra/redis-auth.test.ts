@@ -5,13 +5,19 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
+import {
+  DATABASE_URL,
+  dropSchema,
+  freshSchema,
+  PATIENCE_MS,
+  waitFor,
+} from "@assay/test-support/services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAssay } from "../distributed/support/assay-process.js";
 import { loadCompose } from "./support/compose.js";
 import { containersOf, find, loadManifests } from "./support/manifests.js";
 import { createOtherHost, type OtherHost } from "./support/other-host.js";
 import { INFRA } from "./support/paths.js";
-import { DATABASE_URL, dropSchema, freshSchema, PATIENCE_MS, waitFor } from "./support/services.js";
 
 // Redis started as compose and Kubernetes start it (infra/redis-start.sh, infra/redis.conf),
 // in a network namespace of the test's own, and Assay connecting to it from this host: a

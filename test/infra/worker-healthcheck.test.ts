@@ -1,10 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { openStore } from "@assay/store";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../distributed/support/redis-server.js";
-import { loadCompose } from "./support/compose.js";
-import { ROOT } from "./support/paths.js";
+import { freePort } from "@assay/test-support/redis-server";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -14,7 +11,10 @@ import {
   PATIENCE_MS,
   REDIS_URL,
   waitFor,
-} from "./support/services.js";
+} from "@assay/test-support/services";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadCompose } from "./support/compose.js";
+import { ROOT } from "./support/paths.js";
 
 /** `argv` as the container would run it, on `port` instead of the fixed metrics port. */
 const onPort = (argv: string[], fixed: string, port: number) =>

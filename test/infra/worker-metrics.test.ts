@@ -2,19 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
-import { makeTinyModel } from "@assay/verifier";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AssayProcess, startAssay } from "../distributed/support/assay-process.js";
-import { writeTextDataset } from "../distributed/support/dataset.js";
-import { freePort } from "../distributed/support/redis-server.js";
-import {
-  loadDashboard,
-  loadDatasources,
-  panelQueries,
-  promqlMetricNames,
-  substitutePromqlVariables,
-} from "./support/grafana.js";
-import { ROOT } from "./support/paths.js";
+import { freePort } from "@assay/test-support/redis-server";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -23,7 +11,19 @@ import {
   freshSchema,
   REDIS_URL,
   waitFor,
-} from "./support/services.js";
+} from "@assay/test-support/services";
+import { makeTinyModel } from "@assay/verifier";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AssayProcess, startAssay } from "../distributed/support/assay-process.js";
+import { writeTextDataset } from "../distributed/support/dataset.js";
+import {
+  loadDashboard,
+  loadDatasources,
+  panelQueries,
+  promqlMetricNames,
+  substitutePromqlVariables,
+} from "./support/grafana.js";
+import { ROOT } from "./support/paths.js";
 
 // What an operator scrapes from real workers against what infra/README.md tells them to
 // watch and what the Grafana dashboard queries.

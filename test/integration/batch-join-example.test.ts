@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { builtCli } from "@assay/test-support/built-entry";
 import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
+import { readmeBlock } from "@assay/test-support/readme-block";
+import { REPO_ROOT } from "@assay/test-support/run-assay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readmeBlock } from "../../apps/cli/test/readme-block.js";
-import { REPO_ROOT } from "../../apps/cli/test/run-assay.js";
 
 // `npm run example:batch-join` runs this script after a build: a Parquet reference, an
 // OpenAI and an Anthropic batch output, joined, scored, and read back from the analyst

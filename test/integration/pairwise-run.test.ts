@@ -6,6 +6,7 @@ import { runLocal } from "@assay/pipeline";
 import { renderReportHtml, renderReportTable } from "@assay/report";
 import { ScorerRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import { reportBundle, runnerOf } from "@assay/store/reports";
 import { queryRows } from "@assay/test-support/stores";
 import { defineVerifierScorers, makeTinyModel } from "@assay/verifier";
@@ -136,7 +137,7 @@ describe("a local run with a pairwise judge", () => {
     expect(differing).toEqual(["t3", "t4", "t5"]);
 
     // The report puts both accuracies side by side over the same tasks, with the bias.
-    const bundle = await reportBundle(runnerOf(store.driver), "pw");
+    const bundle = await reportBundle(runnerOf(driverOf(store)), "pw");
     const pointwiseRight = selections.filter(
       (s) => (s.detail.pointwise as { selectedCorrect: boolean }).selectedCorrect,
     ).length;

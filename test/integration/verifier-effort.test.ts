@@ -5,6 +5,7 @@ import { RunSpecSchema } from "@assay/core";
 import { runLocal } from "@assay/pipeline";
 import { renderReportTable } from "@assay/report";
 import { ScorerRegistry } from "@assay/scorers";
+import { driverOf } from "@assay/store/driver";
 import { reportBundle, runnerOf } from "@assay/store/reports";
 import { openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
 import {
@@ -62,7 +63,7 @@ async function runWith(model: VerifierModel, runId: string, scorerArgs: Record<s
   await db.store.startRun({ id: runId, dataset, spec, transport: "local" });
   await runLocal({ store: db.store, registry, dataset, spec, runId });
   await registry.close();
-  return reportBundle(runnerOf(db.store.driver), runId);
+  return reportBundle(runnerOf(driverOf(db.store)), runId);
 }
 
 describe("verifier effort in a report", () => {

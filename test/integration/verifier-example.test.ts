@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { builtCli } from "@assay/test-support/built-entry";
 import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
+import { readmeBlock } from "@assay/test-support/readme-block";
+import { runAssay } from "@assay/test-support/run-assay";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readmeBlock } from "../../apps/cli/test/readme-block.js";
-import { runAssay } from "../../apps/cli/test/run-assay.js";
 
 // `npm run example:verifier` runs this script after a build: the tiny verifier, two nights
 // of best-of-N candidates, and their comparison as a table and as report.html.

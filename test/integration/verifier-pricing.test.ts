@@ -1,5 +1,6 @@
 import type { JobResult, PriceTable, UsageRow } from "@assay/core";
 import { renderReportHtml, renderReportTable } from "@assay/report";
+import { driverOf } from "@assay/store/driver";
 import { reportBundle, runnerOf } from "@assay/store/reports";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -69,7 +70,7 @@ describe.each(DRIVER_NAMES)("verifier cost on %s", (driver) => {
       await db.store.startRun({ id: runId, spec: {}, transport: "local" });
       await db.store.writeResults([job(runId, "a", ms), job(runId, "b", ms)]);
     }
-    const runner = runnerOf(db.store.driver);
+    const runner = runnerOf(driverOf(db.store));
     const costOf = async (runId: string, prices: PriceTable) =>
       (await reportBundle(runner, runId, { prices })).report.cost;
 

@@ -5,6 +5,7 @@ import { RunSpecSchema } from "@assay/core";
 import { runLocal } from "@assay/pipeline";
 import { ScorerRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import { reportBundle, runnerOf, usageTotals } from "@assay/store/reports";
 import { queryRows } from "@assay/test-support/stores";
 import { defineVerifierScorer, makeTinyModel } from "@assay/verifier";
@@ -157,7 +158,7 @@ describe("trajectories in a local run", () => {
     // The SQL finds the same first fall as a plain scan of the stored curve (any drop).
     const curve = traj?.progress ?? [];
     const firstFall = curve.findIndex((v, i) => i > 0 && v < (curve[i - 1] ?? Number.NaN));
-    const { earlyStops: stops } = await reportBundle(runnerOf(store.driver), "steps", {
+    const { earlyStops: stops } = await reportBundle(runnerOf(driverOf(store)), "steps", {
       fallSteps: 1,
       minFall: 0,
     });
@@ -183,7 +184,7 @@ describe("prefix reuse in a local run", () => {
     await store.startRun({ id: "reuse", dataset, spec, transport: "local" });
     await runLocal({ store, registry, dataset, spec, runId: "reuse" });
 
-    const totals = (await usageTotals(runnerOf(store.driver), ["reuse"])).get("reuse") ?? [];
+    const totals = (await usageTotals(runnerOf(driverOf(store)), ["reuse"])).get("reuse") ?? [];
     const verifier = totals.find((t) => t.role === "verifier");
     // 2 criteria × 2 variants over the answer and 3 prefixes: most tokens are shared.
     expect(verifier?.cachedInputTokens).toBeGreaterThan(verifier?.inputTokens ?? 0);

@@ -6,6 +6,7 @@ import {
   selectTasks,
 } from "@assay/selection";
 import type { Store } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import { runnerOf } from "@assay/store/reports";
 import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
 import { storeSelections } from "./store-selections.js";
@@ -60,7 +61,7 @@ export async function selectPerTask(
   runId: string,
   options: PerTaskOptions,
 ): Promise<number> {
-  const runner = runnerOf(store.driver);
+  const runner = runnerOf(driverOf(store));
   const records: SelectionRecord[] = [];
   for await (const page of candidatePages(runner, runId, options, options.tasksPerPage)) {
     for (const selection of selectTasks([...groupByTask(page)], options)) {

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, type Store } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import pg from "pg";
 import { DATABASE_URL } from "./database-url.js";
 
@@ -74,7 +75,7 @@ export async function openTestStore(driver: Driver): Promise<TestStore> {
 
 /** Runs SQL on the store's own connection (e.g. to read rows or simulate lost ones). */
 export async function queryRows(store: Store, sql: string): Promise<unknown[]> {
-  const driver = store.driver;
+  const driver = driverOf(store);
   const result =
     driver.kind === "pglite" ? await driver.client.query(sql) : await driver.pool.query(sql);
   return result.rows;

@@ -1,6 +1,6 @@
 import { ANSWER_FORMATS, type AnswerFormat } from "@assay/core/input-formats";
 import type { AnswerSources } from "@assay/pipeline";
-import { type Command, Option } from "commander";
+import { type Command, Option, type OptionValues } from "@commander-js/extra-typings";
 import { CliExit, ExitCode } from "./exit-codes.js";
 
 /** The answer-join flags, as commander parses them. */
@@ -14,7 +14,9 @@ export interface AnswersFlags {
  * `--answers`, `--answers-format` and `--answers-id-prefix`, shared by `run` and `produce`:
  * the dataset is then a reference whose answers come from batch outputs.
  */
-export function addAnswersOptions(command: Command): Command {
+export function addAnswersOptions<Args extends unknown[], Opts extends OptionValues>(
+  command: Command<Args, Opts>,
+) {
   return command
     .option(
       "--answers <file>",

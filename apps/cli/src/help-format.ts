@@ -1,4 +1,4 @@
-import type { Argument, HelpConfiguration, Option } from "commander";
+import type { Argument, HelpConfiguration, Option } from "@commander-js/extra-typings";
 
 /**
  * How `--help` writes an option's or argument's choices and default. Commander writes them

@@ -1,5 +1,5 @@
 import { DATASET_FORMATS, type DatasetFormat, datasetFormat } from "@assay/core/input-formats";
-import { InvalidArgumentError } from "commander";
+import { InvalidArgumentError } from "@commander-js/extra-typings";
 
 /**
  * Every numeric flag is parsed here, by commander, so a bad value is always bad usage

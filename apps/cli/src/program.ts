@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { Command } from "commander";
+import { Command } from "@commander-js/extra-typings";
 import { registerExport } from "./commands/export.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerModel } from "./commands/model.js";
@@ -15,7 +15,7 @@ import { registerWorker } from "./commands/worker.js";
 import { helpFormat } from "./help-format.js";
 import { safeMessage } from "./output.js";
 
-export function createProgram(): Command {
+export function createProgram() {
   const program = new Command()
     .name("assay")
     .description(

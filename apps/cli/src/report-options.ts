@@ -1,6 +1,6 @@
 import { DEFAULT_BOOTSTRAP_SEED, DEFAULT_RESAMPLES } from "@assay/core/stats";
 import { metadataPath } from "@assay/store/report-options";
-import { InvalidArgumentError } from "commander";
+import { InvalidArgumentError } from "@commander-js/extra-typings";
 import { decimalNumber, wholeNumber } from "./options.js";
 
 /** `assay report --by metadata.<key>`: checked when parsed, so a typo fails before any query. */

@@ -6,7 +6,7 @@ import {
   NotFoundError,
   SpecError,
 } from "@assay/core/errors";
-import { CommanderError } from "commander";
+import { CommanderError } from "@commander-js/extra-typings";
 import { CliExit, ExitCode } from "./exit-codes.js";
 import { isWriteError, writeFailure } from "./out-file.js";
 import { safeMessage } from "./output.js";
@@ -19,7 +19,7 @@ export async function runCli(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : ExitCode.ok;
   } catch (error) {
-    const debug = debugEnabled() || program.opts<{ debug?: boolean }>().debug === true;
+    const debug = debugEnabled() || program.opts().debug === true;
     return reportFailure(error, debug);
   }
 }

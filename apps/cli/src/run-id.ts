@@ -1,5 +1,5 @@
 import { basename, extname } from "node:path";
-import { InvalidArgumentError } from "commander";
+import { InvalidArgumentError } from "@commander-js/extra-typings";
 
 /**
  * The one rule for run ids, on every command: letters, digits, `_`, `.`, `:` and `-`, at

@@ -1,4 +1,4 @@
-import { type Command, Option } from "commander";
+import { type Command, Option, type OptionValues } from "@commander-js/extra-typings";
 import { positiveInt } from "./options.js";
 
 /**
@@ -6,7 +6,11 @@ import { positiveInt } from "./options.js";
  * on, in @assay/verifier), repeated so that `--help` loads no verifier code; a test checks
  * that they agree.
  */
-export const VERIFIER_DEFAULTS = { maxBatchTokens: 16_384, maxBatchRows: 64, prefixReuse: "on" };
+export const VERIFIER_DEFAULTS = {
+  maxBatchTokens: 16_384,
+  maxBatchRows: 64,
+  prefixReuse: "on" as "on" | "off",
+};
 
 /** What the operator asked for on the command line; unset fields come from elsewhere. */
 export interface VerifierFlags {
@@ -15,12 +19,17 @@ export interface VerifierFlags {
   prefixReuse?: "on" | "off";
 }
 
+/** The verifier flags as commander parses them: each has a default. */
+export type ParsedVerifierFlags = Required<VerifierFlags>;
+
 /**
  * `--max-batch-tokens`, `--max-batch-rows` and `--prefix-reuse`. Their defaults show in
  * `--help`, but a flag the operator did not type must not override the model's assay.json,
  * so `verifierFlagsGiven` reads only the flags given.
  */
-export function addVerifierFlags(command: Command): Command {
+export function addVerifierFlags<Args extends unknown[], Opts extends OptionValues>(
+  command: Command<Args, Opts>,
+) {
   return command
     .addOption(
       new Option(
@@ -43,15 +52,17 @@ export function addVerifierFlags(command: Command): Command {
         "--prefix-reuse <on|off>",
         "verifier: compute a prefix shared by a sample's prompts once (graphs with past key values). Wins over $ASSAY_PREFIX_REUSE, then assay.json prefix_reuse",
       )
-        .choices(["on", "off"])
+        .choices(["on", "off"] as const)
         .default(VERIFIER_DEFAULTS.prefixReuse),
     );
 }
 
 /** The verifier flags typed on the command line (not their help defaults). */
-export function verifierFlagsGiven(command: Command): VerifierFlags {
+export function verifierFlagsGiven<Args extends unknown[], Opts extends ParsedVerifierFlags>(
+  command: Command<Args, Opts>,
+): VerifierFlags {
   const given = (name: keyof VerifierFlags) => command.getOptionValueSource(name) === "cli";
-  const options = command.opts<VerifierFlags>();
+  const options = command.opts();
   return {
     ...(given("maxBatchTokens") && { maxBatchTokens: options.maxBatchTokens }),
     ...(given("maxBatchRows") && { maxBatchRows: options.maxBatchRows }),

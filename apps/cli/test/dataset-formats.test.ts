@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { openStore } from "@assay/store";
 import { type Row, toCsv, toJsonl, toParquet } from "@assay/test-support/dataset-renderings";
+import { runAssay } from "@assay/test-support/run-assay";
 import { queryRows } from "@assay/test-support/stores";
 import { afterAll, describe, expect, it } from "vitest";
-import { runAssay } from "./run-assay.js";
 
 // Each format through `assay run` on the embedded store, as a user runs it: what is stored
 // must be what the same rows stored from JSONL.

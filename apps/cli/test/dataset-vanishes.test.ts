@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readEnv } from "@assay/core";
 import { openStore } from "@assay/store";
+import { runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { runAssay } from "./run-assay.js";
 
 // A dataset deleted after `assay produce` checked it but before it read it. The run must not be
 // registered without its dataset: the file is held open from the check on, so the run

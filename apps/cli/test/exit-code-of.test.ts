@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, readEnv } from "@assay/core";
+import { runAssay } from "@assay/test-support/run-assay";
 import { VerifierArgsError } from "@assay/verifier";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
 import { exitCodeOf } from "../src/run-cli.js";
-import { runAssay } from "./run-assay.js";
 
 const work = mkdtempSync(join(tmpdir(), "assay-exit-code-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

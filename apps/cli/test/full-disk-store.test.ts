@@ -2,9 +2,9 @@ import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runAssay } from "@assay/test-support/run-assay";
 import { freeBytes, mountTmpfs, resizeTmpfs, unmountTmpfs } from "@assay/test-support/tmpfs";
 import { afterAll, describe, expect, it } from "vitest";
-import { runAssay } from "./run-assay.js";
 
 // The embedded store on a disk that fills during a run: a real tmpfs, sized so that the
 // store's template (~40 MB) fits and the run's rows do not.

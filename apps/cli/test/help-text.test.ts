@@ -1,7 +1,7 @@
-import type { Command } from "commander";
+import { runAssay } from "@assay/test-support/run-assay";
+import type { CommandUnknownOpts as Command } from "@commander-js/extra-typings";
 import { describe, expect, it } from "vitest";
 import { createProgram } from "../src/program.js";
-import { runAssay } from "./run-assay.js";
 
 // Every command's --help writes a default once, and values as they are typed on the
 // command line: `10`, not `"10"`; `500,2000`, not `[500,2000]`.

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { processOutput } from "@assay/test-support/process-output";
+import { REPO_ROOT } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "./run-assay.js";
 
 // A resolve hook that names every module the command loads, on stderr.
 const HOOKS = `export async function resolve(specifier, context, next) {

@@ -9,9 +9,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type AssayResult, runAssay } from "@assay/test-support/run-assay";
 import { makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AssayResult, runAssay } from "./run-assay.js";
 
 // A model folder may come from anyone: a file its assay.json names outside the folder is
 // refused by every command that loads it, and the refusal quotes nothing of that file.

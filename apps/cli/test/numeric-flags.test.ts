@@ -1,9 +1,9 @@
-import type { Command, Option } from "commander";
+import { runAssay } from "@assay/test-support/run-assay";
+import type { CommandUnknownOpts as Command, Option } from "@commander-js/extra-typings";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
 import { isNumberParser } from "../src/options.js";
 import { createProgram } from "../src/program.js";
-import { runAssay } from "./run-assay.js";
 
 /** A flag that takes a number: a number placeholder or a numeric default says so. */
 const NUMBER_PLACEHOLDER = /<(n|m|d|ms|port|seconds)>/;

@@ -13,11 +13,11 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
+import { type AssayResult, runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema, schemaExists } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultRunId, isRunId } from "../src/run-id.js";
-import { type AssayResult, runAssay } from "./run-assay.js";
 
 // Mistakes an operator makes at a terminal: a wrong --db, a bad dataset path, a bad run id,
 // an --out that cannot be written, a port already taken. Each gets one line and the exit

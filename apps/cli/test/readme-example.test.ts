@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readmeBlock } from "@assay/test-support/readme-block";
+import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
-import { readmeBlock } from "./readme-block.js";
-import { runAssay } from "./run-assay.js";
 
 // The summary the README's Quick start shows is the one `npm run example` prints today.
 

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { processOutput } from "@assay/test-support/process-output";
+import { REPO_ROOT, runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, runAssay } from "./run-assay.js";
 
 // A report query that runs long is made to: another session holds a lock on a table the
 // report reads, so the report's query waits on the server for as long as it is held, as

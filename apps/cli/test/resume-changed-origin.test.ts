@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readEnv } from "@assay/core";
 import { openStore } from "@assay/store";
+import { runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema, queryRows } from "@assay/test-support/stores";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { runAssay } from "./run-assay.js";
 
 // A run is one dataset under one spec: resuming a run id with another dataset or spec is
 // refused (exit 3) before anything is stored, naming what changed, unless allowed.

@@ -2,9 +2,9 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
+import { runAssay } from "@assay/test-support/run-assay";
 import { queryRows } from "@assay/test-support/stores";
 import { afterAll, expect, it } from "vitest";
-import { runAssay } from "./run-assay.js";
 
 // A dataset read while it was still being copied ends in half a line. That line is an
 // input error; once the copy completes, resuming the run stores it, and the error goes.

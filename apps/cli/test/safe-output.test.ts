@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ExportRow } from "@assay/core";
+import { runAssay } from "@assay/test-support/run-assay";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { neutraliseCell, scoreCsvEncoder } from "../src/score-csv.js";
-import { runAssay } from "./run-assay.js";
 
 // Bytes from a dataset reach two dangerous places: a spreadsheet (a cell that starts with
 // `=` is a formula) and a terminal (ESC starts control sequences, U+202E reverses text).

@@ -1,9 +1,9 @@
 import { Writable } from "node:stream";
 import { openStore } from "@assay/store";
+import { runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMaskedLogger } from "../src/logger.js";
-import { runAssay } from "./run-assay.js";
 
 // A password given to Assay, in any URL form, is never printed: not in an error, not in
 // a usage message, not in a log line. Each form once, through the command a user would

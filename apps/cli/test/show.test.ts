@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_SPEC, runLocal } from "@assay/pipeline";
 import { defaultRegistry } from "@assay/scorers";
+import { runAssay } from "@assay/test-support/run-assay";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CliExit } from "../src/exit-codes.js";
 import { sampleView } from "../src/show/sample-view.js";
-import { runAssay } from "./run-assay.js";
 
 const work = mkdtempSync(join(tmpdir(), "assay-show-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
+import { runAssay } from "@assay/test-support/run-assay";
 import { queryRows } from "@assay/test-support/stores";
 import { afterAll, describe, expect, it } from "vitest";
-import { runAssay } from "./run-assay.js";
 
 // A team's dataset in its own field names, read through the spec's `fields`, scores and
 // stores exactly what the same data in Assay's names does; a mapping the dataset does not

@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
-import { runAssay } from "./run-assay.js";
 
 // A spec is input too: what a user meets at the terminal when one holds a key every
 // object inherits, `__proto__`, or a key written twice. Before these were refused, the

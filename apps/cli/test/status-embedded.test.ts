@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
-import { runAssay } from "./run-assay.js";
 
 // `assay status` follows distributed runs only; on the embedded store it says so and names
 // the command that reads a run there, with an example URL that is usable as written.

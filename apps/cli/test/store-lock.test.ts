@@ -2,8 +2,8 @@ import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
-import { runAssay } from "./run-assay.js";
 
 // PGlite is one Postgres per process: two processes on one store folder overwrite each
 // other's files. These tests start real `assay` processes on one store at once.

@@ -1,10 +1,11 @@
 import { openStore } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import { runnerOf, runReports } from "@assay/store/reports";
+import { runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
 import { exitCodeOf } from "../src/run-cli.js";
-import { runAssay } from "./run-assay.js";
 
 const schema = freshSchema();
 const db = ["--db", DATABASE_URL, "--db-schema", schema];
@@ -43,7 +44,9 @@ describe("a run id the store does not hold", () => {
       expect(String(summary)).toMatch(/No run "nope"/);
       expect(exitCodeOf(summary)).toBe(ExitCode.refused);
 
-      const reports = await runReports(runnerOf(store.driver), ["nope"]).catch((e: unknown) => e);
+      const reports = await runReports(runnerOf(driverOf(store)), ["nope"]).catch(
+        (e: unknown) => e,
+      );
       expect(String(reports)).toMatch(/No run with id `nope`/);
       expect(exitCodeOf(reports)).toBe(ExitCode.refused);
     } finally {

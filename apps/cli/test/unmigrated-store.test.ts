@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { redactUrl } from "@assay/core";
 import { pasteCommand } from "@assay/test-support/paste-command";
+import { type AssayResult, runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema, schemaExists } from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { type AssayResult, runAssay } from "./run-assay.js";
 
 // A worker, producer or reader pointed at a schema whose tables are missing or behind
 // stops at start with one line naming the database and the schema (exit 5), instead of

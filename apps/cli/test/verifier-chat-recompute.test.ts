@@ -1,12 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runAssay } from "@assay/test-support/run-assay";
 import { makeTinyModel } from "@assay/verifier";
 import { Template } from "@huggingface/jinja";
 import { Tokenizer } from "@huggingface/tokenizers";
 import * as ort from "onnxruntime-node";
 import { afterAll, describe, expect, it } from "vitest";
-import { runAssay } from "./run-assay.js";
 
 // The scores `assay export` gives for a chat verifier, recomputed without Assay's session,
 // fit or chat code: the model's own chat template rendered with @huggingface/jinja, the

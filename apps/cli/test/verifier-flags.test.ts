@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runAssay } from "@assay/test-support/run-assay";
 import { DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TOKENS, makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERIFIER_DEFAULTS } from "../src/verifier-flags.js";
-import { runAssay } from "./run-assay.js";
 
 // The verifier's batch limits and prefix reuse, set by an operator on `assay run` and
 // `assay worker`: flag > ASSAY_* environment > the model's assay.json > the defaults.

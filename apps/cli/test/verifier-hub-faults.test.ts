@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type HubRequest, LocalHub } from "@assay/test-support/local-hub";
+import { runAssay } from "@assay/test-support/run-assay";
 import { MODEL_FILES, makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAssay } from "./run-assay.js";
 
 // `assay model check <hub id>` against a local Hub that misbehaves as the real one can:
 // two processes filling one cache at once, the Hub going away half way, a gated model whose

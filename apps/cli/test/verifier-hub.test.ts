@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalHub } from "@assay/test-support/local-hub";
+import { runAssay } from "@assay/test-support/run-assay";
 import { MODEL_FILES, makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAssay } from "./run-assay.js";
 
 // `assay run` with a spec naming a hub id, the Hub being a local server that HF_ENDPOINT
 // points at: the scores it stores name the commit the model was downloaded at.

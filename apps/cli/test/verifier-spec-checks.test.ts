@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runAssay } from "@assay/test-support/run-assay";
 import { makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAssay } from "./run-assay.js";
 
 // The tiny distribution model has two criteria (correctness, completeness) and three
 // prompt variants; its scores mean nothing, but the stored values are the real ones.

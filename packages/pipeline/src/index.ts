@@ -17,6 +17,7 @@ export {
 export { createRouter, type Route } from "./routing/router.js";
 export { checkDataset, type DatasetCheck } from "./run/check-dataset.js";
 export { completeRun } from "./run/complete-run.js";
+export type { JobQueue } from "./run/enqueue-lines.js";
 export { planSample } from "./run/plan.js";
 export { type ProduceOptions, type ProduceResult, produce } from "./run/produce.js";
 export type { ProduceProgress } from "./run/progress.js";

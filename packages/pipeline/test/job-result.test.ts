@@ -1,7 +1,7 @@
 import { jobIdOf, resultKeyOfJob, type ScoreJob, scored, unscored } from "@assay/core";
+import { scoreJob } from "@assay/test-support/score-job";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scoreJob } from "../../queue/test/score-job.js";
 import { jobResultOf } from "../src/run/job-result.js";
 
 function jobFor(sampleId: string, scorer: { name: string; key?: string }): ScoreJob {

@@ -9,6 +9,7 @@ import {
 } from "@assay/core";
 import { renderReportHtml, renderReportJson, renderReportTable } from "@assay/report";
 import type { Store } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import { importPrices, runnerOf } from "@assay/store/reports";
 import { openTestStore, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
@@ -718,7 +719,7 @@ async function checkViews(
 ): Promise<string[]> {
   const f = new Figures();
   const query = async (sql: string) =>
-    (await runnerOf(store.driver).query<Record<string, unknown>>(sql, [runId])).rows;
+    (await runnerOf(driverOf(store)).query<Record<string, unknown>>(sql, [runId])).rows;
   const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   const rule = passRuleOf(run);
   const solved = run.selection
@@ -807,7 +808,7 @@ describe("every report figure equals its recomputation from `assay export`", () 
   beforeAll(async () => {
     db = await openTestStore("pglite");
     // The views price runs by the version in force when they started: this one, for all.
-    await importPrices(db.store.driver, prices, {
+    await importPrices(driverOf(db.store), prices, {
       effectiveFrom: new Date("2000-01-01T00:00:00Z"),
       source: "test",
     });

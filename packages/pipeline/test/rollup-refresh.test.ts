@@ -1,6 +1,7 @@
 import { RunSpecSchema } from "@assay/core";
 import { defaultRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import { hasRollups, rawRunFigures, runnerOf, runReports } from "@assay/store/reports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completeRun, runLocal } from "../src/index.js";
@@ -54,7 +55,7 @@ describe.each([
 
   /** The report read now (from rollups when the run has them) and from raw rows only. */
   async function reportAndRaw() {
-    const runner = runnerOf(store.driver);
+    const runner = runnerOf(driverOf(store));
     const [report] = await runReports(runner, ["r"]);
     const raw = (await rawRunFigures(runner, ["r"])).get("r");
     return { report, raw, rolledUp: await hasRollups(runner, "r") };

@@ -1,18 +1,13 @@
 import { type ScoreJob, UnrecoverableJobError } from "@assay/core";
+import { scoreJob } from "@assay/test-support/score-job";
+import { deletePrefix, freshPrefix, REDIS_URL, waitFor } from "@assay/test-support/services";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  deletePrefix,
-  freshPrefix,
-  REDIS_URL,
-  waitFor,
-} from "../../../test/distributed/support/services.js";
 import {
   BullmqTransport,
   type BullmqTransportOptions,
   queueNameFor,
   requeueJobs,
 } from "../src/index.js";
-import { scoreJob } from "./score-job.js";
 
 const open: Array<{ transport: BullmqTransport; prefix: string }> = [];
 

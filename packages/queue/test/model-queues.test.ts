@@ -1,16 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { scoreJob } from "@assay/test-support/score-job";
+import { deletePrefix, freshPrefix, REDIS_URL, waitFor } from "@assay/test-support/services";
 import { Queue } from "bullmq";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  deletePrefix,
-  freshPrefix,
-  REDIS_URL,
-  waitFor,
-} from "../../../test/distributed/support/services.js";
 import { BullmqTransport, moveSpelledQueueJobs, queueNameFor } from "../src/index.js";
-import { scoreJob } from "./score-job.js";
 
 const root = mkdtempSync(join(tmpdir(), "assay-model-queues-"));
 const folder = join(root, ".models", "x");

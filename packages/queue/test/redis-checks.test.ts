@@ -1,6 +1,6 @@
 import { ConfigError } from "@assay/core";
+import { type OwnRedis, startRedis } from "@assay/test-support/redis-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OwnRedis, startRedis } from "../../../test/distributed/support/redis-server.js";
 import { checkEvictionPolicy, connectRedis, describeRedisFault } from "../src/index.js";
 
 describe("Redis checks", () => {

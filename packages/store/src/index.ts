@@ -4,20 +4,12 @@ export {
   type BatchedWriterStats,
   type WriteObservation,
 } from "./batched-writer.js";
-export { isConnectionLost, pingDatabase } from "./connection-lost.js";
+export { isConnectionLost } from "./connection-lost.js";
 export { isDataError } from "./data-error.js";
 export { DiskFullError, MIN_FREE_BYTES } from "./disk-room.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
-export { type AnswerJoinLock, lockAnswerJoin, RunInUseError } from "./queries/answer-join-lock.js";
-export {
-  clearStagedAnswers,
-  type DuplicateAnswer,
-  type StagedAnswer,
-  stageAnswers,
-  takeStagedAnswers,
-  unmatchedAnswers,
-  writeAnswerJoin,
-} from "./queries/answer-staging.js";
+export { type AnswerJoinLock, RunInUseError } from "./queries/answer-join-lock.js";
+export type { DuplicateAnswer, StagedAnswer } from "./queries/answer-staging.js";
 export {
   EXPORTED_TABLES,
   type ExportedRow,
@@ -41,7 +33,6 @@ export type {
   StartRunInput,
   Store,
 } from "./store.js";
-export type { StoreDriver } from "./store-driver.js";
 export { inspectStoreFolder, StoreFolderError, type StoreFolderState } from "./store-folder.js";
 export { describeHolder, type LockHolder, StoreInUseError } from "./store-lock.js";
 export { writeIsolating } from "./write-isolating.js";

@@ -1,15 +1,32 @@
 import type {
+  AnswerJoinCounts,
   CandidateQuery,
   ExportRow,
   InputErrorSummary,
   JobResult,
+  PriceTable,
+  ReportBundle,
   RunSummary,
   Sample,
+  SampleRecord,
   ScoreRow,
 } from "@assay/core";
 import { type ResultKey, resultKeyOfJob, type ScoreJob } from "@assay/core";
 import { BatchedWriter, type BatchedWriterOptions } from "./batched-writer.js";
 import type { BulkTarget } from "./bulk/bulk-statement.js";
+import { pingDatabase } from "./connection-lost.js";
+import { refreshPlannerStatistics } from "./planner-statistics.js";
+import { importPrices, type PriceImport } from "./prices/import-prices.js";
+import { type AnswerJoinLock, lockAnswerJoin } from "./queries/answer-join-lock.js";
+import {
+  clearStagedAnswers,
+  type DuplicateAnswer,
+  type StagedAnswer,
+  stageAnswers,
+  takeStagedAnswers,
+  unmatchedAnswers,
+  writeAnswerJoin,
+} from "./queries/answer-staging.js";
 import { exportScores } from "./queries/export.js";
 import { type ExportedRow, type ExportedTable, exportTableRows } from "./queries/export-tables.js";
 import { writeResults } from "./queries/results.js";
@@ -29,6 +46,15 @@ import {
   type SelectionPass,
 } from "./queries/selections.js";
 import { runSummary } from "./queries/summary.js";
+import {
+  type AblationCandidateRow,
+  ablationCandidatePages,
+} from "./reports/ablation-candidates.js";
+import { pairScores } from "./reports/pair-scores.js";
+import { type BundleOptions, reportBundle } from "./reports/report-bundle.js";
+import { hasRollups } from "./reports/rollups/read-rollups.js";
+import { dropRollups, writeRollups } from "./reports/rollups/write-rollups.js";
+import { sampleRecord } from "./reports/sample-record.js";
 import type { SqlRunner, StoreKind } from "./sql-runner.js";
 import type {
   ResultWriter,
@@ -67,8 +93,10 @@ export class SqlStore implements Store {
     return this.#parts.driver.kind;
   }
 
-  get driver(): StoreDriver {
-    return this.#parts.driver;
+  /** The client behind a store opened by `openStore`: what `driverOf` hands to tools. */
+  static driverOf(store: Store): StoreDriver {
+    if (!(store instanceof SqlStore)) throw new TypeError("Expected a store from openStore");
+    return store.#parts.driver;
   }
 
   async migrate(): Promise<void> {
@@ -86,6 +114,10 @@ export class SqlStore implements Store {
 
   cancelQueries(): Promise<void> {
     return this.#parts.cancelQueries();
+  }
+
+  async ping(): Promise<void> {
+    await pingDatabase(await this.#driver());
   }
 
   async startRun(input: StartRunInput): Promise<{ created: boolean }> {
@@ -190,8 +222,86 @@ export class SqlStore implements Store {
     startPass: SelectionPass,
     options?: ReplaceSelectionsOptions,
   ): Promise<number> {
+    return replaceSelections(await this.#driver(), runId, query, startPass, options);
+  }
+
+  async lockAnswerJoin(runId: string): Promise<AnswerJoinLock> {
+    return lockAnswerJoin(await this.#driver(), runId);
+  }
+
+  async clearStagedAnswers(runId: string): Promise<void> {
+    await clearStagedAnswers(await this.#driver(), runId);
+  }
+
+  async stageAnswers(runId: string, answers: readonly StagedAnswer[]): Promise<DuplicateAnswer[]> {
+    return stageAnswers(await this.#driver(), runId, answers);
+  }
+
+  async takeStagedAnswers(
+    runId: string,
+    customIds: readonly string[],
+  ): Promise<Map<string, StagedAnswer>> {
+    return takeStagedAnswers(await this.#driver(), runId, customIds);
+  }
+
+  async unmatchedAnswers(runId: string, after: string, limit: number): Promise<StagedAnswer[]> {
+    return unmatchedAnswers(await this.#driver(), runId, after, limit);
+  }
+
+  async writeAnswerJoin(runId: string, counts: AnswerJoinCounts): Promise<void> {
+    await writeAnswerJoin(await this.#driver(), runId, counts);
+  }
+
+  async reportBundle(runId: string, options?: BundleOptions): Promise<ReportBundle> {
+    return reportBundle(await this.#runner(), runId, options);
+  }
+
+  async sampleRecord(runId: string, sampleId: string): Promise<SampleRecord | undefined> {
+    return sampleRecord(await this.#runner(), runId, sampleId);
+  }
+
+  async *ablationCandidatePages(
+    runId: string,
+    query: CandidateQuery,
+    tasksPerPage?: number,
+  ): AsyncGenerator<AblationCandidateRow[]> {
+    yield* ablationCandidatePages(await this.#runner(), runId, query, tasksPerPage);
+  }
+
+  async pairScores(
+    runId: string,
+    scorer: string,
+    sampleIds: readonly string[],
+  ): Promise<Map<string, number | null>> {
+    return pairScores(await this.#runner(), runId, scorer, sampleIds);
+  }
+
+  async hasRollups(runId: string): Promise<boolean> {
+    return hasRollups(await this.#runner(), runId);
+  }
+
+  async writeRollups(runId: string): Promise<void> {
+    await writeRollups(await this.#driver(), runId);
+  }
+
+  async dropRollups(runId: string): Promise<void> {
+    await dropRollups(await this.#runner(), runId);
+  }
+
+  async refreshPlannerStatistics(tables: "written" | "derived"): Promise<void> {
+    await refreshPlannerStatistics(await this.#driver(), tables);
+  }
+
+  async importPrices(
+    table: PriceTable,
+    options: PriceImport,
+  ): Promise<{ version: number; models: number }> {
+    return importPrices(await this.#driver(), table, options);
+  }
+
+  async #driver(): Promise<StoreDriver> {
     await this.#whenReady();
-    return replaceSelections(this.#parts.driver, runId, query, startPass, options);
+    return this.#parts.driver;
   }
 
   async #runner(): Promise<SqlRunner> {

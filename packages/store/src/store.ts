@@ -3,18 +3,21 @@ import type {
   ExportRow,
   InputErrorSummary,
   JobResult,
+  PriceTable,
   ResultKey,
   RunSummary,
   Sample,
   ScoreJob,
   ScoreRow,
 } from "@assay/core";
+import type { AnswerJoinStore } from "./answer-join-store.js";
 import type { BatchedWriter, BatchedWriterOptions } from "./batched-writer.js";
+import type { PriceImport } from "./prices/import-prices.js";
 import type { ExportedRow, ExportedTable } from "./queries/export-tables.js";
 import type { ReplaceSelectionsOptions, SelectionPass } from "./queries/selections.js";
+import type { ReportStore } from "./report-store.js";
 import type { runs } from "./schema.js";
 import type { StoreKind } from "./sql-runner.js";
-import type { StoreDriver } from "./store-driver.js";
 
 export type RunRecord = typeof runs.$inferSelect;
 
@@ -46,11 +49,13 @@ export type ScoreWriter = BatchedWriter<ScoreRow>;
 /** Resolves each flush to the number of results inserted (duplicates are absorbed). */
 export type ResultWriter = BatchedWriter<JobResult, number>;
 
-/** Everything Assay reads from and writes to its database, for either driver. */
-export interface Store {
+/**
+ * Everything Assay reads from and writes to its database, for either driver. Every read
+ * and write checks first that the store's migrations are applied (once, then remembered);
+ * the raw client behind it is for benchmarks and tools only (`@assay/store/driver`).
+ */
+export interface Store extends AnswerJoinStore, ReportStore {
   readonly kind: StoreKind;
-  /** The underlying client, for benchmarks and tools; application code uses the methods. */
-  readonly driver: StoreDriver;
 
   /** Applies pending migrations (what `assay migrate` runs). */
   migrate(): Promise<void>;
@@ -65,6 +70,8 @@ export interface Store {
    */
   cancelQueries(): Promise<void>;
   close(): Promise<void>;
+  /** One round trip to the database: resolves once it answers a query again. */
+  ping(): Promise<void>;
 
   /** Creates the run unless it exists; an existing run is kept as it is (resume). */
   startRun(input: StartRunInput): Promise<{ created: boolean }>;
@@ -147,4 +154,10 @@ export interface Store {
     startPass: SelectionPass,
     options?: ReplaceSelectionsOptions,
   ): Promise<number>;
+
+  /** Stores a price table as a new version, in one transaction; earlier ones never change. */
+  importPrices(
+    table: PriceTable,
+    options: PriceImport,
+  ): Promise<{ version: number; models: number }>;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driverOf } from "../src/driver.js";
 import { inTransaction } from "../src/in-transaction.js";
 import { runnerOf, writeRollups } from "../src/reports/index.js";
 import { sample, scored } from "./fixtures.js";
@@ -28,14 +29,14 @@ describe.each(DRIVER_NAMES)("analyst views documented, on %s", (driver) => {
       { score: scored("docs-run", "b", "f1", 0.2), truncations: [], usage: [] },
     ]);
     await store.finishRun("docs-run");
-    await writeRollups(store.driver, "docs-run");
+    await writeRollups(driverOf(store), "docs-run");
   });
   afterAll(() => db?.dispose());
 
   it("has ready queries that all run", async () => {
     const queries = readyQueries();
     expect(queries.length).toBeGreaterThanOrEqual(7);
-    const runner = runnerOf(db.store.driver);
+    const runner = runnerOf(driverOf(db.store));
     for (const query of queries) await runner.query(query);
     const { rows } = await runner.query<{ passed: unknown; pass_rule: string }>(
       queries[0] as string,
@@ -44,7 +45,7 @@ describe.each(DRIVER_NAMES)("analyst views documented, on %s", (driver) => {
   });
 
   it("lets assay_analyst read the views and write nothing", async () => {
-    const driver = db.store.driver;
+    const driver = driverOf(db.store);
     // SET LOCAL ROLE holds for the rest of that transaction only, on its one connection.
     const rows = await inTransaction(driver, async (runner) => {
       await runner.query("SET LOCAL ROLE assay_analyst");

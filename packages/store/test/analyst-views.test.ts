@@ -4,6 +4,7 @@ import { storeSelections } from "@assay/test-support/store-selections";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driverOf } from "../src/driver.js";
 import { importPrices, reportBundle, runnerOf, writeRollups } from "../src/reports/index.js";
 import { sample } from "./fixtures.js";
 
@@ -249,7 +250,7 @@ async function seed(db: TestStore, runId: string, run: GeneratedRun): Promise<vo
     await storeSelections(store, runId, records);
   }
   await store.finishRun(runId);
-  await writeRollups(store.driver, runId);
+  await writeRollups(driverOf(store), runId);
 }
 
 /** The pass threshold of a scorer under the generated spec, worked out apart from the store. */
@@ -275,7 +276,7 @@ function expectedSolvedByRule(run: GeneratedRun): number {
 }
 
 async function rows(db: TestStore, sql: string, params: unknown[]) {
-  return (await runnerOf(db.store.driver).query<Record<string, unknown>>(sql, params)).rows;
+  return (await runnerOf(driverOf(db.store)).query<Record<string, unknown>>(sql, params)).rows;
 }
 
 const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -283,7 +284,7 @@ const close = (a: number | null, b: number | null) =>
   a === null || b === null ? expect(a).toBe(b) : expect(a).toBeCloseTo(b, 9);
 
 async function expectViewsMatch(db: TestStore, runId: string, run: GeneratedRun): Promise<void> {
-  const runner = runnerOf(db.store.driver);
+  const runner = runnerOf(driverOf(db.store));
   const { report } = await reportBundle(runner, runId, {
     prices: { currency: "USD", models: PRICES.models } as never,
   });
@@ -391,7 +392,7 @@ describe.each(DRIVER_NAMES)("analyst views on %s", (driver) => {
   beforeAll(async () => {
     db = await openTestStore(driver);
     // In force long before any test run starts.
-    await importPrices(db.store.driver, { currency: "USD", models: PRICES.models } as never, {
+    await importPrices(driverOf(db.store), { currency: "USD", models: PRICES.models } as never, {
       effectiveFrom: new Date("2000-01-01T00:00:00Z"),
       source: "test",
     });
@@ -437,7 +438,7 @@ describe.each(DRIVER_NAMES)("analyst views on %s", (driver) => {
       models: { ...PRICES.models, "gen-a": { input_per_million: 5 } },
     };
     const changeAt = new Date(new Date(now as string).getTime() + 1000);
-    const { version } = await importPrices(db.store.driver, raised as never, {
+    const { version } = await importPrices(driverOf(db.store), raised as never, {
       effectiveFrom: changeAt,
       source: "raise.yaml",
     });

@@ -1,4 +1,5 @@
-import { lockAnswerJoin, openStore, RunInUseError, type Store } from "@assay/store";
+import { openStore, RunInUseError, type Store } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -20,34 +21,35 @@ async function storeIn(schema: string): Promise<Store> {
 describe("answer-join lock (Postgres)", () => {
   it("refuses a second join of the run until the first releases it", async () => {
     const [first, second] = [await storeIn(schemaA), await storeIn(schemaA)];
-    const held = await lockAnswerJoin(first.driver, "nightly");
-    const refused = lockAnswerJoin(second.driver, "nightly");
+    const held = await first.lockAnswerJoin("nightly");
+    const refused = second.lockAnswerJoin("nightly");
     await expect(refused).rejects.toThrow(RunInUseError);
     await expect(refused).rejects.toThrow(/run nightly: another process is joining its answers/);
     // Another run of the same store joins meanwhile.
-    const other = await lockAnswerJoin(second.driver, "weekly");
+    const other = await second.lockAnswerJoin("weekly");
     await other.release();
 
     await held.release();
-    const next = await lockAnswerJoin(second.driver, "nightly");
+    const next = await second.lockAnswerJoin("nightly");
     await next.release();
   });
 
   it("keeps runs of one id in two schemas apart: they are two runs", async () => {
     const [first, second] = [await storeIn(schemaA), await storeIn(schemaB)];
-    const held = await lockAnswerJoin(first.driver, "shared-id");
-    const other = await lockAnswerJoin(second.driver, "shared-id");
+    const held = await first.lockAnswerJoin("shared-id");
+    const other = await second.lockAnswerJoin("shared-id");
     await other.release();
     await held.release();
   });
 
   it("gives back the connection it held, whether it got the lock or not", async () => {
     const store = await storeIn(schemaA);
-    if (store.driver.kind !== "postgres") throw new Error("a Postgres store");
-    const pool = store.driver.pool;
-    const held = await lockAnswerJoin(store.driver, "pooled");
+    const driver = driverOf(store);
+    if (driver.kind !== "postgres") throw new Error("a Postgres store");
+    const pool = driver.pool;
+    const held = await store.lockAnswerJoin("pooled");
     expect(pool.totalCount - pool.idleCount, "the lock holds one connection").toBe(1);
-    await expect(lockAnswerJoin(store.driver, "pooled")).rejects.toThrow(RunInUseError);
+    await expect(store.lockAnswerJoin("pooled")).rejects.toThrow(RunInUseError);
     expect(pool.totalCount - pool.idleCount, "the refused attempt gave its back").toBe(1);
     await held.release();
     expect(pool.totalCount - pool.idleCount).toBe(0);

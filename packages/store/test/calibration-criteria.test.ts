@@ -1,6 +1,7 @@
 import { auroc, type ScoreRow } from "@assay/core";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driverOf } from "../src/driver.js";
 import { runnerOf, runReports } from "../src/reports/index.js";
 import { freshRunId, sample } from "./fixtures.js";
 
@@ -70,7 +71,7 @@ describe.each(DRIVER_NAMES)("calibration by criterion on %s", (driver) => {
         ]),
       ),
     );
-    const [report] = await runReports(runnerOf(db.store.driver), [runId]);
+    const [report] = await runReports(runnerOf(driverOf(db.store)), [runId]);
     const rows = report?.calibration ?? [];
     expect(rows.map((c) => [c.scorer, c.criterion, c.summary.count])).toEqual([
       ["judge", "", 7],
@@ -102,7 +103,7 @@ describe.each(DRIVER_NAMES)("calibration by criterion on %s", (driver) => {
     await db.store.writeScores(
       ANSWERS.map((a, i) => verifierRow(runId, `s${i}`, [["correct", a.correct]])),
     );
-    const [report] = await runReports(runnerOf(db.store.driver), [runId]);
+    const [report] = await runReports(runnerOf(driverOf(db.store)), [runId]);
     expect(report?.calibration?.map((c) => [c.criterion, c.summary.auroc])).toEqual([["", 1]]);
   });
 });

@@ -1,5 +1,6 @@
 import { auroc, brierScore } from "@assay/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driverOf } from "../src/driver.js";
 import { runnerOf, runReports } from "../src/reports/index.js";
 import type { Store } from "../src/store.js";
 import { freshRunId, sample, scored, unscored } from "./fixtures.js";
@@ -75,7 +76,7 @@ export function registerCalibrationSuite(kind: Store["kind"], factory: StoreFact
           detail: { head: "probe", family: "qwen" },
         })),
       );
-      const [report] = await runReports(runnerOf(store.driver), [run]);
+      const [report] = await runReports(runnerOf(driverOf(store)), [run]);
       const [check] = report?.selfPreference ?? [];
       expect(report?.selfPreference).toHaveLength(1);
       expect(check?.family).toBe("qwen");
@@ -90,7 +91,10 @@ export function registerCalibrationSuite(kind: Store["kind"], factory: StoreFact
     });
 
     it("measures each verifier scorer on its scored, labelled answers only", async () => {
-      const [report, unlabelled] = await runReports(runnerOf(store.driver), [runId, unlabelledRun]);
+      const [report, unlabelled] = await runReports(runnerOf(driverOf(store)), [
+        runId,
+        unlabelledRun,
+      ]);
       const points = Object.values(POINTS).map(([score, label]) => ({ score, label }));
       expect(report?.calibration?.map((c) => c.scorer)).toEqual(["judge"]);
       const summary = report?.calibration?.[0]?.summary;

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driverOf } from "../src/driver.js";
 import { earlyStops, runnerOf } from "../src/reports/index.js";
 import type { Store } from "../src/store.js";
 import { freshRunId, sample, scored } from "./fixtures.js";
@@ -100,7 +101,7 @@ export function registerEarlyStopSuite(kind: Store["kind"], factory: StoreFactor
     });
 
     it("lists curves that fell M steps in a row, longest fall and largest drop first", async () => {
-      const report = await earlyStops(runnerOf(store.driver), runId);
+      const report = await earlyStops(runnerOf(driverOf(store)), runId);
       expect(report.fallSteps).toBe(3);
       expect(report.minFall).toBe(0.01);
       expect(report.total).toBe(3);
@@ -122,7 +123,7 @@ export function registerEarlyStopSuite(kind: Store["kind"], factory: StoreFactor
     });
 
     it("counts a step as a fall only when it drops by at least the minimum", async () => {
-      const runner = runnerOf(store.driver);
+      const runner = runnerOf(driverOf(store));
       const falls = async (minFall: number) => {
         const report = await earlyStops(runner, runId, { minFall });
         expect(report.minFall).toBe(minFall);
@@ -147,7 +148,7 @@ export function registerEarlyStopSuite(kind: Store["kind"], factory: StoreFactor
     });
 
     it("takes M from the caller and limits the list, not the total", async () => {
-      const two = await earlyStops(runnerOf(store.driver), runId, { fallSteps: 2 });
+      const two = await earlyStops(runnerOf(driverOf(store)), runId, { fallSteps: 2 });
       expect(Object.fromEntries(two.candidates.map((c) => [c.sampleId, c.fromStep]))).toEqual({
         long: 0,
         second: 2,
@@ -157,10 +158,10 @@ export function registerEarlyStopSuite(kind: Store["kind"], factory: StoreFactor
         plateau: 2,
         gap: 3,
       });
-      const one = await earlyStops(runnerOf(store.driver), runId, { limit: 1 });
+      const one = await earlyStops(runnerOf(driverOf(store)), runId, { limit: 1 });
       expect(one.total).toBe(3);
       expect(one.candidates.map((c) => c.sampleId)).toEqual(["long"]);
-      await expect(earlyStops(runnerOf(store.driver), runId, { fallSteps: 0 })).rejects.toThrow(
+      await expect(earlyStops(runnerOf(driverOf(store)), runId, { fallSteps: 0 })).rejects.toThrow(
         /from 1 and up, got 0/,
       );
     });
@@ -205,7 +206,7 @@ export function registerEarlyStopSuite(kind: Store["kind"], factory: StoreFactor
                 (a.scorer < b.scorer ? -1 : a.scorer > b.scorer ? 1 : 0),
             );
 
-            const stops = await earlyStops(runnerOf(store.driver), id, { fallSteps, minFall });
+            const stops = await earlyStops(runnerOf(driverOf(store)), id, { fallSteps, minFall });
             expect(stops.total).toBe(expected.length);
             expect(
               stops.candidates.map(({ sampleId, scorer, fromStep, falls }) => ({

@@ -2,6 +2,7 @@ import type { JobResult, Sample, SelectionRecord } from "@assay/core";
 import { storeSelections } from "@assay/test-support/store-selections";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driverOf } from "../src/driver.js";
 import { runComparison, runnerOf, sampleRecord, sliceReport } from "../src/reports/index.js";
 import type { Store } from "../src/store.js";
 import { sample, scored } from "./fixtures.js";
@@ -134,7 +135,7 @@ describe.each(DRIVER_NAMES)("report drill-down (%s)", (driver) => {
   afterAll(() => handle?.dispose());
 
   it("compares paired tasks and marks a difference whose interval excludes 0", async () => {
-    const comparison = await runComparison(runnerOf(store.driver), "tonight", "base", {
+    const comparison = await runComparison(runnerOf(driverOf(store)), "tonight", "base", {
       resamples: 500,
     });
     expect(comparison).toMatchObject({ runId: "tonight", baselineRunId: "base", resamples: 500 });
@@ -160,7 +161,7 @@ describe.each(DRIVER_NAMES)("report drill-down (%s)", (driver) => {
   });
 
   it("finds no difference between identical runs", async () => {
-    const comparison = await runComparison(runnerOf(store.driver), "same", "base");
+    const comparison = await runComparison(runnerOf(driverOf(store)), "same", "base");
     expect(comparison.resamples).toBe(2000);
     for (const d of comparison.differences) {
       expect(d).toMatchObject({ difference: 0, low: 0, high: 0, excludesZero: false });
@@ -175,7 +176,7 @@ describe.each(DRIVER_NAMES)("report drill-down (%s)", (driver) => {
         tiny: { gpu_hour: 3.6 },
       },
     };
-    const report = await sliceReport(runnerOf(store.driver), "tonight", "metadata.kind", {
+    const report = await sliceReport(runnerOf(driverOf(store)), "tonight", "metadata.kind", {
       prices,
     });
     expect(report.by).toBe("metadata.kind");
@@ -202,7 +203,7 @@ describe.each(DRIVER_NAMES)("report drill-down (%s)", (driver) => {
     expect(open?.cost?.total).toBeCloseTo(0.00436, 12);
     expect(open?.cost?.perSolvedTask).toBeCloseTo(0.00436 / 5, 12);
 
-    const nested = await sliceReport(runnerOf(store.driver), "tonight", "metadata.level.n");
+    const nested = await sliceReport(runnerOf(driverOf(store)), "tonight", "metadata.level.n");
     expect(nested.slices.map((s) => [s.value, s.tasks])).toEqual([
       ["0", 7],
       ["1", 7],
@@ -213,7 +214,7 @@ describe.each(DRIVER_NAMES)("report drill-down (%s)", (driver) => {
   });
 
   it("reads one sample back with every score, its truncations and usage", async () => {
-    const record = await sampleRecord(runnerOf(store.driver), "tonight", "t00#0");
+    const record = await sampleRecord(runnerOf(driverOf(store)), "tonight", "t00#0");
     expect(record).toMatchObject({
       runId: "tonight",
       sampleId: "t00#0",
@@ -242,6 +243,6 @@ describe.each(DRIVER_NAMES)("report drill-down (%s)", (driver) => {
       ],
       usage: { role: "verifier", model: "tiny", inputTokens: 2040, computeMs: 36, device: "cpu" },
     });
-    expect(await sampleRecord(runnerOf(store.driver), "tonight", "nope")).toBeUndefined();
+    expect(await sampleRecord(runnerOf(driverOf(store)), "tonight", "nope")).toBeUndefined();
   });
 });

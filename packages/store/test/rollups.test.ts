@@ -4,6 +4,7 @@ import { storeSelections } from "@assay/test-support/store-selections";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driverOf } from "../src/driver.js";
 import {
   earlyStops,
   hasRollups,
@@ -295,7 +296,7 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
   it("hold every report figure the raw rows give, for any run", async () => {
     await fc.assert(
       fc.asyncProperty(run, run, async (rolledTasks, rawTasks) => {
-        const runner = runnerOf(db.store.driver);
+        const runner = runnerOf(driverOf(db.store));
         const rolled = `rolled-${randomUUID()}`;
         const running = `running-${randomUUID()}`;
         await seed(db, rolled, rolledTasks);
@@ -308,7 +309,7 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
 
         expect(fromRaw[0]?.scorerMeans.map(meanAndCount)).toEqual(expectedMeans(rolledTasks));
 
-        await writeRollups(db.store.driver, rolled);
+        await writeRollups(driverOf(db.store), rolled);
         expect(await hasRollups(runner, rolled)).toBe(true);
         expect((await readRollups(runner, [rolled, running])).get(rolled)).toEqual(rawFigures);
         // One run read from rollups, the other (no rollups yet) from raw rows, in one call.
@@ -322,14 +323,14 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
   });
 
   it("reads the rollups, not the raw rows, once they are written", async () => {
-    const runner = runnerOf(db.store.driver);
+    const runner = runnerOf(driverOf(db.store));
     const runId = `run-${randomUUID()}`;
     const [tasks] = fc.sample(
       run.filter((t) => t.length > 2 && t.some((task) => task.candidates.some(fallsThrice))),
       { numRuns: 1, seed: 7 },
     );
     await seed(db, runId, tasks ?? []);
-    await writeRollups(db.store.driver, runId);
+    await writeRollups(driverOf(db.store), runId);
     const [before] = await runReports(runner, [runId], { prices: PRICES });
     const stops = await earlyStops(runner, runId);
     // Raw rows a report would otherwise scan are gone; the rolled-up report is unchanged.
@@ -342,7 +343,7 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
   });
 
   it("report a run from raw rows when its rollup was written before scorer means were kept", async () => {
-    const runner = runnerOf(db.store.driver);
+    const runner = runnerOf(driverOf(db.store));
     const runId = `run-${randomUUID()}`;
     const [tasks] = fc.sample(
       run.filter((t) => t.some((task) => task.candidates.some((c) => typeof c.judge === "number"))),
@@ -351,7 +352,7 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
     await seed(db, runId, tasks ?? []);
     const [raw] = await runReports(runner, [runId]);
     expect(raw?.scorerMeans.length).toBeGreaterThan(0);
-    await writeRollups(db.store.driver, runId);
+    await writeRollups(driverOf(db.store), runId);
     await runner.query(
       "DELETE FROM summary_rollups WHERE run_id = $1 AND kind = 'scorer_moments'",
       [runId],
@@ -361,12 +362,12 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
   });
 
   it("report a run from raw rows when its self-preference rollup has no interval", async () => {
-    const runner = runnerOf(db.store.driver);
+    const runner = runnerOf(driverOf(db.store));
     const runId = `run-${randomUUID()}`;
     const [tasks] = fc.sample(run, { numRuns: 1, seed: 5 });
     await seed(db, runId, tasks ?? []);
     const [raw] = await runReports(runner, [runId]);
-    await writeRollups(db.store.driver, runId);
+    await writeRollups(driverOf(db.store), runId);
     // A summary as it was stored before the gap had an interval: it would warn on noise.
     await runner.query(
       `INSERT INTO summary_rollups (run_id, kind, position, summary)
@@ -378,17 +379,20 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
   });
 
   it("can be written by two completions of one run at once", async () => {
-    const runner = runnerOf(db.store.driver);
+    const runner = runnerOf(driverOf(db.store));
     const runId = `run-${randomUUID()}`;
     const [tasks] = fc.sample(run, { numRuns: 1, seed: 3 });
     await seed(db, runId, tasks ?? []);
     const raw = (await rawRunFigures(runner, [runId])).get(runId);
-    await Promise.all([writeRollups(db.store.driver, runId), writeRollups(db.store.driver, runId)]);
+    await Promise.all([
+      writeRollups(driverOf(db.store), runId),
+      writeRollups(driverOf(db.store), runId),
+    ]);
     expect((await readRollups(runner, [runId])).get(runId)).toEqual(raw);
   });
 
   it("stop serving a run's accuracy once its selection is rewritten, and serve it again when rewritten", async () => {
-    const runner = runnerOf(db.store.driver);
+    const runner = runnerOf(driverOf(db.store));
     const runId = `run-${randomUUID()}`;
     const tasks: TaskSpec[] = [0, 1, 2].map(() => ({
       candidates: [
@@ -427,7 +431,7 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
       },
     }));
     await seed(db, runId, tasks);
-    await writeRollups(db.store.driver, runId);
+    await writeRollups(driverOf(db.store), runId);
     const [first] = await runReports(runner, [runId]);
     expect(first?.accuracy.selected.count).toBe(0);
 
@@ -455,7 +459,7 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
     expect(rerun?.accuracy.selected.count).toBe(3);
     expect(rerun?.accuracy.methods).toEqual(["pivot_tournament"]);
 
-    await writeRollups(db.store.driver, runId);
+    await writeRollups(driverOf(db.store), runId);
     expect(await runReports(runner, [runId])).toEqual([rerun]);
   });
 });

@@ -2,6 +2,7 @@ import type { ScoreRow } from "@assay/core";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driverOf } from "../src/driver.js";
 import { runnerOf, runReports } from "../src/reports/index.js";
 import { freshRunId, sample } from "./fixtures.js";
 
@@ -68,7 +69,7 @@ async function storeRun(db: TestStore, answers: readonly Answer[]): Promise<stri
 async function warnings(db: TestStore, runs: readonly Answer[][]): Promise<boolean[]> {
   const runIds = [];
   for (const answers of runs) runIds.push(await storeRun(db, answers));
-  const reports = await runReports(runnerOf(db.store.driver), runIds);
+  const reports = await runReports(runnerOf(driverOf(db.store)), runIds);
   return reports.map((report) => {
     const [check] = report.selfPreference ?? [];
     if (check === undefined) throw new Error(`no self-preference check in ${report.run.runId}`);

@@ -1,5 +1,6 @@
 import { ConfigError, type ResultKey, type ScoreJob } from "@assay/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driverOf } from "../src/driver.js";
 import { runnerOf } from "../src/reports/index.js";
 import type { Store } from "../src/store.js";
 import { freshRunId, inputError, sample, scored, unscored } from "./fixtures.js";
@@ -52,6 +53,50 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
         expect(await bare.startRun({ id: "r", spec: {}, transport: "local" })).toEqual({
           created: true,
         });
+      } finally {
+        await bare.close();
+      }
+    });
+
+    it("checks migrations before report reads, rollups, answer staging and price imports", async () => {
+      const bare = await factory.open({ migrate: false });
+      const counts = {
+        joined: 0,
+        missingAnswers: 0,
+        unmatchedAnswers: 0,
+        failedRequests: 0,
+        duplicateAnswers: 0,
+      };
+      const attempts: Record<string, () => Promise<unknown>> = {
+        ping: () => bare.ping(),
+        reportBundle: () => bare.reportBundle("r"),
+        sampleRecord: () => bare.sampleRecord("r", "s"),
+        ablationCandidatePages: () =>
+          bare
+            .ablationCandidatePages("r", { verifierScorer: "verifier" })
+            [Symbol.asyncIterator]()
+            .next(),
+        pairScores: () => bare.pairScores("r", "judge", ["s"]),
+        hasRollups: () => bare.hasRollups("r"),
+        writeRollups: () => bare.writeRollups("r"),
+        dropRollups: () => bare.dropRollups("r"),
+        refreshPlannerStatistics: () => bare.refreshPlannerStatistics("written"),
+        lockAnswerJoin: () => bare.lockAnswerJoin("r"),
+        clearStagedAnswers: () => bare.clearStagedAnswers("r"),
+        stageAnswers: () => bare.stageAnswers("r", []),
+        takeStagedAnswers: () => bare.takeStagedAnswers("r", []),
+        unmatchedAnswers: () => bare.unmatchedAnswers("r", "", 10),
+        writeAnswerJoin: () => bare.writeAnswerJoin("r", counts),
+        importPrices: () =>
+          bare.importPrices(
+            { currency: "USD", models: {} },
+            { effectiveFrom: new Date(0), source: "test" },
+          ),
+      };
+      try {
+        for (const [name, attempt] of Object.entries(attempts)) {
+          await expect(attempt(), name).rejects.toThrow(/run `assay migrate/);
+        }
       } finally {
         await bare.close();
       }
@@ -156,7 +201,7 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
         judged("hole", { criteria: [criterion(holed)] }),
         ...Array.from({ length: padding }, (_, i) => judged(`pad-${i}`, null)),
       ]);
-      const { rows } = await runnerOf(store.driver).query<{
+      const { rows } = await runnerOf(driverOf(store)).query<{
         sample_id: string;
         discrete_level: number | null;
       }>(
@@ -421,7 +466,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 async function query(store: Store, sql: string): Promise<unknown[]> {
-  const driver = store.driver;
+  const driver = driverOf(store);
   const result =
     driver.kind === "pglite" ? await driver.client.query(sql) : await driver.pool.query(sql);
   return result.rows;

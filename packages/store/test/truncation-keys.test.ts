@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { JobResult } from "@assay/core";
 import { DRIVER_NAMES, openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driverOf } from "../src/driver.js";
 import { migrationsFolder } from "../src/migrations.js";
 import { runnerOf } from "../src/reports/index.js";
 import { freshRunId, scored } from "./fixtures.js";
@@ -56,7 +57,7 @@ describe.each(DRIVER_NAMES)("truncation keys on %s", (driver) => {
       join(migrationsFolder(), "0006_truncation_criterion_of_score.sql"),
       "utf8",
     );
-    await runnerOf(db.store.driver).query(migration, []);
+    await runnerOf(driverOf(db.store)).query(migration, []);
 
     const rows = await queryRows(
       db.store,

@@ -1,6 +1,7 @@
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driverOf } from "../src/driver.js";
 import { openStore } from "../src/open-store.js";
 import { pairedTaskValues, refreshPlannerStatistics, reportBundle } from "../src/reports/index.js";
 import { pgRunner, type SqlRunner } from "../src/sql-runner.js";
@@ -192,8 +193,8 @@ describe("reporting two runs on tables the server never analysed", () => {
   });
 
   it("has statistics once refreshed, with the tables' real size", async () => {
-    await refreshPlannerStatistics(store.driver, "written");
-    await refreshPlannerStatistics(store.driver, "derived");
+    await refreshPlannerStatistics(driverOf(store), "written");
+    await refreshPlannerStatistics(driverOf(store), "derived");
     for (const table of ["samples", "scores", "selections", "run_rollups"]) {
       expect(await analysed(table), table).toBe(true);
     }

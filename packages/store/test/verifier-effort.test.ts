@@ -1,6 +1,7 @@
 import type { JobResult } from "@assay/core";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driverOf } from "../src/driver.js";
 import { runnerOf, runReports, writeRollups } from "../src/reports/index.js";
 import { freshRunId, scored } from "./fixtures.js";
 
@@ -54,7 +55,7 @@ describe.each(DRIVER_NAMES)("verifier effort on %s", (driver) => {
       verifierJob(runId, "a", "older", { prompts: 4, forwardPasses: 1 }),
       verifierJob(runId, "b", "older", null),
     ]);
-    const runner = runnerOf(db.store.driver);
+    const runner = runnerOf(driverOf(db.store));
     const [raw] = await runReports(runner, [runId]);
     expect(raw?.verifierEffort?.byScorer).toEqual([
       { scorer: "counted", inputTokens: 30, cachedInputTokens: 0, prompts: 12, forwardPasses: 1 },
@@ -68,7 +69,7 @@ describe.each(DRIVER_NAMES)("verifier effort on %s", (driver) => {
     ]);
     expect(raw?.verifierEffort?.promptsPerSolvedTask).toBeNull();
 
-    await writeRollups(db.store.driver, runId);
+    await writeRollups(driverOf(db.store), runId);
     expect(await runReports(runner, [runId])).toEqual([raw]);
   });
 
@@ -76,8 +77,8 @@ describe.each(DRIVER_NAMES)("verifier effort on %s", (driver) => {
     const runId = freshRunId();
     await db.store.startRun({ id: runId, spec: {}, transport: "local" });
     await db.store.writeResults([verifierJob(runId, "a", "v", { prompts: 4, forwardPasses: 1 })]);
-    const runner = runnerOf(db.store.driver);
-    await writeRollups(db.store.driver, runId);
+    const runner = runnerOf(driverOf(db.store));
+    await writeRollups(driverOf(db.store), runId);
     // The older summary: truncation rows counted as `forwardPasses`, no `prompts`.
     await runner.query(
       `UPDATE summary_rollups SET summary = summary - 'prompts' || '{"forwardPasses": 4}'

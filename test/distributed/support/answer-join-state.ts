@@ -1,6 +1,6 @@
 import type { AnswerJoinCounts } from "@assay/core";
+import { DATABASE_URL } from "@assay/test-support/services";
 import pg from "pg";
-import { DATABASE_URL } from "./services.js";
 
 /** Where a run's answer join stands on a server, read the way an operator would in psql. */
 export interface AnswerJoinState {

@@ -2,9 +2,9 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { chownSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@assay/test-support/redis-server";
+import { PATIENCE_MS } from "@assay/test-support/services";
 import pg from "pg";
-import { freePort } from "./redis-server.js";
-import { PATIENCE_MS } from "./services.js";
 
 /** A Postgres cluster of the test's own, on a free loopback port, with its data in a temp dir. */
 export interface OwnPostgres {

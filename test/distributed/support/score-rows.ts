@@ -1,5 +1,5 @@
+import { DATABASE_URL } from "@assay/test-support/services";
 import pg from "pg";
-import { DATABASE_URL } from "./services.js";
 
 /** Every score row of a run in key order, without its timestamp, for comparing runs. */
 export async function scoreRowsOf(

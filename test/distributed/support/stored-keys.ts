@@ -1,5 +1,5 @@
+import { DATABASE_URL } from "@assay/test-support/services";
 import pg from "pg";
-import { DATABASE_URL } from "./services.js";
 
 /** Score rows of a run and how many distinct result keys they hold: equal when none doubled. */
 export interface StoredKeys {

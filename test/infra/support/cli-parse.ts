@@ -1,5 +1,5 @@
 import { createProgram } from "@assay/cli";
-import { type Command, CommanderError } from "commander";
+import { type CommandUnknownOpts as Command, CommanderError } from "@commander-js/extra-typings";
 
 export interface ParsedCommand {
   /** The subcommand that would run, e.g. "worker"; absent for help and version. */

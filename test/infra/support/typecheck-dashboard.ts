@@ -1,8 +1,6 @@
-import { join } from "node:path";
 import type { Dashboard, Panel } from "@grafana/schema";
-import ts from "typescript";
 import { allPanels } from "./grafana.js";
-import { ROOT } from "./paths.js";
+import { typecheckSource } from "./typecheck-source.js";
 
 /**
  * The panel plugins whose options @grafana/schema types (one module per plugin, generated
@@ -69,36 +67,11 @@ export function typecheckDashboard(dashboard: Dashboard): string[] {
       );
     }
   }
-  return [...unknown, ...compile(lines.join("\n"), where)];
-}
-
-function compile(text: string, where: string[]): string[] {
-  const fileName = join(ROOT, "test", "infra", "__dashboard__.ts");
-  const options: ts.CompilerOptions = {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
-    types: [],
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-  };
-  const host = ts.createCompilerHost(options);
-  const { getSourceFile, fileExists } = host;
-  host.getSourceFile = (name, language, ...rest) =>
-    name === fileName
-      ? ts.createSourceFile(name, text, language)
-      : getSourceFile.call(host, name, language, ...rest);
-  host.fileExists = (name) => name === fileName || fileExists.call(host, name);
-  const program = ts.createProgram([fileName], options, host);
-  const source = program.getSourceFile(fileName);
-  return ts.getPreEmitDiagnostics(program, source).map((diagnostic) => {
-    const line =
-      diagnostic.file && diagnostic.start !== undefined
-        ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line
-        : -1;
-    const label = where[line] ?? `line ${line + 1}`;
-    return `${label}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`;
-  });
+  const errors = typecheckSource(
+    "__dashboard__.ts",
+    lines.join("\n"),
+    ["lib.es2022.d.ts", "lib.dom.d.ts"],
+    (line) => where[line] ?? `line ${line + 1}`,
+  );
+  return [...unknown, ...errors];
 }

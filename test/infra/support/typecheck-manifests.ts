@@ -1,7 +1,5 @@
-import { join } from "node:path";
-import ts from "typescript";
 import type { Manifest } from "./manifests.js";
-import { ROOT } from "./paths.js";
+import { typecheckSource } from "./typecheck-source.js";
 
 /** Where the model interface of each API group lives. */
 const MODEL_MODULES: Record<string, string> = {
@@ -31,36 +29,10 @@ export function typecheckManifests(manifests: Manifest[]): string[] {
     lines.push(`export const m${index}: T${index} = ${JSON.stringify(object)};`);
   });
 
-  const fileName = join(ROOT, "test", "infra", "__manifests__.ts");
-  const options: ts.CompilerOptions = {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    lib: ["lib.es2022.d.ts"],
-    types: [],
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-  };
-  const host = ts.createCompilerHost(options);
-  const { getSourceFile, fileExists } = host;
-  const text = lines.join("\n");
-  host.getSourceFile = (name, language, ...rest) =>
-    name === fileName
-      ? ts.createSourceFile(name, text, language)
-      : getSourceFile.call(host, name, language, ...rest);
-  host.fileExists = (name) => name === fileName || fileExists.call(host, name);
-  const program = ts.createProgram([fileName], options, host);
-  const source = program.getSourceFile(fileName);
-  return ts.getPreEmitDiagnostics(program, source).map((diagnostic) => {
-    const line =
-      diagnostic.file && diagnostic.start !== undefined
-        ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line
-        : -1;
+  return typecheckSource("__manifests__.ts", lines.join("\n"), ["lib.es2022.d.ts"], (line) => {
     const manifest = manifests[line - firstManifestLine];
-    const where = manifest
+    return manifest
       ? `${manifest.file} ${manifest.kind}/${manifest.metadata.name}`
       : `line ${line + 1}`;
-    return `${where}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`;
   });
 }

@@ -2,12 +2,24 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { StringDecoder } from "node:string_decoder";
 import { escapeTerminal } from "@assay/core";
-import type { ExportFlags } from "../commands/export.js";
+import type { ExportTableName } from "../export-table-names.js";
 import { checkOutPath, writeThroughOutFile } from "../out-file.js";
 import { toStdout } from "../output.js";
 import { requireRun } from "../require-run.js";
 import { scoreCsvEncoder, tableCsvEncoder } from "../score-csv.js";
 import { openStoreFor } from "../store-option.js";
+
+/** `json` is accepted for `jsonl`, as `report --format json` and `show --format json` are. */
+export type ExportFormat = "jsonl" | "json" | "csv";
+
+export interface ExportFlags {
+  format: ExportFormat;
+  json?: boolean;
+  table: ExportTableName;
+  out?: string;
+  db?: string;
+  dbSchema?: string;
+}
 
 export async function exportAction(runId: string, flags: ExportFlags): Promise<void> {
   if (flags.out !== undefined) await checkOutPath(flags.out);

@@ -1,7 +1,12 @@
 import { writeErr } from "../output.js";
 import { describeStore, openStoreFor, storeTarget } from "../store-option.js";
 
-export async function migrateAction(flags: { db?: string; dbSchema?: string }): Promise<void> {
+export interface MigrateFlags {
+  db?: string;
+  dbSchema?: string;
+}
+
+export async function migrateAction(flags: MigrateFlags): Promise<void> {
   const store = await openStoreFor(flags.db, "assay migrate", {
     migrate: false,
     schema: flags.dbSchema,

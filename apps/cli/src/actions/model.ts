@@ -1,9 +1,34 @@
 import Table from "cli-table3";
-import type { CheckFlags, MakeTinyFlags, PrepareFlags } from "../commands/model.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
+import type { DeviceName } from "../options.js";
 import { writeErr, writeOut } from "../output.js";
 import { downloadOption } from "../progress/download-view.js";
 import { requireVerifier } from "../scorer-registry.js";
+
+export interface MakeTinyFlags {
+  kind: "decoder" | "encoder";
+  head?: "probe" | "distribution";
+  layers?: number;
+  hidden?: number;
+  seed?: number;
+  fullVocab?: boolean;
+  externalData?: boolean;
+  withPast?: boolean;
+  fusedAttention?: boolean;
+  chat?: "qwen3" | "llama3" | "gemma3" | "llama3.2";
+}
+
+export interface CheckFlags {
+  lengths: number[];
+  device?: DeviceName;
+  json?: boolean;
+  original?: string;
+}
+
+export interface PrepareFlags {
+  out: string;
+  heads?: ("distribution" | "probe")[];
+}
 
 export async function makeTinyAction(dir: string, flags: MakeTinyFlags): Promise<void> {
   const head = flags.head ?? (flags.fullVocab === true ? "distribution" : "probe");

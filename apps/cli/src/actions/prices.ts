@@ -1,10 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { parsePriceTable } from "@assay/core";
-import { importPrices } from "@assay/store/reports";
-import type { PricesImportFlags } from "../commands/prices.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { writeErr } from "../output.js";
 import { openStoreFor } from "../store-option.js";
+
+export interface PricesImportFlags {
+  effective?: Date;
+  source?: string;
+  db?: string;
+  dbSchema?: string;
+}
 
 export async function pricesImportAction(file: string, flags: PricesImportFlags): Promise<void> {
   const text = await readFile(file, "utf8").catch(() => {
@@ -15,7 +20,7 @@ export async function pricesImportAction(file: string, flags: PricesImportFlags)
   const store = await openStoreFor(flags.db, "assay prices import", { schema: flags.dbSchema });
   try {
     const effectiveFrom = flags.effective ?? new Date();
-    const { version, models } = await importPrices(store.driver, table, {
+    const { version, models } = await store.importPrices(table, {
       effectiveFrom,
       source: flags.source ?? file,
     });

@@ -1,12 +1,27 @@
 import type { CalibrationSummary } from "@assay/core";
+import type { DatasetFormat } from "@assay/pipeline";
 import Table from "cli-table3";
-import type { EvalFlags, FitFlags } from "../commands/probe.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { readLabelledSamples } from "../labelled-samples.js";
 import type { DeviceName } from "../options.js";
 import { writeErr, writeOut } from "../output.js";
 import { downloadOption } from "../progress/download-view.js";
 import { requireVerifier } from "../scorer-registry.js";
+
+export interface FitFlags {
+  out: string;
+  folds: number;
+  seed: number;
+  device?: DeviceName;
+  json?: boolean;
+  format?: DatasetFormat;
+}
+
+export interface EvalFlags {
+  device?: DeviceName;
+  json?: boolean;
+  format?: DatasetFormat;
+}
 
 /** Skipped or unscored samples named on stderr; the rest are counted. */
 const LISTED = 5;

@@ -1,4 +1,5 @@
 import type { RunSpec } from "@assay/core";
+import type { DatasetFormat } from "@assay/pipeline";
 import {
   type AnswerSources,
   completeRun,
@@ -8,8 +9,9 @@ import {
   registerRun,
 } from "@assay/pipeline";
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
+import type { AnswersFlags } from "../answers-options.js";
 import { answerSources } from "../answers-options.js";
-import type { ProduceFlags } from "../commands/produce.js";
+import type { DistributedFlags } from "../distributed/distributed-options.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { pasteableCommand } from "../distributed/pasteable-command.js";
 import { produceCommand, produceFailure } from "../distributed/service-failure.js";
@@ -22,6 +24,18 @@ import { defaultRunId } from "../run-id.js";
 import { scorerRegistry } from "../scorer-registry.js";
 import { specFor } from "../spec-option.js";
 import { assertUsableDataset } from "../usable-dataset.js";
+
+export interface ProduceFlags extends DistributedFlags, AnswersFlags {
+  spec?: string;
+  runId?: string;
+  wait?: boolean;
+  json?: boolean;
+  maxLineBytes: number;
+  format?: DatasetFormat;
+  quiet?: boolean;
+  allowChangedDataset?: boolean;
+  allowChangedSpec?: boolean;
+}
 
 // Redis, Postgres and the reading of the next chunk overlap: a few chunks are stored or
 // enqueued while the next is read, which keeps every service busy and memory bounded.

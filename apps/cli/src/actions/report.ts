@@ -9,7 +9,6 @@ import {
 } from "@assay/report";
 import type { Store } from "@assay/store";
 import { cancelQueriesOnSignal } from "../cancel-on-signal.js";
-import type { ReportFlags, ReportFormat } from "../commands/report.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { checkOutPath, writeOutFile } from "../out-file.js";
 import { writeOut } from "../output.js";
@@ -17,6 +16,26 @@ import { comparisonOptions } from "../report-options.js";
 import { requireRun } from "../require-run.js";
 import { statementTimedOut } from "../statement-timeout.js";
 import { openStoreFor, storeTarget } from "../store-option.js";
+
+export type ReportFormat = "table" | "json" | "html";
+
+export interface ReportFlags {
+  json?: boolean;
+  format?: ReportFormat;
+  compare?: string;
+  out?: string;
+  prices?: string;
+  trend: number;
+  series?: string;
+  fallSteps: number;
+  minFall: number;
+  by?: string;
+  resamples: number;
+  seed: number;
+  db?: string;
+  dbSchema?: string;
+  statementTimeout: number;
+}
 
 export async function reportAction(runId: string, flags: ReportFlags): Promise<void> {
   const format: ReportFormat = flags.json === true ? "json" : (flags.format ?? "table");

@@ -1,5 +1,5 @@
 import { completeRun } from "@assay/pipeline";
-import type { RetryFlags } from "../commands/retry.js";
+import type { DistributedFlags } from "../distributed/distributed-options.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { renderRetryOutcome, retryRun, storedSpec } from "../distributed/retry-run.js";
 import { retryFailure } from "../distributed/service-failure.js";
@@ -10,6 +10,13 @@ import { printSummary } from "../print-summary.js";
 import { createProgressView } from "../progress/progress-view.js";
 import { requireRun } from "../require-run.js";
 import { scorerRegistry } from "../scorer-registry.js";
+
+export interface RetryFlags extends DistributedFlags {
+  dataset?: string;
+  wait?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+}
 
 export async function retryAction(runId: string, flags: RetryFlags): Promise<void> {
   const registry = await scorerRegistry({});

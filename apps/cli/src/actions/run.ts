@@ -1,4 +1,5 @@
 import { describeInputError } from "@assay/core";
+import type { DatasetFormat } from "@assay/pipeline";
 import {
   checkDataset,
   type OpenDataset,
@@ -8,11 +9,12 @@ import {
   runLocal,
 } from "@assay/pipeline";
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
+import type { AnswersFlags } from "../answers-options.js";
 import { answerSources } from "../answers-options.js";
-import type { RunFlags } from "../commands/run.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { HeldLines } from "../held-lines.js";
 import { lostDatabase } from "../lost-connection.js";
+import type { DeviceName } from "../options.js";
 import { writeErr } from "../output.js";
 import { printSummary } from "../print-summary.js";
 import { downloadOption } from "../progress/download-view.js";
@@ -24,7 +26,27 @@ import { shutdownSignal } from "../shutdown-signal.js";
 import { specFor } from "../spec-option.js";
 import { describeStore, openStoreFor, storeTarget } from "../store-option.js";
 import { assertUsableDataset } from "../usable-dataset.js";
+import type { VerifierFlags } from "../verifier-flags.js";
 import { describeVerifierSettings, verifierTuning } from "../verifier-tuning.js";
+
+export interface RunFlags extends AnswersFlags {
+  spec?: string;
+  runId?: string;
+  concurrency: number;
+  strict?: boolean;
+  json?: boolean;
+  db?: string;
+  dbSchema?: string;
+  maxLineBytes: number;
+  format?: DatasetFormat;
+  quiet?: boolean;
+  allowChangedDataset?: boolean;
+  allowChangedSpec?: boolean;
+  device?: DeviceName;
+  threads?: number;
+  /** The verifier flags typed on the command line (see `verifierFlagsGiven`). */
+  verifier: VerifierFlags;
+}
 
 export async function runAction(dataset: string, flags: RunFlags): Promise<number> {
   answerSources(flags); // bad answer flags are bad usage, before anything loads

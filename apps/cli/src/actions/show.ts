@@ -1,8 +1,15 @@
 import { renderSampleView } from "@assay/report";
-import type { ShowFlags } from "../commands/show.js";
 import { writeOut } from "../output.js";
 import { sampleView } from "../show/sample-view.js";
 import { openStoreFor } from "../store-option.js";
+
+export interface ShowFlags {
+  format: "table" | "json";
+  json?: boolean;
+  dataset?: string;
+  db?: string;
+  dbSchema?: string;
+}
 
 export async function showAction(runId: string, sampleId: string, flags: ShowFlags): Promise<void> {
   const store = await openStoreFor(flags.db, "assay show", {

@@ -1,9 +1,13 @@
-import type { StatusFlags } from "../commands/status.js";
+import type { DistributedFlags } from "../distributed/distributed-options.js";
 import { readFailedJobs, renderFailedJobs } from "../distributed/failed-jobs-status.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { readRunStatus, renderRunStatus } from "../distributed/run-status.js";
 import { writeOut } from "../output.js";
 import { requireRun } from "../require-run.js";
+
+export interface StatusFlags extends DistributedFlags {
+  json?: boolean;
+}
 
 export async function statusAction(runId: string, flags: StatusFlags): Promise<void> {
   const store = await openSharedStore(flags, { create: false });

@@ -1,15 +1,31 @@
 import { type Pool, readEnv, redactUrl } from "@assay/core";
 import { runWorker } from "@assay/pipeline/worker";
-import type { WorkerFlags } from "../commands/worker.js";
+import type { DistributedFlags } from "../distributed/distributed-options.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { argsWithoutDevices, runOnePerDevice } from "../distributed/per-device.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { createMaskedLogger } from "../logger.js";
+import type { DeviceName } from "../options.js";
 import { downloadOption } from "../progress/download-view.js";
 import { requireVerifier, scorerRegistry } from "../scorer-registry.js";
 import { shutdownSignal } from "../shutdown-signal.js";
 import { storeTarget } from "../store-option.js";
+import type { VerifierFlags } from "../verifier-flags.js";
 import { describeVerifierSettings, verifierTuning } from "../verifier-tuning.js";
+
+export interface WorkerFlags extends DistributedFlags {
+  pool: Pool;
+  model?: string;
+  device?: DeviceName;
+  devices?: number[];
+  threads?: number;
+  concurrency?: number;
+  metricsPort?: number;
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  /** The verifier flags typed on the command line (see `verifierFlagsGiven`). */
+  verifier: VerifierFlags;
+}
 
 /** Jobs in flight per process when --concurrency is not given. */
 const DEFAULT_CONCURRENCY: Record<Pool, number> = { cpu: 200, gpu: 32 };

@@ -1,33 +1,11 @@
-import type { ExportedTable } from "@assay/store";
-import { type Command, Option } from "commander";
+import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import type { ExportFlags } from "../actions/export.js";
 import { DB_OPTION_HELP, DB_SCHEMA_OPTION } from "../db-option.js";
+import { declaredFlags } from "../declared-flags.js";
+import { EXPORT_TABLE_NAMES } from "../export-table-names.js";
 import { parseRunId } from "../run-id.js";
 
-/** `scores` (the default, with each score's task) or one of the run's other raw tables. */
-export const EXPORT_TABLE_NAMES = [
-  "scores",
-  "samples",
-  "truncations",
-  "usage",
-  "selections",
-  "input_errors",
-] as const satisfies readonly ("scores" | ExportedTable)[];
-
-export type ExportTableName = (typeof EXPORT_TABLE_NAMES)[number];
-
-/** `json` is accepted for `jsonl`, as `report --format json` and `show --format json` are. */
-export type ExportFormat = "jsonl" | "json" | "csv";
-
-export interface ExportFlags {
-  format: ExportFormat;
-  json?: boolean;
-  table: ExportTableName;
-  out?: string;
-  db?: string;
-  dbSchema?: string;
-}
-
-export function registerExport(program: Command): void {
+export function registerExport(program: CommandUnknownOpts): void {
   program
     .command("export")
     .description(
@@ -54,8 +32,8 @@ export function registerExport(program: Command): void {
     .option("--out <file>", "write to a file instead of stdout")
     .option("--db <target>", DB_OPTION_HELP)
     .option(...DB_SCHEMA_OPTION)
-    .action(async (runId: string, flags: ExportFlags) => {
+    .action(async (runId, flags) => {
       const { exportAction } = await import("../actions/export.js");
-      await exportAction(runId, flags);
+      await exportAction(runId, declaredFlags<ExportFlags>()(flags));
     });
 }

@@ -1,38 +1,9 @@
-import { type Command, InvalidArgumentError, Option } from "commander";
-import {
-  type DeviceName,
-  deviceName,
-  MODEL_SOURCE_HELP,
-  positiveInt,
-  wholeNumberList,
-} from "../options.js";
+import { type CommandUnknownOpts, InvalidArgumentError, Option } from "@commander-js/extra-typings";
+import type { CheckFlags, MakeTinyFlags, PrepareFlags } from "../actions/model.js";
+import { declaredFlags } from "../declared-flags.js";
+import { deviceName, MODEL_SOURCE_HELP, positiveInt, wholeNumberList } from "../options.js";
 
-export interface MakeTinyFlags {
-  kind: "decoder" | "encoder";
-  head?: "probe" | "distribution";
-  layers?: number;
-  hidden?: number;
-  seed?: number;
-  fullVocab?: boolean;
-  externalData?: boolean;
-  withPast?: boolean;
-  fusedAttention?: boolean;
-  chat?: "qwen3" | "llama3" | "gemma3" | "llama3.2";
-}
-
-export interface CheckFlags {
-  lengths: number[];
-  device?: DeviceName;
-  json?: boolean;
-  original?: string;
-}
-
-export interface PrepareFlags {
-  out: string;
-  heads?: ("distribution" | "probe")[];
-}
-
-export function registerModel(program: Command): void {
+export function registerModel(program: CommandUnknownOpts): void {
   const model = program
     .command("model")
     .description("verifier models: make a tiny test model, prepare an export, check a model");
@@ -74,9 +45,9 @@ export function registerModel(program: Command): void {
         "a chat model: that family's real tokenizer and chat template, the instruction as the system message; llama3.2 is Llama 3's tokenizer with Llama 3.2 Instruct's template (all but qwen3 take a probe head)",
       ).choices(["qwen3", "llama3", "gemma3", "llama3.2"]),
     )
-    .action(async (dir: string, flags: MakeTinyFlags) => {
+    .action(async (dir, flags) => {
       const { makeTinyAction } = await import("../actions/model.js");
-      await makeTinyAction(dir, flags);
+      await makeTinyAction(dir, declaredFlags<MakeTinyFlags>()(flags));
     });
 
   model
@@ -94,9 +65,9 @@ export function registerModel(program: Command): void {
       "heads the prepared graph serves: distribution, probe or both (default: the head of assay.json)",
       headList,
     )
-    .action(async (source: string, flags: PrepareFlags) => {
+    .action(async (source, flags) => {
       const { prepareAction } = await import("../actions/model.js");
-      await prepareAction(source, flags);
+      await prepareAction(source, declaredFlags<PrepareFlags>()(flags));
     });
 
   model
@@ -120,9 +91,9 @@ export function registerModel(program: Command): void {
       "--json",
       "print JSON: the prompt (rendered example, score position and token, tokens after) and the check rows",
     )
-    .action(async (source: string, flags: CheckFlags) => {
+    .action(async (source, flags) => {
       const { checkAction } = await import("../actions/model.js");
-      await checkAction(source, flags);
+      await checkAction(source, declaredFlags<CheckFlags>()(flags));
     });
 }
 

@@ -1,14 +1,9 @@
-import { type Command, InvalidArgumentError } from "commander";
+import { type CommandUnknownOpts, InvalidArgumentError } from "@commander-js/extra-typings";
+import type { PricesImportFlags } from "../actions/prices.js";
 import { DB_OPTION_HELP, DB_SCHEMA_OPTION } from "../db-option.js";
+import { declaredFlags } from "../declared-flags.js";
 
-export interface PricesImportFlags {
-  effective?: Date;
-  source?: string;
-  db?: string;
-  dbSchema?: string;
-}
-
-export function registerPrices(program: Command): void {
+export function registerPrices(program: CommandUnknownOpts): void {
   const prices = program
     .command("prices")
     .description("keep versioned price tables in the store, for the analyst cost views");
@@ -26,9 +21,9 @@ export function registerPrices(program: Command): void {
     .option("--source <text>", "where the prices come from (default: the file's path)")
     .option("--db <target>", DB_OPTION_HELP)
     .option(...DB_SCHEMA_OPTION)
-    .action(async (file: string, flags: PricesImportFlags) => {
+    .action(async (file, flags) => {
       const { pricesImportAction } = await import("../actions/prices.js");
-      await pricesImportAction(file, flags);
+      await pricesImportAction(file, declaredFlags<PricesImportFlags>()(flags));
     });
 }
 

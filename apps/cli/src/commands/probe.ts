@@ -1,7 +1,7 @@
-import type { DatasetFormat } from "@assay/pipeline";
-import type { Command } from "commander";
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { EvalFlags, FitFlags } from "../actions/probe.js";
+import { declaredFlags } from "../declared-flags.js";
 import {
-  type DeviceName,
   deviceName,
   FORMAT_OPTION,
   MODEL_SOURCE_HELP,
@@ -9,22 +9,7 @@ import {
   wholeNumber,
 } from "../options.js";
 
-export interface FitFlags {
-  out: string;
-  folds: number;
-  seed: number;
-  device?: DeviceName;
-  json?: boolean;
-  format?: DatasetFormat;
-}
-
-export interface EvalFlags {
-  device?: DeviceName;
-  json?: boolean;
-  format?: DatasetFormat;
-}
-
-export function registerProbe(program: Command): void {
+export function registerProbe(program: CommandUnknownOpts): void {
   const probe = program
     .command("probe")
     .description("fit a verifier's probe head on labelled answers, and measure a head on them");
@@ -45,9 +30,9 @@ export function registerProbe(program: Command): void {
     .option("--seed <n>", "seed of the fold assignment", positiveInt("--seed"), 1)
     .option("--device <device>", "cpu or cuda:<id>", deviceName)
     .option("--json", "print the fit report as JSON")
-    .action(async (source: string, file: string, flags: FitFlags) => {
+    .action(async (source, file, flags) => {
       const { fitAction } = await import("../actions/probe.js");
-      await fitAction(source, file, flags);
+      await fitAction(source, file, declaredFlags<FitFlags>()(flags));
     });
 
   probe
@@ -63,8 +48,8 @@ export function registerProbe(program: Command): void {
     .option(...FORMAT_OPTION)
     .option("--device <device>", "cpu or cuda:<id>", deviceName)
     .option("--json", "print the figures as JSON")
-    .action(async (source: string, file: string, flags: EvalFlags) => {
+    .action(async (source, file, flags) => {
       const { evalAction } = await import("../actions/probe.js");
-      await evalAction(source, file, flags);
+      await evalAction(source, file, declaredFlags<EvalFlags>()(flags));
     });
 }

@@ -1,26 +1,12 @@
-import type { DatasetFormat } from "@assay/pipeline";
-import type { Command } from "commander";
-import { type AnswersFlags, addAnswersOptions } from "../answers-options.js";
-import {
-  addDistributedOptions,
-  type DistributedFlags,
-} from "../distributed/distributed-options.js";
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { ProduceFlags } from "../actions/produce.js";
+import { addAnswersOptions } from "../answers-options.js";
+import { declaredFlags } from "../declared-flags.js";
+import { addDistributedOptions } from "../distributed/distributed-options.js";
 import { FORMAT_OPTION, positiveInt } from "../options.js";
 import { parseRunId } from "../run-id.js";
 
-export interface ProduceFlags extends DistributedFlags, AnswersFlags {
-  spec?: string;
-  runId?: string;
-  wait?: boolean;
-  json?: boolean;
-  maxLineBytes: number;
-  format?: DatasetFormat;
-  quiet?: boolean;
-  allowChangedDataset?: boolean;
-  allowChangedSpec?: boolean;
-}
-
-export function registerProduce(program: Command): void {
+export function registerProduce(program: CommandUnknownOpts): void {
   const command = program
     .command("produce")
     .description(
@@ -51,9 +37,8 @@ export function registerProduce(program: Command): void {
     )
     .option("--allow-changed-spec", "resume a run even though its spec changed")
     .option("-q, --quiet", "no progress output");
-  addAnswersOptions(command);
-  addDistributedOptions(command).action(async (dataset: string, flags: ProduceFlags) => {
+  addDistributedOptions(addAnswersOptions(command)).action(async (dataset, flags) => {
     const { produceAction } = await import("../actions/produce.js");
-    process.exitCode = await produceAction(dataset, flags);
+    process.exitCode = await produceAction(dataset, declaredFlags<ProduceFlags>()(flags));
   });
 }

@@ -1,6 +1,8 @@
 import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL } from "@assay/store/report-options";
-import { type Command, Option } from "commander";
+import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import type { ReportFlags } from "../actions/report.js";
 import { DB_OPTION_HELP, DB_SCHEMA_OPTION } from "../db-option.js";
+import { declaredFlags } from "../declared-flags.js";
 import { decimalNumber, wholeNumber } from "../options.js";
 import {
   BY_OPTION,
@@ -10,27 +12,7 @@ import {
 } from "../report-options.js";
 import { parseRunId } from "../run-id.js";
 
-export type ReportFormat = "table" | "json" | "html";
-
-export interface ReportFlags {
-  json?: boolean;
-  format?: ReportFormat;
-  compare?: string;
-  out?: string;
-  prices?: string;
-  trend: number;
-  series?: string;
-  fallSteps: number;
-  minFall: number;
-  by?: string;
-  resamples: number;
-  seed: number;
-  db?: string;
-  dbSchema?: string;
-  statementTimeout: number;
-}
-
-export function registerReport(program: Command): void {
+export function registerReport(program: CommandUnknownOpts): void {
   program
     .command("report")
     .description(
@@ -66,8 +48,8 @@ export function registerReport(program: Command): void {
     .option(...STATEMENT_TIMEOUT_OPTION)
     .option("--db <target>", DB_OPTION_HELP)
     .option(...DB_SCHEMA_OPTION)
-    .action(async (runId: string, flags: ReportFlags) => {
+    .action(async (runId, flags) => {
       const { reportAction } = await import("../actions/report.js");
-      await reportAction(runId, flags);
+      await reportAction(runId, declaredFlags<ReportFlags>()(flags));
     });
 }

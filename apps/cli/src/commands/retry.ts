@@ -1,18 +1,10 @@
-import type { Command } from "commander";
-import {
-  addDistributedOptions,
-  type DistributedFlags,
-} from "../distributed/distributed-options.js";
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { RetryFlags } from "../actions/retry.js";
+import { declaredFlags } from "../declared-flags.js";
+import { addDistributedOptions } from "../distributed/distributed-options.js";
 import { parseRunId } from "../run-id.js";
 
-export interface RetryFlags extends DistributedFlags {
-  dataset?: string;
-  wait?: boolean;
-  json?: boolean;
-  quiet?: boolean;
-}
-
-export function registerRetry(program: Command): void {
+export function registerRetry(program: CommandUnknownOpts): void {
   const command = program
     .command("retry")
     .description(
@@ -26,8 +18,8 @@ export function registerRetry(program: Command): void {
     .option("--wait", "show progress until every result is stored, then print the summary")
     .option("--json", "print the outcome (and with --wait the summary) as JSON on stdout")
     .option("-q, --quiet", "no progress output");
-  addDistributedOptions(command).action(async (runId: string, flags: RetryFlags) => {
+  addDistributedOptions(command).action(async (runId, flags) => {
     const { retryAction } = await import("../actions/retry.js");
-    await retryAction(runId, flags);
+    await retryAction(runId, declaredFlags<RetryFlags>()(flags));
   });
 }

@@ -1,31 +1,17 @@
-import type { DatasetFormat } from "@assay/pipeline";
-import type { Command } from "commander";
-import { type AnswersFlags, addAnswersOptions } from "../answers-options.js";
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { RunFlags } from "../actions/run.js";
+import { addAnswersOptions } from "../answers-options.js";
 import { DB_OPTION_HELP, DB_SCHEMA_OPTION } from "../db-option.js";
-import { type DeviceName, deviceName, FORMAT_OPTION, positiveInt } from "../options.js";
+import { declaredFlags } from "../declared-flags.js";
+import { deviceName, FORMAT_OPTION, positiveInt } from "../options.js";
 import { parseRunId } from "../run-id.js";
-import { addVerifierFlags, type VerifierFlags, verifierFlagsGiven } from "../verifier-flags.js";
+import {
+  addVerifierFlags,
+  type ParsedVerifierFlags,
+  verifierFlagsGiven,
+} from "../verifier-flags.js";
 
-export interface RunFlags extends AnswersFlags {
-  spec?: string;
-  runId?: string;
-  concurrency: number;
-  strict?: boolean;
-  json?: boolean;
-  db?: string;
-  dbSchema?: string;
-  maxLineBytes: number;
-  format?: DatasetFormat;
-  quiet?: boolean;
-  allowChangedDataset?: boolean;
-  allowChangedSpec?: boolean;
-  device?: DeviceName;
-  threads?: number;
-  /** The verifier flags typed on the command line (see `verifierFlagsGiven`). */
-  verifier: VerifierFlags;
-}
-
-export function registerRun(program: Command): void {
+export function registerRun(program: CommandUnknownOpts): void {
   const command = program
     .command("run")
     .description("score a dataset in this process (embedded store unless --db/DATABASE_URL)")
@@ -62,11 +48,11 @@ export function registerRun(program: Command): void {
     )
     .option("--allow-changed-spec", "resume a run even though its spec changed")
     .option("-q, --quiet", "no progress output");
-  addAnswersOptions(command);
-  addVerifierFlags(command).action(
-    async (dataset: string, flags: Omit<RunFlags, "verifier">, self: Command) => {
-      const { runAction } = await import("../actions/run.js");
-      process.exitCode = await runAction(dataset, { ...flags, verifier: verifierFlagsGiven(self) });
-    },
-  );
+  addVerifierFlags(addAnswersOptions(command)).action(async (dataset, flags, self) => {
+    const { runAction } = await import("../actions/run.js");
+    process.exitCode = await runAction(dataset, {
+      ...declaredFlags<Omit<RunFlags, "verifier"> & ParsedVerifierFlags>()(flags),
+      verifier: verifierFlagsGiven(self),
+    });
+  });
 }

@@ -1,16 +1,10 @@
-import { type Command, Option } from "commander";
+import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import type { ShowFlags } from "../actions/show.js";
 import { DB_OPTION_HELP, DB_SCHEMA_OPTION } from "../db-option.js";
+import { declaredFlags } from "../declared-flags.js";
 import { parseRunId } from "../run-id.js";
 
-export interface ShowFlags {
-  format: "table" | "json";
-  json?: boolean;
-  dataset?: string;
-  db?: string;
-  dbSchema?: string;
-}
-
-export function registerShow(program: Command): void {
+export function registerShow(program: CommandUnknownOpts): void {
   program
     .command("show")
     .description(
@@ -25,8 +19,8 @@ export function registerShow(program: Command): void {
     .option("--dataset <file>", "read the text from this copy of the dataset instead of the run's")
     .option("--db <target>", DB_OPTION_HELP)
     .option(...DB_SCHEMA_OPTION)
-    .action(async (runId: string, sampleId: string, flags: ShowFlags) => {
+    .action(async (runId, sampleId, flags) => {
       const { showAction } = await import("../actions/show.js");
-      await showAction(runId, sampleId, flags);
+      await showAction(runId, sampleId, declaredFlags<ShowFlags>()(flags));
     });
 }

@@ -1,15 +1,10 @@
-import type { Command } from "commander";
-import {
-  addDistributedOptions,
-  type DistributedFlags,
-} from "../distributed/distributed-options.js";
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { StatusFlags } from "../actions/status.js";
+import { declaredFlags } from "../declared-flags.js";
+import { addDistributedOptions } from "../distributed/distributed-options.js";
 import { parseRunId } from "../run-id.js";
 
-export interface StatusFlags extends DistributedFlags {
-  json?: boolean;
-}
-
-export function registerStatus(program: Command): void {
+export function registerStatus(program: CommandUnknownOpts): void {
   const command = program
     .command("status")
     .description(
@@ -17,8 +12,8 @@ export function registerStatus(program: Command): void {
     )
     .argument("<run-id>", "the run to look at", parseRunId)
     .option("--json", "print JSON instead of text");
-  addDistributedOptions(command).action(async (runId: string, flags: StatusFlags) => {
+  addDistributedOptions(command).action(async (runId, flags) => {
     const { statusAction } = await import("../actions/status.js");
-    await statusAction(runId, flags);
+    await statusAction(runId, declaredFlags<StatusFlags>()(flags));
   });
 }

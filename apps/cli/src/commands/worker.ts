@@ -1,28 +1,16 @@
-import type { Pool } from "@assay/core";
-import { type Command, Option } from "commander";
-import {
-  addDistributedOptions,
-  type DistributedFlags,
-} from "../distributed/distributed-options.js";
+import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import type { WorkerFlags } from "../actions/worker.js";
+import { declaredFlags } from "../declared-flags.js";
+import { addDistributedOptions } from "../distributed/distributed-options.js";
 import { parseDeviceList } from "../distributed/per-device.js";
-import { type DeviceName, deviceName, positiveInt, wholeNumber } from "../options.js";
-import { addVerifierFlags, type VerifierFlags, verifierFlagsGiven } from "../verifier-flags.js";
+import { deviceName, positiveInt, wholeNumber } from "../options.js";
+import {
+  addVerifierFlags,
+  type ParsedVerifierFlags,
+  verifierFlagsGiven,
+} from "../verifier-flags.js";
 
-export interface WorkerFlags extends DistributedFlags {
-  pool: Pool;
-  model?: string;
-  device?: DeviceName;
-  devices?: number[];
-  threads?: number;
-  concurrency?: number;
-  metricsPort?: number;
-  lockDurationMs?: number;
-  stalledIntervalMs?: number;
-  /** The verifier flags typed on the command line (see `verifierFlagsGiven`). */
-  verifier: VerifierFlags;
-}
-
-export function registerWorker(program: Command): void {
+export function registerWorker(program: CommandUnknownOpts): void {
   const command = program
     .command("worker")
     .description("take score jobs from Redis and store results in Postgres until SIGTERM/SIGINT")
@@ -62,11 +50,11 @@ export function registerWorker(program: Command): void {
       "how often to look for jobs of dead workers",
       positiveInt("--stalled-interval-ms"),
     );
-  addVerifierFlags(command);
-  addDistributedOptions(command).action(
-    async (flags: Omit<WorkerFlags, "verifier">, self: Command) => {
-      const { workerAction } = await import("../actions/worker.js");
-      await workerAction({ ...flags, verifier: verifierFlagsGiven(self) });
-    },
-  );
+  addDistributedOptions(addVerifierFlags(command)).action(async (flags, self) => {
+    const { workerAction } = await import("../actions/worker.js");
+    await workerAction({
+      ...declaredFlags<Omit<WorkerFlags, "verifier"> & ParsedVerifierFlags>()(flags),
+      verifier: verifierFlagsGiven(self),
+    });
+  });
 }

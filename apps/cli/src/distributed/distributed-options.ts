@@ -1,5 +1,5 @@
 import { DEFAULT_PREFIX } from "@assay/queue/queue-names";
-import { type Command, Option } from "commander";
+import { type Command, Option, type OptionValues } from "@commander-js/extra-typings";
 import { DB_SCHEMA_OPTION } from "../db-option.js";
 
 /** Flags every distributed command (produce, worker, status) shares. */
@@ -11,7 +11,9 @@ export interface DistributedFlags {
   allowEviction?: boolean;
 }
 
-export function addDistributedOptions(command: Command): Command {
+export function addDistributedOptions<Args extends unknown[], Opts extends OptionValues>(
+  command: Command<Args, Opts>,
+) {
   return command
     .option("--db <url>", "Postgres server shared by producer and workers (default: $DATABASE_URL)")
     .option(...DB_SCHEMA_OPTION)

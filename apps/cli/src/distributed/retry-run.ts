@@ -1,13 +1,12 @@
 import { stat } from "node:fs/promises";
 import { jobResultKey, type RunSpec, type ScoreJob } from "@assay/core";
-import { parseSpec, produce } from "@assay/pipeline";
+import { type JobQueue, parseSpec, produce } from "@assay/pipeline";
 import {
   type BullmqTransport,
   failedJobsOf,
   moveSpelledQueueJobs,
   requeueJobs,
   retryFailedJobs,
-  type Transport,
 } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
 import type { RunRecord, Store } from "@assay/store";
@@ -87,7 +86,7 @@ export async function retryRun(options: RetryOptions): Promise<RetryOutcome> {
   const spec = storedSpec(run, options.registry);
   const produced = await produce({
     store,
-    transport: requeueingTransport(transport, store, run.id, outcome),
+    transport: requeueing(transport, store, run.id, outcome),
     registry: options.registry,
     dataset,
     spec,
@@ -128,28 +127,23 @@ async function datasetToPlan(
 }
 
 /** What `produce` enqueues is exactly the planned work missing from the store. */
-function requeueingTransport(
+function requeueing(
   transport: BullmqTransport,
   store: Store,
   runId: string,
   outcome: RetryOutcome,
-): Transport {
+): JobQueue {
   // The failed jobs retried above may complete while this plans: ask the store again before
   // a completed job runs a second time.
   const stillMissing = (jobs: readonly ScoreJob[]): Promise<ScoreJob[]> =>
     store.missingJobs(runId, jobs);
   return {
-    kind: "bullmq",
     async enqueue(jobs: readonly ScoreJob[]) {
       if (jobs.length === 0) return;
       const result = await requeueJobs(transport, jobs, { stillMissing });
       outcome.missingEnqueued += result.enqueued;
       outcome.missingPending += result.pending;
     },
-    consume() {
-      throw new Error("retry only enqueues");
-    },
-    async close() {},
   };
 }
 

@@ -5,7 +5,6 @@ import {
   type QueueHealth,
 } from "@assay/queue";
 import type { Store } from "@assay/store";
-import { hasRollups, refreshPlannerStatistics, runnerOf, writeRollups } from "@assay/store/reports";
 import type { DistributedFlags } from "./distributed-options.js";
 import { queueWarnings } from "./queue-warnings.js";
 
@@ -54,9 +53,9 @@ export async function readRunStatus(
   const complete = summary.planned !== null && summary.results >= summary.planned;
   if (complete && summary.finishedAt === null) await store.finishRun(runId);
   // Workers finished it without a waiting producer: nobody else rolls its figures up.
-  if (complete && !(await hasRollups(runnerOf(store.driver), runId))) {
-    await refreshPlannerStatistics(store.driver, "written");
-    await writeRollups(store.driver, runId);
+  if (complete && !(await store.hasRollups(runId))) {
+    await store.refreshPlannerStatistics("written");
+    await store.writeRollups(runId);
   }
   const finishedAt = complete ? ((await store.getRun(runId))?.finishedAt ?? null) : null;
   const queues = await transport.queueCounts();

@@ -1,6 +1,6 @@
 import { AssayError, readEnv } from "@assay/core";
 import { describeRedisFault } from "@assay/queue";
-import type { ProduceFlags } from "../commands/produce.js";
+import type { ProduceFlags } from "../actions/produce.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { lostDatabase } from "../lost-connection.js";
 import { storeTarget } from "../store-option.js";

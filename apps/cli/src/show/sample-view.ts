@@ -1,6 +1,5 @@
 import type { SampleView } from "@assay/core";
 import type { Store } from "@assay/store";
-import { runnerOf, sampleRecord } from "@assay/store/reports";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { requireRun } from "../require-run.js";
 import { readBack } from "./read-back.js";
@@ -17,7 +16,7 @@ export async function sampleView(
 ): Promise<SampleView> {
   await requireRun(store, runId);
   const run = await store.getRun(runId);
-  const sample = await sampleRecord(runnerOf(store.driver), runId, sampleId);
+  const sample = await store.sampleRecord(runId, sampleId);
   if (run === undefined || sample === undefined) {
     throw new CliExit(
       ExitCode.refused,

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type OpenStoreOptions, openStore } from "@assay/store";
+import { runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema, queryRows } from "@assay/test-support/stores";
 import { afterAll, describe, expect, it } from "vitest";
-import { runAssay } from "../run-assay.js";
 import {
   ANTHROPIC_AS_JSONL,
   ANTHROPIC_OUTPUT,

@@ -1,6 +1,6 @@
 import type { ReportBundle, RunSummary } from "@assay/core";
 import type { Store } from "@assay/store";
-import { type BundleOptions, reportBundle, runnerOf } from "@assay/store/reports";
+import type { BundleOptions } from "@assay/store/reports";
 import { selectionAblation } from "./selection-ablation.js";
 
 /** What `assay report` prints, in every format: the run's summary and its report bundle. */
@@ -19,7 +19,7 @@ export async function runReportBundle(
   options: BundleOptions = {},
 ): Promise<RunReportBundle> {
   const summary = await store.runSummary(runId);
-  const stored = await reportBundle(runnerOf(store.driver), runId, options);
+  const stored = await store.reportBundle(runId, options);
   const ablation = await selectionAblation(store, runId);
   return { summary, bundle: ablation === undefined ? stored : { ...stored, ablation } };
 }

@@ -12,12 +12,7 @@ import {
   type PairJudgment,
 } from "@assay/selection";
 import type { Store } from "@assay/store";
-import {
-  type AblationCandidateRow,
-  ablationCandidatePages,
-  pairScores,
-  runnerOf,
-} from "@assay/store/reports";
+import type { AblationCandidateRow } from "@assay/store/reports";
 import { readPairJudgments } from "../run/read-pair-judgments.js";
 
 export interface SelectionAblationOptions {
@@ -45,9 +40,8 @@ export async function selectionAblation(
     verifierScorer: spec.verifier,
     ...(spec.check !== undefined && { checkScorer: spec.check }),
   };
-  const runner = runnerOf(store.driver);
   const judge = spec.judge === undefined ? undefined : scorerKey(spec.judge);
-  const pages = ablationCandidatePages(runner, runId, query, options.tasksPerPage);
+  const pages = store.ablationCandidatePages(runId, query, options.tasksPerPage);
   for await (const page of pages) {
     const tasks = [...groupByTask(page)];
     const judgments =
@@ -57,7 +51,7 @@ export async function selectionAblation(
             tasks.map(plannedTask),
             judge,
             { k: spec.k, seed: spec.seed },
-            (scorer, ids) => pairScores(runner, runId, scorer, ids),
+            (scorer, ids) => store.pairScores(runId, scorer, ids),
           );
     for (const task of tasks) {
       const indices = candidateIndices(task.map((row) => row.candidateIndex));

@@ -1,7 +1,6 @@
 import { type RunSpec, scorerKey } from "@assay/core";
 import type { SelectionTotals } from "@assay/selection";
 import type { Store } from "@assay/store";
-import { refreshPlannerStatistics, writeRollups } from "@assay/store/reports";
 import { selectForRun } from "./select-run.js";
 
 /**
@@ -18,7 +17,7 @@ export async function completeRun(
   spec: RunSpec,
 ): Promise<SelectionTotals | undefined> {
   await store.finishRun(runId);
-  await refreshPlannerStatistics(store.driver, "written");
+  await store.refreshPlannerStatistics("written");
   const selection = spec.selection;
   const selected =
     selection === undefined
@@ -32,6 +31,6 @@ export async function completeRun(
           seed: selection.seed,
           ...(selection.judge !== undefined && { judgeScorer: scorerKey(selection.judge) }),
         });
-  await writeRollups(store.driver, runId);
+  await store.writeRollups(runId);
   return selected;
 }

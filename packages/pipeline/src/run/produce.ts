@@ -1,31 +1,23 @@
-import {
-  type AnswerJoinCounts,
-  InputError,
-  type InputErrorSummary,
-  printable,
-  type RunSpec,
-  type Sample,
-  type ScoreJob,
-} from "@assay/core";
-import type { Transport } from "@assay/queue";
+import type { AnswerJoinCounts, InputErrorSummary, RunSpec, Sample } from "@assay/core";
 import type { ScorerRegistry } from "@assay/scorers";
-import { lockAnswerJoin, type Store } from "@assay/store";
-import { dropRollups, runnerOf } from "@assay/store/reports";
+import type { Store } from "@assay/store";
 import { AnswerJoin, JOINED_USAGE } from "../ingest/answers/answer-join.js";
 import type { AnswerSources } from "../ingest/answers/answer-sources.js";
 import { DatasetHash } from "../ingest/dataset-hash.js";
 import { type OpenDataset, openDataset } from "../ingest/open-dataset.js";
 import { DEFAULT_MAX_LINE_BYTES, readDatasetBatches } from "../ingest/read-dataset.js";
-import { createRouter } from "../routing/router.js";
 import { BoundedTasks } from "./bounded-tasks.js";
-import { planLine } from "./plan.js";
-import { planPairJobs } from "./plan-pairs.js";
+import { type JobQueue, LineEnqueuer } from "./enqueue-lines.js";
+import { InFileOrder } from "./in-file-order.js";
+import { InputErrorLog } from "./input-error-log.js";
+import { linePlanner, planChunk } from "./plan-chunk.js";
 import type { ProduceProgress } from "./progress.js";
-import { type PlannedLine, storeLines } from "./store-lines.js";
+import { storeChunk } from "./store-chunk.js";
 
 export interface ProduceOptions {
   store: Store;
-  transport: Transport;
+  /** Where the jobs of results not stored yet go: only its `enqueue` is used. */
+  transport: JobQueue;
   registry: ScorerRegistry;
   /** A path, or the dataset the caller opened before registering the run (`openDataset`). */
   dataset: string | OpenDataset;
@@ -66,8 +58,8 @@ export interface ProduceResult extends ProduceProgress {
 
 /**
  * Streams a dataset into the store and the transport: lines are routed, checked, stored
- * and planned in chunks, and only results not stored yet are enqueued. Both `assay run`
- * and `assay produce` use it; the transport decides where the jobs go. Every line ends up
+ * and planned in chunks, and only results not stored yet are enqueued. `assay run`,
+ * `assay produce` and `assay retry` use it; `transport` decides where the jobs go. Every line ends up
  * stored whole or as an input error naming it; none stops the run. Memory stays bounded:
  * duplicate ids are found through the store, not a set of every id.
  */
@@ -85,7 +77,7 @@ async function produceOpen(options: ProduceOptions, opened: OpenDataset): Promis
   if (options.answers === undefined) return produceRead(options, opened);
   // Staging starts by clearing the run's staged answers: a second process joining the
   // same run would clear the first one's under it. It is refused at once instead.
-  const lock = await lockAnswerJoin(options.store.driver, options.runId);
+  const lock = await options.store.lockAnswerJoin(options.runId);
   try {
     return await produceRead(options, opened);
   } finally {
@@ -93,51 +85,39 @@ async function produceOpen(options: ProduceOptions, opened: OpenDataset): Promis
   }
 }
 
+/** Lines read and not planned yet, with the input errors found among them. */
+interface Chunk {
+  lines: Sample[][];
+  samples: number;
+  errors: InputErrorSummary[];
+}
+
+const emptyChunk = (): Chunk => ({ lines: [], samples: 0, errors: [] });
+
 async function produceRead(options: ProduceOptions, opened: OpenDataset): Promise<ProduceResult> {
-  const { store, transport, registry, spec, runId } = options;
+  const { store, registry, spec, runId } = options;
   const dataset = opened.path;
+  const newRun = options.newRun === true;
   const chunkSize = options.chunkSize ?? 500;
-  const route = createRouter(spec);
+  // Answers joined from batch outputs count their tokens their own way (see AnswerJoin).
+  const generatorUsage = options.answers === undefined ? spec.generator_usage : JOINED_USAGE;
+  const planJobs = linePlanner({ runId, spec, registry, dataset, generatorUsage });
   // A resumed run may gain samples and results, so its rollups would be out of date:
   // reports read its raw rows until it completes again (completeRun rewrites them).
-  if (options.newRun !== true) await dropRollups(runnerOf(store.driver), runId);
-  const progress: ProduceProgress = {
-    bytesRead: 0,
-    datasetBytes: opened.bytes,
-    lines: 0,
-    samples: 0,
-    planned: 0,
-    enqueued: 0,
-    skipped: 0,
-    inputErrors: 0,
-  };
-  const errorExamples: InputErrorSummary[] = [];
+  if (!newRun) await store.dropRollups(runId);
+  const read = { bytesRead: 0, datasetBytes: opened.bytes, lines: 0 };
+  const errorLog = new InputErrorLog();
+  const enqueuer = new LineEnqueuer({ store, runId, newRun, queue: options.transport });
+  const progress = (): ProduceProgress => ({
+    ...read,
+    ...enqueuer.counts,
+    inputErrors: errorLog.count,
+  });
   // Hashed as it is read, for the run's record of its dataset (see registerRun).
   const hash = new DatasetHash();
   const recordHash = () => store.recordDatasetRead(runId, hash.bytes, hash.hex());
-  const inFlight = new BoundedTasks(options.chunksInFlight ?? 1);
-  // Chunks are stored one after another in file order: of two lines with one id, the
-  // later is the duplicate, and that is only known once the earlier line is stored.
-  let storing: Promise<unknown> = Promise.resolve();
-  let chunk: Sample[][] = [];
-  let chunkSamples = 0;
-  let errors: InputErrorSummary[] = [];
-
-  const recordError = (error: InputError, into: InputErrorSummary[]): void => {
-    // Escaped once more, so that no message or field can be what the store refuses.
-    const row = {
-      file: error.file,
-      line: error.line,
-      field: printable(error.field),
-      message: printable(error.reason),
-    };
-    into.push(row);
-    if (errorExamples.length < 10) errorExamples.push(row);
-    progress.inputErrors += 1;
-  };
-
+  const target = { store, runId, dataset, newRun, recordHash, record: errorLog.record };
   // Answers joined from batch outputs are staged first (see AnswerJoin).
-  const generatorUsage = options.answers === undefined ? spec.generator_usage : JOINED_USAGE;
   const join =
     options.answers === undefined
       ? undefined
@@ -145,88 +125,26 @@ async function produceRead(options: ProduceOptions, opened: OpenDataset): Promis
           store,
           runId,
           options.answers,
-          recordError,
+          errorLog.record,
           options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
         );
+  // Chunks are stored one after another in file order: of two lines with one id, the
+  // later is the duplicate, and that is only known once the earlier line is stored.
+  const storing = new InFileOrder();
+  const inFlight = new BoundedTasks(options.chunksInFlight ?? 1);
 
-  // A line with a sample that cannot be routed or has bad scorers of its own is an input error.
-  const planOrReport = (samples: Sample[]): PlannedLine | undefined => {
-    try {
-      const jobs = [
-        ...planLine(runId, samples, route, registry, dataset, generatorUsage),
-        ...planPairJobs(runId, samples, spec, registry),
-      ];
-      return { line: (samples[0] as Sample).line, samples, jobs };
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error;
-      recordError(error, errors);
-      return undefined;
-    }
-  };
-
-  const storeChunk = async (
-    planned: PlannedLine[],
-    chunkErrors: InputErrorSummary[],
-  ): Promise<PlannedLine[]> => {
-    // Recorded before the lines are stored, so that it covers every stored line even if
-    // this process dies next: a resume then checks exactly the bytes its samples came from.
-    await recordHash();
-    const { stored, errors: refused } = await storeLines(store, runId, dataset, planned);
-    for (const error of refused) recordError(error, chunkErrors);
-    if (chunkErrors.length > 0) await store.insertInputErrors(runId, chunkErrors);
-    // An earlier attempt may have refused a line this one stored (a last line cut off
-    // while the file was being copied): that line is a sample now, not an input error.
-    if (options.newRun !== true) {
-      await store.clearInputErrors(
-        runId,
-        dataset,
-        stored.map((line) => line.line),
-      );
-    }
-    return stored;
-  };
-
-  let reopened = false;
-  const enqueueLines = async (lines: PlannedLine[]): Promise<void> => {
-    if (lines.length === 0) return;
-    let samples = 0;
-    let total = 0;
-    for (const line of lines) {
-      samples += line.samples.length;
-      total += line.jobs.length;
-    }
-    const planned: ScoreJob[] = [];
-    for (const line of lines) for (const job of line.jobs) planned.push(job);
-    // A new run has nothing stored: every planned job goes, without a key built for each.
-    const jobs = options.newRun ? planned : await store.missingJobs(runId, planned);
-    progress.samples += samples;
-    progress.planned += total;
-    progress.skipped += total - jobs.length;
-    // Results of a run that finished are missing again: it finishes anew once they are
-    // stored (completeRun records when), not at the time it first finished.
-    if (jobs.length > 0 && options.newRun !== true && !reopened) {
-      reopened = true;
-      await store.reopenRun(runId);
-    }
-    await transport.enqueue(jobs);
-    progress.enqueued += jobs.length;
-    options.onProgress?.({ ...progress });
-  };
-
-  const flush = async (): Promise<void> => {
-    const lines = chunk;
-    chunk = [];
-    chunkSamples = 0;
+  const flush = async ({ lines, errors }: Chunk): Promise<void> => {
     const answered = join === undefined ? lines : await join.fill(lines, dataset, errors);
-    const planned = answered.map(planOrReport).filter((entry) => entry !== undefined);
-    const chunkErrors = errors;
-    errors = [];
-    const stored = storing.then(() => storeChunk(planned, chunkErrors));
-    storing = stored;
-    // A failure here is thrown by the task below; if that task never starts, an earlier
-    // failure is being thrown instead. Either way it is no unhandled rejection.
-    stored.catch(() => {});
-    await inFlight.add(async () => enqueueLines(await stored));
+    const { planned, refused } = planChunk(answered, planJobs);
+    for (const error of refused) errorLog.record(error, errors);
+    const stored = storing.run(() => storeChunk(target, planned, errors));
+    // A failure to store is thrown by the task below, or by the next `add` or `settle`.
+    await inFlight.add(async () => {
+      const storedLines = await stored;
+      if (storedLines.length === 0) return;
+      await enqueuer.enqueue(storedLines);
+      options.onProgress?.(progress());
+    });
   };
 
   const readOptions = {
@@ -237,35 +155,41 @@ async function produceRead(options: ProduceOptions, opened: OpenDataset): Promis
     ...(options.parseThreads !== undefined && { parseThreads: options.parseThreads }),
     onRead: (bytes: Uint8Array) => {
       hash.update(bytes);
-      progress.bytesRead += bytes.length;
+      read.bytesRead += bytes.length;
     },
   };
+  let chunk = emptyChunk();
   try {
     reading: for await (const events of readDatasetBatches(opened, readOptions)) {
       for (const event of events) {
         if (options.signal?.aborted === true) break reading;
-        progress.lines += 1;
-        if (event.kind === "error") recordError(event.error, errors);
+        read.lines += 1;
+        if (event.kind === "error") errorLog.record(event.error, chunk.errors);
         else {
-          chunk.push(event.samples);
-          chunkSamples += event.samples.length;
+          chunk.lines.push(event.samples);
+          chunk.samples += event.samples.length;
         }
-        if (chunkSamples >= chunkSize || errors.length >= chunkSize) await flush();
+        if (chunk.samples >= chunkSize || chunk.errors.length >= chunkSize) {
+          const full = chunk;
+          chunk = emptyChunk();
+          await flush(full);
+        }
       }
       // Reported as the file is read, not only per chunk: a slow first chunk (a model
       // loading, a large store insert) still shows the read moving.
-      options.onProgress?.({ ...progress });
+      options.onProgress?.(progress());
     }
-    if (options.signal?.aborted !== true) await flush();
+    if (options.signal?.aborted !== true) await flush(chunk);
   } catch (error) {
     // Let the chunks in flight end before the caller closes the store under them.
     await inFlight.settle().catch(() => {});
     throw error;
   }
   await inFlight.settle();
-  if (options.signal?.aborted === true) return { ...progress, errorExamples };
+  const { examples: errorExamples } = errorLog;
+  if (options.signal?.aborted === true) return { ...progress(), errorExamples };
   await recordHash();
   const answers = await join?.finish();
-  await store.setPlanned(runId, progress.planned);
-  return { ...progress, errorExamples, ...(answers !== undefined && { answers }) };
+  await store.setPlanned(runId, enqueuer.counts.planned);
+  return { ...progress(), errorExamples, ...(answers !== undefined && { answers }) };
 }

@@ -71,7 +71,7 @@ export interface RunOutcome {
 export async function runLocal(options: RunLocalOptions): Promise<RunOutcome> {
   const { store, registry, runId } = options;
   const concurrency = options.concurrency ?? 4000;
-  const parseThreads = options.parseThreads ?? (store.driver.kind === "pglite" ? 0 : undefined);
+  const parseThreads = options.parseThreads ?? (store.kind === "pglite" ? 0 : undefined);
   const transport = new LocalTransport({ highWaterMark: Math.max(4096, concurrency * 2) });
   // Large batches: in one process, fewer statements is the main lever on throughput.
   const writer = store.createResultWriter({ maxBatch: 2000, maxDelayMs: 20 });

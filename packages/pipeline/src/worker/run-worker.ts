@@ -7,7 +7,7 @@ import {
   queueNameFor,
 } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
-import { pingDatabase, type Store } from "@assay/store";
+import type { Store } from "@assay/store";
 import type { Logger } from "../logger.js";
 import { createScoreHandler } from "../run/score-handler.js";
 import { DatabaseOutage } from "./database-outage.js";
@@ -65,7 +65,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   // The consumer starts after the outage watch that pauses it; it reads it through this.
   const consumerRef: { current?: PausableConsumer } = {};
   const outage = new DatabaseOutage({
-    ping: () => pingDatabase(store.driver),
+    ping: () => store.ping(),
     pause: async () => consumerRef.current?.pause(),
     resume: () => consumerRef.current?.resume(),
     log,

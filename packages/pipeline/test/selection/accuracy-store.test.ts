@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { driverOf } from "@assay/store/driver";
 import { runnerOf, runReports } from "@assay/store/reports";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,7 +43,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
             verifierScorer: "judge",
             fetchRows,
           });
-          const [report] = await runReports(runnerOf(db.store.driver), [runId]);
+          const [report] = await runReports(runnerOf(driverOf(db.store)), [runId]);
           const stored = report?.accuracy;
           expect(stored?.pass1).toEqual(selected.pass1);
           expect(stored?.selected).toEqual(selected.selected);

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { driverOf } from "@assay/store/driver";
 import { runnerOf, runReports } from "@assay/store/reports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { selectForRun } from "../../src/index.js";
@@ -54,7 +55,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       expect(totals.unselected).toBe(1);
       expect(totals.selected).toEqual({ count: 4, of: 5, rate: 0.8 });
 
-      const [report] = await runReports(runnerOf(db.store.driver), [runId]);
+      const [report] = await runReports(runnerOf(driverOf(db.store)), [runId]);
       expect(report?.accuracy).toMatchObject({
         tasks: 5,
         selectedTasks: 4,
@@ -63,7 +64,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
         pass1: { count: 3, of: 5, rate: 0.6 },
       });
 
-      const { rows } = await runnerOf(db.store.driver).query<{
+      const { rows } = await runnerOf(driverOf(db.store)).query<{
         task_id: string;
         selected_index: number | null;
         detail: { reason?: string };

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { AblationRow } from "@assay/core";
+import { driverOf } from "@assay/store/driver";
 import { runnerOf, runReports } from "@assay/store/reports";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -143,7 +144,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
             ...selectOptionsOf(run),
             fetchRows: tasksPerPage * 3,
           });
-          const [report] = await runReports(runnerOf(db.store.driver), [runId]);
+          const [report] = await runReports(runnerOf(driverOf(db.store)), [runId]);
           const ablation = await selectionAblation(db.store, runId, { tasksPerPage });
           const c = run.criteria.length;
           const k = Object.values(run.tasks)
@@ -219,7 +220,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       const runId = `run-${randomUUID()}`;
       await seedAblationRun(db.store, runId, run);
       await selectForRun(db.store, runId, selectOptionsOf(run));
-      const [report] = await runReports(runnerOf(db.store.driver), [runId]);
+      const [report] = await runReports(runnerOf(driverOf(db.store)), [runId]);
       expect(report?.accuracy.selected).toEqual({ count: 4, of: 4, rate: 1 });
       const ablation = await selectionAblation(db.store, runId);
       expect(ablation).toMatchObject({ method: "pivot_tournament", judge: PAIR_JUDGE });

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Sample, ScoreRow, TaskCandidates } from "@assay/core";
 import { type PairJudgment, pairPrompts, selectionRecordOf, selectTasks } from "@assay/selection";
 import type { Store } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import { runnerOf } from "@assay/store/reports";
 import { selectPerTask } from "@assay/test-support/per-task-selection";
 import fc from "fast-check";
@@ -375,7 +376,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
           scoreRow(runId, "d/1", "judge", "", 0.25),
         ]);
         const opened = async () => {
-          const { rows } = await runnerOf(db.store.driver).query<{ n: number }>(
+          const { rows } = await runnerOf(driverOf(db.store)).query<{ n: number }>(
             "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1",
             [`assay selection: ${runId}`],
           );
@@ -438,7 +439,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
         await seed(db.store, runId, tasks);
         await selectForRun(db.store, runId, { verifierScorer: "judge" });
         const before = await selectionsOf(db.store, runId);
-        const runner = runnerOf(db.store.driver);
+        const runner = runnerOf(driverOf(db.store));
         let terminated = 0;
         const cut = db.store.replaceSelections(
           runId,
@@ -578,7 +579,7 @@ async function seed(
   const legacy = entries.flatMap(({ id, candidate: c }) =>
     c.judge.flatMap((_, i) => (c.legacy[i] === true ? [`${id}/criterion-${i}`] : [])),
   );
-  await runnerOf(store.driver).query(
+  await runnerOf(driverOf(store)).query(
     `UPDATE scores SET discrete_level = NULL
      WHERE run_id = $1 AND sample_id || '/' || criterion = ANY($2::text[])`,
     [runId, legacy],
@@ -617,7 +618,7 @@ interface StoredSelection {
 }
 
 async function selectionsOf(store: Store, runId: string): Promise<StoredSelection[]> {
-  const { rows } = await runnerOf(store.driver).query<StoredSelection>(
+  const { rows } = await runnerOf(driverOf(store)).query<StoredSelection>(
     `SELECT task_id, method, candidates, selected_index, selected_sample_id, tie, discrete_tie,
             tie_break, selected_correct, first_correct, any_correct, detail
      FROM selections WHERE run_id = $1 ORDER BY task_id`,
@@ -627,7 +628,7 @@ async function selectionsOf(store: Store, runId: string): Promise<StoredSelectio
 }
 
 async function selectionCount(store: Store, runId: string): Promise<number> {
-  const { rows } = await runnerOf(store.driver).query<{ n: number }>(
+  const { rows } = await runnerOf(driverOf(store)).query<{ n: number }>(
     "SELECT count(*)::int AS n FROM selections WHERE run_id = $1",
     [runId],
   );

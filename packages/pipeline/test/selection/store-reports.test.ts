@@ -1,4 +1,5 @@
 import { PriceTableSchema } from "@assay/core";
+import { driverOf } from "@assay/store/driver";
 import { runnerOf, runReports, runTrend } from "@assay/store/reports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { selectForRun } from "../../src/index.js";
@@ -64,7 +65,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       expect(result.ties).toBe(1);
       expect(result.unselected).toBe(0);
 
-      const { rows } = await runnerOf(db.store.driver).query<Record<string, unknown>>(
+      const { rows } = await runnerOf(driverOf(db.store)).query<Record<string, unknown>>(
         "SELECT task_id, selected_index, tie, discrete_tie, tie_break, detail FROM selections WHERE run_id = 'r1' ORDER BY task_id",
       );
       expect(
@@ -80,7 +81,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
     });
 
     it("reports accuracies, ties, cost, truncation, unscored reasons and the histogram", async () => {
-      const [report] = await runReports(runnerOf(db.store.driver), ["r1"], { prices });
+      const [report] = await runReports(runnerOf(driverOf(db.store)), ["r1"], { prices });
       expect(report).toBeDefined();
       if (report === undefined) return;
       expect(report.samples).toBe(11);
@@ -133,10 +134,10 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
     });
 
     it("leaves cost null with a warning when usage is missing or a model is unpriced", async () => {
-      const [r2] = await runReports(runnerOf(db.store.driver), ["r2"], { prices });
+      const [r2] = await runReports(runnerOf(driverOf(db.store)), ["r2"], { prices });
       expect(r2?.cost?.total).toBeNull();
       expect(r2?.cost?.warnings).toContain("no generator usage recorded: generator cost unknown");
-      const [r1] = await runReports(runnerOf(db.store.driver), ["r1"], {
+      const [r1] = await runReports(runnerOf(driverOf(db.store)), ["r1"], {
         prices: PriceTableSchema.parse({ models: { gen: { input_per_million: 1 } } }),
       });
       expect(r1?.cost?.verification).toBeNull();
@@ -145,7 +146,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
 
     it("gives the trend of the last runs of a series, oldest first", async () => {
       const trend = await runTrend(
-        runnerOf(db.store.driver),
+        runnerOf(driverOf(db.store)),
         { name: "nightly", last: 5 },
         { prices },
       );
@@ -155,7 +156,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       ]);
       expect(trend[0]?.costPerSolvedTask).toBeCloseTo(0.0165, 12);
       expect(trend[1]?.costPerSolvedTask).toBeNull();
-      const last = await runTrend(runnerOf(db.store.driver), { last: 1 });
+      const last = await runTrend(runnerOf(driverOf(db.store)), { last: 1 });
       expect(last.map((p) => p.run.runId)).toEqual(["other"]);
     });
 
@@ -167,7 +168,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       expect(result.oracle).toEqual({ count: 5, of: 5, rate: 1 });
       expect(result.unselected).toBe(2);
 
-      const [report] = await runReports(runnerOf(db.store.driver), ["overflowing"]);
+      const [report] = await runReports(runnerOf(driverOf(db.store)), ["overflowing"]);
       expect(report?.accuracy).toEqual({
         tasks: 5,
         selectedTasks: 3,
@@ -180,7 +181,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
     });
 
     it("reads a stored task with nothing selected as unsolved, whatever its selected_correct", async () => {
-      const runner = runnerOf(db.store.driver);
+      const runner = runnerOf(driverOf(db.store));
       await selectForRun(db.store, "overflowing", { verifierScorer: "judge" });
       // As selection stored such a task before it said "unsolved" there.
       await runner.query(
@@ -192,7 +193,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
     });
 
     it("names a missing run", async () => {
-      await expect(runReports(runnerOf(db.store.driver), ["nope"])).rejects.toThrow(
+      await expect(runReports(runnerOf(driverOf(db.store)), ["nope"])).rejects.toThrow(
         /No run with id `nope`/,
       );
     });

@@ -6,13 +6,7 @@ import {
   type InputErrorSummary,
   type Sample,
 } from "@assay/core";
-import {
-  type StagedAnswer,
-  type Store,
-  takeStagedAnswers,
-  unmatchedAnswers,
-  writeAnswerJoin,
-} from "@assay/store";
+import type { StagedAnswer, Store } from "@assay/store";
 import type { AnswerSources } from "./answer-sources.js";
 import { stageAnswerFiles } from "./stage-answers.js";
 
@@ -92,7 +86,7 @@ export class AnswerJoin {
    */
   async fill(lines: readonly Sample[][], file: string, missing: InputErrorSummary[]) {
     const ids = lines.map((samples) => this.#prefix + (samples[0] as Sample).id);
-    const answers = await takeStagedAnswers(this.#store.driver, this.#runId, ids);
+    const answers = await this.#store.takeStagedAnswers(this.#runId, ids);
     const joined: Sample[][] = [];
     for (const samples of lines) {
       const reference = samples[0] as Sample;
@@ -113,7 +107,7 @@ export class AnswerJoin {
   async finish(): Promise<AnswerJoinCounts> {
     let after = "";
     for (;;) {
-      const page = await unmatchedAnswers(this.#store.driver, this.#runId, after, UNMATCHED_PAGE);
+      const page = await this.#store.unmatchedAnswers(this.#runId, after, UNMATCHED_PAGE);
       for (const answer of page) {
         this.#counts.unmatchedAnswers += 1;
         await this.#report(unmatchedError(answer, this.#prefix));
@@ -122,7 +116,7 @@ export class AnswerJoin {
       after = (page[page.length - 1] as StagedAnswer).customId;
     }
     await this.#flushErrors();
-    await writeAnswerJoin(this.#store.driver, this.#runId, this.#counts);
+    await this.#store.writeAnswerJoin(this.#runId, this.#counts);
     return { ...this.#counts };
   }
 

@@ -1,5 +1,5 @@
 import { type AnswerFormat, type BatchAnswer, InputError, parseAnswerLine } from "@assay/core";
-import { clearStagedAnswers, type StagedAnswer, type Store, stageAnswers } from "@assay/store";
+import type { StagedAnswer, Store } from "@assay/store";
 import { readLines } from "../read-lines.js";
 import type { AnswerSources } from "./answer-sources.js";
 
@@ -31,7 +31,7 @@ export async function stageAnswerFiles(
   report: (error: InputError) => Promise<void>,
   maxLineBytes: number,
 ): Promise<StagingCounts> {
-  await clearStagedAnswers(store.driver, runId);
+  await store.clearStagedAnswers(runId);
   const counts: StagingCounts = { staged: 0, failed: 0, duplicates: 0, invalid: 0 };
   for (const file of sources.files) {
     await stageFile(store, runId, file, sources.format, maxLineBytes, counts, report);
@@ -52,7 +52,7 @@ async function stageFile(
   const flush = async (): Promise<void> => {
     const answers = [...batch.values()];
     batch = new Map();
-    const duplicates = await stageAnswers(store.driver, runId, answers);
+    const duplicates = await store.stageAnswers(runId, answers);
     const duplicated = new Set(duplicates.map(({ answer }) => answer));
     for (const { answer, first } of duplicates) {
       counts.duplicates += 1;

@@ -1,5 +1,6 @@
 import type { ScoreRow } from "@assay/core";
 import type { Store } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
 import { runnerOf } from "@assay/store/reports";
 import { insertCandidateSamples } from "./candidate-samples.js";
 
@@ -84,7 +85,7 @@ export async function seedRun(
     ]),
   );
   if (options.usage === false) return;
-  const runner = runnerOf(store.driver);
+  const runner = runnerOf(driverOf(store));
   for (const { id, candidate: spec } of entries) {
     await runner.query(
       `INSERT INTO usage (run_id, sample_id, role, model, input_tokens, cached_input_tokens, output_tokens, compute_ms, device, scorer)

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
 
-const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const MAIN = `${REPO}apps/cli/src/main.ts`;
 const TSX = `${REPO}node_modules/tsx/dist/esm/index.mjs`;
 

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { REPO_ROOT } from "./run-assay.js";
+import { REPO_ROOT } from "@assay/test-support/run-assay";
 
 /** The README's first fenced block after `anchor` (a phrase of the text before it), its lines. */
 export function readmeBlock(anchor: string): string[] {

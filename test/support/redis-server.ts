@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PATIENCE_MS } from "@assay/test-support/services";
 import { Redis } from "ioredis";
-import { PATIENCE_MS } from "./services.js";
 
 /** A redis-server of the test's own, on a free loopback port, with its data in a temp dir. */
 export interface OwnRedis {

@@ -1,0 +1,13 @@
+import type { ExportedTable } from "@assay/store";
+
+/** `scores` (the default, with each score's task) or one of the run's other raw tables. */
+export const EXPORT_TABLE_NAMES = [
+  "scores",
+  "samples",
+  "truncations",
+  "usage",
+  "selections",
+  "input_errors",
+] as const satisfies readonly ("scores" | ExportedTable)[];
+
+export type ExportTableName = (typeof EXPORT_TABLE_NAMES)[number];

@@ -1,0 +1,28 @@
+import type { AnswerJoinCounts } from "@assay/core";
+import type { AnswerJoinLock } from "./queries/answer-join-lock.js";
+import type { DuplicateAnswer, StagedAnswer } from "./queries/answer-staging.js";
+
+/** What joining batch-output answers to a reference dataset keeps in the store. */
+export interface AnswerJoinStore {
+  /**
+   * Takes the run's answer-join lock, or refuses at once with a `RunInUseError`: a second
+   * process staging the same run's answers would clear the first one's under it.
+   */
+  lockAnswerJoin(runId: string): Promise<AnswerJoinLock>;
+  /** Forgets what an earlier attempt staged: each attempt joins the files it is given. */
+  clearStagedAnswers(runId: string): Promise<void>;
+  /**
+   * Stages answers whose custom ids are distinct within the call; a custom id staged before
+   * keeps its first line and this one comes back as a duplicate naming that line.
+   */
+  stageAnswers(runId: string, answers: readonly StagedAnswer[]): Promise<DuplicateAnswer[]>;
+  /** The staged answers for these custom ids, marked as taken by a reference row. */
+  takeStagedAnswers(
+    runId: string,
+    customIds: readonly string[],
+  ): Promise<Map<string, StagedAnswer>>;
+  /** Answered lines no reference row took, a page in custom id order after `after`. */
+  unmatchedAnswers(runId: string, after: string, limit: number): Promise<StagedAnswer[]>;
+  /** Records what a complete join came to and clears the staged answers. */
+  writeAnswerJoin(runId: string, counts: AnswerJoinCounts): Promise<void>;
+}
