@@ -54,4 +54,3 @@ export class LineEnqueuer {
     this.counts.enqueued += jobs.length;
   }
 }
-
