@@ -1,4 +1,4 @@
-import type { CandidateQuery, CandidateRow } from "@assay/core";
+import type { CandidateQuery, CandidateRow, SelectionRecord } from "@assay/core";
 import {
   distributionsIn,
   type SelectTasksOptions,
@@ -7,14 +7,15 @@ import {
 } from "@assay/selection";
 import type { Store } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
-import { runnerOf, writeSelections } from "@assay/store/reports";
+import { runnerOf } from "@assay/store/reports";
 import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
+import { storeSelections } from "./store-selections.js";
 
 /**
  * How selection used to read a run, kept as the benchmark's baseline and the tests'
  * oracle: a page of tasks at a time (keyset on task_id), then each candidate's verifier
- * and check scores by two aggregate lookups, with SQL computing the means. Selections are
- * upserted page by page, so nothing replaces a run's selections atomically.
+ * and check scores by two aggregate lookups, with SQL computing the means. The selections
+ * are stored once every page is chosen, through the store's own selection pass.
  */
 const PAGE = `
   WITH page AS (
@@ -54,21 +55,22 @@ export interface PerTaskOptions extends SelectTasksOptions, CandidateQuery {
   maxTasks?: number;
 }
 
-/** Selects and upserts a page of tasks at a time; returns the number of tasks selected. */
+/** Selects a page of tasks at a time, then stores them; returns the number of tasks selected. */
 export async function selectPerTask(
   store: Store,
   runId: string,
   options: PerTaskOptions,
 ): Promise<number> {
   const runner = runnerOf(driverOf(store));
-  let tasks = 0;
+  const records: SelectionRecord[] = [];
   for await (const page of candidatePages(runner, runId, options, options.tasksPerPage)) {
-    const selections = selectTasks([...groupByTask(page)], options);
-    await writeSelections(runner, runId, selections.map(selectionRecordOf));
-    tasks += selections.length;
-    if (tasks >= (options.maxTasks ?? Number.POSITIVE_INFINITY)) break;
+    for (const selection of selectTasks([...groupByTask(page)], options)) {
+      records.push(selectionRecordOf(selection));
+    }
+    if (records.length >= (options.maxTasks ?? Number.POSITIVE_INFINITY)) break;
   }
-  return tasks;
+  await storeSelections(store, runId, records);
+  return records.length;
 }
 
 /** Candidates of the run, whole tasks at a time, in task order. */

@@ -41,7 +41,6 @@ export {
   jobIdOf,
   jobResultKey,
   type Pool,
-  type ResultKey,
   resultKeyOfJob,
   type ScoreJob,
   type ScoreRow,
@@ -105,6 +104,12 @@ export type {
   SliceScorer,
   SliceSolved,
 } from "./report/slices.js";
+export {
+  RESULT_KEY_FIELDS,
+  type ResultKey,
+  type ResultKeyField,
+  resultKeyText,
+} from "./result-key.js";
 export {
   DEFAULT_RULE,
   type GeneratorUsageSpec,

@@ -1,4 +1,5 @@
-import type { ResultKey, ScoreRow } from "./job.js";
+import type { ScoreRow } from "./job.js";
+import type { ResultKey } from "./result-key.js";
 
 /** How fitting treated one model call: every call gets a row, cut or not. */
 export interface TruncationRow extends ResultKey {

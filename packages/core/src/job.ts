@@ -1,18 +1,10 @@
 import * as crypto from "node:crypto";
+import { type ResultKey, resultKeyText } from "./result-key.js";
 import type { Sample } from "./sample.js";
 import type { Score } from "./score.js";
 import { type ScorerRef, scorerKey } from "./scorer-ref.js";
 
 export type Pool = "cpu" | "gpu";
-
-/** The unique key of one result row: a score is stored at most once per key. */
-export interface ResultKey {
-  runId: string;
-  sampleId: string;
-  scorer: string;
-  criterion: string;
-  repetition: number;
-}
 
 /** One unit of work: score one sample with one scorer. Plain data, safe to serialize. */
 export interface ScoreJob {
@@ -52,8 +44,7 @@ export interface ScoreRow extends ResultKey {
  * adds nothing. Hashed because queue ids have length and character limits.
  */
 export function jobIdOf(key: ResultKey): string {
-  const parts = [key.runId, key.sampleId, key.scorer, key.criterion, String(key.repetition)];
-  return sha256Hex(parts.join("\u0000")).slice(0, 40);
+  return sha256Hex(resultKeyText(key)).slice(0, 40);
 }
 
 export function scoreRowOf(key: ResultKey, rule: string, score: Score): ScoreRow {

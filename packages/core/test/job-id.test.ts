@@ -8,6 +8,9 @@ describe("jobIdOf", () => {
   it("keeps the ids of jobs already in Redis", () => {
     const key = jobResultKey("nightly-1", "s1#2", "verifier:probe");
     expect(jobIdOf(key)).toBe("63cd51b16a9be7a15e131fee2832b54d9a1da080");
+    expect(jobIdOf({ ...key, criterion: "clarity", repetition: 2 })).toBe(
+      "00e009287ef0fcb681a993a428dce8a30ae8b037",
+    );
   });
 
   it("is the first 40 hex digits of the key's SHA-256, for any key", () => {

@@ -24,7 +24,6 @@ export type {
   SelectionPass,
 } from "./queries/selections.js";
 export { RejectedRowError } from "./rejected-row-error.js";
-export { resultKeyString } from "./result-key.js";
 export * as schema from "./schema.js";
 export type { StoreKind } from "./sql-runner.js";
 export type {

@@ -1,3 +1,4 @@
+import { RESULT_KEY_FIELDS, type ResultKeyField } from "@assay/core";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -7,6 +8,7 @@ import {
   index,
   integer,
   jsonb,
+  type PgColumn,
   pgTable,
   primaryKey,
   text,
@@ -18,6 +20,22 @@ import {
 // its own throwaway schema on one shared server.
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+
+/** The result key's columns (RESULT_KEY_FIELDS), for the tables that hold a row per result. */
+const resultKeyColumns = () =>
+  ({
+    runId: text("run_id").notNull(),
+    sampleId: text("sample_id").notNull(),
+    scorer: text("scorer").notNull(),
+    criterion: text("criterion").notNull().default(""),
+    repetition: integer("repetition").notNull().default(0),
+  }) satisfies Record<ResultKeyField, unknown>;
+
+/** A table's result key columns, in RESULT_KEY_FIELDS order: its primary key. */
+export function resultKeyOf<C extends PgColumn>(table: Record<ResultKeyField, C>): [C, ...C[]] {
+  const [first, ...rest] = RESULT_KEY_FIELDS.map((field) => table[field]);
+  return [first as C, ...rest];
+}
 
 export const runs = pgTable(
   "runs",
@@ -95,11 +113,7 @@ export const samples = pgTable(
 export const scores = pgTable(
   "scores",
   {
-    runId: text("run_id").notNull(),
-    sampleId: text("sample_id").notNull(),
-    scorer: text("scorer").notNull(),
-    criterion: text("criterion").notNull().default(""),
-    repetition: integer("repetition").notNull().default(0),
+    ...resultKeyColumns(),
     rule: text("rule").notNull(),
     status: text("status", { enum: ["scored", "unscored"] }).notNull(),
     value: doublePrecision("value"),
@@ -114,7 +128,7 @@ export const scores = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    primaryKey({ columns: [t.runId, t.sampleId, t.scorer, t.criterion, t.repetition] }),
+    primaryKey({ columns: resultKeyOf(t) }),
     check("scores_status_check", sql`${t.status} in ('scored', 'unscored')`),
     // Early stops read only a run's trajectories (`detail.progress`); without this index
     // they scan every score of the run.
@@ -146,11 +160,7 @@ export const inputErrors = pgTable(
 export const truncations = pgTable(
   "truncations",
   {
-    runId: text("run_id").notNull(),
-    sampleId: text("sample_id").notNull(),
-    scorer: text("scorer").notNull(),
-    criterion: text("criterion").notNull().default(""),
-    repetition: integer("repetition").notNull().default(0),
+    ...resultKeyColumns(),
     originalTokens: integer("original_tokens").notNull(),
     keptTokens: integer("kept_tokens").notNull(),
     droppedTokens: integer("dropped_tokens").notNull(),
@@ -159,7 +169,7 @@ export const truncations = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    primaryKey({ columns: [t.runId, t.sampleId, t.scorer, t.criterion, t.repetition] }),
+    primaryKey({ columns: resultKeyOf(t) }),
     // The analyst view of truncations lists only prompts cut or refused, most tokens dropped
     // first: without this index it reads and sorts every prompt of the run.
     index("truncations_cut_idx")

@@ -11,6 +11,7 @@ import type {
   SampleRecord,
   ScoreRow,
 } from "@assay/core";
+import { type ResultKey, resultKeyOfJob, type ScoreJob } from "@assay/core";
 import { BatchedWriter, type BatchedWriterOptions } from "./batched-writer.js";
 import type { BulkTarget } from "./bulk/bulk-statement.js";
 import { pingDatabase } from "./connection-lost.js";
@@ -38,7 +39,7 @@ import {
   insertSamples,
   sampleLines,
 } from "./queries/samples.js";
-import { countResults, storedResultKeys, writeScores } from "./queries/scores.js";
+import { countResults, missingJobs, writeScores } from "./queries/scores.js";
 import {
   type ReplaceSelectionsOptions,
   replaceSelections,
@@ -173,8 +174,14 @@ export class SqlStore implements Store {
     await clearInputErrors(await this.#runner(), runId, file, lines);
   }
 
-  async storedResultKeys(runId: string, sampleIds: readonly string[]): Promise<Set<string>> {
-    return storedResultKeys(await this.#runner(), runId, sampleIds);
+  missingJobs(runId: string, jobs: readonly ScoreJob[]): Promise<ScoreJob[]>;
+  missingJobs<J>(runId: string, jobs: readonly J[], keyOf: (job: J) => ResultKey): Promise<J[]>;
+  async missingJobs<J>(
+    runId: string,
+    jobs: readonly J[],
+    keyOf = resultKeyOfJob as (job: J) => ResultKey,
+  ): Promise<J[]> {
+    return missingJobs(await this.#runner(), runId, jobs, keyOf);
   }
 
   async writeScores(rows: readonly ScoreRow[]): Promise<number> {

@@ -4,8 +4,10 @@ import type {
   InputErrorSummary,
   JobResult,
   PriceTable,
+  ResultKey,
   RunSummary,
   Sample,
+  ScoreJob,
   ScoreRow,
 } from "@assay/core";
 import type { AnswerJoinStore } from "./answer-join-store.js";
@@ -116,10 +118,12 @@ export interface Store extends AnswerJoinStore, ReportStore {
   clearInputErrors(runId: string, file: string, lines: readonly number[]): Promise<void>;
 
   /**
-   * Keys already stored for these samples, as `resultKeyString` values, so that a resumed
-   * run plans only the missing work. Meant for chunks of about 1,000 sample ids.
+   * The jobs whose result is not stored yet, so that a resumed run plans only the missing
+   * work; `keyOf` gives the result key of jobs that are not ScoreJobs. Meant for chunks of
+   * about 1,000 jobs.
    */
-  storedResultKeys(runId: string, sampleIds: readonly string[]): Promise<Set<string>>;
+  missingJobs(runId: string, jobs: readonly ScoreJob[]): Promise<ScoreJob[]>;
+  missingJobs<J>(runId: string, jobs: readonly J[], keyOf: (job: J) => ResultKey): Promise<J[]>;
   /** One idempotent statement; returns the number of rows actually inserted. */
   writeScores(rows: readonly ScoreRow[]): Promise<number>;
   createScoreWriter(options?: BatchedWriterOptions): ScoreWriter;

@@ -18,7 +18,7 @@ export interface TransactionRunner extends SqlRunner {
   openCopy(copy: string): CopySink;
 }
 
-/** An open COPY: COPY text (fields from `copyField`, whole rows) goes in as it is made. */
+/** An open COPY: COPY text (`bulk/copy-text.ts`, whole rows) goes in as it is made. */
 export interface CopySink {
   /** Resolves once the text can be taken (it waits while the server is behind). */
   write(text: string): Promise<void>;
@@ -111,15 +111,4 @@ function pgliteTx(tx: Transaction): TransactionRunner {
       };
     },
   };
-}
-
-const SPECIAL = /[\\\t\n\r]/g;
-const ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
-
-/** One field of COPY's text format: `\N` for null, booleans as t/f, text escaped. */
-export function copyField(value: string | number | boolean | null): string {
-  if (value === null) return "\\N";
-  if (typeof value === "boolean") return value ? "t" : "f";
-  if (typeof value === "number") return String(value);
-  return value.replace(SPECIAL, (char) => ESCAPES[char] ?? char);
 }

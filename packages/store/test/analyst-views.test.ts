@@ -1,17 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { JobResult, PriceTableInput, RunReport, Sample } from "@assay/core";
+import type { JobResult, PriceTableInput, RunReport, Sample, SelectionRecord } from "@assay/core";
+import { storeSelections } from "@assay/test-support/store-selections";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { driverOf } from "../src/driver.js";
-import {
-  importPrices,
-  reportBundle,
-  runnerOf,
-  writeRollups,
-  writeSelections,
-} from "../src/reports/index.js";
-import type { SelectionRecord } from "../src/reports/write-selections.js";
+import { importPrices, reportBundle, runnerOf, writeRollups } from "../src/reports/index.js";
 import { sample } from "./fixtures.js";
 
 // The analyst views (migrations/0010_analyst_views.sql) against the report's own figures,
@@ -253,7 +247,7 @@ async function seed(db: TestStore, runId: string, run: GeneratedRun): Promise<vo
             },
           ],
     );
-    await writeSelections(runnerOf(driverOf(store)), runId, records);
+    await storeSelections(store, runId, records);
   }
   await store.finishRun(runId);
   await writeRollups(driverOf(store), runId);

@@ -1,15 +1,9 @@
-import type { JobResult, Sample } from "@assay/core";
+import type { JobResult, Sample, SelectionRecord } from "@assay/core";
+import { storeSelections } from "@assay/test-support/store-selections";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { driverOf } from "../src/driver.js";
-import {
-  runComparison,
-  runnerOf,
-  sampleRecord,
-  sliceReport,
-  writeSelections,
-} from "../src/reports/index.js";
-import type { SelectionRecord } from "../src/reports/write-selections.js";
+import { runComparison, runnerOf, sampleRecord, sliceReport } from "../src/reports/index.js";
 import type { Store } from "../src/store.js";
 import { sample, scored } from "./fixtures.js";
 
@@ -103,7 +97,6 @@ describe.each(DRIVER_NAMES)("report drill-down (%s)", (driver) => {
   beforeAll(async () => {
     handle = await openTestStore(driver);
     store = handle.store;
-    const runner = runnerOf(driverOf(store));
     // Selected as a spec with a selection section asks: the pick decides solved tasks.
     const spec = { selection: { verifier: "verifier", threshold: 0.5 } };
     for (const runId of ["base", "tonight", "same"]) {
@@ -114,10 +107,10 @@ describe.each(DRIVER_NAMES)("report drill-down (%s)", (driver) => {
     // Tonight: the first candidate solves every task; the pick is unchanged.
     // "same" repeats the baseline exactly.
     const base = taskIds.map((t, i) => selection(t, i % 2 === 0, i % 4 !== 0));
-    await writeSelections(runner, "base", base);
-    await writeSelections(runner, "same", base);
-    await writeSelections(
-      runner,
+    await storeSelections(store, "base", base);
+    await storeSelections(store, "same", base);
+    await storeSelections(
+      store,
       "tonight",
       taskIds.map((t, i) => selection(t, true, i % 4 !== 0)),
     );

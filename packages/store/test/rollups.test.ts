@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { JobResult, Sample, ScorerMean } from "@assay/core";
+import type { JobResult, Sample, ScorerMean, SelectionRecord } from "@assay/core";
+import { storeSelections } from "@assay/test-support/store-selections";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,9 +13,7 @@ import {
   runnerOf,
   runReports,
   writeRollups,
-  writeSelections,
 } from "../src/reports/index.js";
-import type { SelectionRecord } from "../src/reports/write-selections.js";
 import { sample } from "./fixtures.js";
 
 /** One candidate answer and everything a run stores about it. */
@@ -243,7 +242,7 @@ async function seed(db: TestStore, runId: string, tasks: TaskSpec[]): Promise<vo
           },
         ],
   );
-  await writeSelections(runnerOf(driverOf(store)), runId, selections);
+  await storeSelections(store, runId, selections);
 }
 
 /** Whether the candidate's verifier curve falls by 0.01 or more three steps in a row. */
@@ -437,8 +436,8 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
     expect(first?.accuracy.selected.count).toBe(0);
 
     // Selection reruns (another method picks the right candidate).
-    await writeSelections(
-      runner,
+    await storeSelections(
+      db.store,
       runId,
       ["t0", "t1", "t2"].map((taskId) => ({
         taskId,

@@ -1,10 +1,12 @@
-import { ConfigError } from "@assay/core";
+import { ConfigError, type ResultKey, type ScoreJob } from "@assay/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { driverOf } from "../src/driver.js";
 import { runnerOf } from "../src/reports/index.js";
-import { resultKeyString } from "../src/result-key.js";
 import type { Store } from "../src/store.js";
 import { freshRunId, inputError, sample, scored, unscored } from "./fixtures.js";
+
+/** Result keys asked about as they are, as jobs of their own. */
+const keyOf = (key: ResultKey): ResultKey => key;
 
 export interface StoreFactory {
   /** A new, empty store of this driver; `migrate: false` leaves it without tables. */
@@ -230,8 +232,8 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
       ]);
       const exported = await collect(store.exportScores(id));
       expect(exported.map((row) => row.sample_id).sort()).toEqual([tricky.sampleId, "s"].sort());
-      const keys = await store.storedResultKeys(id, [tricky.sampleId]);
-      expect(keys).toEqual(new Set([resultKeyString(tricky)]));
+      const missing = await store.missingJobs(id, [tricky, { ...tricky, repetition: 1 }], keyOf);
+      expect(missing).toEqual([{ ...tricky, repetition: 1 }]);
     });
 
     it("resolves add() only once the row can be read", async () => {
@@ -274,22 +276,44 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
       expect(await store.countResults(id)).toBe(500);
     });
 
-    it("lists the result keys already stored for some samples", async () => {
+    it("finds the jobs whose result is not stored, by the whole result key", async () => {
       const id = await startRun();
+      const other = freshRunId();
       await store.writeScores([
         scored(id, "s1", "exact", 1),
         { ...scored(id, "s1", "judge", 1), criterion: "clarity", repetition: 2 },
         scored(id, "s2", "exact", 1),
-        scored(freshRunId(), "s1", "other-run", 1),
+        scored(other, "s3", "exact", 1),
       ]);
-      const keys = await store.storedResultKeys(id, ["s1", "s3"]);
-      expect(keys).toEqual(
-        new Set([
-          resultKeyString({ sampleId: "s1", scorer: "exact", criterion: "", repetition: 0 }),
-          resultKeyString({ sampleId: "s1", scorer: "judge", criterion: "clarity", repetition: 2 }),
-        ]),
-      );
-      expect(await store.storedResultKeys(id, [])).toEqual(new Set());
+      const key = (sampleId: string, scorer: string, criterion = "", repetition = 0) => ({
+        runId: id,
+        sampleId,
+        scorer,
+        criterion,
+        repetition,
+      });
+      const asked = [
+        key("s1", "exact"),
+        key("s1", "judge", "clarity", 2),
+        key("s1", "judge", "clarity", 1),
+        key("s1", "judge", "other", 2),
+        key("s3", "exact"),
+      ];
+      expect(await store.missingJobs(id, asked, keyOf)).toEqual(asked.slice(2));
+      expect(await store.missingJobs(id, [], keyOf)).toEqual([]);
+    });
+
+    it("finds the score jobs whose result is not stored", async () => {
+      const id = await startRun();
+      await store.writeScores([scored(id, "s1", "exact", 1)]);
+      const job = (sampleId: string): ScoreJob => ({
+        runId: id,
+        pool: "cpu",
+        rule: "default",
+        scorer: { name: "exact", args: {} },
+        sample: sample(sampleId),
+      });
+      expect(await store.missingJobs(id, [job("s1"), job("s2")])).toEqual([job("s2")]);
     });
 
     it("stores samples and input errors once", async () => {

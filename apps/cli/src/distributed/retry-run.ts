@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { jobResultKey, type RunSpec, resultKeyOfJob, type ScoreJob } from "@assay/core";
+import { jobResultKey, type RunSpec, type ScoreJob } from "@assay/core";
 import { type JobQueue, parseSpec, produce } from "@assay/pipeline";
 import {
   type BullmqTransport,
@@ -9,7 +9,7 @@ import {
   retryFailedJobs,
 } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
-import { type RunRecord, resultKeyString, type Store } from "@assay/store";
+import type { RunRecord, Store } from "@assay/store";
 
 export interface RetryOutcome {
   runId: string;
@@ -52,12 +52,8 @@ export async function retryRun(options: RetryOptions): Promise<RetryOutcome> {
   const { store, transport, run } = options;
   const movedToModelQueue = await moveSpelledQueueJobs(transport, run.id);
   const failed = await failedJobsOf(transport, run.id);
-  const stored = await store.storedResultKeys(
-    run.id,
-    failed.map((job) => job.sampleId),
-  );
-  const toRetry = failed.filter(
-    (job) => !stored.has(resultKeyString(jobResultKey(run.id, job.sampleId, job.scorer))),
+  const toRetry = await store.missingJobs(run.id, failed, (job) =>
+    jobResultKey(run.id, job.sampleId, job.scorer),
   );
   // Results are missing again: the run finishes anew when they are stored, not at the
   // time it first finished.
@@ -139,14 +135,8 @@ function requeueing(
 ): JobQueue {
   // The failed jobs retried above may complete while this plans: ask the store again before
   // a completed job runs a second time.
-  const stillMissing = async (jobs: readonly ScoreJob[]): Promise<ScoreJob[]> => {
-    if (jobs.length === 0) return [];
-    const stored = await store.storedResultKeys(
-      runId,
-      jobs.map((job) => job.sample.id),
-    );
-    return jobs.filter((job) => !stored.has(resultKeyString(resultKeyOfJob(job))));
-  };
+  const stillMissing = (jobs: readonly ScoreJob[]): Promise<ScoreJob[]> =>
+    store.missingJobs(runId, jobs);
   return {
     async enqueue(jobs: readonly ScoreJob[]) {
       if (jobs.length === 0) return;

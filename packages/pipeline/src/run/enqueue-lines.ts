@@ -1,6 +1,6 @@
-import { resultKeyOfJob, type ScoreJob } from "@assay/core";
+import type { ScoreJob } from "@assay/core";
 import type { Transport } from "@assay/queue";
-import { resultKeyString, type Store } from "@assay/store";
+import type { Store } from "@assay/store";
 import type { PlannedLine } from "./store-lines.js";
 
 /** Where produced jobs go: a transport, or anything else that takes jobs the same way. */
@@ -45,7 +45,7 @@ export class LineEnqueuer {
         if (job.pool !== "cpu") this.plannedModelJobs += 1;
       }
     }
-    const jobs = newRun ? planned : await notStored(store, runId, planned);
+    const jobs = newRun ? planned : await store.missingJobs(runId, planned);
     this.counts.samples += samples;
     this.counts.planned += planned.length;
     this.counts.skipped += planned.length - jobs.length;
@@ -58,13 +58,4 @@ export class LineEnqueuer {
     await queue.enqueue(jobs);
     this.counts.enqueued += jobs.length;
   }
-}
-
-/** The jobs whose results are not stored yet (a resumed run). */
-async function notStored(store: Store, runId: string, jobs: ScoreJob[]): Promise<ScoreJob[]> {
-  // A pairwise judge's jobs are stored under their pair's id, not a candidate's.
-  const stored = await store.storedResultKeys(runId, [
-    ...new Set(jobs.map((job) => job.sample.id)),
-  ]);
-  return jobs.filter((job) => !stored.has(resultKeyString(resultKeyOfJob(job))));
 }

@@ -6,7 +6,7 @@ import { from as copyFrom } from "pg-copy-streams";
 import { assertRoomToWrite } from "../disk-room.js";
 import type { SqlRunner } from "../sql-runner.js";
 import type { ColumnList, RowOf } from "./column-list.js";
-import { copyText } from "./copy-text.js";
+import { arrayLiteral, copyText, isArrayType } from "./copy-text.js";
 
 /** Rows for one table of a bulk statement; build one with `bulkPart`. */
 export interface BulkPart {
@@ -109,8 +109,17 @@ export async function bulkInsert(
   const unnest: RowSource = (list, alias) => {
     const first = firstParam.get(list);
     if (first === undefined) throw new Error(`no rows were given for ${list.table}`);
-    const arrays = list.types.map((type, index) => `$${first + index}::${type}[]`);
-    return `unnest(${arrays.join(", ")}) AS ${alias}(${list.names.join(", ")})`;
+    // unnest flattens an array of arrays: array columns travel as their text, cast back.
+    const arrays = list.types.map(
+      (type, index) => `$${first + index}::${isArrayType(type) ? "text" : type}[]`,
+    );
+    const rows = `unnest(${arrays.join(", ")}) AS ${alias}(${list.names.join(", ")})`;
+    if (!list.types.some(isArrayType)) return rows;
+    const columns = list.names.map((name, index) => {
+      const type = list.types[index] as string;
+      return isArrayType(type) ? `${name}::${type} AS ${name}` : name;
+    });
+    return `(SELECT ${columns.join(", ")} FROM ${rows}) AS ${alias}`;
   };
   const result = await target.runner.query<{ inserted: number }>(statement(unnest), params);
   return result.rows[0]?.inserted ?? 0;
@@ -133,13 +142,14 @@ async function copyFromBlobs(client: PGlite, parts: readonly BulkPart[]): Promis
   });
 }
 
-/** One array per column, in list order; JSON columns as JSON text. */
+/** One array per column, in list order; JSON and array columns as their text. */
 function columnArrays(part: BulkPart): unknown[][] {
   return part.list.keys.map((key, index) => {
-    const json = part.list.types[index] === "jsonb";
+    const type = part.list.types[index] as string;
+    const asText = type === "jsonb" ? JSON.stringify : isArrayType(type) ? arrayLiteral : undefined;
     return part.rows.map((row) => {
       const value = (row as Record<string, unknown>)[key] ?? null;
-      return json && value !== null ? JSON.stringify(value) : value;
+      return asText !== undefined && value !== null ? asText(value as never) : value;
     });
   });
 }

@@ -30,6 +30,7 @@ export function copyText(list: ColumnList, rows: readonly object[]): string[] {
 type Encoder = (value: unknown) => string;
 
 function encoderOf(sqlType: string): Encoder {
+  if (isArrayType(sqlType)) return (value) => escapeText(arrayLiteral(value as unknown[]));
   switch (sqlType) {
     case "jsonb":
     case "json":
@@ -52,4 +53,20 @@ const ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n"
 /** Backslash-escapes what COPY's text format gives a meaning to. */
 export function escapeText(value: string): string {
   return SPECIAL.test(value) ? value.replace(SPECIALS, (char) => ESCAPES[char] ?? char) : value;
+}
+
+/** Whether a column holds a Postgres array (`bigint[]`, `text[]`). */
+export function isArrayType(sqlType: string): boolean {
+  return sqlType.endsWith("[]");
+}
+
+/**
+ * A one-dimensional array as Postgres writes it (`{"1","2"}`): every element quoted, so no
+ * text needs telling apart from a number, a comma or NULL.
+ */
+export function arrayLiteral(values: readonly unknown[]): string {
+  const elements = values.map((value) =>
+    value === null || value === undefined ? "NULL" : `"${String(value).replace(/["\\]/g, "\\$&")}"`,
+  );
+  return `{${elements.join(",")}}`;
 }

@@ -1,3 +1,4 @@
+import { RESULT_KEY_FIELDS } from "@assay/core";
 import { inputErrors, samples, scores, truncations, usage } from "../schema.js";
 import { columnList } from "./column-list.js";
 
@@ -6,11 +7,7 @@ import { columnList } from "./column-list.js";
 // row is stored with its discrete level added (queries/scores.ts, `storedScoreRows`).
 
 export const SCORE_COLUMNS = columnList(scores, [
-  "runId",
-  "sampleId",
-  "scorer",
-  "criterion",
-  "repetition",
+  ...RESULT_KEY_FIELDS,
   "rule",
   "status",
   "value",
@@ -20,11 +17,7 @@ export const SCORE_COLUMNS = columnList(scores, [
 ]);
 
 export const TRUNCATION_COLUMNS = columnList(truncations, [
-  "runId",
-  "sampleId",
-  "scorer",
-  "criterion",
-  "repetition",
+  ...RESULT_KEY_FIELDS,
   "originalTokens",
   "keptTokens",
   "droppedTokens",
@@ -32,17 +25,22 @@ export const TRUNCATION_COLUMNS = columnList(truncations, [
   "policy",
 ]);
 
+/** What a usage row counts, by the same names in `usage` and `usage_rollups` (their sums). */
+export const USAGE_AMOUNTS = [
+  "inputTokens",
+  "cachedInputTokens",
+  "cacheWriteTokens",
+  "outputTokens",
+  "computeMs",
+] as const;
+
 export const USAGE_COLUMNS = columnList(usage, [
   "runId",
   "sampleId",
   "role",
   "scorer",
   "model",
-  "inputTokens",
-  "cachedInputTokens",
-  "cacheWriteTokens",
-  "outputTokens",
-  "computeMs",
+  ...USAGE_AMOUNTS,
   "device",
   "prompts",
   "forwardPasses",

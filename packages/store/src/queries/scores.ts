@@ -1,9 +1,18 @@
-import { discreteScoreOfDistributions, distributionsIn, type ScoreRow } from "@assay/core";
+import {
+  discreteScoreOfDistributions,
+  distributionsIn,
+  RESULT_KEY_FIELDS,
+  type ResultKey,
+  resultKeyText,
+  type ScoreRow,
+} from "@assay/core";
+import { sql } from "drizzle-orm";
 import { type BulkTarget, bulkInsert, bulkPart } from "../bulk/bulk-statement.js";
 import { countedInsert } from "../bulk/insert-rows.js";
 import { SCORE_COLUMNS } from "../bulk/tables.js";
-import { resultKeyString } from "../result-key.js";
+import { scores } from "../schema.js";
 import type { SqlRunner } from "../sql-runner.js";
+import { querySql } from "../sql-text.js";
 
 /**
  * One statement per batch whatever its size; ON CONFLICT DO NOTHING on the result key
@@ -57,32 +66,38 @@ export function storedDiscreteLevel(detail: ScoreRow["detail"]): number | null {
   return discreteScoreOfDistributions(distributions);
 }
 
-export async function storedResultKeys(
+/**
+ * The jobs whose result `runId` has not stored, by each one's result key: a resumed run
+ * plans only these. Meant for chunks of about 1,000 jobs.
+ */
+export async function missingJobs<J>(
+  runner: SqlRunner,
+  runId: string,
+  jobs: readonly J[],
+  keyOf: (job: J) => ResultKey,
+): Promise<J[]> {
+  if (jobs.length === 0) return [];
+  const keys = jobs.map(keyOf);
+  const stored = await storedResultKeys(runner, runId, [...new Set(keys.map((k) => k.sampleId))]);
+  return jobs.filter((_, index) => !stored.has(resultKeyText(keys[index] as ResultKey)));
+}
+
+/** The result keys the run stored for these samples, as `resultKeyText`. */
+async function storedResultKeys(
   runner: SqlRunner,
   runId: string,
   sampleIds: readonly string[],
 ): Promise<Set<string>> {
-  if (sampleIds.length === 0) return new Set();
-  const { rows } = await runner.query<{
-    sample_id: string;
-    scorer: string;
-    criterion: string;
-    repetition: number;
-  }>(
-    `SELECT sample_id, scorer, criterion, repetition FROM scores
-     WHERE run_id = $1 AND sample_id = ANY($2::text[])`,
-    [runId, sampleIds],
+  const keyColumns = sql.join(
+    RESULT_KEY_FIELDS.map((field) => sql`${scores[field]} AS ${sql.identifier(field)}`),
+    sql`, `,
   );
-  return new Set(
-    rows.map((r) =>
-      resultKeyString({
-        sampleId: r.sample_id,
-        scorer: r.scorer,
-        criterion: r.criterion,
-        repetition: r.repetition,
-      }),
-    ),
+  const { rows } = await querySql<ResultKey>(
+    runner,
+    sql`SELECT ${keyColumns} FROM ${scores}
+        WHERE ${scores.runId} = ${runId} AND ${scores.sampleId} = ANY(${sql.param(sampleIds)}::text[])`,
   );
+  return new Set(rows.map(resultKeyText));
 }
 
 export async function countResults(runner: SqlRunner, runId: string): Promise<number> {

@@ -1,13 +1,25 @@
 import type { CandidateQuery, SelectionRecord, TaskCandidates } from "@assay/core";
-import pg from "pg";
+import { type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type pg from "pg";
+import { columnList } from "../bulk/column-list.js";
+import { copyText } from "../bulk/copy-text.js";
 import { pairScores } from "../reports/pair-scores.js";
 import { dropRollups } from "../reports/rollups/write-rollups.js";
+import { samples, scores, selections } from "../schema.js";
 import { pgRunner } from "../sql-runner.js";
+import { inlinedSql, sqlQuery } from "../sql-text.js";
 import type { StoreDriver } from "../store-driver.js";
-import { copyField, inTransaction, type TransactionRunner } from "../transaction.js";
+import { inTransaction, type TransactionRunner } from "../transaction.js";
 import { connectAlone, copyBatches, cursorBatches, type RowBatches } from "./candidate-batches.js";
 import { candidateOrder } from "./candidate-order.js";
-import { decodeBoolean, decodeJson, decodeNumber, decodeText } from "./copy-text-rows.js";
+import {
+  decodeBoolean,
+  decodeJson,
+  decodeNumber,
+  decodeText,
+  type FieldDecoder,
+} from "./copy-text-rows.js";
 import { TaskAssembler } from "./task-assembler.js";
 
 export interface ReplaceSelectionsOptions {
@@ -58,34 +70,70 @@ const DISTRIBUTIONS =
   'strict $.criteria[*] ? (@.variants.type() == "array")' +
   '.variants[*] ? (@.distribution.type() == "array").distribution';
 
-const CANDIDATE_COLUMNS = `
-  sm.task_id, sm.sample_id, sm.candidate_index, sm.label,
-  a.verifier_score, a.check_value, a.discrete,
-  CASE WHEN a.unleveled THEN (
-    SELECT jsonb_agg(COALESCE(to_jsonb(r.discrete_level),
-                              jsonb_path_query_array(r.detail, '${DISTRIBUTIONS}', '{}', true))
-                     ORDER BY r.criterion, r.repetition)
-    FROM scores r
-    WHERE r.run_id = sm.run_id AND r.sample_id = sm.sample_id AND r.scorer = $2
-      AND r.detail ? 'criteria') END AS distributions,
-  sm.line`;
+/** A pass's parameters, as the queries below take them. */
+interface PassParams {
+  runId: string;
+  verifier: string;
+  check: string | null;
+}
 
-const SAMPLE_AGGREGATES = `
-  CASE WHEN bool_and(s.status = 'scored') FILTER (WHERE s.scorer = $2)
-       THEN avg(s.value) FILTER (WHERE s.scorer = $2) END AS verifier_score,
-  CASE WHEN bool_and(s.status = 'scored') FILTER (WHERE s.scorer = $3)
-       THEN avg(s.value) FILTER (WHERE s.scorer = $3) END AS check_value,
-  CASE WHEN count(*) FILTER (WHERE s.graded) = count(s.discrete_level) FILTER (WHERE s.graded)
-       THEN avg(s.discrete_level) FILTER (WHERE s.graded) END AS discrete,
-  count(*) FILTER (WHERE s.graded) > count(s.discrete_level) FILTER (WHERE s.graded) AS unleveled`;
+// Aliases: a query names one in FROM after its table (`${samples} ${sm}`).
+const sm = alias(samples, "sm");
+/** The run's verifier and check rows (`scoreRows`), as the aggregates read them. */
+const s = alias(scores, "s");
+const r = alias(scores, "r");
+const graded = sql.raw("s.graded");
+
+/**
+ * The columns of a candidate row, in the order TaskAssembler reads them, each with how the
+ * streamed read decodes its COPY text.
+ */
+const candidateColumns = (p: PassParams): { value: SQL; decode: FieldDecoder }[] => [
+  { value: sql`${sm.taskId}`, decode: decodeText },
+  { value: sql`${sm.sampleId}`, decode: decodeText },
+  { value: sql`${sm.candidateIndex}`, decode: decodeNumber },
+  { value: sql`${sm.label}`, decode: decodeBoolean },
+  { value: sql`a.verifier_score`, decode: decodeNumber },
+  { value: sql`a.check_value`, decode: decodeNumber },
+  { value: sql`a.discrete`, decode: decodeNumber },
+  {
+    value: sql`CASE WHEN a.unleveled THEN (
+      SELECT jsonb_agg(COALESCE(to_jsonb(${r.discreteLevel}),
+                                jsonb_path_query_array(${r.detail}, ${sql.raw(`'${DISTRIBUTIONS}'`)}, '{}', true))
+                       ORDER BY ${r.criterion}, ${r.repetition})
+      FROM ${scores} ${r}
+      WHERE ${r.runId} = ${sm.runId} AND ${r.sampleId} = ${sm.sampleId} AND ${r.scorer} = ${p.verifier}
+        AND ${r.detail} ? 'criteria') END AS distributions`,
+    decode: decodeJson,
+  },
+  { value: sql`${sm.line}`, decode: decodeNumber },
+];
+
+/** The sample-order read's last column: this row's task id is lower than the row before's. */
+const TASK_CAME_BACK = candidateColumns({ runId: "", verifier: "", check: null }).length;
+
+const sampleAggregates = (p: PassParams) => sql`
+  CASE WHEN bool_and(${s.status} = 'scored') FILTER (WHERE ${s.scorer} = ${p.verifier})
+       THEN avg(${s.value}) FILTER (WHERE ${s.scorer} = ${p.verifier}) END AS verifier_score,
+  CASE WHEN bool_and(${s.status} = 'scored') FILTER (WHERE ${s.scorer} = ${p.check})
+       THEN avg(${s.value}) FILTER (WHERE ${s.scorer} = ${p.check}) END AS check_value,
+  CASE WHEN count(*) FILTER (WHERE ${graded}) = count(${s.discreteLevel}) FILTER (WHERE ${graded})
+       THEN avg(${s.discreteLevel}) FILTER (WHERE ${graded}) END AS discrete,
+  count(*) FILTER (WHERE ${graded}) > count(${s.discreteLevel}) FILTER (WHERE ${graded}) AS unleveled`;
 
 /** The run's verifier and check rows, as the aggregates read them; `where` narrows them. */
-const scoreRows = (where: string, order: string) => `
-  SELECT sample_id, scorer, status, value, discrete_level,
-         scorer = $2 AND detail ? 'criteria' AS graded
-  FROM scores
-  WHERE run_id = $1 AND ${where} AND scorer IN ($2, $3)
+const scoreRows = (p: PassParams, where: SQL, order: SQL) => sql`
+  SELECT ${scores.sampleId}, ${scores.scorer}, ${scores.status}, ${scores.value}, ${scores.discreteLevel},
+         ${scores.scorer} = ${p.verifier} AND ${scores.detail} ? 'criteria' AS graded
+  FROM ${scores}
+  WHERE ${scores.runId} = ${p.runId} AND ${where} AND ${scores.scorer} IN (${p.verifier}, ${p.check})
   ORDER BY ${order}`;
+
+const selectCandidates = (p: PassParams) =>
+  sql.join(
+    candidateColumns(p).map((column) => column.value),
+    sql`, `,
+  );
 
 // Usually a run's tasks are contiguous in sample id order (a line's candidates are
 // `<id>#<n>` of task `<id>`): then the scores are read as one range of their primary key,
@@ -97,28 +145,31 @@ const scoreRows = (where: string, order: string) => `
 // also a stream, but it costs the server half as much again (bench:selection's 1M
 // candidates: 29 against 19 µs per task; the whole pass, 1.4× the wall time). Either way
 // the server's memory stays flat.
-const IN_SAMPLE_ORDER = `
-  SELECT ${CANDIDATE_COLUMNS},
-         CASE WHEN sm.task_id < lag(sm.task_id) OVER (ORDER BY sm.sample_id) THEN true END
+const inSampleOrder = (p: PassParams) => sql`
+  SELECT ${selectCandidates(p)},
+         CASE WHEN ${sm.taskId} < lag(${sm.taskId}) OVER (ORDER BY ${sm.sampleId}) THEN true END
            AS task_came_back
-  FROM samples sm
+  FROM ${samples} ${sm}
   LEFT JOIN (
-    SELECT s.sample_id, ${SAMPLE_AGGREGATES}
-    FROM (${scoreRows("true", "sample_id, scorer, criterion, repetition")}) s
-    GROUP BY s.sample_id
-  ) a ON a.sample_id = sm.sample_id
-  WHERE sm.run_id = $1
-  ORDER BY sm.sample_id`;
+    SELECT ${s.sampleId}, ${sampleAggregates(p)}
+    FROM (${scoreRows(p, sql`true`, sql`${scores.sampleId}, ${scores.scorer}, ${scores.criterion}, ${scores.repetition}`)}) s
+    GROUP BY ${s.sampleId}
+  ) a ON a.sample_id = ${sm.sampleId}
+  WHERE ${sm.runId} = ${p.runId}
+  ORDER BY ${sm.sampleId}`;
 
-const IN_TASK_ORDER = `
-  SELECT ${CANDIDATE_COLUMNS}
-  FROM samples sm
+const inTaskOrder = (p: PassParams) => sql`
+  SELECT ${selectCandidates(p)}
+  FROM ${samples} ${sm}
   CROSS JOIN LATERAL (
-    SELECT ${SAMPLE_AGGREGATES}
-    FROM (${scoreRows("sample_id = sm.sample_id", "scorer, criterion, repetition")}) s
+    SELECT ${sampleAggregates(p)}
+    FROM (${scoreRows(p, sql`${scores.sampleId} = ${sm.sampleId}`, sql`${scores.scorer}, ${scores.criterion}, ${scores.repetition}`)}) s
   ) a
-  WHERE sm.run_id = $1
-  ORDER BY ${candidateOrder("sm")}`;
+  WHERE ${sm.runId} = ${p.runId}
+  ORDER BY ${sql.raw(candidateOrder("sm"))}`;
+
+const candidatesIn = (order: Order, p: PassParams): SQL =>
+  order === "sample" ? inSampleOrder(p) : inTaskOrder(p);
 
 // A cursor's plan is made for its first rows by default (cursor_tuple_fraction 0.1), which
 // favours a lookup per sample; every row is read here. Compiling the plan (JIT) costs more
@@ -126,23 +177,24 @@ const IN_TASK_ORDER = `
 const PLAN_FOR_EVERY_ROW =
   "SELECT set_config('cursor_tuple_fraction', '1', true), set_config('jit', 'off', true)";
 
-const COPY_SELECTIONS =
-  "COPY selections (run_id, task_id, method, candidates, selected_index, selected_sample_id, " +
-  "tie, discrete_tie, tie_break, selected_correct, first_correct, any_correct, detail)";
+/** The columns a selection fills (all but the time it was made). */
+const SELECTION_COLUMNS = columnList(selections, [
+  "runId",
+  "taskId",
+  "method",
+  "candidates",
+  "selectedIndex",
+  "selectedSampleId",
+  "tie",
+  "discreteTie",
+  "tieBreak",
+  "selectedCorrect",
+  "firstCorrect",
+  "anyCorrect",
+  "detail",
+]);
 
-/** How each column of a candidate row is read from COPY's text output, in column order. */
-const CANDIDATE_DECODERS = [
-  decodeText, // task_id
-  decodeText, // sample_id
-  decodeNumber, // candidate_index
-  decodeBoolean, // label
-  decodeNumber, // verifier_score
-  decodeNumber, // check_value
-  decodeNumber, // discrete
-  decodeJson, // distributions
-  decodeNumber, // line
-  decodeBoolean, // task_came_back (sample order only)
-];
+const COPY_SELECTIONS = `COPY ${SELECTION_COLUMNS.table} (${SELECTION_COLUMNS.names.join(", ")})`;
 
 type Order = "sample" | "task";
 
@@ -172,7 +224,11 @@ export function replaceSelections(
   options: ReplaceSelectionsOptions = {},
 ): Promise<number> {
   const batchRows = checkedFetchRows(options.fetchRows ?? 10_000);
-  const params = [runId, query.verifierScorer, query.checkScorer ?? null];
+  const params: PassParams = {
+    runId,
+    verifier: query.verifierScorer,
+    check: query.checkScorer ?? null,
+  };
   return inTransaction(driver, async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('assay.selections:' || $1, 0))", [
       runId,
@@ -201,14 +257,17 @@ export function replaceSelections(
 async function cursorIo(
   tx: TransactionRunner,
   runId: string,
-  params: readonly unknown[],
+  params: PassParams,
   rows: number,
 ): Promise<PassIo> {
   await tx.query(PLAN_FOR_EVERY_ROW);
   const declare = (order: Order) =>
-    `DECLARE run_candidates NO SCROLL CURSOR FOR ${order === "sample" ? IN_SAMPLE_ORDER : IN_TASK_ORDER}`;
+    sqlQuery(sql`DECLARE run_candidates NO SCROLL CURSOR FOR ${candidatesIn(order, params)}`);
   return {
-    batches: (order) => cursorBatches(tx, declare(order), params, rows),
+    batches: (order) => {
+      const { text, params: values } = declare(order);
+      return cursorBatches(tx, text, values, rows);
+    },
     lookup: (scorer, ids) => pairScores(tx, runId, scorer, ids),
     close: async () => {},
   };
@@ -219,21 +278,20 @@ async function cursorIo(
 function streamedIo(
   pool: pg.ClientConfig,
   runId: string,
-  params: readonly unknown[],
+  params: PassParams,
   rows: number,
 ): PassIo {
   // Named, so that pg_stat_activity says what they are and for which run.
   const connection = { ...pool, application_name: `assay selection: ${runId}` };
   let lookups: Promise<pg.Client> | undefined;
   return {
-    batches: (order) =>
-      copyBatches(
-        connection,
-        withLiterals(order === "sample" ? IN_SAMPLE_ORDER : IN_TASK_ORDER, params),
-        // The task-order read has no task_came_back column.
-        order === "sample" ? CANDIDATE_DECODERS : CANDIDATE_DECODERS.slice(0, -1),
-        rows,
-      ),
+    batches: (order) => {
+      const decoders = candidateColumns(params).map((column) => column.decode);
+      // Only the sample-order read has the task_came_back column.
+      if (order === "sample") decoders.push(decodeBoolean);
+      // COPY takes no parameters: its query gets them as quoted literals.
+      return copyBatches(connection, inlinedSql(candidatesIn(order, params)), decoders, rows);
+    },
     lookup: async (scorer, ids) => {
       lookups ??= connectAlone(connection);
       return pairScores(pgRunner(await lookups), runId, scorer, ids);
@@ -246,15 +304,6 @@ function streamedIo(
       );
     },
   };
-}
-
-// COPY takes no parameters: its query gets them as quoted literals ($1…$3 only, and no
-// other `$` followed by a digit appears in these queries).
-function withLiterals(query: string, params: readonly unknown[]): string {
-  return query.replace(/\$([1-9])(?!\d)/g, (_, n: string) => {
-    const value = params[Number(n) - 1];
-    return value === null || value === undefined ? "NULL" : pg.escapeLiteral(String(value));
-  });
 }
 
 /**
@@ -273,7 +322,9 @@ async function selectAll(
   const load = async (tasks: readonly TaskCandidates[]) => {
     if (tasks.length === 0) return;
     const records = await choose(tasks, lookup);
-    if (records.length > 0) await sink.write(copyText(runId, records));
+    if (records.length === 0) return;
+    const rows = records.map((record) => ({ ...record, runId }));
+    for (const text of copyText(SELECTION_COLUMNS, rows)) await sink.write(text);
   };
   try {
     for await (const rows of batches) {
@@ -291,33 +342,8 @@ async function selectAll(
   }
 }
 
-/** The sample-order pass's last column: this row's task id is lower than the row before's. */
 function taskCameBack(row: unknown[]): boolean {
-  return row[9] === true;
-}
-
-function copyText(runId: string, records: readonly SelectionRecord[]): string {
-  const run = copyField(runId);
-  // Joined rather than concatenated: a join makes the line at once, where each `+` of a
-  // template makes a string of its own (this runs once per task of the run).
-  const lines = records.map((r) =>
-    [
-      run,
-      copyField(r.taskId),
-      copyField(r.method),
-      r.candidates,
-      copyField(r.selectedIndex),
-      copyField(r.selectedSampleId),
-      copyField(r.tie),
-      copyField(r.discreteTie),
-      copyField(r.tieBreak),
-      copyField(r.selectedCorrect),
-      copyField(r.firstCorrect),
-      copyField(r.anyCorrect),
-      copyField(JSON.stringify(r.detail)),
-    ].join("\t"),
-  );
-  return `${lines.join("\n")}\n`;
+  return row[TASK_CAME_BACK] === true;
 }
 
 function checkedFetchRows(rows: number): number {

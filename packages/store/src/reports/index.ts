@@ -21,4 +21,3 @@ export { sampleRecord } from "./sample-record.js";
 export { HISTOGRAM_BINS } from "./score-stats.js";
 export { type SliceOptions, sliceReport } from "./slice-report.js";
 export { usageTotals } from "./usage-totals.js";
-export { type SelectionRecord, writeSelections } from "./write-selections.js";

@@ -1,8 +1,10 @@
 import type { EarlyStopReport } from "@assay/core";
+import { type BulkPart, bulkPart } from "../../bulk/bulk-statement.js";
 import type { SqlRunner } from "../../sql-runner.js";
 import { type EarlyStopRow, earlyStopCandidateOf } from "../early-stop-candidate.js";
 import type { EarlyStopSetting } from "../early-stops.js";
 import { num } from "../group-by-run.js";
+import { EARLY_STOP_CANDIDATE_ROLLUP_COLUMNS, EARLY_STOP_ROLLUP_COLUMNS } from "./rollup-tables.js";
 
 /**
  * Candidates a rollup keeps, in report order: ten times the default list, so a report asking
@@ -18,15 +20,6 @@ const READ = `
   LEFT JOIN early_stop_candidate_rollups c ON c.run_id = h.run_id AND c.position < $4
   WHERE h.run_id = $1 AND h.fall_steps = $2 AND h.min_fall = $3::float8
   ORDER BY c.position`;
-const INSERT_HEADER = `
-  INSERT INTO early_stop_rollups (run_id, fall_steps, min_fall, total) VALUES ($1, $2, $3, $4)`;
-const INSERT_CANDIDATES = `
-  INSERT INTO early_stop_candidate_rollups (run_id, position, sample_id, task_id, scorer,
-                                            from_step, falls, progress)
-  SELECT $1, x.ord - 1, x.c->>'sampleId', x.c->>'taskId', x.c->>'scorer',
-         (x.c->>'fromStep')::int, (x.c->>'falls')::int, x.c->'progress'
-  FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(c, ord)`;
-
 type Row = Omit<EarlyStopRow, "sample_id"> & { sample_id: string | null; total: unknown };
 
 /** The run's rolled-up early stops for this setting, or undefined: compute them from raw rows. */
@@ -52,12 +45,14 @@ export async function readEarlyStopRollup(
   };
 }
 
-/** Stores a run's early stops for the setting they were computed with. */
-export async function insertEarlyStopRollup(
-  runner: SqlRunner,
-  runId: string,
-  stops: EarlyStopReport,
-): Promise<void> {
-  await runner.query(INSERT_HEADER, [runId, stops.fallSteps, stops.minFall, stops.total]);
-  await runner.query(INSERT_CANDIDATES, [runId, JSON.stringify(stops.candidates)]);
+/** The rows that store a run's early stops for the setting they were computed with. */
+export function earlyStopRollupParts(runId: string, stops: EarlyStopReport): BulkPart[] {
+  const { fallSteps, minFall, total } = stops;
+  return [
+    bulkPart(EARLY_STOP_ROLLUP_COLUMNS, [{ runId, fallSteps, minFall, total }]),
+    bulkPart(
+      EARLY_STOP_CANDIDATE_ROLLUP_COLUMNS,
+      stops.candidates.map((candidate, position) => ({ ...candidate, runId, position })),
+    ),
+  ];
 }

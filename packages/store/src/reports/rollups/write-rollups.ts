@@ -1,3 +1,7 @@
+import type { EarlyStopReport } from "@assay/core";
+import { bulkInsert, bulkPart } from "../../bulk/bulk-statement.js";
+import type { RowOf } from "../../bulk/column-list.js";
+import { insertRows } from "../../bulk/insert-rows.js";
 import { inTransaction } from "../../in-transaction.js";
 import { refreshPlannerStatistics } from "../../planner-statistics.js";
 import type { SqlRunner } from "../../sql-runner.js";
@@ -6,40 +10,16 @@ import { rawEarlyStops } from "../early-stops.js";
 import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL } from "../report-options.js";
 import { type RunFigures, rawRunFigures } from "../run-figures.js";
 import { truncationBuckets } from "../truncation-stats.js";
-import { insertEarlyStopRollup, ROLLED_UP_EARLY_STOPS } from "./early-stop-rollups.js";
-import { ROLLUP_TABLES } from "./rollup-tables.js";
-
-const INSERT_RUN = `
-  INSERT INTO run_rollups (run_id, samples, tasks, results, selected_tasks, unselected, methods,
-                           counted, pass1, selected, oracle, ties, discrete_ties, discrete_of,
-                           truncation_calls, truncation_cut, truncation_refused, solved)
-  VALUES ($1, $2, $3, $4, $5, $6, $7::text[], $8, $9, $10, $11, $12, $13, $14,
-          $15::bigint[], $16::bigint[], $17::bigint[], $18)`;
-// Many rows in one statement, each table's rows as one JSON array parameter.
-const INSERT_UNSCORED = `
-  INSERT INTO unscored_rollups (run_id, reason, count)
-  SELECT $1, x.reason, x.count FROM jsonb_to_recordset($2::jsonb) AS x(reason text, count bigint)`;
-const INSERT_HISTOGRAMS = `
-  INSERT INTO histogram_rollups (run_id, scorer, scored, counts)
-  SELECT $1, x.scorer, x.scored, x.counts
-  FROM jsonb_to_recordset($2::jsonb) AS x(scorer text, scored bigint, counts bigint[])`;
-const INSERT_PASSES = `
-  INSERT INTO pass_rollups (run_id, scorer, scored, unscored, passed, threshold)
-  SELECT $1, x.scorer, x.scored, x.unscored, x.passed, x.threshold
-  FROM jsonb_to_recordset($2::jsonb)
-       AS x(scorer text, scored bigint, unscored bigint, passed bigint, threshold float8)`;
-const INSERT_USAGE = `
-  INSERT INTO usage_rollups (run_id, role, model, input_tokens, cached_input_tokens,
-                             cache_write_tokens, output_tokens, compute_ms, rows)
-  SELECT $1, x.role, x.model, x."inputTokens", x."cachedInputTokens", x."cacheWriteTokens",
-         x."outputTokens", x."computeMs", x.rows
-  FROM jsonb_to_recordset($2::jsonb) AS x(role text, model text, "inputTokens" bigint,
-       "cachedInputTokens" bigint, "cacheWriteTokens" bigint, "outputTokens" bigint,
-       "computeMs" float8, rows bigint)`;
-const INSERT_SUMMARIES = `
-  INSERT INTO summary_rollups (run_id, kind, position, summary)
-  SELECT $1, $2, x.ord - 1, x.summary
-  FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS x(summary, ord)`;
+import { earlyStopRollupParts, ROLLED_UP_EARLY_STOPS } from "./early-stop-rollups.js";
+import {
+  HISTOGRAM_ROLLUP_COLUMNS,
+  PASS_ROLLUP_COLUMNS,
+  ROLLUP_TABLES,
+  RUN_ROLLUP_COLUMNS,
+  SUMMARY_ROLLUP_COLUMNS,
+  UNSCORED_ROLLUP_COLUMNS,
+  USAGE_ROLLUP_COLUMNS,
+} from "./rollup-tables.js";
 
 /**
  * Computes the run's report figures from its raw rows and stores them as its rollups,
@@ -58,14 +38,13 @@ export async function writeRollups(driver: StoreDriver, runId: string): Promise<
     await dropRollups(runner, runId);
     const figures = (await rawRunFigures(runner, [runId])).get(runId);
     if (figures === undefined) return;
-    await insertRollups(runner, runId, figures);
     // The setting reports use unless told otherwise; others read raw rows.
     const stops = await rawEarlyStops(runner, runId, {
       fallSteps: DEFAULT_FALL_STEPS,
       minFall: DEFAULT_MIN_FALL,
       limit: ROLLED_UP_EARLY_STOPS,
     });
-    await insertEarlyStopRollup(runner, runId, stops);
+    await insertRollups(runner, runId, figures, stops);
   });
   await refreshPlannerStatistics(driver, "derived");
 }
@@ -81,48 +60,74 @@ export async function dropRollups(runner: SqlRunner, runId: string): Promise<voi
   }
 }
 
-async function insertRollups(runner: SqlRunner, runId: string, f: RunFigures): Promise<void> {
+/**
+ * Every rollup row of the figures in one statement, through the bulk path (array
+ * parameters: the write runs inside the rollup's transaction).
+ */
+async function insertRollups(
+  runner: SqlRunner,
+  runId: string,
+  f: RunFigures,
+  stops: EarlyStopReport,
+): Promise<void> {
+  const parts = [
+    bulkPart(RUN_ROLLUP_COLUMNS, [runRollupRow(runId, f)]),
+    bulkPart(UNSCORED_ROLLUP_COLUMNS, ofRun(runId, f.scores.unscored.byReason)),
+    bulkPart(HISTOGRAM_ROLLUP_COLUMNS, ofRun(runId, f.scores.histograms)),
+    bulkPart(PASS_ROLLUP_COLUMNS, ofRun(runId, f.scores.passes)),
+    bulkPart(USAGE_ROLLUP_COLUMNS, ofRun(runId, f.usage)),
+    bulkPart(SUMMARY_ROLLUP_COLUMNS, [
+      ...summaryRows(runId, "calibration", f.calibration),
+      ...summaryRows(runId, "self_preference", f.selfPreference),
+      ...summaryRows(runId, "pairwise", f.pairwise === null ? [] : [f.pairwise]),
+      ...summaryRows(runId, "scorer_moments", f.scores.moments),
+      ...summaryRows(runId, "verifier_effort", f.verifierEffort),
+    ]),
+    ...earlyStopRollupParts(runId, stops),
+  ];
+  await bulkInsert(
+    { runner, pool: undefined },
+    parts,
+    (from) => `
+      WITH ${parts.map((part, index) => `rollup_${index} AS (${insertRows(part.list, from)})`).join(",\n")}
+      SELECT 0 AS inserted`,
+  );
+}
+
+function runRollupRow(
+  runId: string,
+  f: RunFigures,
+): RowOf<(typeof RUN_ROLLUP_COLUMNS.keys)[number]> {
   const buckets = truncationBuckets(f.truncation);
   const s = f.selection;
-  await runner.query(INSERT_RUN, [
+  return {
     runId,
-    f.counts.samples,
-    f.counts.tasks,
-    f.scores.unscored.results,
-    s.selectedTasks,
-    s.unselected,
-    s.methods,
-    s.pass1.of,
-    s.pass1.count,
-    s.selected.count,
-    s.oracle.count,
-    s.tie.count,
-    s.discreteTie.count,
-    s.discreteTie.of,
-    buckets.calls,
-    buckets.cut,
-    buckets.refused,
-    f.solved.solved,
-  ]);
-  await runner.query(INSERT_UNSCORED, [runId, JSON.stringify(f.scores.unscored.byReason)]);
-  await runner.query(INSERT_HISTOGRAMS, [runId, JSON.stringify(f.scores.histograms)]);
-  await runner.query(INSERT_PASSES, [runId, JSON.stringify(f.scores.passes)]);
-  await runner.query(INSERT_USAGE, [runId, JSON.stringify(f.usage)]);
-  await runner.query(INSERT_SUMMARIES, [runId, "calibration", JSON.stringify(f.calibration)]);
-  await runner.query(INSERT_SUMMARIES, [
-    runId,
-    "self_preference",
-    JSON.stringify(f.selfPreference),
-  ]);
-  await runner.query(INSERT_SUMMARIES, [
-    runId,
-    "pairwise",
-    JSON.stringify(f.pairwise === null ? [] : [f.pairwise]),
-  ]);
-  await runner.query(INSERT_SUMMARIES, [runId, "scorer_moments", JSON.stringify(f.scores.moments)]);
-  await runner.query(INSERT_SUMMARIES, [
-    runId,
-    "verifier_effort",
-    JSON.stringify(f.verifierEffort),
-  ]);
+    samples: f.counts.samples,
+    tasks: f.counts.tasks,
+    results: f.scores.unscored.results,
+    selectedTasks: s.selectedTasks,
+    unselected: s.unselected,
+    methods: s.methods,
+    counted: s.pass1.of,
+    pass1: s.pass1.count,
+    selected: s.selected.count,
+    oracle: s.oracle.count,
+    ties: s.tie.count,
+    discreteTies: s.discreteTie.count,
+    discreteOf: s.discreteTie.of,
+    truncationCalls: buckets.calls,
+    truncationCut: buckets.cut,
+    truncationRefused: buckets.refused,
+    solved: f.solved.solved,
+  };
+}
+
+/** The figures' rows, each with the run's id. */
+function ofRun<T extends object>(runId: string, rows: readonly T[]): (T & { runId: string })[] {
+  return rows.map((row) => ({ ...row, runId }));
+}
+
+/** A list of summaries as the rows of one kind, in list order. */
+function summaryRows(runId: string, kind: string, summaries: readonly unknown[]) {
+  return summaries.map((summary, position) => ({ runId, kind, position, summary }));
 }
