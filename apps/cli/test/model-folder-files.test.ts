@@ -9,7 +9,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeTinyModel } from "@assay/verifier";
+import { makeTinyModel } from "@assay/model-tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AssayResult, runAssay } from "./run-assay.js";
 

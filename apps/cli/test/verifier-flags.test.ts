@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TOKENS, makeTinyModel } from "@assay/verifier";
+import { makeTinyModel } from "@assay/model-tools";
+import { DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TOKENS } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERIFIER_DEFAULTS } from "../src/verifier-flags.js";
 import { runAssay } from "./run-assay.js";

@@ -2,8 +2,9 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeTinyModel } from "@assay/model-tools";
 import { type HubRequest, LocalHub } from "@assay/test-support/local-hub";
-import { MODEL_FILES, makeTinyModel } from "@assay/verifier";
+import { MODEL_FILES } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAssay } from "./run-assay.js";
 

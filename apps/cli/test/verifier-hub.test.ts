@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeTinyModel } from "@assay/model-tools";
 import { LocalHub } from "@assay/test-support/local-hub";
-import { MODEL_FILES, makeTinyModel } from "@assay/verifier";
+import { MODEL_FILES } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAssay } from "./run-assay.js";
 

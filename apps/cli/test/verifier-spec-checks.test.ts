@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeTinyModel } from "@assay/verifier";
+import { makeTinyModel } from "@assay/model-tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAssay } from "./run-assay.js";
 

@@ -3,7 +3,7 @@ import type { BatcherOptions } from "../batch/batcher.js";
 import { readChatSpec } from "../chat/read-chat-spec.js";
 import { ModelFolderError } from "../errors/model-folder-error.js";
 import { FitThread } from "../fit/fit-thread.js";
-import { checkPreparedGraph } from "../prepare/check-prepared-graph.js";
+import { checkPreparedGraph } from "../graph/check-prepared-graph.js";
 import { createSession, type SessionOptions } from "../session/create-session.js";
 import { checkInputs, checkOutput } from "../session/model-io.js";
 import { ModelRunner } from "../session/model-runner.js";
