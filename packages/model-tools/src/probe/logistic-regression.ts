@@ -1,3 +1,5 @@
+import { sigmoid } from "@assay/core";
+
 /**
  * L2-regularised logistic regression, written here rather than taken from a package: the
  * maintained JS one (ml-logistic-regression) runs fixed-step gradient descent with no
@@ -30,10 +32,6 @@ export interface LogisticFit {
 export interface Dataset {
   rows: readonly Float64Array[];
   labels: readonly boolean[];
-}
-
-export function sigmoid(z: number): number {
-  return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
 }
 
 export function predict(weights: Float64Array, bias: number, row: Float64Array): number {
