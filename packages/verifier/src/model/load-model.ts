@@ -83,24 +83,24 @@ export async function loadModel(
       tokenizer.padId,
       chat === null ? tokenizer.appendedTokens : 0,
     );
-    return new VerifierModel(
-      source,
+    return new VerifierModel({
+      name: source,
       dir,
-      options.device ?? "cpu",
+      device: options.device ?? "cpu",
       config,
       tokenizer,
       runner,
       hiddenSize,
-      head.probe,
-      head.scaleIds,
-      batchSettings(config, options),
+      probe: head.probe,
+      scaleIds: head.scaleIds,
+      batchOptions: batchSettings(config, options),
       fitThread,
       // Prefix reuse pads each row's past to the widest one: GroupQueryAttention, which
       // reads the first keys of a row, would read that gap. Prompts then run whole.
-      prefixReuseWanted(config, options) && !fused,
+      prefixReuseAllowed: prefixReuseWanted(config, options) && !fused,
       chat,
       revision,
-    );
+    });
   } catch (error) {
     await session.release();
     throw error;
