@@ -1,5 +1,4 @@
-import { ConfigError } from "@assay/core";
-import { importOptional } from "./optional-import.js";
+import { importRequired } from "./optional-import.js";
 
 type ModelToolsPackage = typeof import("@assay/model-tools");
 
@@ -7,10 +6,9 @@ type ModelToolsPackage = typeof import("@assay/model-tools");
  * The operator's model tools (model check, prepare, make-tiny, probe fitting), or a clear
  * error where they are not installed: the GPU worker's image carries the verifier only.
  */
-export async function requireModelTools(): Promise<ModelToolsPackage> {
-  const pkg = await importOptional(() => import("@assay/model-tools"));
-  if (pkg !== undefined) return pkg;
-  throw new ConfigError(
+export function requireModelTools(): Promise<ModelToolsPackage> {
+  return importRequired(
+    () => import("@assay/model-tools"),
     "This command needs @assay/model-tools (and @assay/verifier), which is not installed here; " +
       "install it, or run it from a checkout of assay.",
   );
