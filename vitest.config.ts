@@ -13,6 +13,7 @@ const SLOW = [
   "test/chaos/**/*.test.ts",
   // Verifier models built and run: tiny ONNX graphs, onnxruntime sessions.
   "packages/verifier/test/**/*.test.ts",
+  "packages/model-tools/test/**/*.test.ts",
   "test/integration/**/*.test.ts",
   "apps/cli/test/{model,probe,verifier}*.test.ts",
   // Producers, workers and Redis servers as separate processes; container and manifest checks.

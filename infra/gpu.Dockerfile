@@ -15,6 +15,10 @@ WORKDIR /app
 ENV ONNXRUNTIME_NODE_INSTALL=skip
 COPY . .
 RUN npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev
+# A worker only scores: the operator's model tools (model check, prepare, probe fitting,
+# tiny models; apps/cli says so when they are missing) and the ONNX writer only they load
+# are left out of the image.
+RUN rm -rf packages/model-tools node_modules/@assay/model-tools node_modules/onnx-proto
 # The CUDA 12 provider libraries (libonnxruntime_providers_{cuda,shared,tensorrt}.so) are
 # too large for the npm package; onnxruntime-node's own install script fetches them from
 # NuGet into bin/napi-v6/linux/x64/. Fail the build if any is missing.

@@ -5,8 +5,8 @@
  * scored) for the memory breakdown. Usage: verifier-prepared-child.ts <json options>.
  */
 import type { Sample } from "@assay/core";
+import { fillerText } from "@assay/model-tools";
 import { createVerifierScorer, loadModel } from "@assay/verifier";
-import { fillerText } from "../../packages/verifier/src/check/filler.js";
 import { memoryNow } from "./memory-stages.js";
 
 interface ChildOptions {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { makeTinyModel, prepareModel } from "@assay/verifier";
+import { makeTinyModel, prepareModel } from "@assay/model-tools";
 import { fmt, measureProcess } from "./bench-util.js";
 import type { MemoryNow } from "./memory-stages.js";
 

@@ -12,16 +12,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Sample, Score } from "@assay/core";
-import { maxScoreDifference } from "@assay/test-support/score-difference";
 import {
-  createVerifierScorer,
-  loadModel,
+  fillerText,
   makeTinyModel,
   prepareModel,
   tinyDistributionTemplates,
-  type VerifierModel,
-} from "@assay/verifier";
-import { fillerText } from "../../packages/verifier/src/check/filler.js";
+} from "@assay/model-tools";
+import { maxScoreDifference } from "@assay/test-support/score-difference";
+import { createVerifierScorer, loadModel, type VerifierModel } from "@assay/verifier";
 import { median } from "./bench-util.js";
 
 const CRITERIA = [

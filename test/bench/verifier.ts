@@ -27,17 +27,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { Sample } from "@assay/core";
+import { fillerText, makeTinyModel } from "@assay/model-tools";
 import {
   createVerifierScorer,
   fitPrompt,
   loadModel,
-  makeTinyModel,
   paddingEfficiency,
   planBatches,
   resolvePrompt,
 } from "@assay/verifier";
 import * as ort from "onnxruntime-node";
-import { fillerText } from "../../packages/verifier/src/check/filler.js";
 import { sessionOptionsFor } from "../../packages/verifier/src/session/create-session.js";
 import { padRows } from "../../packages/verifier/src/session/model-runner.js";
 import { preparedBench } from "./verifier-prepared.js";

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { makeTinyModel } from "@assay/model-tools";
 import { openStore, type Store } from "@assay/store";
 import {
   DATABASE_URL,
@@ -14,7 +15,6 @@ import {
   REDIS_URL,
   waitFor,
 } from "@assay/test-support/services";
-import { makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAssay } from "./support/assay-process.js";
 import { writeTextDataset } from "./support/dataset.js";

@@ -10,15 +10,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Sample, Score } from "@assay/core";
+import { makeTinyModel, prepareModel, tinyDistributionTemplates } from "@assay/model-tools";
 import { maxScoreDifference } from "@assay/test-support/score-difference";
-import {
-  createVerifierScorer,
-  loadModel,
-  makeTinyModel,
-  prepareModel,
-  tinyDistributionTemplates,
-  type VerifierModel,
-} from "@assay/verifier";
+import { createVerifierScorer, loadModel, type VerifierModel } from "@assay/verifier";
 
 const TOLERANCE = 1e-3;
 const CRITERIA = ["The answer is correct.", "Every step follows.", "It is complete."];

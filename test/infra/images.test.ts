@@ -116,6 +116,15 @@ describe("the images", () => {
     expect(productionTreeHas("apps/worker-gpu", "onnxruntime-node")).toBe(true);
   });
 
+  it("the GPU worker scores without the model tools, and its image removes them", () => {
+    expect(productionTreeHas("apps/worker-gpu", "@assay/verifier")).toBe(true);
+    expect(productionTreeHas("apps/worker-gpu", "@assay/model-tools")).toBe(false);
+    expect(productionTreeHas("apps/worker-gpu", "onnx-proto")).toBe(false);
+    expect(runText("gpu.Dockerfile")).toMatch(
+      /rm -rf packages\/model-tools node_modules\/@assay\/model-tools node_modules\/onnx-proto/,
+    );
+  });
+
   it("the CPU image skips onnxruntime-node's CUDA download", () => {
     expect(read("Dockerfile")).toMatch(/^ENV ONNXRUNTIME_NODE_INSTALL=skip$/m);
     expect(finalStage("Dockerfile")[0]?.words[0]).toMatch(/^node:20-/);

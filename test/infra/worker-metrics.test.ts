@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeTinyModel } from "@assay/model-tools";
 import { openStore } from "@assay/store";
 import { freePort } from "@assay/test-support/redis-server";
 import {
@@ -12,7 +13,6 @@ import {
   REDIS_URL,
   waitFor,
 } from "@assay/test-support/services";
-import { makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AssayProcess, startAssay } from "../distributed/support/assay-process.js";
 import { writeTextDataset } from "../distributed/support/dataset.js";

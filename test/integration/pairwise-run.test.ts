@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RunSpecSchema } from "@assay/core";
+import { makeTinyModel } from "@assay/model-tools";
 import { runLocal } from "@assay/pipeline";
 import { renderReportHtml, renderReportTable } from "@assay/report";
 import { ScorerRegistry } from "@assay/scorers";
@@ -9,7 +10,7 @@ import { openStore, type Store } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
 import { reportBundle, runnerOf } from "@assay/store/reports";
 import { queryRows } from "@assay/test-support/stores";
-import { defineVerifierScorers, makeTinyModel } from "@assay/verifier";
+import { defineVerifierScorers } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // `assay run` with a pairwise judge: its pair jobs are planned with the candidates, scored

@@ -2,18 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RunSpecSchema } from "@assay/core";
+import { makeTinyModel } from "@assay/model-tools";
 import { runLocal } from "@assay/pipeline";
 import { renderReportTable } from "@assay/report";
 import { ScorerRegistry } from "@assay/scorers";
 import { driverOf } from "@assay/store/driver";
 import { reportBundle, runnerOf } from "@assay/store/reports";
 import { openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
-import {
-  defineVerifierScorer,
-  loadModel,
-  makeTinyModel,
-  type VerifierModel,
-} from "@assay/verifier";
+import { defineVerifierScorer, loadModel, type VerifierModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // What `assay report` says the verifier did: every prompt it scored (criteria × variants,

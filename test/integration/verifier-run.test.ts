@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RunSpecSchema } from "@assay/core";
+import { makeTinyModel } from "@assay/model-tools";
 import { runLocal } from "@assay/pipeline";
 import { ScorerRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
 import { reportBundle, runnerOf, usageTotals } from "@assay/store/reports";
 import { queryRows } from "@assay/test-support/stores";
-import { defineVerifierScorer, makeTinyModel } from "@assay/verifier";
+import { defineVerifierScorer } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // `assay run` with the verifier: the same handler stores each score with its truncation

@@ -1,5 +1,5 @@
-import { ConfigError } from "@assay/core";
 import { defaultRegistry, ScorerRegistry } from "@assay/scorers";
+import { importOptional, importRequired } from "./optional-import.js";
 import type { DeviceName } from "./options.js";
 import type { FileDownload } from "./progress/download-view.js";
 import type { VerifierTuning } from "./verifier-tuning.js";
@@ -46,25 +46,10 @@ export async function scorerRegistry(verifier: VerifierSettings | false): Promis
 }
 
 /** The verifier package, or a clear error where it is not installed. */
-export async function requireVerifier(): Promise<VerifierPackage> {
-  const pkg = await importOptional(() => import("@assay/verifier"));
-  if (pkg !== undefined) return pkg;
-  throw new ConfigError(
+export function requireVerifier(): Promise<VerifierPackage> {
+  return importRequired(
+    () => import("@assay/verifier"),
     "The verifier needs @assay/verifier (and onnxruntime-node), which is not installed here; " +
       "install it, or run verifier work on the GPU worker image.",
   );
-}
-
-async function importOptional<T>(load: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await load();
-  } catch (error) {
-    if (isMissingModule(error)) return undefined;
-    throw error;
-  }
-}
-
-function isMissingModule(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
 }

@@ -33,6 +33,7 @@ const HEAVY = [
   "packages/scorers/",
   "packages/selection/",
   "packages/verifier/",
+  "packages/model-tools/",
 ];
 
 async function modulesLoadedBy(args: string[]): Promise<{ code: number; urls: string[] }> {
@@ -79,6 +80,8 @@ const MODEL_AND_REPORT_CODE = [
   "packages/verifier/src/model/",
   "packages/verifier/src/session/",
   "packages/verifier/src/index.ts",
+  "packages/model-tools/",
+  "node_modules/onnx-proto/",
   "packages/report/src/html/",
   "packages/report/src/index.ts",
   // A distributed worker's metrics.

@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeTinyModel } from "@assay/model-tools";
 import { builtCli } from "@assay/test-support/built-entry";
 import { processOutput } from "@assay/test-support/process-output";
-import { makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // A finished run exits 0 every time. The verifier's threads shut down after the store

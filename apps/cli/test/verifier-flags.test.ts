@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeTinyModel } from "@assay/model-tools";
 import { runAssay } from "@assay/test-support/run-assay";
-import { DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TOKENS, makeTinyModel } from "@assay/verifier";
+import { DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TOKENS } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERIFIER_DEFAULTS } from "../src/verifier-flags.js";
 

@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeTinyModel } from "@assay/model-tools";
 import { type HubRequest, LocalHub } from "@assay/test-support/local-hub";
 import { runAssay } from "@assay/test-support/run-assay";
-import { MODEL_FILES, makeTinyModel } from "@assay/verifier";
+import { MODEL_FILES } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // `assay model check <hub id>` against a local Hub that misbehaves as the real one can:

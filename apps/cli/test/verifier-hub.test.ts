@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeTinyModel } from "@assay/model-tools";
 import { LocalHub } from "@assay/test-support/local-hub";
 import { runAssay } from "@assay/test-support/run-assay";
-import { MODEL_FILES, makeTinyModel } from "@assay/verifier";
+import { MODEL_FILES } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // `assay run` with a spec naming a hub id, the Hub being a local server that HF_ENDPOINT

@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeTinyModel } from "@assay/model-tools";
 import { runAssay } from "@assay/test-support/run-assay";
-import { makeTinyModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The tiny distribution model has two criteria (correctness, completeness) and three

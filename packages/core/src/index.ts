@@ -192,6 +192,7 @@ export {
   pairedBootstrap,
 } from "./stats/paired-bootstrap.js";
 export { seededRandom } from "./stats/seeded-random.js";
+export { sigmoid } from "./stats/sigmoid.js";
 export { stratifiedBootstrap, type WeightedGroup } from "./stats/stratified-bootstrap.js";
 export type { ExportRow, InputErrorSummary, RunSummary, ScorerRuleSummary } from "./summary.js";
 export { type GeneratorUsage, GeneratorUsageSchema } from "./usage.js";

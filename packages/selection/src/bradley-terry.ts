@@ -1,4 +1,4 @@
-import { sigmoid } from "./preference.js";
+import { sigmoid } from "@assay/core";
 import { solveLinear } from "./solve-linear.js";
 
 /** P(a beats b) for one judged pair. */

@@ -54,7 +54,7 @@ export {
   pivotComparisonCount,
   pivotTournament,
 } from "./pivot-tournament.js";
-export { type CompareFn, type Comparison, preferenceProbability, sigmoid } from "./preference.js";
+export { type CompareFn, type Comparison, preferenceProbability } from "./preference.js";
 export {
   type SelectionMethod,
   type SelectOptions,

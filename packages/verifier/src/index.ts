@@ -21,8 +21,6 @@ export {
 } from "./chat/chat-template.js";
 export { hasChatTemplate, readChatSpec } from "./chat/read-chat-spec.js";
 export { DEFAULT_TEMPLATE_DATE, strftimeOn } from "./chat/template-date.js";
-export { type CheckModelOptions, type CheckRow, checkModel } from "./check/check-model.js";
-export { describePrompt, type PromptView } from "./check/describe-prompt.js";
 export {
   type AssayConfig,
   type AssayConfigInput,
@@ -39,7 +37,7 @@ export { ModelFolderError } from "./errors/model-folder-error.js";
 export { VerifierArgsError } from "./errors/verifier-args-error.js";
 export { type FitOptions, type FitResult, fitPrompt } from "./fit/fit.js";
 export type { OverflowPolicy, SlotCut, TruncationRecord } from "./fit/truncation-record.js";
-export { makeTinyModel, prepareModel } from "./graph-tools.js";
+export { PREPARED, type PreparedHead } from "./graph/prepared-names.js";
 export { type DistributionValue, distributionValue } from "./heads/distribution.js";
 export { distributionFromLogProbs } from "./heads/distribution-logprobs.js";
 export { type ProbeHead, type ProbeValue, probeValue } from "./heads/probe.js";
@@ -57,28 +55,6 @@ export {
 export type { BatchSettings } from "./model/run-settings.js";
 export { loadTokenizer, scorePosition, type VerifierTokenizer } from "./model/tokenizer.js";
 export { type PrefixReuseStats, VerifierModel } from "./model/verifier-model.js";
-export {
-  type CheckPreparedOptions,
-  checkPrepared,
-  type PreparedCheckRow,
-} from "./prepare/check-prepared.js";
-export type { PreparedModel, PrepareModelOptions } from "./prepare/prepare-model.js";
-export { PREPARED, type PreparedHead } from "./prepare/prepared-names.js";
-export {
-  type CrossValidateOptions,
-  DEFAULT_LAMBDAS,
-  fitProbeVector,
-  type LambdaResult,
-  type ProbeFit,
-} from "./probe/cross-validate.js";
-export { evaluateHead, type HeadEvaluation } from "./probe/evaluate-head.js";
-export { type FittedProbe, fitProbe, type ProbeFitReport } from "./probe/fit-probe.js";
-export { collectHiddenStates, type HiddenStates, hiddenOutputOf } from "./probe/hidden-states.js";
-export {
-  PROBE_FIT_FILE,
-  type WrittenProbeModel,
-  writeProbeModel,
-} from "./probe/write-probe-model.js";
 export {
   createPairwiseScorer,
   PAIRWISE_CRITERION,
@@ -114,5 +90,3 @@ export {
 export { ModelRunner } from "./session/model-runner.js";
 export { type PromptPiece, plainText, resolvePrompt } from "./template/resolve-prompt.js";
 export { templateDelimiters, untrustedSanitizer } from "./template/untrusted-text.js";
-export type { TinyModelOptions } from "./tiny/make-tiny-model.js";
-export { tinyDistributionTemplates } from "./tiny/tiny-template.js";

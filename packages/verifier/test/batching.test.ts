@@ -1,12 +1,12 @@
+import type { TinyModelOptions } from "@assay/model-tools";
+import { fillerText } from "@assay/model-tools";
 import { afterAll, describe, expect, it } from "vitest";
-import { fillerText } from "../src/check/filler.js";
 import {
   distributionValue,
   fitPrompt,
   loadModel,
   probeValue,
   resolvePrompt,
-  type TinyModelOptions,
   type VerifierModel,
 } from "../src/index.js";
 import { tinyModel } from "./fixtures.js";

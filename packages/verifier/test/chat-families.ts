@@ -15,7 +15,8 @@ const packageDir = (family: string) =>
 /**
  * A folder holding the family's tokenizer.json and tokenizer_config.json. Llama 3.2's
  * template is not in any tokenizer package: it is written over Llama 3's (same tokenizer)
- * from templates/llama-3.2-instruct.jinja (fixtures/chat/llama3.2/NOTES.md says where it comes from).
+ * from the tiny models' copy, packages/model-tools/templates/llama-3.2-instruct.jinja
+ * (fixtures/chat/llama3.2/NOTES.md says where it comes from).
  */
 export async function chatFamilyDir(family: ChatFamilyName): Promise<string> {
   if (family !== "llama3.2") return packageDir(family);
@@ -23,7 +24,7 @@ export async function chatFamilyDir(family: ChatFamilyName): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "assay-llama3.2-"));
   const config = JSON.parse(await readFile(join(source, "tokenizer_config.json"), "utf8"));
   config.chat_template = await readFile(
-    join(import.meta.dirname, "..", "templates", "llama-3.2-instruct.jinja"),
+    join(import.meta.dirname, "../../model-tools/templates/llama-3.2-instruct.jinja"),
     "utf8",
   );
   await writeFile(join(dir, "tokenizer_config.json"), JSON.stringify(config));

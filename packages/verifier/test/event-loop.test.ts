@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { fillerText } from "@assay/model-tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fillerText } from "../src/check/filler.js";
 import { createVerifierScorer, loadModel, type VerifierModel } from "../src/index.js";
 import { sample, tinyModel } from "./fixtures.js";
 

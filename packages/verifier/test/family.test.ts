@@ -1,7 +1,8 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { makeTinyModel } from "@assay/model-tools";
 import { describe, expect, it } from "vitest";
-import { createVerifierScorer, loadModel, makeTinyModel } from "../src/index.js";
+import { createVerifierScorer, loadModel } from "../src/index.js";
 import { sample, tempRoot } from "./fixtures.js";
 
 describe("assay.json family", () => {

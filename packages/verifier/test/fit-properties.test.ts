@@ -1,6 +1,6 @@
+import { fillerText } from "@assay/model-tools";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fillerText } from "../src/check/filler.js";
 import {
   fitPrompt,
   loadTokenizer,

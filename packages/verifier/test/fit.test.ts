@@ -1,5 +1,5 @@
+import { fillerText } from "@assay/model-tools";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fillerText } from "../src/check/filler.js";
 import {
   type AssayConfigInput,
   fitPrompt,

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Sample } from "@assay/core";
-import { makeTinyModel, type TinyModelOptions } from "../src/index.js";
+import { makeTinyModel, type TinyModelOptions } from "@assay/model-tools";
 
 const root = mkdtempSync(join(tmpdir(), "assay-verifier-test-"));
 const made = new Map<string, Promise<string>>();

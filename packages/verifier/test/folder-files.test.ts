@@ -1,7 +1,8 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { prepareModel } from "@assay/model-tools";
 import { describe, expect, it } from "vitest";
-import { loadModel, ModelFolderError, prepareModel } from "../src/index.js";
+import { loadModel, ModelFolderError } from "../src/index.js";
 import { tempRoot, tinyModel } from "./fixtures.js";
 
 // A model folder may come from anyone. The files its assay.json names must lie inside it,

@@ -1,12 +1,11 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { makeTinyModel, type TinyModelOptions } from "@assay/model-tools";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createVerifierScorer,
   loadModel,
-  makeTinyModel,
-  type TinyModelOptions,
   type VerifierDetail,
   type VerifierModel,
 } from "../src/index.js";

@@ -1,6 +1,6 @@
+import { fillerText, tinyPairwiseConfig } from "@assay/model-tools";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fillerText } from "../src/check/filler.js";
 import {
   AssayConfigSchema,
   fitPrompt,
@@ -8,7 +8,6 @@ import {
   resolvePrompt,
   type VerifierTokenizer,
 } from "../src/index.js";
-import { tinyPairwiseConfig } from "../src/tiny/tiny-pairwise.js";
 import { sample, tinyModel } from "./fixtures.js";
 
 let tokenizer: VerifierTokenizer;

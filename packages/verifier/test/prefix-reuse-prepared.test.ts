@@ -1,15 +1,8 @@
 import { join } from "node:path";
 import type { Sample } from "@assay/core";
+import { makeTinyModel, prepareModel, tinyDistributionTemplates } from "@assay/model-tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createVerifierScorer,
-  loadModel,
-  makeTinyModel,
-  PREPARED,
-  prepareModel,
-  type VerifierModel,
-} from "../src/index.js";
-import { tinyDistributionTemplates } from "../src/tiny/tiny-template.js";
+import { createVerifierScorer, loadModel, PREPARED, type VerifierModel } from "../src/index.js";
 import { sample, tempRoot } from "./fixtures.js";
 import { preparedPair } from "./prepare-fixtures.js";
 import {

@@ -1,8 +1,8 @@
 import type { Score } from "@assay/core";
+import { tinyDistributionTemplates } from "@assay/model-tools";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVerifierScorer, loadModel, type VerifierModel } from "../src/index.js";
-import { tinyDistributionTemplates } from "../src/tiny/tiny-template.js";
 import { sample, tinyModel } from "./fixtures.js";
 import { preparedPair } from "./prepare-fixtures.js";
 import {

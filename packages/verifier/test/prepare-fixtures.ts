@@ -1,14 +1,12 @@
 import { join } from "node:path";
 import type { Sample } from "@assay/core";
-import { fillerText } from "../src/check/filler.js";
 import {
-  createVerifierScorer,
+  fillerText,
   type PrepareModelOptions,
   prepareModel,
   type TinyModelOptions,
-  type VerifierDetail,
-  type VerifierModel,
-} from "../src/index.js";
+} from "@assay/model-tools";
+import { createVerifierScorer, type VerifierDetail, type VerifierModel } from "../src/index.js";
 import { sample, tempRoot, tinyModel } from "./fixtures.js";
 
 const prepared = new Map<string, Promise<string>>();

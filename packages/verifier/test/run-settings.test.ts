@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { makeTinyModel } from "@assay/model-tools";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadModel, makeTinyModel, type VerifierModel } from "../src/index.js";
+import { loadModel, type VerifierModel } from "../src/index.js";
 import { tempRoot } from "./fixtures.js";
 
 /** A tiny with-past decoder whose assay.json carries `extra`. */

@@ -1,7 +1,6 @@
+import { checkModel, fillerText } from "@assay/model-tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fillerText } from "../src/check/filler.js";
 import {
-  checkModel,
   createVerifierScorer,
   distributionValue,
   fitPrompt,

@@ -1,9 +1,9 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { checkModel } from "@assay/model-tools";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  checkModel,
   createVerifierScorer,
   loadModel,
   resolvePrompt,

@@ -1,6 +1,6 @@
 import type { Score } from "@assay/core";
+import { fillerText } from "@assay/model-tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fillerText } from "../src/check/filler.js";
 import {
   createVerifierScorer,
   loadModel,

@@ -1,8 +1,8 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createSanitizer, DEFAULT_REPLACEMENT } from "@assay/core";
+import { fillerText } from "@assay/model-tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fillerText } from "../src/check/filler.js";
 import {
   createVerifierScorer,
   fitPrompt,

@@ -1,5 +1,6 @@
 import Table from "cli-table3";
 import { CliExit, ExitCode } from "../exit-codes.js";
+import { requireModelTools } from "../model-tools.js";
 import type { DeviceName } from "../options.js";
 import { writeErr, writeOut } from "../output.js";
 import { downloadOption } from "../progress/download-view.js";
@@ -62,8 +63,8 @@ export async function makeTinyAction(dir: string, flags: MakeTinyFlags): Promise
       `--chat ${flags.chat} takes a probe head: its score letters are not among the tiny logits (use --chat qwen3 for a distribution head)`,
     );
   }
-  const verifier = await requireVerifier();
-  const written = await verifier.makeTinyModel(dir, {
+  const tools = await requireModelTools();
+  const written = await tools.makeTinyModel(dir, {
     kind: flags.kind,
     head,
     ...(flags.layers !== undefined && { layers: flags.layers }),
@@ -85,8 +86,8 @@ export async function makeTinyAction(dir: string, flags: MakeTinyFlags): Promise
 }
 
 export async function prepareAction(source: string, flags: PrepareFlags): Promise<void> {
-  const verifier = await requireVerifier();
-  const result = await verifier.prepareModel(source, flags.out, {
+  const tools = await requireModelTools();
+  const result = await tools.prepareModel(source, flags.out, {
     ...(flags.heads !== undefined && { heads: flags.heads }),
     ...downloadOption(),
   });
@@ -106,13 +107,14 @@ export async function prepareAction(source: string, flags: PrepareFlags): Promis
 
 export async function checkAction(source: string, flags: CheckFlags): Promise<void> {
   const verifier = await requireVerifier();
+  const tools = await requireModelTools();
   const device = flags.device !== undefined ? { device: flags.device } : {};
   const model = await verifier.loadModel(source, { ...device, ...downloadOption() });
-  let rows: Awaited<ReturnType<typeof verifier.checkModel>>;
-  let prompt: Awaited<ReturnType<typeof verifier.describePrompt>>;
+  let rows: Awaited<ReturnType<typeof tools.checkModel>>;
+  let prompt: Awaited<ReturnType<typeof tools.describePrompt>>;
   try {
-    prompt = await verifier.describePrompt(model);
-    rows = await verifier.checkModel(model, { lengths: flags.lengths });
+    prompt = await tools.describePrompt(model);
+    rows = await tools.checkModel(model, { lengths: flags.lengths });
   } finally {
     await model.close();
   }
@@ -120,7 +122,7 @@ export async function checkAction(source: string, flags: CheckFlags): Promise<vo
   const compared =
     flags.original === undefined
       ? null
-      : await verifier.checkPrepared(source, flags.original, {
+      : await tools.checkPrepared(source, flags.original, {
           lengths: flags.lengths,
           ...device,
         });

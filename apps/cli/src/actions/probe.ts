@@ -3,6 +3,7 @@ import type { DatasetFormat } from "@assay/pipeline";
 import Table from "cli-table3";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { readLabelledSamples } from "../labelled-samples.js";
+import { requireModelTools } from "../model-tools.js";
 import type { DeviceName } from "../options.js";
 import { writeErr, writeOut } from "../output.js";
 import { downloadOption } from "../progress/download-view.js";
@@ -29,10 +30,11 @@ const LISTED = 5;
 export async function fitAction(source: string, file: string, flags: FitFlags): Promise<void> {
   const samples = await readLabelledSamples(file, flags.format);
   const verifier = await requireVerifier();
+  const tools = await requireModelTools();
   const model = await verifier.loadModel(source, deviceOption(flags.device));
-  let fitted: Awaited<ReturnType<typeof verifier.fitProbe>>;
+  let fitted: Awaited<ReturnType<typeof tools.fitProbe>>;
   try {
-    fitted = await verifier.fitProbe(model, samples, { folds: flags.folds, seed: flags.seed });
+    fitted = await tools.fitProbe(model, samples, { folds: flags.folds, seed: flags.seed });
   } catch (error) {
     // Too few runnable answers of a label (after skipping those that did not fit).
     if (error instanceof RangeError) throw new CliExit(ExitCode.refused, error.message);
@@ -44,7 +46,7 @@ export async function fitAction(source: string, file: string, flags: FitFlags): 
     "left out (prompt could not be built or fitted)",
     fitted.skipped.map((s) => ({ id: s.sample.id, line: s.sample.line, why: s.message })),
   );
-  const written = await verifier.writeProbeModel(model.dir, flags.out, fitted);
+  const written = await tools.writeProbeModel(model.dir, flags.out, fitted);
   const { report } = fitted;
   if (flags.json === true) {
     writeOut(`${JSON.stringify({ ...report, dir: written.dir }, null, 2)}\n`);
@@ -69,10 +71,11 @@ export async function fitAction(source: string, file: string, flags: FitFlags): 
 export async function evalAction(source: string, file: string, flags: EvalFlags): Promise<void> {
   const samples = await readLabelledSamples(file, flags.format);
   const verifier = await requireVerifier();
+  const tools = await requireModelTools();
   const model = await verifier.loadModel(source, deviceOption(flags.device));
-  let evaluation: Awaited<ReturnType<typeof verifier.evaluateHead>>;
+  let evaluation: Awaited<ReturnType<typeof tools.evaluateHead>>;
   try {
-    evaluation = await verifier.evaluateHead(model, samples);
+    evaluation = await tools.evaluateHead(model, samples);
   } finally {
     await model.close();
   }

@@ -1,4 +1,4 @@
-import { ProtoReader, WireType } from "../prepare/proto-reader.js";
+import { ProtoReader, WireType } from "../graph/proto-reader.js";
 
 /** ModelProto.graph, GraphProto.node and NodeProto.op_type field numbers (onnx.proto). */
 const MODEL_GRAPH = 7;

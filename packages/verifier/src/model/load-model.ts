@@ -3,7 +3,7 @@ import type { BatcherOptions } from "../batch/batcher.js";
 import { readChatSpec } from "../chat/read-chat-spec.js";
 import { ModelFolderError } from "../errors/model-folder-error.js";
 import { FitThread } from "../fit/fit-thread.js";
-import { checkPreparedGraph } from "../prepare/check-prepared-graph.js";
+import { checkPreparedGraph } from "../graph/check-prepared-graph.js";
 import { createSession, type SessionOptions } from "../session/create-session.js";
 import { checkInputs, checkOutput } from "../session/model-io.js";
 import { ModelRunner } from "../session/model-runner.js";
@@ -83,24 +83,24 @@ export async function loadModel(
       tokenizer.padId,
       chat === null ? tokenizer.appendedTokens : 0,
     );
-    return new VerifierModel(
-      source,
+    return new VerifierModel({
+      name: source,
       dir,
-      options.device ?? "cpu",
+      device: options.device ?? "cpu",
       config,
       tokenizer,
       runner,
       hiddenSize,
-      head.probe,
-      head.scaleIds,
-      batchSettings(config, options),
+      probe: head.probe,
+      scaleIds: head.scaleIds,
+      batchOptions: batchSettings(config, options),
       fitThread,
       // Prefix reuse pads each row's past to the widest one: GroupQueryAttention, which
       // reads the first keys of a row, would read that gap. Prompts then run whole.
-      prefixReuseWanted(config, options) && !fused,
+      prefixReuseAllowed: prefixReuseWanted(config, options) && !fused,
       chat,
       revision,
-    );
+    });
   } catch (error) {
     await session.release();
     throw error;

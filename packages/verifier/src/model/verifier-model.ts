@@ -35,6 +35,24 @@ export interface PrefixReuseStats {
   computeMs: number;
 }
 
+/** What `loadModel` hands a `VerifierModel`; see the fields of the same names. */
+export interface VerifierModelParts {
+  name: string;
+  dir: string;
+  device: string;
+  config: AssayConfig;
+  tokenizer: VerifierTokenizer;
+  runner: ModelRunner;
+  hiddenSize: number;
+  probe: Float32Array | null;
+  scaleIds: number[] | null;
+  batchOptions: BatchSettings;
+  fitThread: FitThread;
+  prefixReuseAllowed: boolean;
+  chat: ChatSpec | null;
+  revision: string | null;
+}
+
 /** A loaded verifier: load once per process, then build scorers from it. */
 export class VerifierModel {
   readonly #batchers = new Map<string, Batcher<Float32Array>>();
@@ -49,30 +67,45 @@ export class VerifierModel {
   };
   #closing: Promise<void> | undefined;
 
-  constructor(
-    /** What the user passed (folder or hub id); goes into usage rows. */
-    readonly name: string,
-    readonly dir: string,
-    readonly device: string,
-    readonly config: AssayConfig,
-    readonly tokenizer: VerifierTokenizer,
-    readonly runner: ModelRunner,
-    /** Width of the hidden state (config.json or the graph). */
-    readonly hiddenSize: number,
-    /** Probe vector of an assay.json probe head (validated against the hidden size). */
-    readonly probe: Float32Array | null,
-    /** Token ids of an assay.json distribution head's scale. */
-    readonly scaleIds: number[] | null,
-    /** Batch limits, resolved at load (option > assay.json > default). */
-    readonly batchOptions: BatchSettings,
-    readonly fitThread: FitThread,
-    /** `reusePrefixes` as loaded: false keeps the plain path even on a with-past graph. */
-    readonly prefixReuseAllowed = true,
-    /** The chat template the prompts are rendered in; null for plain text. */
-    readonly chat: ChatSpec | null = null,
-    /** The Hub commit sha a hub id was loaded at; null for a local folder. */
-    readonly revision: string | null = null,
-  ) {}
+  /** What the user passed (folder or hub id); goes into usage rows. */
+  readonly name: string;
+  readonly dir: string;
+  readonly device: string;
+  readonly config: AssayConfig;
+  readonly tokenizer: VerifierTokenizer;
+  readonly runner: ModelRunner;
+  /** Width of the hidden state (config.json or the graph). */
+  readonly hiddenSize: number;
+  /** Probe vector of an assay.json probe head (validated against the hidden size). */
+  readonly probe: Float32Array | null;
+  /** Token ids of an assay.json distribution head's scale. */
+  readonly scaleIds: number[] | null;
+  /** Batch limits, resolved at load (option > assay.json > default). */
+  readonly batchOptions: BatchSettings;
+  readonly fitThread: FitThread;
+  /** `reusePrefixes` as loaded: false keeps the plain path even on a with-past graph. */
+  readonly prefixReuseAllowed: boolean;
+  /** The chat template the prompts are rendered in; null for plain text. */
+  readonly chat: ChatSpec | null;
+  /** The Hub commit sha a hub id was loaded at; null for a local folder. */
+  readonly revision: string | null;
+
+  constructor(parts: VerifierModelParts) {
+    this.name = parts.name;
+    this.dir = parts.dir;
+    this.device = parts.device;
+    this.config = parts.config;
+    this.tokenizer = parts.tokenizer;
+    this.runner = parts.runner;
+    this.hiddenSize = parts.hiddenSize;
+    this.probe = parts.probe;
+    this.scaleIds = parts.scaleIds;
+    this.batchOptions = parts.batchOptions;
+    this.fitThread = parts.fitThread;
+    this.prefixReuseAllowed = parts.prefixReuseAllowed;
+    this.chat = parts.chat;
+    this.revision = parts.revision;
+  }
 
   /**
    * Prompts of one sample that share a token prefix compute it once: the graph was

@@ -1,5 +1,5 @@
 import { ModelFolderError } from "../errors/model-folder-error.js";
-import { PREPARED } from "../prepare/prepared-names.js";
+import { PREPARED } from "../graph/prepared-names.js";
 import type { SessionInfo } from "./inference-messages.js";
 import {
   type DeclaredAttention,

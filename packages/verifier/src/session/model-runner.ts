@@ -1,5 +1,5 @@
 import type { BatchLimits } from "../batch/plan-batches.js";
-import { PREPARED } from "../prepare/prepared-names.js";
+import { PREPARED } from "../graph/prepared-names.js";
 import type { Int64Feed, TreePass } from "./inference-messages.js";
 import type { ModelIo } from "./model-io.js";
 import { paddedLength } from "./padded-length.js";
