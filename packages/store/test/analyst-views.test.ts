@@ -40,6 +40,8 @@ interface GeneratedRun {
   spec: RunSpecChoice;
   tasks: { candidates: CandidateSpec[]; selection: SelectionRecordSpec | null }[];
   inputErrors: number;
+  /** Whether the run recorded how many model calls it planned (older runs did not). */
+  plannedModelCallsRecorded: boolean;
 }
 
 type SelectionRecordSpec = Omit<
@@ -112,6 +114,7 @@ const generatedRun: fc.Arbitrary<GeneratedRun> = fc.record({
     { maxLength: 6 },
   ),
   inputErrors: fc.nat(2),
+  plannedModelCallsRecorded: fc.boolean(),
 });
 
 const PRICES: PriceTableInput = {
@@ -223,6 +226,10 @@ async function seed(db: TestStore, runId: string, run: GeneratedRun): Promise<vo
   });
   await store.insertSamples(runId, samples);
   await store.writeResults(results);
+  if (run.plannedModelCallsRecorded) {
+    const modelResults = results.filter((r) => r.score.scorer === "judge").length;
+    await store.setPlanned(runId, { results: results.length, modelResults });
+  }
   await store.insertInputErrors(
     runId,
     Array.from({ length: run.inputErrors }, (_, i) => ({
@@ -304,6 +311,16 @@ async function expectViewsMatch(db: TestStore, runId: string, run: GeneratedRun)
 
   await expectScorerResults(db, runId, run, report);
   await expectCost(db, runId, report);
+  // A run that planned no model call spent nothing on verification; unrecorded, it is unknown.
+  const judged = run.tasks.some(({ candidates }) => candidates.some((c) => c.judge !== null));
+  if (!judged) {
+    const [cost] = await rows(db, "SELECT * FROM analyst_cost_per_solved WHERE run_id = $1", [
+      runId,
+    ]);
+    const expected = run.plannedModelCallsRecorded ? 0 : null;
+    expect(report.cost?.verification ?? null).toBe(expected);
+    expect(n(cost?.verification_cost)).toBe(expected);
+  }
 
   const selection = await rows(db, "SELECT * FROM analyst_selection WHERE run_id = $1", [runId]);
   if (run.spec.selection === null) expect(selection).toEqual([]);
@@ -428,6 +445,7 @@ describe.each(DRIVER_NAMES)("analyst views on %s", (driver) => {
         },
       ],
       inputErrors: 0,
+      plannedModelCallsRecorded: true,
     };
     const before = `before-${randomUUID()}`;
     await seed(db, before, run);
