@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
+import type { SqlRunner } from "@assay/store/reports";
 
 /** The ready queries of docs/analyst-views.md, as written there (one source for both). */
 export function readyQueries(): string[] {

@@ -8,8 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import { type FieldsSpec, FieldsSpecSchema } from "@assay/core";
-import { compileFields } from "../../packages/pipeline/src/ingest/field-map.js";
-import { parseLineBytes } from "../../packages/pipeline/src/ingest/parse-lines.js";
+import { compileFields, parseLineBytes } from "@assay/pipeline/line-parser";
 import { fmt, median } from "./bench-util.js";
 
 const { values: flags } = parseArgs({

@@ -26,6 +26,7 @@ import { isDeepStrictEqual, parseArgs } from "node:util";
 import { selectForRun } from "@assay/pipeline";
 import { openStore, type Store } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
+import type { SqlRunner } from "@assay/store/reports";
 import {
   dropRollups,
   earlyStops,
@@ -39,7 +40,6 @@ import {
 } from "@assay/store/reports";
 import { DATABASE_URL } from "@assay/test-support/database-url";
 import pg from "pg";
-import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
 import { planReadsScores, RAW_PASS_RATE, readyQueries } from "./analyst-queries.js";
 import { fmt, median, timed } from "./bench-util.js";
 import { seedBenchRun, seedBenchSelections } from "./report-data.js";

@@ -1,4 +1,4 @@
-import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
+import type { SqlRunner } from "@assay/store/reports";
 
 /**
  * Fills one run server-side (generate_series, no rows through the client): `tasks` tasks of

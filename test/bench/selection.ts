@@ -22,10 +22,10 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openStore, type Store } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
+import type { SqlRunner } from "@assay/store/reports";
 import { runnerOf } from "@assay/store/reports";
 import { DATABASE_URL } from "@assay/test-support/database-url";
 import pg from "pg";
-import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
 import { fmt, measureProcess, median, timed } from "./bench-util.js";
 import { seedSelectionRun } from "./selection-data.js";
 

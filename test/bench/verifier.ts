@@ -36,9 +36,8 @@ import {
   planBatches,
   resolvePrompt,
 } from "@assay/verifier";
+import { padRows, sessionOptionsFor } from "@assay/verifier/tooling";
 import * as ort from "onnxruntime-node";
-import { sessionOptionsFor } from "../../packages/verifier/src/session/create-session.js";
-import { padRows } from "../../packages/verifier/src/session/model-runner.js";
 import { preparedBench } from "./verifier-prepared.js";
 import { reuseBench } from "./verifier-reuse.js";
 

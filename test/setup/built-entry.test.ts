@@ -1,7 +1,7 @@
+// @ts-expect-error: a build script in plain JavaScript
+import { sourceHashes } from "@assay/cli/source-stamp";
 import { changedSource } from "@assay/test-support/built-entry";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error: a build script in plain JavaScript
-import { sourceHashes } from "../../apps/cli/scripts/source-stamp.mjs";
 
 // Tests of the built CLI must refuse a build made from other sources than those on disk:
 // otherwise a single-file run after an edit tests the code from before the edit.

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 // @ts-expect-error: a build script in plain JavaScript, typed by its use here
-import { sourceHashes } from "../../apps/cli/scripts/source-stamp.mjs";
+import { sourceHashes } from "@assay/cli/source-stamp";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const STAMP = "apps/cli/dist/source-stamp.json";

@@ -7,8 +7,8 @@ import {
 } from "@assay/selection";
 import type { Store } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
+import type { SqlRunner } from "@assay/store/reports";
 import { runnerOf } from "@assay/store/reports";
-import type { SqlRunner } from "../../packages/store/src/sql-runner.js";
 import { storeSelections } from "./store-selections.js";
 
 /**

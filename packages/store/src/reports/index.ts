@@ -1,5 +1,6 @@
 export { refreshPlannerStatistics } from "../planner-statistics.js";
 export { importPrices, type PriceImport } from "../prices/import-prices.js";
+export type { SqlRunner } from "../sql-runner.js";
 export { type AblationCandidateRow, ablationCandidatePages } from "./ablation-candidates.js";
 export {
   DEFAULT_EARLY_STOP_LIMIT,
