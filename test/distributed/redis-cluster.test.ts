@@ -66,7 +66,9 @@ describe("produce and work through a Redis Cluster", () => {
       rows: 2 * SAMPLES,
       distinctKeys: 2 * SAMPLES,
     });
-    expect((await store.getRun("cluster"))?.finishedAt).not.toBeNull();
+    const run = await store.getRun("cluster");
+    expect(run?.plannedResults).toBe(2 * SAMPLES);
+    expect(run?.finishedAt).not.toBeNull();
     const status = await runAssay([
       "status",
       "cluster",
@@ -90,6 +92,8 @@ describe("produce and work through a Redis Cluster", () => {
         ["cpu", gpu].map((queue) => slotOf(transport.redis, `${transport.queuePrefixOf(queue)}:x`)),
       );
       expect(slots[0]).not.toBe(slots[1]);
+      const masterOf = (slot: number) => (transport.redis as Cluster).slots[slot]?.[0];
+      expect(masterOf(slots[0] as number)).not.toBe(masterOf(slots[1] as number));
       // Found on both masters that hold them, by name, with the CPU queue drained.
       const counts = await transport.queueCounts();
       expect(counts.map((queue) => queue.queue)).toEqual(["cpu", gpu].sort());
@@ -101,6 +105,28 @@ describe("produce and work through a Redis Cluster", () => {
     } finally {
       await transport.close();
     }
+  });
+
+  it("keeps a prefix's own hash tag: every queue in that one slot", async () => {
+    const transport = await BullmqTransport.connect({ redisUrl: cluster.url, prefix: "{one}" });
+    try {
+      await transport.enqueue([scoreJob("s0"), scoreJob("s0", { pool: "gpu", model: MODEL })]);
+      const gpu = queueNameFor("gpu", MODEL);
+      expect([transport.queuePrefixOf("cpu"), transport.queuePrefixOf(gpu)]).toEqual([
+        "{one}",
+        "{one}",
+      ]);
+      const counts = await transport.queueCounts();
+      expect(counts.map((queue) => [queue.queue, queue.waiting])).toEqual(
+        [
+          ["cpu", 1],
+          [gpu, 1],
+        ].sort(),
+      );
+    } finally {
+      await transport.close();
+    }
+    await deletePrefix("{one}", cluster.url);
   });
 
   it("refuses a prefix whose braces are not one hash tag, naming the flag", async () => {
@@ -126,6 +152,10 @@ describe("produce and work through a Redis Cluster", () => {
   });
 
   it("deletes a prefix's keys from every master", async () => {
+    // Stopped first: a running worker writes keys of its queue (the stalled-job check's).
+    worker?.child.kill("SIGTERM");
+    expect(await worker?.exited).toBe(0);
+    worker = undefined;
     await deletePrefix(PREFIX, cluster.url);
     const redis = await connectRedisOrCluster(cluster.url);
     try {
