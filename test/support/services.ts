@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readEnv } from "@assay/core";
-import { Redis } from "ioredis";
+import { connectRedisOrCluster, scanKeys } from "@assay/queue";
 
 export { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 
@@ -12,16 +12,19 @@ export function freshPrefix(): string {
   return `assay-test-${randomUUID().slice(0, 8)}`;
 }
 
-/** Deletes every key under `prefix` (what BullMQ's obliterate does for one queue). */
+/**
+ * Deletes every key under `prefix` (what BullMQ's obliterate does for one queue), on every
+ * master of a Redis Cluster too, where a prefix without a hash tag is `{prefix:queue}`.
+ */
 export async function deletePrefix(prefix: string, url = REDIS_URL): Promise<void> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  const redis = await connectRedisOrCluster(url, { waitThroughOutages: false });
   try {
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== "0");
+    for (const pattern of [`${prefix}:*`, `{${prefix}:*`]) {
+      await scanKeys(redis, pattern, async (keys) => {
+        // One by one: a cluster refuses a DEL of keys in different slots.
+        await Promise.all(keys.map((key) => redis.del(key)));
+      });
+    }
   } finally {
     redis.disconnect();
   }

@@ -68,7 +68,10 @@ describe("a model's queue", () => {
     const spelling = relative(process.cwd(), folder);
     // Where an older version queued them: the spelling, with every other character as "_".
     const spelled = `gpu-${spelling.replace(/[^A-Za-z0-9_.-]+/g, "_")}`;
-    const old = new Queue(spelled, { connection: transport.redis, prefix: transport.prefix });
+    const old = new Queue(spelled, {
+      connection: transport.redis,
+      prefix: transport.queuePrefixOf(spelled),
+    });
     try {
       await old.add("score", scoreJob("s1", { pool: "gpu", model: spelling }), { jobId: "j1" });
       await old.add("score", scoreJob("s2", { pool: "gpu", model: spelling, runId: "other" }), {

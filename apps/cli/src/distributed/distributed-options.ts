@@ -19,9 +19,13 @@ export function addDistributedOptions<Args extends unknown[], Opts extends Optio
     .option(...DB_SCHEMA_OPTION)
     .option(
       "--redis <url>",
-      "Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379); a URL without a password takes $REDIS_PASSWORD's",
+      "Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379); a URL without a password takes $REDIS_PASSWORD's; the URL of any node of a Redis Cluster connects to the whole cluster",
     )
-    .option("--queue-prefix <prefix>", "key prefix of Assay's queues in Redis", DEFAULT_PREFIX)
+    .option(
+      "--queue-prefix <prefix>",
+      "key prefix of Assay's queues in Redis; on a Redis Cluster each queue's keys get the hash tag {<prefix>:<queue>}, unless the prefix holds one ({assay} puts every queue in one slot)",
+      DEFAULT_PREFIX,
+    )
     .addOption(
       new Option(
         "--allow-eviction",

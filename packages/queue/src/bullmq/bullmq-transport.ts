@@ -1,14 +1,14 @@
 import type { Pool, ScoreJob } from "@assay/core";
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import type { ConsumeOptions, Consumer, JobHandler, Transport } from "../transport.js";
 import { quietBullmqEvictionWarning } from "./bullmq-eviction-warning.js";
 import { type PausableConsumer, startConsumer } from "./consumer.js";
 import { jobOptionsOf } from "./job-options.js";
+import { type KeyLayout, keyLayout } from "./key-layout.js";
 import { type BullmqTransportOptions, type ResolvedOptions, resolveOptions } from "./options.js";
 import { type QueueHealth, readQueueHealth } from "./queue-health.js";
 import { queueNameFor, queueNameOf } from "./queue-names.js";
-import { connectRedis } from "./redis-connection.js";
+import { connectRedisOrCluster, type RedisConnection, scanKeys } from "./redis-cluster.js";
 
 export interface BullmqConsumeOptions extends ConsumeOptions {
   /** GPU pool only: the model whose queue to take jobs from (one model per process). */
@@ -34,30 +34,48 @@ export interface QueueCounts {
 export class BullmqTransport implements Transport {
   readonly kind = "bullmq" as const;
   /** The transport's own connection, also for checks such as the eviction policy. */
-  readonly redis: Redis;
+  readonly redis: RedisConnection;
   readonly #options: ResolvedOptions;
+  readonly #layout: KeyLayout;
   readonly #queues = new Map<string, Queue<ScoreJob>>();
   readonly #consumers = new Set<Consumer>();
   /** Jobs each queue may still take before its length is looked up again (backpressure). */
   readonly #room = new Map<string, number>();
 
-  private constructor(redis: Redis, options: ResolvedOptions) {
+  private constructor(redis: RedisConnection, options: ResolvedOptions, layout: KeyLayout) {
     this.redis = redis;
     this.#options = options;
+    this.#layout = layout;
   }
 
-  /** Connects to Redis; a ConfigError names the URL when it is unreachable. */
+  /**
+   * Connects to Redis, or to a Redis Cluster when the URL names one of its nodes; a
+   * ConfigError names the URL when it is unreachable, or the prefix when a cluster cannot
+   * use it.
+   */
   static async connect(options: BullmqTransportOptions): Promise<BullmqTransport> {
     quietBullmqEvictionWarning();
-    const redis = await connectRedis(options.redisUrl, {
+    const resolved = resolveOptions(options);
+    const redis = await connectRedisOrCluster(options.redisUrl, {
       waitThroughOutages: options.failOnOutage !== true,
       ...(options.redisPassword !== undefined && { password: options.redisPassword }),
     });
-    return new BullmqTransport(redis, resolveOptions(options));
+    try {
+      return new BullmqTransport(redis, resolved, keyLayout(resolved.prefix, redis.isCluster));
+    } catch (error) {
+      redis.disconnect();
+      throw error;
+    }
   }
 
+  /** The key prefix the transport was given (`--queue-prefix`). */
   get prefix(): string {
     return this.#options.prefix;
+  }
+
+  /** The prefix BullMQ is given for `queue`: on a cluster, one with the queue's hash tag. */
+  queuePrefixOf(queue: string): string {
+    return this.#layout.prefixOf(queue);
   }
 
   async enqueue(jobs: readonly ScoreJob[]): Promise<void> {
@@ -89,7 +107,7 @@ export class BullmqTransport implements Transport {
       handler,
       options.concurrency,
       this.redis,
-      this.#options,
+      { ...this.#options, prefix: this.queuePrefixOf(name) },
       options.onRedelivered,
     );
     this.#consumers.add(consumer);
@@ -168,7 +186,7 @@ export class BullmqTransport implements Transport {
     if (queue === undefined) {
       queue = new Queue<ScoreJob>(name, {
         connection: this.redis,
-        prefix: this.#options.prefix,
+        prefix: this.queuePrefixOf(name),
         // The events stream is only for listeners we do not use; keep it short.
         streams: { events: { maxLen: 1000 } },
       });
@@ -181,14 +199,12 @@ export class BullmqTransport implements Transport {
   /** Queues are created on first use (GPU ones per model), so find them by their meta key. */
   async #queueNames(): Promise<string[]> {
     const names = new Set<string>();
-    const pattern = `${this.#options.prefix}:*:meta`;
-    let cursor = "0";
-    do {
-      const [next, keys] = await this.redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
-      cursor = next;
-      for (const key of keys)
-        names.add(key.slice(this.#options.prefix.length + 1, -":meta".length));
-    } while (cursor !== "0");
+    await scanKeys(this.redis, this.#layout.metaKeys, (keys) => {
+      for (const key of keys) {
+        const name = this.#layout.queueOfMetaKey(key);
+        if (name !== undefined) names.add(name);
+      }
+    });
     return [...names].sort();
   }
 }

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { type ScoreJob, UnrecoverableJobError } from "@assay/core";
 import { type Job, UnrecoverableError, Worker } from "bullmq";
-import type { Redis } from "ioredis";
 import type { Consumer, JobHandler } from "../transport.js";
 import type { ResolvedOptions } from "./options.js";
+import type { RedisConnection } from "./redis-cluster.js";
 
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -24,7 +24,8 @@ export function startConsumer(
   queueName: string,
   handler: JobHandler,
   concurrency: number,
-  connection: Redis,
+  connection: RedisConnection,
+  /** With `prefix` the queue's own (`KeyLayout.prefixOf`). */
   options: ResolvedOptions,
   onRedelivered?: (job: ScoreJob) => void,
 ): PausableConsumer {

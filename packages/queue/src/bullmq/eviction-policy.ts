@@ -1,5 +1,6 @@
 import { ConfigError } from "@assay/core";
 import type { Redis } from "ioredis";
+import { type RedisConnection, serversOf } from "./redis-cluster.js";
 
 export interface EvictionCheck {
   policy: string;
@@ -10,13 +11,15 @@ export interface EvictionCheck {
 /**
  * Reads `maxmemory-policy`. Any policy but `noeviction` lets Redis silently delete jobs
  * under memory pressure, which loses samples; refuse unless the caller explicitly allows it.
- * A server that forbids CONFIG (some managed offerings) is reported as "unknown".
+ * A server that forbids CONFIG (some managed offerings) is reported as "unknown". Each
+ * master of a cluster has its own policy: the first that may evict is the one reported.
  */
 export async function checkEvictionPolicy(
-  redis: Redis,
+  redis: RedisConnection,
   options: { allowEviction?: boolean } = {},
 ): Promise<EvictionCheck> {
-  const policy = await readPolicy(redis);
+  const policies = await Promise.all(serversOf(redis).map(readPolicy));
+  const policy = policies.find((each) => each !== "noeviction") ?? "noeviction";
   if (policy === "noeviction") return { policy, unsafe: false };
   if (options.allowEviction === true) return { policy, unsafe: true };
   throw new ConfigError(

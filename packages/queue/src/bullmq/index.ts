@@ -6,9 +6,16 @@ export {
 export type { PausableConsumer } from "./consumer.js";
 export { checkEvictionPolicy, type EvictionCheck } from "./eviction-policy.js";
 export { jobOptionsOf } from "./job-options.js";
+export { type KeyLayout, keyLayout } from "./key-layout.js";
 export { type BullmqTransportOptions, resolveOptions } from "./options.js";
 export type { OrphanedJobs, QueueHealth } from "./queue-health.js";
 export { DEFAULT_PREFIX, modelOf, queueNameFor, queueNameOf } from "./queue-names.js";
+export {
+  connectRedisOrCluster,
+  type RedisConnection,
+  scanKeys,
+  serversOf,
+} from "./redis-cluster.js";
 export { connectRedis, type RedisConnectOptions } from "./redis-connection.js";
 export { describeRedisFault } from "./redis-fault.js";
 export {

@@ -1,10 +1,15 @@
+import { DEFAULT_PREFIX } from "./queue-names.js";
+
 /** Tuning of the BullMQ transport. Every value has a production default. */
 export interface BullmqTransportOptions {
   /** Redis URL, e.g. redis://:password@host:6379/0. */
   redisUrl: string;
   /** The password Redis requires, when the URL has none (REDIS_PASSWORD). */
   redisPassword?: string;
-  /** Key prefix of every queue in Redis; tests use their own. Default "assay". */
+  /**
+   * Key prefix of every queue in Redis; tests use their own. Default "assay". On a Redis
+   * Cluster it becomes each queue's hash tag unless it holds one (see `keyLayout`).
+   */
   prefix?: string;
   /** Jobs per `addBulk` call. Default 500. */
   addChunkSize?: number;
@@ -53,7 +58,7 @@ export function resolveOptions(options: BullmqTransportOptions): ResolvedOptions
     ...rest
   } = options;
   return {
-    prefix: "assay",
+    prefix: DEFAULT_PREFIX,
     addChunkSize: 500,
     highWaterMark: 20_000,
     backpressurePollMs: 250,

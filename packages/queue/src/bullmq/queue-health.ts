@@ -1,7 +1,7 @@
 import type { ScoreJob } from "@assay/core";
 import type { Job, Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import { isSpelledQueue, modelOf } from "./queue-names.js";
+import type { RedisConnection } from "./redis-cluster.js";
 
 /** Who serves a queue, and what is held up in it, as `assay status` shows it. */
 export interface QueueHealth {
@@ -42,7 +42,7 @@ const PAGE = 500;
 /** Reads a queue's live workers and what its dead ones still hold; `queue` is left open. */
 export async function readQueueHealth(
   queue: Queue<ScoreJob>,
-  redis: Redis,
+  redis: RedisConnection,
   runId: string,
   unfinished: number,
 ): Promise<QueueHealth> {
@@ -85,7 +85,7 @@ async function liveWorkers(queue: Queue<ScoreJob>): Promise<string[] | null> {
 
 async function findOrphanedJobs(
   queue: Queue<ScoreJob>,
-  redis: Redis,
+  redis: RedisConnection,
   health: QueueHealth,
 ): Promise<void> {
   const live = new Set(health.workers);

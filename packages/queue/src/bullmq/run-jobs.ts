@@ -194,7 +194,7 @@ async function withQueue<T>(
 ): Promise<T> {
   const queue = new Queue<ScoreJob>(name, {
     connection: transport.redis,
-    prefix: transport.prefix,
+    prefix: transport.queuePrefixOf(name),
   });
   try {
     return await use(queue);
