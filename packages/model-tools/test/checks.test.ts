@@ -1,3 +1,4 @@
+import { sample, tinyModel } from "@assay/test-support/tiny-models";
 import {
   createVerifierScorer,
   loadModel,
@@ -5,7 +6,6 @@ import {
   type VerifierModel,
 } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sample, tinyModel } from "../../verifier/test/fixtures.js";
 import { fillerText } from "../src/check/filler.js";
 import { checkModel } from "../src/index.js";
 

@@ -1,8 +1,8 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { tempRoot, tinyModel } from "@assay/test-support/tiny-models";
 import { loadModel } from "@assay/verifier";
 import { describe, expect, it } from "vitest";
-import { tempRoot, tinyModel } from "../../verifier/test/fixtures.js";
 import { checkModel, describePrompt } from "../src/index.js";
 
 async function view(dir: string) {

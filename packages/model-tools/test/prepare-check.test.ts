@@ -1,8 +1,8 @@
+import { largestDelta, preparedPair, scoreValues } from "@assay/test-support/prepared-models";
+import { sample } from "@assay/test-support/tiny-models";
 import { loadModel, type VerifierModel } from "@assay/verifier";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sample } from "../../verifier/test/fixtures.js";
-import { largestDelta, preparedPair, scoreValues } from "../../verifier/test/prepare-fixtures.js";
 import { checkModel, checkPrepared } from "../src/index.js";
 
 describe("model check on a prepared folder", () => {

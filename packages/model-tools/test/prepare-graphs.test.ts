@@ -1,11 +1,11 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { preparedPair } from "@assay/test-support/prepared-models";
+import { tempRoot, tinyModel } from "@assay/test-support/tiny-models";
 import { loadModel, ModelFolderError, PREPARED } from "@assay/verifier";
 import onnxProto from "onnx-proto";
 import * as ort from "onnxruntime-node";
 import { describe, expect, it } from "vitest";
-import { tempRoot, tinyModel } from "../../verifier/test/fixtures.js";
-import { preparedPair } from "../../verifier/test/prepare-fixtures.js";
 import { prepareModel } from "../src/index.js";
 import { GraphBuilder, type TensorSpec } from "../src/tiny/onnx-builder.js";
 

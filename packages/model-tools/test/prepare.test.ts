@@ -1,14 +1,14 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { loadModel, PREPARED, type VerifierModel } from "@assay/verifier";
-import onnxProto from "onnx-proto";
-import { afterAll, describe, expect, it } from "vitest";
 import {
   largestDelta,
   mixedSamples,
   preparedPair,
   scoreValues,
-} from "../../verifier/test/prepare-fixtures.js";
+} from "@assay/test-support/prepared-models";
+import { loadModel, PREPARED, type VerifierModel } from "@assay/verifier";
+import onnxProto from "onnx-proto";
+import { afterAll, describe, expect, it } from "vitest";
 import type { TinyModelOptions } from "../src/index.js";
 
 const { onnx } = onnxProto;

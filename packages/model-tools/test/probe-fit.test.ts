@@ -1,8 +1,8 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { tempRoot, tinyModel } from "@assay/test-support/tiny-models";
 import { loadModel, type VerifierModel } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempRoot, tinyModel } from "../../verifier/test/fixtures.js";
 import { evaluateHead, fitProbe, PROBE_FIT_FILE, writeProbeModel } from "../src/index.js";
 import { bananaSamples } from "./probe-data.js";
 

@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { sample, tempRoot, tinyModel } from "@assay/test-support/tiny-models";
 import { createVerifierScorer, loadModel, type VerifierModel } from "@assay/verifier";
 import { afterAll, describe, expect, it } from "vitest";
-import { sample, tempRoot, tinyModel } from "../../verifier/test/fixtures.js";
 import { makeTinyModel } from "../src/index.js";
 
 describe("makeTinyModel", () => {

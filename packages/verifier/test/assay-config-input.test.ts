@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempRoot, tinyModel } from "@assay/test-support/tiny-models";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ModelFolderError } from "../src/index.js";
 import { readAssayConfig } from "../src/model/read-assay-config.js";
-import { tempRoot, tinyModel } from "./fixtures.js";
 
 // assay.json is input like a dataset line: one key more in any of its objects, be it a
 // name every JavaScript object inherits, `__proto__`, or a key written twice, is refused

@@ -1,9 +1,9 @@
 import type { Sample, Score } from "@assay/core";
 import { tinyDistributionTemplates } from "@assay/model-tools";
+import { sample, tinyModel } from "@assay/test-support/tiny-models";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVerifierScorer, loadModel, type VerifierModel } from "../src/index.js";
-import { sample, tinyModel } from "./fixtures.js";
 import { CRITERIA, REUSE_TOLERANCE, scoreNumbers, worstDifference } from "./reuse-fixtures.js";
 
 // What a report prints must survive a rerun: a sample's scores may not depend on which

@@ -1,4 +1,5 @@
 import { fillerText } from "@assay/model-tools";
+import { tinyModel } from "@assay/test-support/tiny-models";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -10,7 +11,6 @@ import {
   resolvePrompt,
   type VerifierModel,
 } from "../src/index.js";
-import { tinyModel } from "./fixtures.js";
 
 const WINDOW = 256;
 const SCALE_IDS = [32, 33, 34, 35];

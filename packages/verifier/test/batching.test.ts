@@ -1,5 +1,6 @@
 import type { TinyModelOptions } from "@assay/model-tools";
 import { fillerText } from "@assay/model-tools";
+import { tinyModel } from "@assay/test-support/tiny-models";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   distributionValue,
@@ -9,7 +10,6 @@ import {
   resolvePrompt,
   type VerifierModel,
 } from "../src/index.js";
-import { tinyModel } from "./fixtures.js";
 
 const LENGTHS = [12, 300, 40, 1500, 700, 2100, 90, 5];
 

@@ -1,8 +1,8 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { tempRoot, tinyModel } from "@assay/test-support/tiny-models";
 import { describe, expect, it } from "vitest";
 import { loadModel, ModelFolderError, resolvePrompt, untrustedSanitizer } from "../src/index.js";
-import { tempRoot, tinyModel } from "./fixtures.js";
 
 async function withAssay(dir: string, name: string, edit: (a: Record<string, unknown>) => void) {
   const copy = join(tempRoot, name);

@@ -1,3 +1,4 @@
+import { sample, tinyModel } from "@assay/test-support/tiny-models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createVerifierScorer,
@@ -7,7 +8,6 @@ import {
   scorePosition,
   type VerifierModel,
 } from "../src/index.js";
-import { sample, tinyModel } from "./fixtures.js";
 
 // The whole path on a tiny model carrying Qwen3's real tokenizer and chat template:
 // assay.json → chat rendering → fit → ONNX forward pass → score.

@@ -1,3 +1,4 @@
+import { sample, tinyModel } from "@assay/test-support/tiny-models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createVerifierScorer,
@@ -7,7 +8,6 @@ import {
   type VerifierDetail,
   type VerifierModel,
 } from "../src/index.js";
-import { sample, tinyModel } from "./fixtures.js";
 
 describe("distribution head", () => {
   let model: VerifierModel;

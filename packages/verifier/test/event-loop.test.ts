@@ -1,8 +1,8 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fillerText } from "@assay/model-tools";
+import { sample, tinyModel } from "@assay/test-support/tiny-models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVerifierScorer, loadModel, type VerifierModel } from "../src/index.js";
-import { sample, tinyModel } from "./fixtures.js";
 
 describe("event loop during inference", () => {
   let model: VerifierModel;

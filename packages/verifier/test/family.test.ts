@@ -1,9 +1,9 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { makeTinyModel } from "@assay/model-tools";
+import { sample, tempRoot } from "@assay/test-support/tiny-models";
 import { describe, expect, it } from "vitest";
 import { createVerifierScorer, loadModel } from "../src/index.js";
-import { sample, tempRoot } from "./fixtures.js";
 
 describe("assay.json family", () => {
   it("travels with every score, so reports can check self-preference", async () => {

@@ -1,4 +1,5 @@
 import { fillerText } from "@assay/model-tools";
+import { tinyModel } from "@assay/test-support/tiny-models";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   fitPrompt,
@@ -8,7 +9,6 @@ import {
   type TemplatePiece,
   type VerifierTokenizer,
 } from "../src/index.js";
-import { tinyModel } from "./fixtures.js";
 
 let tok: VerifierTokenizer;
 beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { fillerText } from "@assay/model-tools";
+import { tinyModel } from "@assay/test-support/tiny-models";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -11,7 +12,6 @@ import {
   type TemplatePiece,
   type VerifierTokenizer,
 } from "../src/index.js";
-import { tinyModel } from "./fixtures.js";
 
 // Qwen3's tokenizer as is (decoders), with an appended EOS, and wrapped as [CLS] $A [SEP]
 // (encoders): the fit must hold whatever special tokens the tokenizer adds.

@@ -1,4 +1,5 @@
 import { fillerText } from "@assay/model-tools";
+import { tinyModel } from "@assay/test-support/tiny-models";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   type AssayConfigInput,
@@ -9,7 +10,6 @@ import {
   type Template,
   type VerifierTokenizer,
 } from "../src/index.js";
-import { tinyModel } from "./fixtures.js";
 
 let tok: VerifierTokenizer;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { prepareModel } from "@assay/model-tools";
+import { tempRoot, tinyModel } from "@assay/test-support/tiny-models";
 import { describe, expect, it } from "vitest";
 import { loadModel, ModelFolderError } from "../src/index.js";
-import { tempRoot, tinyModel } from "./fixtures.js";
 
 // A model folder may come from anyone. The files its assay.json names must lie inside it,
 // and no refusal may quote a file: the secret below, outside every model folder, must never

@@ -1,6 +1,8 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { makeTinyModel, type TinyModelOptions } from "@assay/model-tools";
+import { preparedPair } from "@assay/test-support/prepared-models";
+import { sample, tempRoot, tinyModel } from "@assay/test-support/tiny-models";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -9,8 +11,6 @@ import {
   type VerifierDetail,
   type VerifierModel,
 } from "../src/index.js";
-import { sample, tempRoot, tinyModel } from "./fixtures.js";
-import { preparedPair } from "./prepare-fixtures.js";
 
 /**
  * The tiny decoder with attention fused (one GroupQueryAttention per layer, right-padded)

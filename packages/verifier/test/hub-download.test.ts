@@ -1,10 +1,10 @@
 import { readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileSha256, LocalHub } from "@assay/test-support/local-hub";
+import { sample, tempRoot, tinyModel } from "@assay/test-support/tiny-models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HubError } from "../src/errors/hub-error.js";
 import { loadModel, MODEL_FILES, resolveModelSource } from "../src/index.js";
-import { sample, tempRoot, tinyModel } from "./fixtures.js";
 
 const FILES = [...MODEL_FILES, "onnx/model.onnx_data"];
 let hub: LocalHub;

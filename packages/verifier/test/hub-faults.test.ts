@@ -1,13 +1,13 @@
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileSha256, LocalHub } from "@assay/test-support/local-hub";
+import { sample, tempRoot, tinyModel } from "@assay/test-support/tiny-models";
 import { freeBytes, mountTmpfs, resizeTmpfs, unmountTmpfs } from "@assay/test-support/tmpfs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HubError } from "../src/errors/hub-error.js";
 import { HubCache } from "../src/hub/hub-cache.js";
 import { MODEL_FILES, resolveModelSource } from "../src/index.js";
 import { defineVerifierScorer } from "../src/scorers.js";
-import { sample, tempRoot, tinyModel } from "./fixtures.js";
 
 // Hub downloads meeting real faults: a full disk (a real tmpfs), the Hub going away half way
 // (the local server closed), and concurrent finishes of one model's cache folder.

@@ -1,6 +1,7 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, SpecError } from "@assay/core";
+import { tempRoot, tinyModel } from "@assay/test-support/tiny-models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createVerifierScorer,
@@ -9,7 +10,6 @@ import {
   VerifierArgsError,
   type VerifierModel,
 } from "../src/index.js";
-import { tempRoot, tinyModel } from "./fixtures.js";
 
 let counter = 0;
 /** A copy of a tiny model folder, edited by `edit`. */

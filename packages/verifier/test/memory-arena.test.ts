@@ -1,6 +1,6 @@
+import { tinyModel } from "@assay/test-support/tiny-models";
 import { describe, expect, it } from "vitest";
 import { loadModel } from "../src/index.js";
-import { tinyModel } from "./fixtures.js";
 
 describe("memoryArena: false", () => {
   it("scores every batch shape exactly as the default session does", async () => {

@@ -1,4 +1,5 @@
 import { fillerText, tinyPairwiseConfig } from "@assay/model-tools";
+import { sample, tinyModel } from "@assay/test-support/tiny-models";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -8,7 +9,6 @@ import {
   resolvePrompt,
   type VerifierTokenizer,
 } from "../src/index.js";
-import { sample, tinyModel } from "./fixtures.js";
 
 let tokenizer: VerifierTokenizer;
 beforeAll(async () => {

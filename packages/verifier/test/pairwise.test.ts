@@ -1,3 +1,4 @@
+import { sample, tinyModel } from "@assay/test-support/tiny-models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AssayConfigSchema,
@@ -9,7 +10,6 @@ import {
   VerifierArgsError,
   type VerifierModel,
 } from "../src/index.js";
-import { sample, tinyModel } from "./fixtures.js";
 
 const QUESTION = "Which compound is released by the plant?";
 

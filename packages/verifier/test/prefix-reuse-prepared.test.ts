@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import type { Sample } from "@assay/core";
 import { makeTinyModel, prepareModel, tinyDistributionTemplates } from "@assay/model-tools";
+import { preparedPair } from "@assay/test-support/prepared-models";
+import { sample, tempRoot } from "@assay/test-support/tiny-models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVerifierScorer, loadModel, PREPARED, type VerifierModel } from "../src/index.js";
-import { sample, tempRoot } from "./fixtures.js";
-import { preparedPair } from "./prepare-fixtures.js";
 import {
   CRITERIA,
   REUSE_TOLERANCE,

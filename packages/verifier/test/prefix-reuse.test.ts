@@ -1,10 +1,10 @@
 import type { Score } from "@assay/core";
 import { tinyDistributionTemplates } from "@assay/model-tools";
+import { preparedPair } from "@assay/test-support/prepared-models";
+import { sample, tinyModel } from "@assay/test-support/tiny-models";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVerifierScorer, loadModel, type VerifierModel } from "../src/index.js";
-import { sample, tinyModel } from "./fixtures.js";
-import { preparedPair } from "./prepare-fixtures.js";
 import {
   CRITERIA,
   scoreNumbers as numbers,

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTinyModel } from "@assay/model-tools";
+import { tempRoot } from "@assay/test-support/tiny-models";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadModel, type VerifierModel } from "../src/index.js";
-import { tempRoot } from "./fixtures.js";
 
 /** A tiny with-past decoder whose assay.json carries `extra`. */
 async function modelWith(name: string, extra: Record<string, unknown>): Promise<string> {

@@ -1,4 +1,5 @@
 import { checkModel, fillerText } from "@assay/model-tools";
+import { sample, tinyModel } from "@assay/test-support/tiny-models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createVerifierScorer,
@@ -10,7 +11,6 @@ import {
   resolvePrompt,
   type VerifierModel,
 } from "../src/index.js";
-import { sample, tinyModel } from "./fixtures.js";
 
 const IM_END = 151_645;
 const SCALE_IDS = [32, 33, 34, 35]; // "A".."D"

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempRoot, tinyModel } from "@assay/test-support/tiny-models";
 import { describe, expect, it } from "vitest";
 import { createSession, ModelFolderError } from "../src/index.js";
-import { tempRoot, tinyModel } from "./fixtures.js";
 
 describe("starting an inference thread", () => {
   it("reports the graph's inputs and outputs with their types and shapes", async () => {

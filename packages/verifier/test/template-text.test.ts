@@ -1,6 +1,7 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { checkModel } from "@assay/model-tools";
+import { sample, tempRoot, tinyModel } from "@assay/test-support/tiny-models";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -11,7 +12,6 @@ import {
   templateDelimiters,
   untrustedSanitizer,
 } from "../src/index.js";
-import { sample, tempRoot, tinyModel } from "./fixtures.js";
 
 // Template text a user may well write: hyphens, brackets, backslashes, `$`, regex syntax.
 const TEMPLATE: Template = [

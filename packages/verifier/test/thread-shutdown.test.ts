@@ -3,8 +3,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { processOutput } from "@assay/test-support/process-output";
+import { tempRoot, tinyModel } from "@assay/test-support/tiny-models";
 import { describe, expect, it } from "vitest";
-import { tempRoot, tinyModel } from "./fixtures.js";
 
 const SOURCE = new URL("../src/index.ts", import.meta.url).href;
 const TSX = fileURLToPath(new URL("../../../node_modules/tsx/dist/esm/index.mjs", import.meta.url));

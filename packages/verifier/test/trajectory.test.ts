@@ -1,5 +1,6 @@
 import type { Score } from "@assay/core";
 import { fillerText } from "@assay/model-tools";
+import { sample, tinyModel } from "@assay/test-support/tiny-models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createVerifierScorer,
@@ -7,7 +8,6 @@ import {
   type VerifierDetail,
   type VerifierModel,
 } from "../src/index.js";
-import { sample, tinyModel } from "./fixtures.js";
 
 const STEPS = [
   "Pheromones signal members of the same species.",

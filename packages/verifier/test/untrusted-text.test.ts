@@ -2,6 +2,7 @@ import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createSanitizer, DEFAULT_REPLACEMENT } from "@assay/core";
 import { fillerText } from "@assay/model-tools";
+import { sample, tempRoot, tinyModel } from "@assay/test-support/tiny-models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createVerifierScorer,
@@ -14,7 +15,6 @@ import {
   untrustedSanitizer,
   type VerifierModel,
 } from "../src/index.js";
-import { sample, tempRoot, tinyModel } from "./fixtures.js";
 
 // The model-graded QA shape of Inspect / OpenAI evals: untrusted text between [BEGIN DATA]
 // and [END DATA], the verdict asked for right after.

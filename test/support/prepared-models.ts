@@ -6,8 +6,8 @@ import {
   prepareModel,
   type TinyModelOptions,
 } from "@assay/model-tools";
-import { createVerifierScorer, type VerifierDetail, type VerifierModel } from "../src/index.js";
-import { sample, tempRoot, tinyModel } from "./fixtures.js";
+import { sample, tempRoot, tinyModel } from "@assay/test-support/tiny-models";
+import { createVerifierScorer, type VerifierDetail, type VerifierModel } from "@assay/verifier";
 
 const prepared = new Map<string, Promise<string>>();
 
