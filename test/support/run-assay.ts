@@ -29,6 +29,11 @@ export function runAssay(
       stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     },
   );
+  // A command may stop before it has read all of its input (a full disk, a refused line):
+  // the rest of the write then fails with EPIPE, which is the command's outcome, not ours.
+  child.stdin?.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  });
   child.stdin?.end(options.stdin);
   return processOutput(child, (text) => options.onStderr?.(text, child));
 }
