@@ -7,8 +7,15 @@ import { freePort, startRedis } from "@assay/test-support/redis-server";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/services";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
+import pg from "pg";
 import { measureProcess } from "../bench-util.js";
-import { cpuMs, RedisMemorySampler, redisFigures, rssMb } from "./proc-stats.js";
+import {
+  cpuMs,
+  PostgresCpuSampler,
+  RedisMemorySampler,
+  redisFigures,
+  rssMb,
+} from "./proc-stats.js";
 import {
   metricSum,
   startAssayWorker,
@@ -49,9 +56,13 @@ export interface PhaseResult {
   /** Redis server CPU (user + sys) from the producer's start to the last result. */
   redisCpuMs: number;
   producerPeakRssMb: number;
+  /** CPU of the whole producer process, start-up and (Assay) `--wait` included. */
+  producerCpuMs: number;
   workerPeakRssMb: number;
   /** CPU the workers used from the producer's start to the last result, all together. */
   workerCpuMs: number;
+  /** CPU of the Postgres backends serving the workers over the same span. */
+  postgresCpuMs: number;
   /** Assay only: rows stored per second spent in the writers' flushes, all workers. */
   rowsPerFlushSecond?: number;
   /** Assay only: last result to `produce --wait` done (run completed, summary printed). */
@@ -71,16 +82,21 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
   const redis = new Redis(redisServer.url, { maxRetriesPerRequest: null });
   const queue = new Queue("cpu", { connection: redis, prefix: PREFIX });
   const workers: WorkerProcess[] = [];
+  const clients: pg.Client[] = [];
   const store = await openStore({ databaseUrl: DATABASE_URL, schema, migrate: true });
   const dir = mkdtempSync(join(tmpdir(), "assay-bench-night-"));
   try {
     if (options.side === "raw") {
       await store.startRun({ id: options.runId, spec: {}, transport: "bullmq" });
     }
+    // Named, so the Postgres backends serving the workers can be told from any others.
+    const applicationName = `assay-bench-night-${process.pid}`;
+    const workerUrl = new URL(DATABASE_URL);
+    workerUrl.searchParams.set("application_name", applicationName);
     const services = {
       redisUrl: redisServer.url,
       prefix: PREFIX,
-      databaseUrl: DATABASE_URL,
+      databaseUrl: workerUrl.toString(),
       schema,
       concurrency: options.concurrency,
     };
@@ -94,6 +110,11 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
     const workerCpuBefore = sum(workers.map((w) => cpuMs(w.pid)));
     const redisBefore = await redisFigures(redis);
     const sampler = new RedisMemorySampler(redis);
+    const postgres = new pg.Client({ connectionString: DATABASE_URL });
+    await postgres.connect();
+    clients.push(postgres);
+    const postgresCpu = new PostgresCpuSampler(postgres, applicationName);
+    await postgresCpu.start();
     const start = performance.now();
     let planned = options.side === "raw" ? options.samples : Number.NaN;
     let enqueuedAll = false;
@@ -130,6 +151,8 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
     const workerCpuMs = sum(workers.map((w) => cpuMs(w.pid))) - workerCpuBefore;
     const redisAfter = await redisFigures(redis);
     sampler.stop();
+    await postgresCpu.sample();
+    postgresCpu.stop();
     const producerRun = await producer;
     let completeMs: number | undefined;
     let reportMs: number | undefined;
@@ -158,14 +181,17 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
       peakJobsInQueue,
       redisCpuMs: redisAfter.cpuMs - redisBefore.cpuMs,
       producerPeakRssMb: producerRun.peakRssMb,
+      producerCpuMs: producerRun.cpuMs,
       workerPeakRssMb,
       workerCpuMs,
+      postgresCpuMs: postgresCpu.totalMs(),
       ...(rowsPerFlushSecond !== undefined && { rowsPerFlushSecond }),
       ...(completeMs !== undefined && { completeMs }),
       ...(reportMs !== undefined && { reportMs }),
     };
   } finally {
     for (const worker of workers) worker.child.kill("SIGKILL");
+    for (const client of clients) await client.end().catch(() => {});
     await queue.close().catch(() => {});
     redis.disconnect();
     await store.close();

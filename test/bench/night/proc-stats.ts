@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Redis } from "ioredis";
+import type pg from "pg";
 
 /** Resident set size now (VmRSS) and at its peak so far (VmHWM) of a live process, in MB. */
 export function rssMb(pid: number): { now: number; peak: number } {
@@ -60,6 +61,60 @@ export class RedisMemorySampler {
     } catch {
       // Redis is being stopped at the end of the phase.
     }
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+}
+
+/**
+ * CPU time of the Postgres backends serving connections named `applicationName`: sampled
+ * every `everyMs` (a backend that exits keeps its last sample), summed at `totalMs()`.
+ * Postgres here is local, so its backends' /proc entries are readable.
+ */
+export class PostgresCpuSampler {
+  readonly #cpuOf = new Map<number, { first: number; last: number }>();
+  readonly #timer: NodeJS.Timeout;
+  #started = false;
+
+  constructor(
+    readonly client: pg.Client,
+    readonly applicationName: string,
+    everyMs = 250,
+  ) {
+    this.#timer = setInterval(() => void this.sample(), everyMs);
+  }
+
+  async sample(): Promise<void> {
+    try {
+      const { rows } = await this.client.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = $1",
+        [this.applicationName],
+      );
+      for (const { pid } of rows) {
+        const now = cpuMs(pid);
+        const seen = this.#cpuOf.get(pid);
+        // A backend there before the start counts from then; one opened later, all its CPU.
+        const first = seen?.first ?? (this.#started ? 0 : now);
+        this.#cpuOf.set(pid, { first, last: now });
+      }
+    } catch {
+      // A backend gone between the query and the read; the next sample catches up.
+    }
+  }
+
+  /** Takes the backends open now as the baseline; any opened later counts in full. */
+  async start(): Promise<void> {
+    await this.sample();
+    this.#started = true;
+  }
+
+  /** CPU used since each backend was first seen, all backends together. */
+  totalMs(): number {
+    let total = 0;
+    for (const { first, last } of this.#cpuOf.values()) total += last - first;
+    return total;
   }
 
   stop(): void {

@@ -10,6 +10,8 @@ const rate = (r: PhaseResult): number => (r.rowsStored * 1000) / r.endToEndMs;
 const redisUs = (r: PhaseResult): number => (r.redisCpuMs * 1000) / r.planned;
 /** Worker CPU per job, µs, all workers together. */
 const workerUs = (r: PhaseResult): number => (r.workerCpuMs * 1000) / r.planned;
+/** CPU of the Postgres backends serving the workers per row stored, µs. */
+const postgresUs = (r: PhaseResult): number => (r.postgresCpuMs * 1000) / r.rowsStored;
 /** Achieved Postgres write rate of one worker: rows stored per second per worker. */
 const rowsPerWorker = (r: PhaseResult, workers: number): number => rate(r) / workers;
 /**
@@ -51,13 +53,14 @@ export function printSize(
       (assay.rowsPerFlushSecond === undefined
         ? ""
         : ` (${fmt(assay.rowsPerFlushSecond)} rows per second of flushing)`) +
-      `, peak RSS ${fmt(assay.workerPeakRssMb)} MB` +
+      `, peak RSS ${fmt(assay.workerPeakRssMb)} MB; Postgres backends ${fmt(postgresUs(assay), 1)} µs/row ` +
+      `(one Postgres core ≈ ${fmt(1e6 / postgresUs(assay))} rows/s)` +
       (raw === undefined
         ? ""
         : `; baseline CPU ${fmt(workerUs(raw), 1)} µs/job, peak RSS ${fmt(raw.workerPeakRssMb)} MB`),
   );
   console.log(
-    `  producer peak RSS ${fmt(assay.producerPeakRssMb)} MB; last result → finished report ` +
+    `  producer: CPU ${fmt((assay.producerCpuMs * 1000) / assay.planned, 1)} µs/job, peak RSS ${fmt(assay.producerPeakRssMb)} MB; last result → finished report ` +
       `${fmt(((assay.completeMs ?? 0) + (assay.reportMs ?? 0)) / 1000, 2)} s ` +
       `(produce --wait completes the run ${fmt((assay.completeMs ?? 0) / 1000, 2)} s + assay report ${fmt((assay.reportMs ?? 0) / 1000, 2)} s)`,
   );
@@ -78,6 +81,7 @@ export function printTable(
     "peak jobs",
     "Redis µs/job",
     "worker µs/job",
+    "Postgres µs/row",
     "rows/s/worker",
     "producer RSS MB",
     "worker RSS MB",
@@ -93,6 +97,7 @@ export function printTable(
     fmt(assay.peakJobsInQueue),
     fmt(redisUs(assay), 1),
     fmt(workerUs(assay), 1),
+    fmt(postgresUs(assay), 1),
     fmt(rowsPerWorker(assay, workers)),
     fmt(assay.producerPeakRssMb),
     fmt(assay.workerPeakRssMb),
