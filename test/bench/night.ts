@@ -27,6 +27,9 @@
  *   --workers W         CPU worker processes (default 2)
  *   --concurrency C     jobs in flight per worker (default 200, the worker's default)
  *   --no-baseline       Assay only (e.g. for a 10,000,000 memory check)
+ *   --worker-node-flags="F ..."  node flags for the Assay workers, e.g.
+ *                       --worker-node-flags="--semi-space-growth-factor=2 --heap-growing-percent=100" to see
+ *                       what the workers' heap limit (limitHeapGrowth) costs in CPU per job
  */
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -49,10 +52,12 @@ const { values: flags } = parseArgs({
     workers: { type: "string", default: "2" },
     concurrency: { type: "string", default: "200" },
     "no-baseline": { type: "boolean", default: false },
+    "worker-node-flags": { type: "string", default: "" },
   },
 });
 const sizes = flags.samples.split(",").map((size) => Number(size.replaceAll("_", "")));
 const workers = Number(flags.workers);
+const workerNodeFlags = flags["worker-node-flags"].split(" ").filter((flag) => flag !== "");
 const concurrency = Number(flags.concurrency);
 for (const [name, value] of [
   ...sizes.map((s) => ["--samples", s] as const),
@@ -79,7 +84,9 @@ const results: { assay: PhaseResult; raw?: PhaseResult }[] = [];
 let runs = 0;
 try {
   console.log(
-    `bench:night — ${workers} CPU workers × concurrency ${concurrency}; backpressure bound: ` +
+    `bench:night — ${workers} CPU workers × concurrency ${concurrency}` +
+      (workerNodeFlags.length > 0 ? ` (worker node flags: ${workerNodeFlags.join(" ")})` : "") +
+      "; backpressure bound: " +
       `${fmt(jobBound)} jobs in Redis (high-water mark ${fmt(highWaterMark)} waiting + ${fmt(addChunkSize - 1)} ` +
       `chunk overshoot + ${fmt(workers * concurrency)} running + ${fmt(keepCompleted)} kept completed)`,
   );
@@ -96,6 +103,7 @@ try {
         spec,
         highWaterMark,
         runId: `night-${side}-${runs}`,
+        workerNodeFlags,
       });
     };
     const raw = flags["no-baseline"] ? undefined : await phase("raw");

@@ -39,6 +39,8 @@ export interface PhaseOptions {
   /** The transport's high-water mark, which the baseline producer honours too. */
   highWaterMark: number;
   runId: string;
+  /** Node flags for the Assay workers (`--worker-node-flags`). */
+  workerNodeFlags: string[];
 }
 
 export interface PhaseResult {
@@ -99,6 +101,7 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
       databaseUrl: workerUrl.toString(),
       schema,
       concurrency: options.concurrency,
+      nodeFlags: options.workerNodeFlags,
     };
     for (let i = 0; i < options.workers; i += 1) {
       workers.push(

@@ -19,12 +19,15 @@ export interface WorkerServices {
   databaseUrl: string;
   schema: string;
   concurrency: number;
+  /** Node flags for the Assay workers, e.g. V8 heap settings to weigh CPU against RSS. */
+  nodeFlags: string[];
 }
 
 /** `apps/worker-cpu` as built, as a deployment starts it; resolves once it listens. */
 export function startAssayWorker(services: WorkerServices, metricsPort: number) {
   return startWorker(
     [
+      ...services.nodeFlags,
       "apps/worker-cpu/dist/main.js",
       ...["--db", services.databaseUrl, "--db-schema", services.schema],
       ...["--redis", services.redisUrl, "--queue-prefix", services.prefix],
