@@ -1,9 +1,13 @@
 import { existsSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { type MeasuredProcess, measureProcess } from "./bench-util.js";
 
 /** The built CLI the benches time, as a user runs it. */
 export const CLI = "apps/cli/dist/main.js";
+
+/** `node` arguments that have a timed child report its garbage-collection pauses. */
+export const GC_PAUSES = ["--import", fileURLToPath(new URL("./gc-pauses.mjs", import.meta.url))];
 
 export function requireBuiltCli(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
@@ -11,13 +15,22 @@ export function requireBuiltCli(): void {
 
 /**
  * Times `assay run <dataset> <args> --quiet --json` and returns its JSON summary; a run
- * that fails throws with its stderr.
+ * that fails throws with its stderr. `nodeArgs` go to node before the CLI.
  */
 export async function timeAssayRun(
   dataset: string,
   args: readonly string[],
+  nodeArgs: readonly string[] = [],
 ): Promise<{ run: MeasuredProcess; summary: Record<string, number> }> {
-  const run = await measureProcess("node", [CLI, "run", dataset, ...args, "--quiet", "--json"]);
+  const run = await measureProcess("node", [
+    ...nodeArgs,
+    CLI,
+    "run",
+    dataset,
+    ...args,
+    "--quiet",
+    "--json",
+  ]);
   if (run.exitCode !== 0) {
     throw new Error(`assay run ${dataset} failed (${run.exitCode}):\n${run.stderr}`);
   }

@@ -21,8 +21,13 @@ export interface MeasuredProcess {
   wallMs: number;
   /** Peak resident set size of the process, from GNU time. */
   peakRssMb: number;
-  /** User plus system CPU time of the process, from GNU time. */
+  /** User plus system CPU time of the process, every thread, from GNU time. */
   cpuMs: number;
+  /**
+   * Garbage-collection pauses, every thread, when the command is node run with
+   * `--import` of gc-pauses.mjs; else 0.
+   */
+  gcMs: number;
   stdout: string;
   stderr: string;
 }
@@ -43,13 +48,18 @@ export async function measureProcess(
   const { code, stdout, stderr } = await processOutput(child, onStderr);
   const rss = /__rss_kb=(\d+)/.exec(stderr);
   const cpu = /__cpu_s=([\d.]+)\+([\d.]+)/.exec(stderr);
+  const gcMs = [...stderr.matchAll(/__gc_ms=([\d.]+)/g)].reduce(
+    (total, match) => total + Number(match[1]),
+    0,
+  );
   return {
     exitCode: code,
     wallMs: performance.now() - start,
     peakRssMb: rss === null ? Number.NaN : Number(rss[1]) / 1024,
     cpuMs: cpu === null ? Number.NaN : (Number(cpu[1]) + Number(cpu[2])) * 1000,
+    gcMs,
     stdout,
-    stderr: stderr.replace(/__rss_kb=.*\n?/, ""),
+    stderr: stderr.replace(/__rss_kb=.*\n?/, "").replace(/__gc_ms=.*\n?/g, ""),
   };
 }
 

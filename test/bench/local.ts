@@ -1,30 +1,33 @@
 /**
- * `npm run bench:local`: 100,000 generated samples through `assay run` on the embedded
- * store and on Postgres, against a raw COPY of the same number of score rows into the same
- * store, in the same run. Each run starts in a fresh folder (embedded) or database
- * (Postgres), as a first run does. Targets: on Postgres, `assay run` ≥ 0.3 × the raw COPY
- * rate; the embedded store ≥ 0.5 × the Postgres `assay run` rate, at ≤ 300 MB peak RSS.
+ * `npm run bench:local`: 1,000,000 generated samples (`--samples`) through `assay run` on the
+ * embedded store and on Postgres. Each run starts in a fresh folder (embedded) or database
+ * (Postgres), as a first run does. On Postgres the yardstick, in the same run, is a plain
+ * COPY of exactly the rows the run stored (its samples and scores), into the same tables
+ * with the same indexes, plus the rollups it writes (same-run-baseline.ts). Also printed:
+ * the CPU the `assay run` process spent per sample (user + system, every thread, from GNU
+ * time, start-up included) and the share of it in garbage-collection pauses.
+ * Targets: on Postgres, `assay run` ≥ 0.5 × the same-run COPY rate and ≤ 15 µs CPU per
+ * sample; the embedded store ≥ 0.5 × the Postgres `assay run` rate, at ≤ 300 MB peak RSS.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { ScoreRow } from "@assay/core";
-import { type OpenStoreOptions, openStore } from "@assay/store";
 import { DATABASE_URL } from "@assay/test-support/database-url";
 import {
   freshPostgres,
+  GC_PAUSES,
   mcqSample,
   requireBuiltCli,
   timeAssayRun,
   writeKindSpec,
 } from "./assay-cli.js";
-import { fmt, median, timed } from "./bench-util.js";
-import { rawBulkInsertScores } from "./raw-copy-baseline.js";
+import { fmt, median } from "./bench-util.js";
+import { captureRun, replayRun } from "./same-run-baseline.js";
 
 const { values: flags } = parseArgs({
   options: {
-    samples: { type: "string", default: "100000" },
+    samples: { type: "string", default: "1000000" },
     reps: { type: "string", default: "3" },
     /** Comma-separated: which stores to measure. */
     stores: { type: "string", default: "pglite,postgres" },
@@ -47,7 +50,12 @@ writeKindSpec(spec, "bench-local", ["mcq", "num", "short", "long"]);
 interface Row {
   store: string;
   e2eRate: number;
-  rawRate: number;
+  /** Samples/s of the same-run COPY baseline; NaN where there is none (embedded). */
+  baselineRate: number;
+  /** Median of each repetition's `assay run` ÷ baseline. */
+  ratio: number;
+  cpuUsPerSample: number;
+  gcShare: number;
   peakRss: number;
 }
 
@@ -56,17 +64,17 @@ const results: Row[] = [];
 try {
   if (stores.has("pglite")) {
     results.push(
-      await benchStore("pglite", async (rep) => {
-        const dir = join(work, `pglite-${rep}`);
-        return { target: { dataDir: dir }, dbArgs: ["--db", dir] };
-      }),
+      await benchStore("pglite", async (rep) => ({
+        dbArgs: ["--db", join(work, `pglite-${rep}`)],
+        baseline: undefined,
+      })),
     );
   }
   if (stores.has("postgres")) {
     results.push(
       await benchStore("postgres", async () => {
         const url = await freshPostgres(flags.postgres, "assay_bench_local");
-        return { target: { databaseUrl: url }, dbArgs: ["--db", url] };
+        return { dbArgs: ["--db", url], baseline: (runId) => sameRunRate(url, runId) };
       }),
     );
   }
@@ -78,11 +86,13 @@ console.log(
   `\nbench:local — ${fmt(samples)} samples, 1 deterministic score each, median of ${reps} runs`,
 );
 console.log(
-  "store     assay run samples/s   raw COPY rows/s   ratio (Postgres: target ≥ 0.3)   peak RSS MB (embedded: target ≤ 300)",
+  "store     assay run samples/s   same-run COPY samples/s   ratio (target ≥ 0.5)   CPU µs/sample (target ≤ 15)   GC % of CPU   peak RSS MB (embedded: target ≤ 300)",
 );
 for (const row of results) {
+  const baseline = Number.isNaN(row.baselineRate) ? "—" : fmt(row.baselineRate);
+  const ratio = Number.isNaN(row.ratio) ? "—" : fmt(row.ratio, 2);
   console.log(
-    `${row.store.padEnd(9)} ${fmt(row.e2eRate).padStart(19)} ${fmt(row.rawRate).padStart(17)} ${fmt(row.e2eRate / row.rawRate, 2).padStart(32)} ${fmt(row.peakRss).padStart(38)}`,
+    `${row.store.padEnd(9)} ${fmt(row.e2eRate).padStart(19)} ${baseline.padStart(25)} ${ratio.padStart(22)} ${fmt(row.cpuUsPerSample, 1).padStart(29)} ${fmt(row.gcShare * 100, 1).padStart(13)} ${fmt(row.peakRss).padStart(38)}`,
   );
 }
 const embedded = results.find((row) => row.store === "pglite");
@@ -93,58 +103,66 @@ if (embedded !== undefined && server !== undefined) {
   );
 }
 
-/** Where one repetition runs: a new folder or database, as a first run has. */
-type FreshStore = (rep: number) => Promise<{ target: OpenStoreOptions; dbArgs: string[] }>;
+/**
+ * Where one repetition runs: a new folder or database, as a first run has, and the rate of
+ * its same-run baseline, measured after the run (none for the embedded store).
+ */
+type FreshStore = (rep: number) => Promise<{
+  dbArgs: string[];
+  baseline: ((runId: string) => Promise<number>) | undefined;
+}>;
 
 async function benchStore(name: string, fresh: FreshStore): Promise<Row> {
   const e2eRates: number[] = [];
+  const baselineRates: number[] = [];
+  const ratios: number[] = [];
+  const cpuPerSample: number[] = [];
+  const gcShares: number[] = [];
   const rss: number[] = [];
-  const rawRates: number[] = [];
   for (let rep = 0; rep < reps; rep += 1) {
-    const { target, dbArgs } = await fresh(rep);
-    const { run, summary } = await timeAssayRun(dataset, [
-      "--spec",
-      spec,
-      "--run-id",
-      `e2e-${rep}`,
-      ...dbArgs,
-    ]);
+    const { dbArgs, baseline } = await fresh(rep);
+    const runId = `e2e-${rep}`;
+    const { run, summary } = await timeAssayRun(
+      dataset,
+      ["--spec", spec, "--run-id", runId, ...dbArgs],
+      GC_PAUSES,
+    );
     if (summary.results !== samples)
       throw new Error(`expected ${samples} results, got ${summary.results}`);
-    e2eRates.push(samples / (run.wallMs / 1000));
+    const e2eRate = samples / (run.wallMs / 1000);
+    e2eRates.push(e2eRate);
     rss.push(run.peakRssMb);
-    rawRates.push(await rawInsertRate(target, `raw-${rep}`));
-    console.log(
-      `${name} rep ${rep + 1}: assay run ${fmt(run.wallMs)} ms, peak RSS ${fmt(run.peakRssMb)} MB, raw ${fmt(rawRates.at(-1) ?? 0)} rows/s`,
-    );
+    cpuPerSample.push((run.cpuMs * 1000) / samples);
+    gcShares.push(run.gcMs / run.cpuMs);
+    let line = `${name} rep ${rep + 1}: assay run ${fmt(run.wallMs)} ms, CPU ${fmt(run.cpuMs)} ms (GC ${fmt(run.gcMs)}), peak RSS ${fmt(run.peakRssMb)} MB`;
+    if (baseline !== undefined) {
+      const baselineRate = await baseline(runId);
+      baselineRates.push(baselineRate);
+      ratios.push(e2eRate / baselineRate);
+      line += `, same-run COPY ${fmt(baselineRate)} samples/s (ratio ${fmt(e2eRate / baselineRate, 2)})`;
+    }
+    console.log(line);
   }
   return {
     store: name,
     e2eRate: median(e2eRates),
-    rawRate: median(rawRates),
+    baselineRate: baselineRates.length === 0 ? Number.NaN : median(baselineRates),
+    ratio: ratios.length === 0 ? Number.NaN : median(ratios),
+    cpuUsPerSample: median(cpuPerSample),
+    gcShare: median(gcShares),
     peakRss: Math.max(...rss),
   };
 }
 
-async function rawInsertRate(target: OpenStoreOptions, runId: string): Promise<number> {
-  const store = await openStore(target);
+/** Samples/s of loading exactly what run `runId` stored at `url` (same-run-baseline.ts). */
+async function sameRunRate(url: string, runId: string): Promise<number> {
+  const dir = mkdtempSync(join(work, "captured-"));
   try {
-    const rows: ScoreRow[] = Array.from({ length: samples }, (_, i) => ({
-      runId,
-      sampleId: `s${i}`,
-      scorer: "exact",
-      criterion: "",
-      repetition: 0,
-      rule: "short",
-      status: "scored",
-      value: i % 2,
-      reason: null,
-      detail: null,
-    }));
-    const { ms } = await timed(() => rawBulkInsertScores(store, rows));
+    const captured = await captureRun(url, runId, dir);
+    const ms = await replayRun(url, "assay_bench_same_run", captured);
     return samples / (ms / 1000);
   } finally {
-    await store.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

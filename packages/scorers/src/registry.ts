@@ -22,6 +22,9 @@ export class ScorerRegistry {
   // A worker calls create() for every job; building a scorer (compiling a regex or a
   // schema) should happen once per distinct { name, args }.
   readonly #instances = new Map<string, Scorer>();
+  // In one process every job of a rule carries the same ref object: looking it up skips
+  // writing the key out (its args as JSON) once per job.
+  readonly #instanceOfRef = new WeakMap<ScorerRef, Scorer>();
 
   constructor(extra: readonly ScorerDefinition<unknown>[] = []) {
     for (const definition of [...deterministicScorers, ...extra]) {
@@ -62,14 +65,18 @@ export class ScorerRegistry {
 
   /** The scorer for `ref`, built once per distinct name and args. */
   create(ref: ScorerRef): Scorer {
+    const known = this.#instanceOfRef.get(ref);
+    if (known !== undefined) return known;
     const cacheKey = `${ref.name}\u0000${JSON.stringify(ref.args)}`;
-    const cached = this.#instances.get(cacheKey);
-    if (cached !== undefined) return cached;
-    const checked = this.#check(ref);
-    // The spec was checked when it loaded, so this job is malformed: retrying cannot help.
-    if (!checked.ok) throw new UnrecoverableJobError(`scorer "${ref.name}": ${checked.message}`);
-    const scorer = checked.definition.create(checked.args);
-    this.#instances.set(cacheKey, scorer);
+    let scorer = this.#instances.get(cacheKey);
+    if (scorer === undefined) {
+      const checked = this.#check(ref);
+      // The spec was checked when it loaded, so this job is malformed: retrying cannot help.
+      if (!checked.ok) throw new UnrecoverableJobError(`scorer "${ref.name}": ${checked.message}`);
+      scorer = checked.definition.create(checked.args);
+      this.#instances.set(cacheKey, scorer);
+    }
+    this.#instanceOfRef.set(ref, scorer);
     return scorer;
   }
 

@@ -26,10 +26,12 @@ export interface LinePlannerOptions {
 export function linePlanner(options: LinePlannerOptions): LinePlanner {
   const { runId, spec, registry, dataset, generatorUsage } = options;
   const route = createRouter(spec);
-  return (samples) => [
-    ...planLine(runId, samples, route, registry, dataset, generatorUsage),
-    ...planPairJobs(runId, samples, spec, registry),
-  ];
+  return (samples) => {
+    const jobs = planLine(runId, samples, route, registry, dataset, generatorUsage);
+    const pairJobs = planPairJobs(runId, samples, spec, registry);
+    // Most lines plan no pair jobs: no copy of the line's jobs then.
+    return pairJobs.length === 0 ? jobs : [...jobs, ...pairJobs];
+  };
 }
 
 export interface PlannedChunk {

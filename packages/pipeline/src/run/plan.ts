@@ -57,11 +57,14 @@ export function planSample(
   file: string,
 ): ScoreJob[] {
   const jobs: ScoreJob[] = [];
-  const seen = new Set<string>();
-  route.scorers.forEach((ref, index) => {
+  // The keys so far, in an array: a sample has a few scorers, and a Set per sample was a
+  // good part of what planning allocated.
+  const seen: string[] = [];
+  for (let index = 0; index < route.scorers.length; index += 1) {
+    const ref = route.scorers[index] as ScorerRef;
     if (sample.scorers !== undefined) checkSampleScorer(ref, index, sample, registry, file);
     const scorer = scorerKey(ref);
-    if (seen.has(scorer)) {
+    if (seen.includes(scorer)) {
       throw new InputError({
         file,
         line: sample.line,
@@ -69,9 +72,9 @@ export function planSample(
         message: `scorer "${scorer}" appears twice for one sample; give one of them a \`key\``,
       });
     }
-    seen.add(scorer);
+    seen.push(scorer);
     jobs.push({ runId, pool: registry.poolOf(ref), rule: route.rule, scorer: ref, sample });
-  });
+  }
   return jobs;
 }
 
