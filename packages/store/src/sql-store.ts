@@ -308,8 +308,8 @@ export class SqlStore implements Store {
     await refusePrunedRun(await this.#runner(), runId, what);
   }
 
-  async refreshPlannerStatistics(tables: "written" | "derived"): Promise<void> {
-    await refreshPlannerStatistics(await this.#driver(), tables);
+  async refreshPlannerStatistics(tables: "written" | "derived", runId: string): Promise<void> {
+    await refreshPlannerStatistics(await this.#driver(), tables, runId);
   }
 
   async importPrices(

@@ -136,6 +136,13 @@ async function expectOwnPartitions(sql: Sql): Promise<void> {
   }
 }
 
+/** Sums the server adds in another row order may differ in the last bits. */
+function rounded(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value), (_key, v: unknown) =>
+    typeof v === "number" ? Number(v.toPrecision(12)) : v,
+  );
+}
+
 const folder = migrationsUpTo0014();
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
@@ -195,8 +202,8 @@ describe("migration 0015 on postgres", () => {
         await store.close();
       }
     };
-    const migrated = await figures(old);
-    expect(migrated).toEqual(await figures(head));
+    const migrated = rounded(await figures(old));
+    expect(migrated).toEqual(rounded(await figures(head)));
     expect(JSON.stringify(migrated)).toContain('"tasks":40');
   });
 });

@@ -80,7 +80,7 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
         hasRollups: () => bare.hasRollups("r"),
         writeRollups: () => bare.writeRollups("r"),
         dropRollups: () => bare.dropRollups("r"),
-        refreshPlannerStatistics: () => bare.refreshPlannerStatistics("written"),
+        refreshPlannerStatistics: () => bare.refreshPlannerStatistics("written", "r"),
         lockAnswerJoin: () => bare.lockAnswerJoin("r"),
         clearStagedAnswers: () => bare.clearStagedAnswers("r"),
         stageAnswers: () => bare.stageAnswers("r", []),
