@@ -39,7 +39,7 @@ function dataset(night: number): string {
 
 async function partitionOf(table: string, runId: string): Promise<string> {
   const { rows } = await pool.query<{ name: string }>(
-    `SELECT assay_run_partition($1, $2) AS name`,
+    `SELECT "${schema}".assay_run_partition($1, $2) AS name`,
     [table, runId],
   );
   return rows[0]?.name ?? "";
