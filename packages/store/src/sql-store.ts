@@ -274,7 +274,9 @@ export class SqlStore implements Store {
     query: CandidateQuery,
     tasksPerPage?: number,
   ): AsyncGenerator<AblationCandidateRow[]> {
-    yield* ablationCandidatePages(await this.#runner(), runId, query, tasksPerPage);
+    const runner = await this.#runner();
+    await refusePrunedRun(runner, runId, "read candidate by candidate");
+    yield* ablationCandidatePages(runner, runId, query, tasksPerPage);
   }
 
   async pairScores(
