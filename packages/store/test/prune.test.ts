@@ -5,7 +5,9 @@ import { storeSelections } from "@assay/test-support/store-selections";
 import { DRIVER_NAMES, openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RejectedRowError } from "../src/rejected-row-error.js";
 import type { Store } from "../src/store.js";
+import { writeIsolating } from "../src/write-isolating.js";
 import { sample, scored, unscored } from "./fixtures.js";
 
 // `Store.pruneRuns` over generated run sets: which runs it drops (start times, --keep-last,
@@ -176,11 +178,17 @@ describe.each(DRIVER_NAMES)("prune on %s", (driver) => {
     expect(await store.hasRollups(runId)).toBe(true);
   });
 
-  it("refuses a write for a run that was never started, naming the partition missing", async () => {
-    const error = await db.store
-      .insertSamples(`never-started-${randomUUID()}`, [sample("t0#0")])
-      .catch((e: unknown) => e);
-    expect(String(error)).toMatch(/no partition of relation "samples" found for row/);
+  it("refuses a write for a run that was never started, naming the run, row by row never", async () => {
+    const runId = `never-started-${randomUUID()}`;
+    const samples = [sample("t0#0"), sample("t1#0")];
+    const failures = await writeIsolating(samples, (part) => db.store.insertSamples(runId, part));
+    // The whole batch fails alike (no row is isolated as refused) with what to do.
+    expect([...failures.keys()]).toEqual([0, 1]);
+    for (const failure of failures.values()) {
+      expect(failure).not.toBeInstanceOf(RejectedRowError);
+      expect(String(failure)).toContain(`Cannot store rows of run "${runId}"`);
+      expect(String(failure)).toContain("never started in this store");
+    }
   });
 });
 
