@@ -5,7 +5,9 @@
  * `assay prune` does, and the same-run baseline of an unpartitioned copy of the tables
  * (same columns and indexes) where the run goes by `DELETE ... WHERE run_id = $1`.
  * Each repeat adds a fresh run, then removes it both ways; medians of --repeats.
- * Target: the drop ≤ 1 s and flat as the total grows.
+ * Target: the drop ≤ 1 s and flat as the total grows. Also printed: the summary `assay
+ * prune` keeps of each run before the drop (`Store.runSummary`, one scan of the run's
+ * scores), which grows with the run, not with the store.
  *
  *   --totals N,N,...  total score rows to measure at (default 1000000,10000000,30000000)
  *   --run-rows N      score rows of the run removed (default 1,000,000; two per sample)
@@ -15,7 +17,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { openStore } from "@assay/store";
+import { openStore, type Store } from "@assay/store";
 import { DATABASE_URL } from "@assay/test-support/database-url";
 import pg from "pg";
 import { fmt, median, timed } from "./bench-util.js";
@@ -113,14 +115,14 @@ async function deleteRows(runId: string): Promise<void> {
   }
 }
 
-async function setUp(): Promise<void> {
+async function setUp(): Promise<Store> {
   await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   const store = await openStore({ databaseUrl: DATABASE_URL, schema, migrate: true });
-  await store.close();
   // The baseline: the same columns, keys and indexes, in one table each.
   for (const table of ["samples", "scores"]) {
     await pool.query(`CREATE TABLE ${table}_flat (LIKE ${table} INCLUDING ALL)`);
   }
+  return store;
 }
 
 async function main(): Promise<void> {
@@ -128,7 +130,7 @@ async function main(): Promise<void> {
     `bench:prune: remove one run of ${fmt(runRows)} score rows (+${fmt(runRows / 2)} samples) ` +
       `at ${totals.map((t) => fmt(t)).join(", ")} total score rows; medians of ${repeats}`,
   );
-  await setUp();
+  const store = await setUp();
   const drops: number[] = [];
   try {
     for (const total of totals) {
@@ -138,8 +140,10 @@ async function main(): Promise<void> {
       await pool.query("ANALYZE samples, scores, samples_flat, scores_flat");
       const dropMs: number[] = [];
       const deleteMs: number[] = [];
+      const summaryMs: number[] = [];
       for (let i = 0; i < repeats; i += 1) {
         const runId = await addRun(runRows);
+        summaryMs.push((await timed(() => store.runSummary(runId))).ms);
         deleteMs.push((await timed(() => deleteRows(runId))).ms);
         dropMs.push((await timed(() => dropPartitions(runId))).ms);
         await pool.query("DELETE FROM runs WHERE id = $1", [runId]);
@@ -150,7 +154,8 @@ async function main(): Promise<void> {
       console.log(
         `total ${fmt(total).padStart(11)} score rows: drop partitions ${fmt(drop, 1)} ms, ` +
           `DELETE (unpartitioned, same run) ${fmt(del, 1)} ms, ratio ${fmt(del / drop, 1)}x ` +
-          `${drop <= DROP_TARGET_MS ? "(drop within" : "(drop OVER"} the ${DROP_TARGET_MS} ms target)`,
+          `${drop <= DROP_TARGET_MS ? "(drop within" : "(drop OVER"} the ${DROP_TARGET_MS} ms target); ` +
+          `summary kept before the drop ${fmt(median(summaryMs), 1)} ms`,
       );
     }
     const spread = Math.max(...drops) / Math.min(...drops);
@@ -158,6 +163,7 @@ async function main(): Promise<void> {
       `drop at largest / smallest total: ${fmt(spread, 2)}x (constant in size means near 1)`,
     );
   } finally {
+    await store.close();
     await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await pool.end();
   }
