@@ -20,6 +20,8 @@ export async function seedBenchRun(
     `INSERT INTO runs (id, name, spec, transport, created_at) VALUES ($1, 'nightly', '{}', 'bench', $2)`,
     [runId, startedAt],
   );
+  // Its raw tables' partitions, as Store.startRun makes them.
+  await client.query("SELECT assay_create_run_partitions($1)", [runId]);
   await client.query(
     `INSERT INTO samples (run_id, sample_id, task_id, candidate_index, label, line, metadata)
      SELECT $1, 't' || t || '#' || c, 't' || t, c,

@@ -25,6 +25,8 @@ export async function seedSelectionRun(
   const taskId = descending ? "'u' || ($2::int - 1 - t)" : "'t' || t";
   await runner.query("SELECT setseed(0.42)");
   await runner.query(`INSERT INTO runs (id, spec, transport) VALUES ($1, '{}', 'bench')`, [runId]);
+  // Its raw tables' partitions, as Store.startRun makes them.
+  await runner.query("SELECT assay_create_run_partitions($1)", [runId]);
   await runner.query(
     `INSERT INTO samples (run_id, sample_id, task_id, candidate_index, label, line, metadata)
      SELECT $1, 't' || t || '#' || c, ${taskId}, c,

@@ -6,6 +6,7 @@ import { registerModel } from "./commands/model.js";
 import { registerPrices } from "./commands/prices.js";
 import { registerProbe } from "./commands/probe.js";
 import { registerProduce } from "./commands/produce.js";
+import { registerPrune } from "./commands/prune.js";
 import { registerReport } from "./commands/report.js";
 import { registerRetry } from "./commands/retry.js";
 import { registerRun } from "./commands/run.js";
@@ -33,6 +34,7 @@ export function createProgram() {
   registerShow(program);
   registerExport(program);
   registerMigrate(program);
+  registerPrune(program);
   registerPrices(program);
   registerProduce(program);
   registerWorker(program);

@@ -2,11 +2,13 @@ import { ROLLUP_TABLES } from "./reports/rollups/rollup-tables.js";
 import { runnerOf } from "./reports/runner-of.js";
 import type { StoreDriver } from "./store-driver.js";
 
-/** The tables a run writes as it is scored. */
-const WRITTEN_TABLES = ["runs", "samples", "scores", "truncations", "usage", "input_errors"];
+/** The partitioned tables a run writes as it is scored (migration 0015), and the others. */
+const WRITTEN_PARTITIONED = ["samples", "scores", "truncations", "usage"];
+const WRITTEN_TABLES = ["runs", "input_errors"];
 
 /** The tables written from those once the run completes: its selections and rollups. */
-const DERIVED_TABLES = ["selections", ...ROLLUP_TABLES];
+const DERIVED_PARTITIONED = ["selections"];
+const DERIVED_TABLES = ROLLUP_TABLES;
 
 /**
  * Refreshes the planner's statistics of the tables a run wrote (`written`), or of its
@@ -15,11 +17,26 @@ const DERIVED_TABLES = ["selections", ...ROLLUP_TABLES];
  * plans (nested loops) that take hours instead of seconds. ANALYZE reads a fixed sample of
  * each table (a second or so on the largest), so it is cheap next to a run. A user who
  * does not own the tables gets a server warning and the tables are left as they are.
+ *
+ * Of the partitioned raw tables only the run's own partitions are analysed: ANALYZE of a
+ * partitioned parent samples every partition again (a year of runs, each night), while a
+ * report names its run, so the planner prunes to that run's partition and plans with its
+ * statistics. Autovacuum analyses partitions on its own, never the parents.
  */
 export async function refreshPlannerStatistics(
   driver: StoreDriver,
   tables: "written" | "derived",
+  runId: string,
 ): Promise<void> {
-  const names = tables === "written" ? WRITTEN_TABLES : DERIVED_TABLES;
-  await runnerOf(driver).query(`ANALYZE ${names.join(", ")}`);
+  const runner = runnerOf(driver);
+  const [partitioned, plain] =
+    tables === "written"
+      ? [WRITTEN_PARTITIONED, WRITTEN_TABLES]
+      : [DERIVED_PARTITIONED, DERIVED_TABLES];
+  const { rows } = await runner.query<{ name: string }>(
+    `SELECT quote_ident(assay_run_partition(t, $1)) AS name FROM unnest($2::text[]) t
+     WHERE to_regclass(quote_ident(assay_run_partition(t, $1))) IS NOT NULL`,
+    [runId, partitioned],
+  );
+  await runner.query(`ANALYZE ${[...rows.map((r) => r.name), ...plain].join(", ")}`);
 }

@@ -29,7 +29,8 @@ export interface ReportStore {
   dropRollups(runId: string): Promise<void>;
   /**
    * Refreshes the planner's statistics of the tables a run wrote (`written`), or of its
-   * selections and rollups (`derived`), so later queries are planned for their real size.
+   * selections and rollups (`derived`), so later queries are planned for their real size:
+   * of the partitioned raw tables, the run's own partitions.
    */
-  refreshPlannerStatistics(tables: "written" | "derived"): Promise<void>;
+  refreshPlannerStatistics(tables: "written" | "derived", runId: string): Promise<void>;
 }

@@ -81,6 +81,11 @@ export const runs = pgTable(
     hasSelection: boolean("has_selection").notNull().generatedAlwaysAs(sql`spec ? 'selection'`),
     /** `pass.solved_by`: the scorer key deciding solved tasks without selection (null: all). */
     solvedBy: text("solved_by").generatedAlwaysAs(sql`spec #>> '{pass,solved_by}'`),
+    /**
+     * When `assay prune` dropped the run's raw rows (its partitions); its rollups remain.
+     * Null: the raw rows are there.
+     */
+    prunedAt: timestamp("pruned_at", { withTimezone: true }),
   },
   // Report trends: "the last N runs" and "the last N runs named X", newest first.
   (t) => [
@@ -88,6 +93,11 @@ export const runs = pgTable(
     index("runs_name_created_idx").on(t.name, t.createdAt),
   ],
 );
+
+// The per-run raw tables (RUN_PARTITIONED_TABLES) are partitioned by LIST on run_id, one
+// partition per run, made when the run starts (migration 0015, `assay_create_run_partitions`),
+// so that pruning a run drops its partitions instead of deleting millions of rows.
+// drizzle-kit knows nothing of partitions: the definitions below are the parents'.
 
 export const samples = pgTable(
   "samples",

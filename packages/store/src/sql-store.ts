@@ -17,6 +17,8 @@ import type { BulkTarget } from "./bulk/bulk-statement.js";
 import { pingDatabase } from "./connection-lost.js";
 import { refreshPlannerStatistics } from "./planner-statistics.js";
 import { importPrices, type PriceImport } from "./prices/import-prices.js";
+import { type PruneOutcome, type PruneSelection, pruneRuns } from "./prune/prune-runs.js";
+import { refusePrunedRun } from "./prune/refuse-pruned.js";
 import { type AnswerJoinLock, lockAnswerJoin } from "./queries/answer-join-lock.js";
 import {
   clearStagedAnswers,
@@ -209,11 +211,15 @@ export class SqlStore implements Store {
   }
 
   async *exportScores(runId: string): AsyncGenerator<ExportRow> {
-    yield* exportScores(await this.#runner(), runId);
+    const runner = await this.#runner();
+    await refusePrunedRun(runner, runId, "exported");
+    yield* exportScores(runner, runId);
   }
 
   async *exportRows(runId: string, table: ExportedTable): AsyncGenerator<ExportedRow> {
-    yield* exportTableRows(await this.#runner(), table, runId);
+    const runner = await this.#runner();
+    await refusePrunedRun(runner, runId, "exported");
+    yield* exportTableRows(runner, table, runId);
   }
 
   async replaceSelections(
@@ -222,6 +228,7 @@ export class SqlStore implements Store {
     startPass: SelectionPass,
     options?: ReplaceSelectionsOptions,
   ): Promise<number> {
+    await refusePrunedRun(await this.#runner(), runId, "selected again");
     return replaceSelections(await this.#driver(), runId, query, startPass, options);
   }
 
@@ -257,7 +264,9 @@ export class SqlStore implements Store {
   }
 
   async sampleRecord(runId: string, sampleId: string): Promise<SampleRecord | undefined> {
-    return sampleRecord(await this.#runner(), runId, sampleId);
+    const runner = await this.#runner();
+    await refusePrunedRun(runner, runId, "shown sample by sample");
+    return sampleRecord(runner, runId, sampleId);
   }
 
   async *ablationCandidatePages(
@@ -265,7 +274,9 @@ export class SqlStore implements Store {
     query: CandidateQuery,
     tasksPerPage?: number,
   ): AsyncGenerator<AblationCandidateRow[]> {
-    yield* ablationCandidatePages(await this.#runner(), runId, query, tasksPerPage);
+    const runner = await this.#runner();
+    await refusePrunedRun(runner, runId, "read candidate by candidate");
+    yield* ablationCandidatePages(runner, runId, query, tasksPerPage);
   }
 
   async pairScores(
@@ -281,15 +292,26 @@ export class SqlStore implements Store {
   }
 
   async writeRollups(runId: string): Promise<void> {
+    await refusePrunedRun(await this.#runner(), runId, "rolled up again");
     await writeRollups(await this.#driver(), runId);
   }
 
   async dropRollups(runId: string): Promise<void> {
-    await dropRollups(await this.#runner(), runId);
+    const runner = await this.#runner();
+    await refusePrunedRun(runner, runId, "reopened");
+    await dropRollups(runner, runId);
   }
 
-  async refreshPlannerStatistics(tables: "written" | "derived"): Promise<void> {
-    await refreshPlannerStatistics(await this.#driver(), tables);
+  async pruneRuns(selection: PruneSelection, options: { dryRun: boolean }): Promise<PruneOutcome> {
+    return pruneRuns(await this.#driver(), selection, options);
+  }
+
+  async refusePrunedRun(runId: string, what: string): Promise<void> {
+    await refusePrunedRun(await this.#runner(), runId, what);
+  }
+
+  async refreshPlannerStatistics(tables: "written" | "derived", runId: string): Promise<void> {
+    await refreshPlannerStatistics(await this.#driver(), tables, runId);
   }
 
   async importPrices(

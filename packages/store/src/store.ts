@@ -13,6 +13,7 @@ import type {
 import type { AnswerJoinStore } from "./answer-join-store.js";
 import type { BatchedWriter, BatchedWriterOptions } from "./batched-writer.js";
 import type { PriceImport } from "./prices/import-prices.js";
+import type { PruneOutcome, PruneSelection } from "./prune/prune-runs.js";
 import type { ExportedRow, ExportedTable } from "./queries/export-tables.js";
 import type { PlannedResults } from "./queries/runs.js";
 import type { ReplaceSelectionsOptions, SelectionPass } from "./queries/selections.js";
@@ -156,6 +157,14 @@ export interface Store extends AnswerJoinStore, ReportStore {
     startPass: SelectionPass,
     options?: ReplaceSelectionsOptions,
   ): Promise<number>;
+
+  /**
+   * Drops the raw rows (partitions) of the finished, rolled-up runs `selection` names and
+   * marks them pruned; with `dryRun`, only says which. Rollups and runs rows stay.
+   */
+  pruneRuns(selection: PruneSelection, options: { dryRun: boolean }): Promise<PruneOutcome>;
+  /** Throws a PrunedRunError naming `what` was asked when the run's raw rows were pruned. */
+  refusePrunedRun(runId: string, what: string): Promise<void>;
 
   /** Stores a price table as a new version, in one transaction; earlier ones never change. */
   importPrices(

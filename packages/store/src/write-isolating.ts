@@ -1,4 +1,4 @@
-import { isDataError } from "./data-error.js";
+import { describeMissingRunPartition, isDataError, isMissingRunPartition } from "./data-error.js";
 import { RejectedRowError } from "./rejected-row-error.js";
 
 /**
@@ -23,7 +23,10 @@ export async function writeIsolating<T>(
       await write(part as T[]);
     } catch (thrown) {
       const error = thrown ?? new Error("write failed");
-      if (!isRowError(error)) {
+      if (isMissingRunPartition(error)) {
+        const described = describeMissingRunPartition(error);
+        for (let index = start; index < end; index += 1) failures.set(index, described);
+      } else if (!isRowError(error)) {
         for (let index = start; index < end; index += 1) failures.set(index, error);
       } else if (end - start === 1) {
         failures.set(start, new RejectedRowError(error));

@@ -6,7 +6,7 @@ import { COPY_MIN_ROWS } from "../src/bulk/bulk-statement.js";
 import { RejectedRowError } from "../src/rejected-row-error.js";
 import type { Store } from "../src/store.js";
 import { writeIsolating } from "../src/write-isolating.js";
-import { freshRunId, sample, scored } from "./fixtures.js";
+import { sample, scored, startedRunId } from "./fixtures.js";
 
 // A batch of COPY_MIN_ROWS rows or more travels by COPY (on Postgres through staging tables
 // when a key is stored already; on PGlite from a blob, merged by the array statement then);
@@ -81,7 +81,7 @@ describe.each(["postgres", "pglite"] as const)("bulk writes on %s", (driver) => 
       fc.asyncProperty(
         fc.array(storableText, { minLength: COPY_BATCH, maxLength: COPY_BATCH }),
         async (texts) => {
-          const [copied, small] = [freshRunId(), freshRunId()];
+          const [copied, small] = [await startedRunId(store), await startedRunId(store)];
           const resultsOf = (runId: string) =>
             texts.map((text, i) =>
               result(runId, `s${String(i).padStart(4, "0")}`, text, i % 2 === 0),
@@ -119,7 +119,7 @@ describe.each(["postgres", "pglite"] as const)("bulk writes on %s", (driver) => 
         fc.uniqueArray(fc.integer({ min: 0, max: COPY_BATCH - 1 }), { minLength: 1, maxLength: 6 }),
         fc.nat(),
         async (badIndexes, kindSeed) => {
-          const runId = freshRunId();
+          const runId = await startedRunId(store);
           const bad = new Set(badIndexes);
           const writer = store.createResultWriter({ maxBatch: COPY_BATCH, maxDelayMs: 50 });
           const rows = Array.from({ length: COPY_BATCH }, (_, i) => {
@@ -148,7 +148,7 @@ describe.each(["postgres", "pglite"] as const)("bulk writes on %s", (driver) => 
   });
 
   it("isolate a refused sample of a COPY batch; the others keep their generator usage", async () => {
-    const runId = freshRunId();
+    const runId = await startedRunId(store);
     const generator = { model: "gen", input_tokens: 10, output_tokens: 2 };
     const samples: Sample[] = Array.from({ length: COPY_BATCH }, (_, i) =>
       sample(`q${i}`, { line: i + 1, generator, metadata: { note: "tab\there" } }),

@@ -1,4 +1,5 @@
 import type { InputErrorSummary, ScoreRow } from "@assay/core";
+import type { Store } from "../src/store.js";
 
 export { sample } from "@assay/test-support/samples";
 
@@ -45,6 +46,13 @@ export function inputError(line: number): InputErrorSummary {
 
 let counter = 0;
 /** A run id no other test in this file uses, so tests can share one store. */
+/** A fresh run id, started in the store so that its raw tables have their partitions. */
+export async function startedRunId(store: Store): Promise<string> {
+  const id = freshRunId();
+  await store.startRun({ id, spec: {}, transport: "local" });
+  return id;
+}
+
 export function freshRunId(): string {
   counter += 1;
   return `run-${counter}-${Math.random().toString(36).slice(2, 8)}`;

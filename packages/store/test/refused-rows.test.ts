@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RejectedRowError } from "../src/rejected-row-error.js";
 import type { Store } from "../src/store.js";
 import { writeIsolating } from "../src/write-isolating.js";
-import { freshRunId, sample, scored } from "./fixtures.js";
+import { sample, scored, startedRunId } from "./fixtures.js";
 
 function result(runId: string, sampleId: string, detail: Record<string, unknown> | null = null) {
   const score = { ...scored(runId, sampleId, "exact", 1), detail };
@@ -25,7 +25,7 @@ describe.each(DRIVER_NAMES)("rows the store refuses (%s)", (driver) => {
   });
 
   it("fail alone in the batched writer: the rest of their batch is stored", async () => {
-    const runId = freshRunId();
+    const runId = await startedRunId(store);
     const writer = store.createResultWriter({ maxBatch: 64, maxDelayMs: 5 });
     const bad = new Map([
       [5, result(runId, "s5", { text: "nul \u0000 here" })],
@@ -48,7 +48,7 @@ describe.each(DRIVER_NAMES)("rows the store refuses (%s)", (driver) => {
   });
 
   it("are isolated among samples by splitting the batch; the others are stored", async () => {
-    const runId = freshRunId();
+    const runId = await startedRunId(store);
     // NUL in text (22021), and an id too long for its unique index (54000).
     const tooLong = randomBytes(3000).toString("base64").slice(0, 3000);
     const samples: Sample[] = Array.from({ length: 30 }, (_, i) =>
@@ -73,7 +73,7 @@ describe.each(DRIVER_NAMES)("rows the store refuses (%s)", (driver) => {
   });
 
   it("keep a sample refused as a duplicate from leaving its generator usage behind", async () => {
-    const runId = freshRunId();
+    const runId = await startedRunId(store);
     const generator = { model: "gen", input_tokens: 10, output_tokens: 2 };
     await store.insertSamples(runId, [sample("d1", { line: 1 })]);
     // Line 2 reuses "d1" with a generator: the sample is not inserted, so neither is the usage.

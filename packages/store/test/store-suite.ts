@@ -80,7 +80,7 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
         hasRollups: () => bare.hasRollups("r"),
         writeRollups: () => bare.writeRollups("r"),
         dropRollups: () => bare.dropRollups("r"),
-        refreshPlannerStatistics: () => bare.refreshPlannerStatistics("written"),
+        refreshPlannerStatistics: () => bare.refreshPlannerStatistics("written", "r"),
         lockAnswerJoin: () => bare.lockAnswerJoin("r"),
         clearStagedAnswers: () => bare.clearStagedAnswers("r"),
         stageAnswers: () => bare.stageAnswers("r", []),
@@ -278,7 +278,7 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
 
     it("finds the jobs whose result is not stored, by the whole result key", async () => {
       const id = await startRun();
-      const other = freshRunId();
+      const other = await startRun();
       await store.writeScores([
         scored(id, "s1", "exact", 1),
         { ...scored(id, "s1", "judge", 1), criterion: "clarity", repetition: 2 },

@@ -8,6 +8,7 @@ import {
   renderSummaryTable,
 } from "@assay/report";
 import type { Store } from "@assay/store";
+import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL } from "@assay/store/report-options";
 import { cancelQueriesOnSignal } from "../cancel-on-signal.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { checkOutPath, writeOutFile } from "../out-file.js";
@@ -68,6 +69,7 @@ async function reportText(
 ): Promise<string> {
   await requireRun(store, runId);
   if (flags.compare !== undefined) await requireRun(store, flags.compare);
+  await refuseRawReportOfPruned(store, runId, flags);
   const { summary, bundle } = await runReportBundle(store, runId, {
     ...(prices !== undefined && { prices }),
     ...(flags.compare !== undefined && { compareRunId: flags.compare }),
@@ -82,6 +84,30 @@ async function reportText(
     : format === "html"
       ? renderReportHtml(bundle)
       : `${renderSummaryTable(summary)}\n\n${renderReportTable(bundle)}`;
+}
+
+/**
+ * A pruned run is reported from its rollups, which hold the figures of the default
+ * settings only: a comparison, a slice (--by) or another early-stop setting would read raw
+ * rows that are gone, and show a run with nothing in it.
+ */
+async function refuseRawReportOfPruned(
+  store: Store,
+  runId: string,
+  flags: ReportFlags,
+): Promise<void> {
+  const rawSettings = [
+    flags.by !== undefined && "--by",
+    flags.fallSteps !== DEFAULT_FALL_STEPS && "--fall-steps",
+    flags.minFall !== DEFAULT_MIN_FALL && "--min-fall",
+  ].filter((flag): flag is string => flag !== false);
+  if (rawSettings.length > 0) {
+    await store.refusePrunedRun(runId, `reported with ${rawSettings.join(", ")}`);
+  }
+  if (flags.compare !== undefined) {
+    await store.refusePrunedRun(runId, "compared");
+    await store.refusePrunedRun(flags.compare, "compared");
+  }
 }
 
 async function loadPrices(file: string): Promise<PriceTable> {

@@ -25,6 +25,7 @@ export async function retryAction(runId: string, flags: RetryFlags): Promise<voi
     await requireRun(store, runId);
     const run = await store.getRun(runId);
     if (run === undefined) return;
+    await store.refusePrunedRun(runId, "retried");
     if (run.transport !== "bullmq") {
       throw new CliExit(
         ExitCode.refused,

@@ -54,7 +54,7 @@ export async function readRunStatus(
   if (complete && summary.finishedAt === null) await store.finishRun(runId);
   // Workers finished it without a waiting producer: nobody else rolls its figures up.
   if (complete && !(await store.hasRollups(runId))) {
-    await store.refreshPlannerStatistics("written");
+    await store.refreshPlannerStatistics("written", runId);
     await store.writeRollups(runId);
   }
   const finishedAt = complete ? ((await store.getRun(runId))?.finishedAt ?? null) : null;

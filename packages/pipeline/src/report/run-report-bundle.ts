@@ -12,6 +12,7 @@ export interface RunReportBundle {
 /**
  * The summary and the bundle of one run (with the selection ablation re-selected from
  * stored values, no model run), built the one way `assay report` and the tests build it.
+ * A pruned run has no stored values left to re-select from, and no ablation.
  */
 export async function runReportBundle(
   store: Store,
@@ -20,6 +21,7 @@ export async function runReportBundle(
 ): Promise<RunReportBundle> {
   const summary = await store.runSummary(runId);
   const stored = await store.reportBundle(runId, options);
-  const ablation = await selectionAblation(store, runId);
+  const pruned = (await store.getRun(runId))?.prunedAt != null;
+  const ablation = pruned ? undefined : await selectionAblation(store, runId);
   return { summary, bundle: ablation === undefined ? stored : { ...stored, ablation } };
 }

@@ -17,7 +17,7 @@ export async function completeRun(
   spec: RunSpec,
 ): Promise<SelectionTotals | undefined> {
   await store.finishRun(runId);
-  await store.refreshPlannerStatistics("written");
+  await store.refreshPlannerStatistics("written", runId);
   const selection = spec.selection;
   const selected =
     selection === undefined

@@ -5,23 +5,31 @@ import type { RunOrigin, RunRecord, StartRunInput } from "../store.js";
 
 export type AnyPgDatabase = PgDatabase<PgQueryResultHKT>;
 
+/**
+ * Records the run and makes its raw tables' partitions (migration 0015), in one
+ * transaction: a second process starting the same run waits on the first one's row, then
+ * finds the partitions made. A run made before partitions (migrated) already has them.
+ */
 export async function startRun(
   db: AnyPgDatabase,
   input: StartRunInput,
 ): Promise<{ created: boolean }> {
-  const inserted = await db
-    .insert(runs)
-    .values({
-      id: input.id,
-      name: input.name ?? null,
-      dataset: input.dataset ?? null,
-      spec: input.spec,
-      transport: input.transport,
-      ...input.origin,
-    })
-    .onConflictDoNothing()
-    .returning({ id: runs.id });
-  return { created: inserted.length > 0 };
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(runs)
+      .values({
+        id: input.id,
+        name: input.name ?? null,
+        dataset: input.dataset ?? null,
+        spec: input.spec,
+        transport: input.transport,
+        ...input.origin,
+      })
+      .onConflictDoNothing()
+      .returning({ id: runs.id });
+    await tx.execute(sql`SELECT assay_create_run_partitions(${input.id})`);
+    return { created: inserted.length > 0 };
+  });
 }
 
 export async function getRun(db: AnyPgDatabase, id: string): Promise<RunRecord | undefined> {

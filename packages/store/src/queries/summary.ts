@@ -31,7 +31,12 @@ interface RunRow {
   refused: number;
 }
 
+/** Where `assay prune` keeps a run's summary, taken from its raw rows before they go. */
+export const PRUNED_SUMMARY_KIND = "run_summary";
+
 export async function runSummary(runner: SqlRunner, runId: string): Promise<RunSummary> {
+  const kept = await prunedSummary(runner, runId);
+  if (kept !== undefined) return kept;
   const run = await runCounts(runner, runId);
   if (run === null) {
     throw new NotFoundError(`No run "${runId}" in this store. Check the id and the store (--db).`);
@@ -58,6 +63,17 @@ export async function runSummary(runner: SqlRunner, runId: string): Promise<RunS
     truncation: { calls: run.calls, truncated: run.truncated, refused: run.refused },
     ...(answers !== undefined && { answers }),
   };
+}
+
+/** A pruned run's summary as it was when pruned; undefined for a run with its raw rows. */
+async function prunedSummary(runner: SqlRunner, runId: string): Promise<RunSummary | undefined> {
+  const { rows } = await runner.query<{ summary: RunSummary }>(
+    `SELECT s.summary FROM runs r
+     JOIN summary_rollups s ON s.run_id = r.id AND s.kind = $2 AND s.position = 0
+     WHERE r.id = $1 AND r.pruned_at IS NOT NULL`,
+    [runId, PRUNED_SUMMARY_KIND],
+  );
+  return rows[0]?.summary;
 }
 
 async function runCounts(runner: SqlRunner, runId: string): Promise<RunRow | null> {

@@ -46,7 +46,7 @@ export async function writeRollups(driver: StoreDriver, runId: string): Promise<
     });
     await insertRollups(runner, runId, figures, stops);
   });
-  await refreshPlannerStatistics(driver, "derived");
+  await refreshPlannerStatistics(driver, "derived", runId);
 }
 
 /**

@@ -1,0 +1,67 @@
+import type { PruneOutcome, PruneSelection } from "@assay/store";
+import prettyBytes from "pretty-bytes";
+import { CliExit, ExitCode } from "../exit-codes.js";
+import { writeErr, writeOut } from "../output.js";
+import { openStoreFor } from "../store-option.js";
+
+export interface PruneFlags {
+  /** Milliseconds. */
+  olderThan?: number;
+  keepLast?: number;
+  dryRun?: boolean;
+  json?: boolean;
+  db?: string;
+  dbSchema?: string;
+}
+
+export async function pruneAction(flags: PruneFlags): Promise<void> {
+  if (flags.olderThan === undefined && flags.keepLast === undefined) {
+    throw new CliExit(
+      ExitCode.usage,
+      "assay prune needs --older-than <duration>, --keep-last <n> or both, e.g. `assay prune --older-than 90d --dry-run`.",
+    );
+  }
+  const selection: PruneSelection = {
+    ...(flags.olderThan !== undefined && { startedBefore: new Date(Date.now() - flags.olderThan) }),
+    ...(flags.keepLast !== undefined && { keepLast: flags.keepLast }),
+  };
+  const store = await openStoreFor(flags.db, "assay prune", {
+    create: false,
+    schema: flags.dbSchema,
+  });
+  try {
+    const dryRun = flags.dryRun === true;
+    const outcome = await store.pruneRuns(selection, { dryRun });
+    if (flags.json === true) writeOut(`${JSON.stringify({ dryRun, ...outcome }, null, 2)}\n`);
+    else writeOut(describeOutcome(outcome, dryRun));
+  } finally {
+    await store.close();
+  }
+}
+
+function describeOutcome(outcome: PruneOutcome, dryRun: boolean): string {
+  const lines: string[] = [];
+  const verb = dryRun ? "would prune" : "pruned";
+  for (const run of outcome.pruned) {
+    lines.push(
+      `${verb} ${run.runId} (started ${run.startedAt.toISOString()}): ` +
+        `${run.samples} samples, ${run.results} results, ${prettyBytes(run.bytes)}`,
+    );
+  }
+  const bytes = outcome.pruned.reduce((sum, run) => sum + run.bytes, 0);
+  const runs = outcome.pruned.length === 1 ? "run" : "runs";
+  lines.push(
+    outcome.pruned.length === 0
+      ? "Nothing to prune."
+      : `${dryRun ? "Would prune" : "Pruned"} ${outcome.pruned.length} ${runs}, ${prettyBytes(bytes)} of raw rows; their runs rows and rollups remain.` +
+          (dryRun ? " Run again without --dry-run to drop them." : ""),
+  );
+  for (const run of outcome.skipped) {
+    const why =
+      run.reason === "unfinished"
+        ? "it has not finished"
+        : "it has no rollups (resume or rerun it to write them)";
+    writeErr(`kept ${run.runId}: ${why}, so its raw rows are its only figures.\n`);
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runAssay } from "@assay/test-support/run-assay";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// `assay prune` on the embedded store: three nightly runs, the oldest two pruned by
+// --keep-last; their reports and the trend read the same afterwards, and everything that
+// would read their raw rows refuses them, saying when they were pruned.
+
+const TASKS = 30;
+const work = mkdtempSync(join(tmpdir(), "assay-prune-"));
+const db = join(work, "store");
+const nights = [1, 2, 3];
+
+function dataset(night: number): string {
+  const lines: string[] = [];
+  for (let task = 0; task < TASKS; task++) {
+    const right = (task + night) % 3 !== 0;
+    lines.push(
+      JSON.stringify({
+        id: `t${task}`,
+        question: `capital of country ${task}?`,
+        target: `city ${task}`,
+        candidates: [
+          { answer: right ? `city ${task}` : "no idea", label: right },
+          { answer: `city ${task + 1}`, label: false },
+        ],
+      }),
+    );
+  }
+  const file = join(work, `night-${night}.jsonl`);
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  return file;
+}
+
+const assay = (...args: string[]) => runAssay([...args, "--db", db], { cwd: work });
+const reports = new Map<number, string>();
+
+beforeAll(async () => {
+  writeFileSync(
+    join(work, "spec.yaml"),
+    "name: nightly\ndefault:\n  scorers: [{ name: exact }, { name: f1 }]\nselection: { verifier: f1 }\n",
+  );
+  for (const night of nights) {
+    const run = await assay(
+      "run",
+      dataset(night),
+      "--spec",
+      "spec.yaml",
+      "--run-id",
+      `night-${night}`,
+      "--quiet",
+    );
+    expect(run.code, run.stderr).toBe(0);
+  }
+  for (const night of nights) {
+    const report = await assay("report", `night-${night}`, "--json");
+    expect(report.code, report.stderr).toBe(0);
+    reports.set(night, report.stdout);
+  }
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("assay prune on the embedded store", () => {
+  it("lists what it would drop with --dry-run, and drops nothing", async () => {
+    const dry = await assay("prune", "--keep-last", "1", "--dry-run");
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/would prune night-2 \(started .*\): 60 samples, 120 results/);
+    expect(dry.stdout).toMatch(/would prune night-1 /);
+    expect(dry.stdout).toContain("Would prune 2 runs");
+    const exported = await assay("export", "night-1");
+    expect(exported.code, exported.stderr).toBe(0);
+  });
+
+  it("drops the raw rows of all but the newest run; reports and the trend read the same", async () => {
+    const pruned = await assay("prune", "--keep-last", "1");
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(pruned.stdout).toContain("Pruned 2 runs");
+    expect(pruned.stdout).toContain("their runs rows and rollups remain");
+    for (const night of nights) {
+      const report = await assay("report", `night-${night}`, "--json");
+      expect(report.code, report.stderr).toBe(0);
+      expect(JSON.parse(report.stdout), `night-${night}`).toEqual(
+        JSON.parse(reports.get(night) as string),
+      );
+    }
+    const again = await assay("prune", "--keep-last", "1");
+    expect(again.stdout).toContain("Nothing to prune.");
+  });
+
+  it("refuses every path that reads a pruned run's raw rows, exit 3, saying when", async () => {
+    const refusals: [string[], string][] = [
+      [["export", "night-1"], "exported"],
+      [["export", "night-1", "--table", "samples"], "exported"],
+      [["show", "night-1", "t1#0"], "shown sample by sample"],
+      [["report", "night-1", "--by", "metadata.kind"], "reported with --by"],
+      [["report", "night-3", "--compare", "night-1"], "compared"],
+      [
+        ["run", dataset(1), "--spec", "spec.yaml", "--run-id", "night-1", "--quiet"],
+        "resumed or run again",
+      ],
+    ];
+    for (const [args, what] of refusals) {
+      const refused = await assay(...args);
+      expect(refused.code, args.join(" ")).toBe(3);
+      expect(refused.stderr).toMatch(
+        new RegExp(
+          `Run "night-1" cannot be ${what}: its raw rows were pruned on \\d{4}-\\d\\d-\\d\\d`,
+        ),
+      );
+      expect(refused.stderr).toContain("Its rollups remain");
+    }
+    // The newest run keeps its raw rows.
+    const kept = await assay("export", "night-3");
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stdout.trim().split("\n")).toHaveLength(TASKS * 2 * 2);
+  });
+
+  it("says how to use it, and refuses a bad duration or no rule as bad usage", async () => {
+    const help = await runAssay(["prune", "--help"]);
+    expect(help.stdout).toContain("assay prune --older-than 90d --dry-run");
+    expect(help.stdout).toMatch(/--keep-last <n>/);
+    const none = await assay("prune");
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("needs --older-than <duration>, --keep-last <n> or both");
+    for (const bad of ["90", "1.5d", "3 months", "0d"]) {
+      const refused = await assay("prune", "--older-than", bad);
+      expect(refused.code, bad).toBe(2);
+      expect(refused.stderr).toContain("--older-than takes a whole number and a unit");
+    }
+  });
+});

@@ -1,0 +1,140 @@
+import { inTransaction } from "../in-transaction.js";
+import { PRUNED_SUMMARY_KIND, runSummary } from "../queries/summary.js";
+import { runnerOf } from "../reports/runner-of.js";
+import type { SqlRunner } from "../sql-runner.js";
+import type { StoreDriver } from "../store-driver.js";
+
+/** Which runs' raw rows to drop: both rules given, a run must meet both. */
+export interface PruneSelection {
+  /** Runs started before this time. */
+  startedBefore?: Date;
+  /** All but the newest N runs (by start time), pruned or not. */
+  keepLast?: number;
+}
+
+export interface PrunedRun {
+  runId: string;
+  name: string | null;
+  startedAt: Date;
+  /** Samples and score rows dropped, as the run's rollups counted them. */
+  samples: number;
+  results: number;
+  /** Bytes the run's partitions (rows and indexes) held. */
+  bytes: number;
+}
+
+export interface SkippedRun {
+  runId: string;
+  startedAt: Date;
+  /** Why its raw rows stay: the rollups a pruned run is reported from are missing. */
+  reason: "unfinished" | "no rollups";
+}
+
+export interface PruneOutcome {
+  /** Dropped, or with `dryRun`, those that would be. */
+  pruned: PrunedRun[];
+  skipped: SkippedRun[];
+}
+
+interface RunRow {
+  id: string;
+  name: string | null;
+  created_at: Date | string;
+  finished_at: Date | string | null;
+  rolled_up: boolean;
+  samples: string | number | null;
+  results: string | number | null;
+}
+
+// Newest first, as `--keep-last` counts; already pruned runs count but are not listed.
+const RUNS = `
+  SELECT r.id, r.name, r.created_at, r.finished_at, ru.run_id IS NOT NULL AS rolled_up,
+         ru.samples, ru.results, r.pruned_at IS NOT NULL AS pruned
+  FROM runs r LEFT JOIN run_rollups ru ON ru.run_id = r.id
+  ORDER BY r.created_at DESC, r.id DESC`;
+
+// The bytes of a run's partitions: catalog reads only.
+const PARTITION_BYTES = `
+  SELECT coalesce(sum(pg_total_relation_size(to_regclass(quote_ident(assay_run_partition(t, $1))))), 0)::bigint AS bytes
+  FROM unnest(assay_run_partitioned_tables()) AS t`;
+
+/**
+ * Drops the raw rows (the partitions) of the finished, rolled-up runs the selection names,
+ * one run per transaction, and marks each `pruned_at`. The runs row and every rollup stay,
+ * so reports with default settings and trends keep the run's figures. A run without
+ * rollups is skipped: nothing would show its figures once its raw rows were gone.
+ */
+export async function pruneRuns(
+  driver: StoreDriver,
+  selection: PruneSelection,
+  options: { dryRun: boolean },
+): Promise<PruneOutcome> {
+  const runner = runnerOf(driver);
+  const { rows } = await runner.query<RunRow & { pruned: boolean }>(RUNS);
+  const outcome: PruneOutcome = { pruned: [], skipped: [] };
+  for (const [index, run] of rows.entries()) {
+    if (run.pruned || !selected(selection, index, new Date(run.created_at))) continue;
+    const startedAt = new Date(run.created_at);
+    if (run.finished_at === null || !run.rolled_up) {
+      const reason = run.finished_at === null ? "unfinished" : "no rollups";
+      outcome.skipped.push({ runId: run.id, startedAt, reason });
+      continue;
+    }
+    const bytes = await partitionBytes(runner, run.id);
+    if (!options.dryRun && !(await pruneRun(driver, run.id))) continue;
+    outcome.pruned.push({
+      runId: run.id,
+      name: run.name,
+      startedAt,
+      samples: Number(run.samples ?? 0),
+      results: Number(run.results ?? 0),
+      bytes,
+    });
+  }
+  return outcome;
+}
+
+function selected(selection: PruneSelection, newestIndex: number, startedAt: Date): boolean {
+  if (selection.keepLast !== undefined && newestIndex < selection.keepLast) return false;
+  if (selection.startedBefore !== undefined && startedAt >= selection.startedBefore) return false;
+  return true;
+}
+
+async function partitionBytes(runner: SqlRunner, runId: string): Promise<number> {
+  const { rows } = await runner.query<{ bytes: string | number }>(PARTITION_BYTES, [runId]);
+  return Number(rows[0]?.bytes ?? 0);
+}
+
+/**
+ * Drops one run's partitions and marks it pruned, in one transaction. The run is checked
+ * again under its row lock: a resume or selection rerun that cleared its rollups since the
+ * list was read keeps its rows. DROP TABLE of a partition takes an ACCESS EXCLUSIVE lock
+ * on the parent for the moment of the drop (a catalog change, whatever the rows).
+ */
+async function pruneRun(driver: StoreDriver, runId: string): Promise<boolean> {
+  return inTransaction(driver, async (runner) => {
+    const { rows } = await runner.query<{ ok: boolean }>(
+      `SELECT r.finished_at IS NOT NULL AND r.pruned_at IS NULL
+              AND EXISTS (SELECT 1 FROM run_rollups ru WHERE ru.run_id = r.id) AS ok
+       FROM runs r WHERE r.id = $1 FOR UPDATE OF r`,
+      [runId],
+    );
+    if (rows[0]?.ok !== true) return false;
+    // The summary `assay report` prints above the figures reads raw rows: keep it as it is.
+    const summary = await runSummary(runner, runId);
+    await runner.query(
+      `INSERT INTO summary_rollups (run_id, kind, position, summary) VALUES ($1, $2, 0, $3)
+       ON CONFLICT (run_id, kind, position) DO UPDATE SET summary = excluded.summary`,
+      [runId, PRUNED_SUMMARY_KIND, JSON.stringify(summary)],
+    );
+    const { rows: parts } = await runner.query<{ name: string }>(
+      `SELECT quote_ident(assay_run_partition(t, $1)) AS name
+       FROM unnest(assay_run_partitioned_tables()) AS t`,
+      [runId],
+    );
+    for (const { name } of parts) await runner.query(`DROP TABLE IF EXISTS ${name}`);
+    await runner.query("DELETE FROM answer_staging WHERE run_id = $1", [runId]);
+    await runner.query("UPDATE runs SET pruned_at = now() WHERE id = $1", [runId]);
+    return true;
+  });
+}
