@@ -123,7 +123,7 @@ async function loadRun(store: Store, captured: CapturedRun): Promise<void> {
   }
   // What `completeRun` does after the last result, selection aside (bench:local asks none).
   await store.finishRun(runId);
-  await store.refreshPlannerStatistics("written");
+  await store.refreshPlannerStatistics("written", runId);
   await store.writeRollups(runId);
 }
 
