@@ -23,13 +23,15 @@ export interface HeapGrowthOptions {
  *   generation is collected far more often, which is what a CPU worker pays for: on
  *   bench:night (100,000 samples, two workers) the worker spent ~135 µs CPU per job with it
  *   and ~90 µs with the young generation left to grow, at ~110 → ~135 MB peak RSS. So the
- *   CPU worker (`apps/worker-cpu`) passes `growYoungGeneration`; the CLI and the producer,
- *   whose live heap grows with the dataset, keep it small, and so does the GPU worker,
- *   whose jobs are too slow for collections to count (bench:local: peak RSS ~290 → ~195 MB on Postgres and
- *   ~450 → ~250 MB on a first embedded run, for ~10% more CPU time).
+ *   CPU worker (`apps/worker-cpu`) passes `growYoungGeneration`. The CLI and the producer,
+ *   whose live heap grows with the dataset, keep it small (with both limits, bench:local's
+ *   peak RSS went ~290 → ~195 MB on Postgres and ~450 → ~250 MB on a first embedded run,
+ *   for ~10% more CPU time), and so does the GPU worker, whose jobs are too slow for
+ *   collections to count.
  * Both flags are read while the process runs, so setting them now works. A process started
  * with its own value (`node --heap-growing-percent=100 …`; Node refuses both in
- * NODE_OPTIONS) keeps it.
+ * NODE_OPTIONS) keeps it; on the command line V8 does not hold the young generation for
+ * `--semi-space-growth-factor=1`, but does for `--max-semi-space-size=1`.
  */
 export function limitHeapGrowth(options: HeapGrowthOptions = {}): void {
   setUnlessChosen("heap-growing-percent", 50);
