@@ -28,8 +28,11 @@
  *   --concurrency C     jobs in flight per worker (default 200, the worker's default)
  *   --no-baseline       Assay only (e.g. for a 10,000,000 memory check)
  *   --worker-node-flags="F ..."  node flags for the Assay workers, e.g.
- *                       --worker-node-flags="--semi-space-growth-factor=2 --heap-growing-percent=100" to see
- *                       what the workers' heap limit (limitHeapGrowth) costs in CPU per job
+ *                       --worker-node-flags="--max-semi-space-size=1" (a young generation
+ *                       fixed at its start-up size, as the CLI keeps it; V8 ignores
+ *                       --semi-space-growth-factor=1 on the command line) or
+ *                       "--heap-growing-percent=100" (V8's old-generation growth) to weigh
+ *                       the workers' heap setting (limitHeapGrowth) in CPU per job and RSS
  */
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

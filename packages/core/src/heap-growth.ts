@@ -1,22 +1,41 @@
 import { setFlagsFromString } from "node:v8";
 
+export interface HeapGrowthOptions {
+  /**
+   * Let the young generation grow as V8 does by default (doubling, up to 3 × 16 MB) instead
+   * of keeping it at its start-up size. For a process whose live heap is small and bounded,
+   * such as a queue worker (its jobs in flight and one batch of rows), where the larger
+   * young generation costs a few tens of MB once and saves most of the collections.
+   * Default false.
+   */
+  growYoungGeneration?: boolean;
+}
+
 /**
  * Keeps V8 from letting garbage pile up to several times the live heap; the process's
  * entry point calls it first. A run keeps about 35 MB alive while gigabytes pass through
  * it, and nearly everything a job allocates outlives two young collections (it waits for
  * its batch to be written), so it dies in the old generation, which V8 by default lets grow
  * to about 4× what survived the last full collection: ~150 MB of heap for 35 MB alive.
- * - The old generation grows to 1.5× what survived instead.
+ * - The old generation grows to 1.5× what survived instead (every process).
  * - The young generation stays at its size when this is called, instead of doubling up to
- *   3 × 16 MB while much survives; called at start-up, that is a few MB.
- * Measured on bench:local's 100,000 samples: peak RSS ~290 → ~195 MB on Postgres and
- * ~450 → ~250 MB on a first embedded run, for ~10% more CPU time. Both flags are read
- * while the process runs, so setting them now works. A process started with its own value
- * (`node --heap-growing-percent=100 …`; Node refuses both in NODE_OPTIONS) keeps it.
+ *   3 × 16 MB while much survives; called at start-up, that is a few MB. A small young
+ *   generation is collected far more often, which is what a CPU worker pays for: on
+ *   bench:night (100,000 samples, two workers) the worker spent ~135 µs CPU per job with it
+ *   and ~90 µs with the young generation left to grow, at ~110 → ~135 MB peak RSS. So the
+ *   CPU worker (`apps/worker-cpu`) passes `growYoungGeneration`. The CLI and the producer,
+ *   whose live heap grows with the dataset, keep it small (with both limits, bench:local's
+ *   peak RSS went ~290 → ~195 MB on Postgres and ~450 → ~250 MB on a first embedded run,
+ *   for ~10% more CPU time), and so does the GPU worker, whose jobs are too slow for
+ *   collections to count.
+ * Both flags are read while the process runs, so setting them now works. A process started
+ * with its own value (`node --heap-growing-percent=100 …`; Node refuses both in
+ * NODE_OPTIONS) keeps it; on the command line V8 does not hold the young generation for
+ * `--semi-space-growth-factor=1`, but does for `--max-semi-space-size=1`.
  */
-export function limitHeapGrowth(): void {
+export function limitHeapGrowth(options: HeapGrowthOptions = {}): void {
   setUnlessChosen("heap-growing-percent", 50);
-  setUnlessChosen("semi-space-growth-factor", 1);
+  if (options.growYoungGeneration !== true) setUnlessChosen("semi-space-growth-factor", 1);
 }
 
 function setUnlessChosen(flag: string, value: number): void {
