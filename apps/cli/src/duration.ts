@@ -15,7 +15,7 @@ export function duration(flag: string) {
     const match = DURATION.exec(value.trim());
     if (match === null) {
       throw new InvalidArgumentError(
-        `${flag} takes a whole number and a unit: h (hours), d (days) or w (weeks), e.g. 90d or 12h; got "${value}".`,
+        `${flag} takes a whole number from 1 and a unit: h (hours), d (days) or w (weeks), e.g. 90d or 12h; got "${value}".`,
       );
     }
     const [, amount, unit] = match as unknown as [string, string, keyof typeof UNIT_MS];

@@ -127,7 +127,7 @@ describe("assay prune on the embedded store", () => {
     for (const bad of ["90", "1.5d", "3 months", "0d"]) {
       const refused = await assay("prune", "--older-than", bad);
       expect(refused.code, bad).toBe(2);
-      expect(refused.stderr).toContain("--older-than takes a whole number and a unit");
+      expect(refused.stderr).toContain("--older-than takes a whole number from 1 and a unit");
     }
   });
 });
