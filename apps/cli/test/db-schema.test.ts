@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeNightlyDataset } from "@assay/test-support/nightly-dataset";
 import { runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import pg from "pg";
@@ -16,26 +17,7 @@ const work = mkdtempSync(join(tmpdir(), "assay-db-schema-"));
 const db = ["--db", DATABASE_URL, "--db-schema", schema];
 const pool = new pg.Pool({ connectionString: DATABASE_URL });
 
-function dataset(night: number): string {
-  const lines: string[] = [];
-  for (let task = 0; task < TASKS; task++) {
-    const right = (task + night) % 3 !== 0;
-    lines.push(
-      JSON.stringify({
-        id: `t${task}`,
-        question: `capital of country ${task}?`,
-        target: `city ${task}`,
-        candidates: [
-          { answer: right ? `city ${task}` : "no idea", label: right },
-          { answer: `city ${task + 1}`, label: false },
-        ],
-      }),
-    );
-  }
-  const file = join(work, `night-${night}.jsonl`);
-  writeFileSync(file, `${lines.join("\n")}\n`);
-  return file;
-}
+const dataset = (night: number): string => writeNightlyDataset(work, night, TASKS);
 
 async function partitionOf(table: string, runId: string): Promise<string> {
   const { rows } = await pool.query<{ name: string }>(

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeNightlyDataset } from "@assay/test-support/nightly-dataset";
 import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -13,26 +14,7 @@ const work = mkdtempSync(join(tmpdir(), "assay-prune-"));
 const db = join(work, "store");
 const nights = [1, 2, 3];
 
-function dataset(night: number): string {
-  const lines: string[] = [];
-  for (let task = 0; task < TASKS; task++) {
-    const right = (task + night) % 3 !== 0;
-    lines.push(
-      JSON.stringify({
-        id: `t${task}`,
-        question: `capital of country ${task}?`,
-        target: `city ${task}`,
-        candidates: [
-          { answer: right ? `city ${task}` : "no idea", label: right },
-          { answer: `city ${task + 1}`, label: false },
-        ],
-      }),
-    );
-  }
-  const file = join(work, `night-${night}.jsonl`);
-  writeFileSync(file, `${lines.join("\n")}\n`);
-  return file;
-}
+const dataset = (night: number): string => writeNightlyDataset(work, night, TASKS);
 
 const assay = (...args: string[]) => runAssay([...args, "--db", db], { cwd: work });
 const reports = new Map<number, string>();
