@@ -27,7 +27,9 @@ export interface HeapGrowthOptions {
  *   whose live heap grows with the dataset, keep it small (with both limits, bench:local's
  *   peak RSS went ~290 → ~195 MB on Postgres and ~450 → ~250 MB on a first embedded run,
  *   for ~10% more CPU time), and so does the GPU worker, whose jobs are too slow for
- *   collections to count.
+ *   collections to count. Letting the CLI's grow (bench:local, 200,000 samples) left its
+ *   CPU on Postgres where it was (~39 µs per sample) and cut it on a first embedded run
+ *   (79 → 69 µs), but took that run's peak RSS from 277 to 320 MB, past its 300 MB target.
  * Both flags are read while the process runs, so setting them now works. A process started
  * with its own value (`node --heap-growing-percent=100 …`; Node refuses both in
  * NODE_OPTIONS) keeps it; on the command line V8 does not hold the young generation for
