@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { openStore, type Store, schema } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
+import { dropSchema } from "@assay/test-support/stores";
 import { getTableColumns, getTableName, type Table } from "drizzle-orm";
 import pg from "pg";
 import { from as copyFrom, to as copyTo } from "pg-copy-streams";
@@ -94,14 +95,14 @@ export async function replayRun(
   schemaName: string,
   captured: CapturedRun,
 ): Promise<number> {
-  await dropSchema(databaseUrl, schemaName);
+  await dropSchema(schemaName, databaseUrl);
   const store = await openStore({ databaseUrl, schema: schemaName, migrate: true });
   try {
     const { ms } = await timed(() => loadRun(store, captured));
     return ms;
   } finally {
     await store.close();
-    await dropSchema(databaseUrl, schemaName);
+    await dropSchema(schemaName, databaseUrl);
   }
 }
 
@@ -125,14 +126,4 @@ async function loadRun(store: Store, captured: CapturedRun): Promise<void> {
   await store.finishRun(runId);
   await store.refreshPlannerStatistics("written", runId);
   await store.writeRollups(runId);
-}
-
-async function dropSchema(databaseUrl: string, schemaName: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schemaName}" CASCADE`);
-  } finally {
-    await client.end();
-  }
 }
