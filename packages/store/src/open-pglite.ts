@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { ConfigError } from "@assay/core";
+import { limitWasmCompilerMemory } from "@assay/core/heap";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
@@ -122,6 +123,7 @@ async function createPglite(location: string, state: StoreFolderState): Promise<
         await mkdir(location, { recursive: true });
       }
     }
+    limitWasmCompilerMemory();
     return await PGlite.create(location, {
       postgresqlconf: EMBEDDED_SETTINGS,
       ...(template !== undefined && { loadDataDir: template }),
