@@ -18,6 +18,8 @@
 
 import { parseArgs } from "node:util";
 import { openStore, type Store } from "@assay/store";
+import { driverOf, dropRunPartitions } from "@assay/store/driver";
+import { runnerOf } from "@assay/store/reports";
 import { DATABASE_URL } from "@assay/test-support/database-url";
 import pg from "pg";
 import { fmt, median, timed } from "./bench-util.js";
@@ -85,21 +87,9 @@ async function addRun(rows: number): Promise<string> {
   return runId;
 }
 
-/** What `assay prune` does to a run's raw rows: drop its partitions, one transaction. */
-async function dropPartitions(runId: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    const { rows } = await client.query<{ name: string }>(
-      `SELECT quote_ident(assay_run_partition(t, $1)) AS name
-       FROM unnest(assay_run_partitioned_tables()) t`,
-      [runId],
-    );
-    for (const { name } of rows) await client.query(`DROP TABLE IF EXISTS ${name}`);
-    await client.query("COMMIT");
-  } finally {
-    client.release();
-  }
+/** What `assay prune` does to a run's raw rows once it is marked pruned: the same code. */
+async function dropPartitions(store: Store, runId: string): Promise<void> {
+  await dropRunPartitions(runnerOf(driverOf(store)), runId, { concurrently: true });
 }
 
 /** Today's way: delete the run's rows from unpartitioned tables, one transaction. */
@@ -145,7 +135,7 @@ async function main(): Promise<void> {
         const runId = await addRun(runRows);
         summaryMs.push((await timed(() => store.runSummary(runId))).ms);
         deleteMs.push((await timed(() => deleteRows(runId))).ms);
-        dropMs.push((await timed(() => dropPartitions(runId))).ms);
+        dropMs.push((await timed(() => dropPartitions(store, runId))).ms);
         await pool.query("DELETE FROM runs WHERE id = $1", [runId]);
         stored -= runRows;
       }

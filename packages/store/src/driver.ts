@@ -2,6 +2,7 @@ import { SqlStore } from "./sql-store.js";
 import type { Store } from "./store.js";
 import type { StoreDriver } from "./store-driver.js";
 
+export { dropRunPartitions } from "./prune/drop-run-partitions.js";
 export type { StoreDriver } from "./store-driver.js";
 
 /**

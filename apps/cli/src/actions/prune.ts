@@ -48,11 +48,16 @@ function describeOutcome(outcome: PruneOutcome, dryRun: boolean): string {
         `${run.samples} samples, ${run.results} results, ${prettyBytes(run.bytes)}`,
     );
   }
+  for (const runId of outcome.completed) {
+    lines.push(
+      `finished pruning ${runId}: an earlier prune stopped before dropping all its raw rows`,
+    );
+  }
   const bytes = outcome.pruned.reduce((sum, run) => sum + run.bytes, 0);
   const runs = outcome.pruned.length === 1 ? "run" : "runs";
   lines.push(
     outcome.pruned.length === 0
-      ? "Nothing to prune."
+      ? `Nothing ${outcome.completed.length > 0 ? "else " : ""}to prune.`
       : `${dryRun ? "Would prune" : "Pruned"} ${outcome.pruned.length} ${runs}, ${prettyBytes(bytes)} of raw rows; their runs rows and rollups remain.` +
           (dryRun ? " Run again without --dry-run to drop them." : ""),
   );

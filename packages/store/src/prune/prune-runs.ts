@@ -3,6 +3,7 @@ import { PRUNED_SUMMARY_KIND, runSummary } from "../queries/summary.js";
 import { runnerOf } from "../reports/runner-of.js";
 import type { SqlRunner } from "../sql-runner.js";
 import type { StoreDriver } from "../store-driver.js";
+import { dropRunPartitions, hasRunPartitions } from "./drop-run-partitions.js";
 
 /** Which runs' raw rows to drop: both rules given, a run must meet both. */
 export interface PruneSelection {
@@ -34,6 +35,11 @@ export interface PruneOutcome {
   /** Dropped, or with `dryRun`, those that would be. */
   pruned: PrunedRun[];
   skipped: SkippedRun[];
+  /**
+   * Runs an earlier prune marked pruned but stopped before dropping all their partitions
+   * (killed, connection lost); this one dropped the rest. Empty with `dryRun`.
+   */
+  completed: string[];
 }
 
 interface RunRow {
@@ -71,9 +77,16 @@ export async function pruneRuns(
 ): Promise<PruneOutcome> {
   const runner = runnerOf(driver);
   const { rows } = await runner.query<RunRow & { pruned: boolean }>(RUNS);
-  const outcome: PruneOutcome = { pruned: [], skipped: [] };
+  const outcome: PruneOutcome = { pruned: [], skipped: [], completed: [] };
   for (const [index, run] of rows.entries()) {
-    if (run.pruned || !selected(selection, index, new Date(run.created_at))) continue;
+    if (run.pruned) {
+      if (!options.dryRun && (await hasRunPartitions(runner, run.id))) {
+        await dropPartitions(driver, run.id);
+        outcome.completed.push(run.id);
+      }
+      continue;
+    }
+    if (!selected(selection, index, new Date(run.created_at))) continue;
     const startedAt = new Date(run.created_at);
     if (run.finished_at === null || !run.rolled_up) {
       const reason = run.finished_at === null ? "unfinished" : "no rollups";
@@ -106,13 +119,14 @@ async function partitionBytes(runner: SqlRunner, runId: string): Promise<number>
 }
 
 /**
- * Drops one run's partitions and marks it pruned, in one transaction. The run is checked
+ * Marks one run pruned, keeping its summary, then drops its partitions. The run is checked
  * again under its row lock: a resume or selection rerun that cleared its rollups since the
- * list was read keeps its rows. DROP TABLE of a partition takes an ACCESS EXCLUSIVE lock
- * on the parent for the moment of the drop (a catalog change, whatever the rows).
+ * list was read keeps its rows. Once marked, every path that reads raw rows refuses the run,
+ * so its partitions can go outside the transaction, without holding up other runs' writers
+ * (`dropRunPartitions`); a prune stopped before they are gone finishes on the next call.
  */
 async function pruneRun(driver: StoreDriver, runId: string): Promise<boolean> {
-  return inTransaction(driver, async (runner) => {
+  const marked = await inTransaction(driver, async (runner) => {
     const { rows } = await runner.query<{ ok: boolean }>(
       `SELECT r.finished_at IS NOT NULL AND r.pruned_at IS NULL
               AND EXISTS (SELECT 1 FROM run_rollups ru WHERE ru.run_id = r.id) AS ok
@@ -127,14 +141,14 @@ async function pruneRun(driver: StoreDriver, runId: string): Promise<boolean> {
        ON CONFLICT (run_id, kind, position) DO UPDATE SET summary = excluded.summary`,
       [runId, PRUNED_SUMMARY_KIND, JSON.stringify(summary)],
     );
-    const { rows: parts } = await runner.query<{ name: string }>(
-      `SELECT quote_ident(assay_run_partition(t, $1)) AS name
-       FROM unnest(assay_run_partitioned_tables()) AS t`,
-      [runId],
-    );
-    for (const { name } of parts) await runner.query(`DROP TABLE IF EXISTS ${name}`);
     await runner.query("DELETE FROM answer_staging WHERE run_id = $1", [runId]);
     await runner.query("UPDATE runs SET pruned_at = now() WHERE id = $1", [runId]);
     return true;
   });
+  if (marked) await dropPartitions(driver, runId);
+  return marked;
+}
+
+function dropPartitions(driver: StoreDriver, runId: string): Promise<void> {
+  return dropRunPartitions(runnerOf(driver), runId, { concurrently: driver.kind === "postgres" });
 }
