@@ -17,11 +17,6 @@ const PARTITIONS = `
   CROSS JOIN LATERAL (SELECT assay_run_partition(t, $1) AS name) AS p
   LEFT JOIN pg_inherits i ON i.inhrelid = to_regclass(quote_ident(p.name))`;
 
-/** Whether any of the run's partitions is still there (a prune that stopped half-way). */
-export async function hasRunPartitions(runner: SqlRunner, runId: string): Promise<boolean> {
-  return (await partitionStates(runner, runId)).some((p) => p.present);
-}
-
 /**
  * Drops a pruned run's partitions, one table at a time, outside any transaction, so that a
  * night being written meanwhile is never held up. On a server, each partition is first

@@ -1,9 +1,8 @@
 import { inTransaction } from "../in-transaction.js";
 import { PRUNED_SUMMARY_KIND, runSummary } from "../queries/summary.js";
 import { runnerOf } from "../reports/runner-of.js";
-import type { SqlRunner } from "../sql-runner.js";
 import type { StoreDriver } from "../store-driver.js";
-import { dropRunPartitions, hasRunPartitions } from "./drop-run-partitions.js";
+import { dropRunPartitions } from "./drop-run-partitions.js";
 
 /** Which runs' raw rows to drop: both rules given, a run must meet both. */
 export interface PruneSelection {
@@ -50,19 +49,26 @@ interface RunRow {
   rolled_up: boolean;
   samples: string | number | null;
   results: string | number | null;
+  pruned: boolean;
+  /** Bytes the run's partitions (rows and indexes) hold. */
+  bytes: string | number;
+  /** How many of its partitions exist: 0 once pruned, unless a prune stopped half-way. */
+  partitions: number;
 }
 
 // Newest first, as `--keep-last` counts; already pruned runs count but are not listed.
+// With each run, what its partitions hold and how many are left: catalog reads only.
 const RUNS = `
   SELECT r.id, r.name, r.created_at, r.finished_at, ru.run_id IS NOT NULL AS rolled_up,
-         ru.samples, ru.results, r.pruned_at IS NOT NULL AS pruned
+         ru.samples, ru.results, r.pruned_at IS NOT NULL AS pruned, p.bytes, p.partitions
   FROM runs r LEFT JOIN run_rollups ru ON ru.run_id = r.id
+  CROSS JOIN LATERAL (
+    SELECT coalesce(sum(pg_total_relation_size(rel)), 0)::bigint AS bytes,
+           count(rel)::int AS partitions
+    FROM unnest(assay_run_partitioned_tables()) AS t,
+         to_regclass(quote_ident(assay_run_partition(t, r.id))) AS rel
+  ) p
   ORDER BY r.created_at DESC, r.id DESC`;
-
-// The bytes of a run's partitions: catalog reads only.
-const PARTITION_BYTES = `
-  SELECT coalesce(sum(pg_total_relation_size(to_regclass(quote_ident(assay_run_partition(t, $1))))), 0)::bigint AS bytes
-  FROM unnest(assay_run_partitioned_tables()) AS t`;
 
 /**
  * Drops the raw rows (the partitions) of the finished, rolled-up runs the selection names,
@@ -76,11 +82,11 @@ export async function pruneRuns(
   options: { dryRun: boolean },
 ): Promise<PruneOutcome> {
   const runner = runnerOf(driver);
-  const { rows } = await runner.query<RunRow & { pruned: boolean }>(RUNS);
+  const { rows } = await runner.query<RunRow>(RUNS);
   const outcome: PruneOutcome = { pruned: [], skipped: [], completed: [] };
   for (const [index, run] of rows.entries()) {
     if (run.pruned) {
-      if (!options.dryRun && (await hasRunPartitions(runner, run.id))) {
+      if (!options.dryRun && run.partitions > 0) {
         await dropPartitions(driver, run.id);
         outcome.completed.push(run.id);
       }
@@ -93,7 +99,6 @@ export async function pruneRuns(
       outcome.skipped.push({ runId: run.id, startedAt, reason });
       continue;
     }
-    const bytes = await partitionBytes(runner, run.id);
     if (!options.dryRun && !(await pruneRun(driver, run.id))) continue;
     outcome.pruned.push({
       runId: run.id,
@@ -101,7 +106,7 @@ export async function pruneRuns(
       startedAt,
       samples: Number(run.samples ?? 0),
       results: Number(run.results ?? 0),
-      bytes,
+      bytes: Number(run.bytes),
     });
   }
   return outcome;
@@ -111,11 +116,6 @@ function selected(selection: PruneSelection, newestIndex: number, startedAt: Dat
   if (selection.keepLast !== undefined && newestIndex < selection.keepLast) return false;
   if (selection.startedBefore !== undefined && startedAt >= selection.startedBefore) return false;
   return true;
-}
-
-async function partitionBytes(runner: SqlRunner, runId: string): Promise<number> {
-  const { rows } = await runner.query<{ bytes: string | number }>(PARTITION_BYTES, [runId]);
-  return Number(rows[0]?.bytes ?? 0);
 }
 
 /**
