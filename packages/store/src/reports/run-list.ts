@@ -14,10 +14,10 @@ const COLUMNS = "id, name, dataset, created_at, finished_at";
 // runs_created_idx / runs_name_created_idx serve both orders without a sort.
 const LAST_RUNS = `SELECT ${COLUMNS} FROM runs ORDER BY created_at DESC LIMIT $1`;
 const LAST_RUNS_NAMED = `SELECT ${COLUMNS} FROM runs WHERE name = $1 ORDER BY created_at DESC LIMIT $2`;
-const RUNS_BY_ID = `SELECT ${COLUMNS} FROM runs WHERE id = ANY($1::text[])`;
-
 // planned_model_results is null on runs made before it was recorded: unknown, not idle.
-const RUNS_WITHOUT_MODEL_CALLS = `SELECT id FROM runs WHERE id = ANY($1::text[]) AND planned_model_results = 0`;
+const RUNS_BY_ID = `
+  SELECT ${COLUMNS}, coalesce(planned_model_results = 0, false) AS without_model_calls
+  FROM runs WHERE id = ANY($1::text[])`;
 
 export interface RunSelector {
   /** Only runs with this name (a nightly series). Default: every run. */
@@ -35,9 +35,18 @@ export async function lastRuns(runner: SqlRunner, selector: RunSelector): Promis
   return rows.map(identityOf).reverse();
 }
 
-export async function runsById(runner: SqlRunner, ids: readonly string[]): Promise<RunIdentity[]> {
-  const { rows } = await runner.query<RunRow>(RUNS_BY_ID, [ids]);
-  return rows.map(identityOf);
+export interface RunsById {
+  runs: RunIdentity[];
+  /** The runs that planned no model call: their verification cost 0, not unknown. */
+  withoutModelCalls: Set<string>;
+}
+
+export async function runsById(runner: SqlRunner, ids: readonly string[]): Promise<RunsById> {
+  const { rows } = await runner.query<RunRow & { without_model_calls: boolean }>(RUNS_BY_ID, [ids]);
+  return {
+    runs: rows.map(identityOf),
+    withoutModelCalls: new Set(rows.filter((row) => row.without_model_calls).map((row) => row.id)),
+  };
 }
 
 function identityOf(row: RunRow): RunIdentity {
@@ -48,13 +57,4 @@ function identityOf(row: RunRow): RunIdentity {
     startedAt: new Date(row.created_at).toISOString(),
     finishedAt: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
   };
-}
-
-/** The runs among `ids` that planned no model call: their verification cost 0, not unknown. */
-export async function runsWithoutModelCalls(
-  runner: SqlRunner,
-  ids: readonly string[],
-): Promise<Set<string>> {
-  const { rows } = await runner.query<{ id: string }>(RUNS_WITHOUT_MODEL_CALLS, [ids]);
-  return new Set(rows.map((row) => row.id));
 }

@@ -13,7 +13,7 @@ import {
 import type { SqlRunner } from "../sql-runner.js";
 import { scorerPassOf } from "./pass-rule.js";
 import { type RunFigures, runFigures } from "./run-figures.js";
-import { lastRuns, type RunSelector, runsById, runsWithoutModelCalls } from "./run-list.js";
+import { lastRuns, type RunSelector, runsById } from "./run-list.js";
 import { verifierEffortOf } from "./verifier-effort.js";
 
 export interface ReportOptions {
@@ -30,7 +30,7 @@ export async function runReports(
   runIds: readonly string[],
   options: ReportOptions = {},
 ): Promise<RunReport[]> {
-  const runs = await runsById(runner, runIds);
+  const { runs, withoutModelCalls } = await runsById(runner, runIds);
   const missing = runIds.filter((id) => !runs.some((run) => run.runId === id));
   if (missing.length > 0) {
     throw new NotFoundError(
@@ -41,7 +41,6 @@ export async function runReports(
     runner,
     runs.map((run) => run.runId),
   );
-  const withoutModelCalls = await runsWithoutModelCalls(runner, runIds);
   return runIds.map((id) => {
     const run = runs.find((r) => r.runId === id) as RunIdentity;
     const f = figures.get(id) as RunFigures;
