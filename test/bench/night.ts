@@ -41,6 +41,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { resolveOptions } from "@assay/queue";
 import { fmt } from "./bench-util.js";
+import { cleanupOnInterrupt } from "./interrupt-cleanup.js";
 import { type PhaseResult, runPhase } from "./night/phase.js";
 import { printSize, printTable } from "./night/report-lines.js";
 import { BENCH_SPEC, writeBenchDataset } from "./producer/bench-dataset.js";
@@ -83,6 +84,7 @@ const dir = mkdtempSync(join(tmpdir(), "assay-bench-night-"));
 const dataset = join(dir, "data.jsonl");
 const spec = join(dir, "spec.yaml");
 writeFileSync(spec, BENCH_SPEC);
+const removeDir = cleanupOnInterrupt(() => rmSync(dir, { recursive: true, force: true }));
 const results: { assay: PhaseResult; raw?: PhaseResult }[] = [];
 let runs = 0;
 try {
@@ -117,5 +119,5 @@ try {
   }
   printTable(results, workers, jobBound);
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  await removeDir();
 }

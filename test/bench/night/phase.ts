@@ -9,6 +9,7 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { measureProcess } from "../bench-util.js";
+import { cleanupOnInterrupt } from "../interrupt-cleanup.js";
 import {
   cpuMs,
   PostgresCpuSampler,
@@ -87,6 +88,16 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
   const clients: pg.Client[] = [];
   const store = await openStore({ databaseUrl: DATABASE_URL, schema, migrate: true });
   const dir = mkdtempSync(join(tmpdir(), "assay-bench-night-"));
+  const cleanup = cleanupOnInterrupt(async () => {
+    for (const worker of workers) worker.child.kill("SIGKILL");
+    for (const client of clients) await client.end().catch(() => {});
+    await queue.close().catch(() => {});
+    redis.disconnect();
+    await store.close();
+    await dropSchema(schema);
+    await redisServer.remove();
+    rmSync(dir, { recursive: true, force: true });
+  });
   try {
     if (options.side === "raw") {
       await store.startRun({ id: options.runId, spec: {}, transport: "bullmq" });
@@ -193,14 +204,7 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
       ...(reportMs !== undefined && { reportMs }),
     };
   } finally {
-    for (const worker of workers) worker.child.kill("SIGKILL");
-    for (const client of clients) await client.end().catch(() => {});
-    await queue.close().catch(() => {});
-    redis.disconnect();
-    await store.close();
-    await dropSchema(schema);
-    await redisServer.remove();
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 }
 
