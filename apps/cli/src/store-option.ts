@@ -1,4 +1,5 @@
 import { ConfigError, readEnv } from "@assay/core";
+import { allowServerHeapGrowth } from "@assay/core/heap";
 import { describeHolder, openStore, type Store } from "@assay/store";
 import { CliExit, ExitCode } from "./exit-codes.js";
 import { writeErr } from "./output.js";
@@ -61,6 +62,7 @@ export async function openStoreFor(
   const { schema, statementTimeoutMs, ...rest } = options;
   const reads = options.create === false;
   const waitMs = reads ? readEnv().ASSAY_STORE_WAIT * 1000 : 0;
+  if (target.databaseUrl !== undefined) allowServerHeapGrowth();
   const store = await openStore({
     ...target,
     ...rest,

@@ -41,6 +41,17 @@ export function limitHeapGrowth(options: HeapGrowthOptions = {}): void {
 }
 
 /**
+ * Lets the old generation grow to 2× what survived its last full collection instead of
+ * 1.5×, for a process whose store is a Postgres server and so has memory to spare: the
+ * CLI calls it once it knows. `assay run` of 200,000 samples on Postgres spent 9% less
+ * CPU (5.2–5.3 s against 5.9–6.0 s, 2 runs each) for 18 MB more peak RSS (213 → 231 MB).
+ * A process with the embedded store keeps 1.5×: it holds PGlite too, within 300 MB.
+ */
+export function allowServerHeapGrowth(): void {
+  setUnlessChosen("heap-growing-percent", 100);
+}
+
+/**
  * Keeps V8's WebAssembly compiler from holding ~30 MB more than it needs in a process that
  * runs the embedded store (PGlite: Postgres compiled to a 9 MB WASM module). V8 first
  * compiles each function with its quick compiler, then recompiles the hot ones with its
