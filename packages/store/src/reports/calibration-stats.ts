@@ -19,8 +19,7 @@ const CALIBRATION_POINTS = `
                 THEN s.detail -> 'criteria' ELSE '[]'::jsonb END AS criteria
     FROM scores s
     JOIN samples sa ON sa.run_id = s.run_id AND sa.sample_id = s.sample_id
-    WHERE s.run_id = ANY($1::text[]) AND sa.run_id = ANY($1::text[])
-      AND s.status = 'scored' AND sa.label IS NOT NULL
+    WHERE s.run_id = ANY($1::text[]) AND s.status = 'scored' AND sa.label IS NOT NULL
       AND s.detail ? 'head'
   ),
   by_criterion AS (

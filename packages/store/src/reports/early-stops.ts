@@ -45,7 +45,6 @@ const EARLY_STOPS = `
   FROM first_streaks f
   JOIN curves c USING (curve)
   JOIN samples s USING (run_id, sample_id)
-  WHERE s.run_id = $1
   ORDER BY f.falls DESC, f.drop DESC, s.task_id, c.sample_id, c.scorer
   LIMIT $3`;
 

@@ -40,8 +40,7 @@ const SCORER_MEANS = `
          avg(s.value) FILTER (WHERE s.run_id = $1) AS a_value,
          avg(s.value) FILTER (WHERE s.run_id = $2) AS b_value
   FROM scores s JOIN samples sm ON sm.run_id = s.run_id AND sm.sample_id = s.sample_id
-  WHERE s.run_id = ANY(ARRAY[$1::text, $2::text]) AND sm.run_id = ANY(ARRAY[$1::text, $2::text])
-    AND s.status = 'scored'
+  WHERE s.run_id = ANY(ARRAY[$1::text, $2::text]) AND s.status = 'scored'
   GROUP BY s.scorer, sm.task_id
   HAVING bool_or(s.run_id = $1) AND bool_or(s.run_id = $2)
   ORDER BY s.scorer, sm.task_id`;

@@ -14,8 +14,7 @@ const SELF_PREFERENCE_CELLS = `
   JOIN samples sa ON sa.run_id = s.run_id AND sa.sample_id = s.sample_id
   JOIN usage u ON u.run_id = s.run_id AND u.sample_id = s.sample_id
     AND u.role = 'generator' AND u.scorer = ''
-  WHERE s.run_id = ANY($1::text[]) AND sa.run_id = ANY($1::text[]) AND u.run_id = ANY($1::text[])
-    AND s.status = 'scored' AND sa.label IS NOT NULL
+  WHERE s.run_id = ANY($1::text[]) AND s.status = 'scored' AND sa.label IS NOT NULL
     AND s.detail ? 'family'
   GROUP BY s.run_id, s.scorer, s.detail->>'family', u.model, sa.label, s.value
   ORDER BY s.run_id, s.scorer, s.detail->>'family', u.model, sa.label, s.value`;

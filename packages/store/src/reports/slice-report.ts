@@ -83,23 +83,19 @@ const VERIFIED = `
 // Solved tasks per slice of a run without selection, as solved-stats.ts counts the run's:
 // a task is solved when its first candidate has a result from the deciding scorer and every
 // such result passes the run's rule. No rows for a run with a selection section.
-// The raw tables are filtered by $1 itself, not only through \`r\`, so that the planner
-// reads only the run's partitions.
 const SOLVED_BY_RULE = `
   WITH r AS (
     SELECT id, solved_by, pass_threshold, pass_thresholds FROM runs
     WHERE id = $1 AND NOT has_selection
   ), first AS (
     SELECT DISTINCT ON (x.task_id) x.run_id, x.sample_id, x.${SLICE} AS slice
-    FROM samples x JOIN r ON r.id = x.run_id WHERE x.run_id = $1
-    ORDER BY ${candidateOrder("x")}
+    FROM samples x JOIN r ON r.id = x.run_id ORDER BY ${candidateOrder("x")}
   ), judged AS (
     SELECT f.run_id, f.slice,
            bool_and(s.status = 'scored' AND s.value >= ${PASS_THRESHOLD}) AS passes
     FROM first f JOIN r ON r.id = f.run_id
     JOIN scores s ON s.run_id = f.run_id AND s.sample_id = f.sample_id
                  AND (r.solved_by IS NULL OR s.scorer = r.solved_by)
-    WHERE s.run_id = $1
     GROUP BY f.run_id, f.slice, f.sample_id
   )
   SELECT r.id AS run_id, j.slice, count(j.run_id) FILTER (WHERE j.passes) AS solved

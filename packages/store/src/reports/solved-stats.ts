@@ -8,8 +8,6 @@ import { PASS_THRESHOLD } from "./pass-rule.js";
 // scorer (`runs.solved_by`; null: every scorer it has) and every such result passes the
 // run's rule. A task whose first candidate has no such result, or an unscored one, is
 // unsolved. Runs with selection are left out: their pick decides (selection-stats.ts).
-// Each raw table is filtered by the run ids themselves, not only through the join with
-// `r`: that is what lets the planner read only those runs' partitions.
 const SOLVED_WITHOUT_SELECTION = `
   WITH r AS (
     SELECT id, solved_by, pass_threshold, pass_thresholds FROM runs
@@ -17,7 +15,6 @@ const SOLVED_WITHOUT_SELECTION = `
   ), first AS (
     SELECT DISTINCT ON (x.run_id, x.task_id) x.run_id, x.sample_id
     FROM samples x JOIN r ON r.id = x.run_id
-    WHERE x.run_id = ANY($1::text[])
     ORDER BY x.run_id, ${candidateOrder("x")}
   ), judged AS (
     SELECT f.run_id,
@@ -25,7 +22,6 @@ const SOLVED_WITHOUT_SELECTION = `
     FROM first f JOIN r ON r.id = f.run_id
     JOIN scores s ON s.run_id = f.run_id AND s.sample_id = f.sample_id
                  AND (r.solved_by IS NULL OR s.scorer = r.solved_by)
-    WHERE s.run_id = ANY($1::text[])
     GROUP BY f.run_id, f.sample_id
   )
   SELECT r.id AS run_id, count(j.run_id) FILTER (WHERE j.passes) AS solved
