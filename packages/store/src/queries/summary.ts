@@ -76,18 +76,20 @@ async function prunedSummary(runner: SqlRunner, runId: string): Promise<RunSumma
   return rows[0]?.summary;
 }
 
+// The raw tables are filtered by $1, not by \`runs.id\`: a correlated filter is planned
+// over every run's partition.
 async function runCounts(runner: SqlRunner, runId: string): Promise<RunRow | null> {
   const { rows } = await runner.query<RunRow>(
     `SELECT name, dataset, created_at AS started_at, finished_at,
             planned_results::float8 AS planned,
-            (SELECT count(*)::int FROM samples WHERE run_id = runs.id) AS samples,
-            (SELECT count(*)::int FROM input_errors WHERE run_id = runs.id) AS input_errors,
+            (SELECT count(*)::int FROM samples WHERE run_id = $1) AS samples,
+            (SELECT count(*)::int FROM input_errors WHERE run_id = $1) AS input_errors,
             t.calls, t.truncated, t.refused
      FROM runs,
      LATERAL (SELECT count(*)::int AS calls,
                      count(*) FILTER (WHERE dropped_tokens > 0 AND kept_tokens > 0)::int AS truncated,
                      count(*) FILTER (WHERE kept_tokens = 0)::int AS refused
-              FROM truncations WHERE run_id = runs.id) AS t
+              FROM truncations WHERE run_id = $1) AS t
      WHERE id = $1`,
     [runId],
   );
