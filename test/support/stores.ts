@@ -80,3 +80,13 @@ export async function queryRows(store: Store, sql: string): Promise<unknown[]> {
     driver.kind === "pglite" ? await driver.client.query(sql) : await driver.pool.query(sql);
   return result.rows;
 }
+
+/** How many of the run's partitions of the raw tables exist (5 for a run not pruned). */
+export async function partitionsOf(store: Store, runId: string): Promise<number> {
+  const rows = (await queryRows(
+    store,
+    `SELECT count(*)::int AS n FROM unnest(assay_run_partitioned_tables()) t
+     WHERE to_regclass(quote_ident(assay_run_partition(t, '${runId.replaceAll("'", "''")}'))) IS NOT NULL`,
+  )) as { n: number }[];
+  return rows[0]?.n ?? 0;
+}

@@ -8,11 +8,12 @@ export { isConnectionLost } from "./connection-lost.js";
 export { isDataError } from "./data-error.js";
 export { DiskFullError, MIN_FREE_BYTES } from "./disk-room.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
-export type {
-  PrunedRun,
-  PruneOutcome,
-  PruneSelection,
-  SkippedRun,
+export {
+  type PrunedRun,
+  PruneInProgressError,
+  type PruneOutcome,
+  type PruneSelection,
+  type SkippedRun,
 } from "./prune/prune-runs.js";
 export { type AnswerJoinLock, RunInUseError } from "./queries/answer-join-lock.js";
 export type { DuplicateAnswer, StagedAnswer } from "./queries/answer-staging.js";

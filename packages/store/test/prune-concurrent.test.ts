@@ -1,9 +1,16 @@
 import type { JobResult } from "@assay/core";
 import { waitFor } from "@assay/test-support/services";
-import { DATABASE_URL, dropSchema, freshSchema, queryRows } from "@assay/test-support/stores";
+import {
+  DATABASE_URL,
+  dropSchema,
+  freshSchema,
+  partitionsOf,
+  queryRows,
+} from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../src/open-store.js";
+import { PruneInProgressError } from "../src/prune/prune-runs.js";
 import type { Store } from "../src/store.js";
 import { sample, scored, startedRunId } from "./fixtures.js";
 
@@ -79,15 +86,6 @@ async function count(table: string, runId: string): Promise<number> {
   return rows[0]?.n ?? -1;
 }
 
-async function partitionsLeft(runId: string): Promise<number> {
-  const rows = (await queryRows(
-    store,
-    `SELECT count(*)::int AS n FROM unnest(assay_run_partitioned_tables()) t
-     WHERE to_regclass(quote_ident(assay_run_partition(t, '${runId}'))) IS NOT NULL`,
-  )) as { n: number }[];
-  return rows[0]?.n ?? -1;
-}
-
 /** The backend detaching one of the run's partitions while it waits for older readers. */
 async function waitingDetach(observer: pg.Client): Promise<number | undefined> {
   const { rows } = await observer.query<{ pid: number }>(
@@ -135,12 +133,47 @@ describe("prune on a server while another run is written", () => {
     await analyst.query("COMMIT");
     const outcome = await pruning;
     expect(outcome.pruned.map((run) => run.runId)).toEqual([old]);
-    expect(await partitionsLeft(old)).toBe(0);
+    expect(await partitionsOf(store, old)).toBe(0);
     // Nothing the night wrote is lost, and the pruned run still reports from its rollups.
     expect(await count("samples", night)).toBe(200);
     expect(await count("scores", night)).toBe(200);
     expect(await count("scores", next)).toBe(10);
     expect(await ownReport(old)).toEqual(before);
+  });
+
+  it("refuses a second prune while one is running, and takes it once the first is done", async () => {
+    const old = await oldRun();
+    const analyst = await connection();
+    await analyst.query("BEGIN");
+    await analyst.query("SELECT count(*) FROM scores");
+    const first = store.pruneRuns({ startedBefore: THIRTY_DAYS_AGO_BUT_ONE() }, { dryRun: false });
+    const observer = await connection();
+    await waitFor(
+      async () => (await waitingDetach(observer)) !== undefined,
+      5_000,
+      "the first prune to wait on the analyst",
+    );
+    // The fault hit: the first prune is half-way, the run marked and its partitions there.
+    expect((await store.getRun(old))?.prunedAt).toBeInstanceOf(Date);
+    expect(await partitionsOf(store, old)).toBeGreaterThan(0);
+    const second = store.pruneRuns({ startedBefore: THIRTY_DAYS_AGO_BUT_ONE() }, { dryRun: false });
+    await expect(second).rejects.toBeInstanceOf(PruneInProgressError);
+    await expect(second).rejects.toThrow(/another assay prune is running/);
+    // A dry run only reads: it goes through meanwhile.
+    const dry = await store.pruneRuns(
+      { startedBefore: THIRTY_DAYS_AGO_BUT_ONE() },
+      { dryRun: true },
+    );
+    expect(dry.pruned).toEqual([]);
+
+    await analyst.query("COMMIT");
+    expect((await first).pruned.map((run) => run.runId)).toEqual([old]);
+    expect(await partitionsOf(store, old)).toBe(0);
+    const after = await store.pruneRuns(
+      { startedBefore: THIRTY_DAYS_AGO_BUT_ONE() },
+      { dryRun: false },
+    );
+    expect(after).toEqual({ pruned: [], skipped: [], completed: [] });
   });
 
   it("finishes, on the next prune, a prune killed while it waited", async () => {
@@ -173,7 +206,7 @@ describe("prune on a server while another run is written", () => {
     // Killed half-way: the run is marked pruned, so nothing reads its rows, but some of its
     // partitions are still there, one of them perhaps with its detach left pending.
     expect((await store.getRun(old))?.prunedAt).toBeInstanceOf(Date);
-    expect(await partitionsLeft(old)).toBeGreaterThan(0);
+    expect(await partitionsOf(store, old)).toBeGreaterThan(0);
 
     const outcome = await store.pruneRuns(
       { startedBefore: THIRTY_DAYS_AGO_BUT_ONE() },
@@ -181,7 +214,7 @@ describe("prune on a server while another run is written", () => {
     );
     expect(outcome.completed).toEqual([old]);
     expect(outcome.pruned).toEqual([]);
-    expect(await partitionsLeft(old)).toBe(0);
+    expect(await partitionsOf(store, old)).toBe(0);
     expect(await ownReport(old)).toEqual(before);
     // A later prune has nothing left to finish.
     const again = await store.pruneRuns(

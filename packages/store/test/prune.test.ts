@@ -2,7 +2,13 @@ import { randomUUID } from "node:crypto";
 import type { JobResult, Sample, SelectionRecord } from "@assay/core";
 import { PrunedRunError } from "@assay/core/errors";
 import { storeSelections } from "@assay/test-support/store-selections";
-import { DRIVER_NAMES, openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
+import {
+  DRIVER_NAMES,
+  openTestStore,
+  partitionsOf,
+  queryRows,
+  type TestStore,
+} from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RejectedRowError } from "../src/rejected-row-error.js";
@@ -92,15 +98,6 @@ async function seed(store: Store, series: string, plan: RunPlan): Promise<string
 async function figures(store: Store, runId: string) {
   const { trend, ...bundle } = await store.reportBundle(runId);
   return { bundle, trend, summary: await store.runSummary(runId) };
-}
-
-async function partitionsOf(store: Store, runId: string): Promise<number> {
-  const rows = (await queryRows(
-    store,
-    `SELECT count(*)::int AS n FROM unnest(assay_run_partitioned_tables()) t
-     WHERE to_regclass(quote_ident(assay_run_partition(t, '${runId}'))) IS NOT NULL`,
-  )) as { n: number }[];
-  return rows[0]?.n ?? 0;
 }
 
 describe.each(DRIVER_NAMES)("prune on %s", (driver) => {

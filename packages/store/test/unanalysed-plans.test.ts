@@ -74,7 +74,11 @@ let pool: pg.Pool;
 beforeAll(async () => {
   schema = freshSchema();
   store = await openStore({ databaseUrl: DATABASE_URL, schema, migrate: true });
-  pool = new pg.Pool({ connectionString: DATABASE_URL, options: `-c search_path=${schema}` });
+  // A quadratic plan takes minutes here; the timeout fails it in one, naming the statement.
+  pool = new pg.Pool({
+    connectionString: DATABASE_URL,
+    options: `-c search_path=${schema} -c statement_timeout=60s`,
+  });
   // Two running series of runs (no rollups yet: reports read the raw rows).
   await pool.query(
     `INSERT INTO runs (id, name, spec, transport) VALUES ('a', 'nightly', '{}', 'local'),

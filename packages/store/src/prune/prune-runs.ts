@@ -1,6 +1,8 @@
+import { ConfigError } from "@assay/core";
 import { inTransaction } from "../in-transaction.js";
 import { PRUNED_SUMMARY_KIND, runSummary } from "../queries/summary.js";
 import { runnerOf } from "../reports/runner-of.js";
+import { trySessionLock } from "../session-lock.js";
 import type { StoreDriver } from "../store-driver.js";
 import { dropRunPartitions } from "./drop-run-partitions.js";
 
@@ -71,12 +73,45 @@ const RUNS = `
   ORDER BY r.created_at DESC, r.id DESC`;
 
 /**
- * Drops the raw rows (the partitions) of the finished, rolled-up runs the selection names,
- * one run per transaction, and marks each `pruned_at`. The runs row and every rollup stay,
+ * Drops the raw rows (the partitions) of the finished, rolled-up runs the selection names:
+ * each run is first marked `pruned_at` in a transaction of its own, then its partitions are
+ * dropped one by one (drop-run-partitions.ts). The runs row and every rollup stay,
  * so reports with default settings and trends keep the run's figures. A run without
- * rollups is skipped: nothing would show its figures once its raw rows were gone.
+ * rollups is skipped: nothing would show its figures once its raw rows were gone. One
+ * prune runs at a time on a server store (a session advisory lock, session-lock.ts): a
+ * second is refused at once with a `PruneInProgressError`; a dry run only reads and takes
+ * no lock.
  */
 export async function pruneRuns(
+  driver: StoreDriver,
+  selection: PruneSelection,
+  options: { dryRun: boolean },
+): Promise<PruneOutcome> {
+  if (options.dryRun) return prune(driver, selection, options);
+  const lock = await trySessionLock(driver, PRUNE_LOCK, []);
+  if (lock === null) {
+    throw new PruneInProgressError(
+      "Cannot prune: another assay prune is running on this store now. Two at once would " +
+        "detach the same partitions under each other. Wait for it to end; a prune that " +
+        "stopped half-way is finished by the next one.",
+    );
+  }
+  try {
+    return await prune(driver, selection, options);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Another process is pruning the same store. */
+export class PruneInProgressError extends ConfigError {
+  override name = "PruneInProgressError";
+}
+
+// One prune at a time per store (schema): advisory locks are per database.
+const PRUNE_LOCK = "hashtextextended('assay.prune:' || current_schema(), 0)";
+
+async function prune(
   driver: StoreDriver,
   selection: PruneSelection,
   options: { dryRun: boolean },

@@ -1,6 +1,7 @@
 import { calibrationSummary, type LabelledScore, type ScorerCalibration } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
 import { num } from "./group-by-run.js";
+import { queryEachRun, type RunTables } from "./run-tables.js";
 
 // Verifier results carry `detail.head` (probe or distribution); deterministic scorers do
 // not. Only scored results on labelled answers count. Each result gives one point for its
@@ -12,15 +13,15 @@ import { num } from "./group-by-run.js";
 // run of many answers sends back one row per distinct score. Ordered so that the summary's
 // floating-point sums come out the same on every call (a rollup written at completion
 // equals the figure computed again from raw rows).
-const CALIBRATION_POINTS = `
+// One branch per run, on its own partitions (run-tables.ts).
+const calibrationPointsSql = (t: RunTables, runId: string) => `
   WITH labelled AS (
-    SELECT s.run_id, s.scorer, s.value, sa.label,
+    SELECT ${runId} AS run_id, s.scorer, s.value, sa.label,
            CASE WHEN jsonb_typeof(s.detail -> 'criteria') = 'array'
                 THEN s.detail -> 'criteria' ELSE '[]'::jsonb END AS criteria
-    FROM scores s
-    JOIN samples sa ON sa.run_id = s.run_id AND sa.sample_id = s.sample_id
-    WHERE s.run_id = ANY($1::text[]) AND s.status = 'scored' AND sa.label IS NOT NULL
-      AND s.detail ? 'head'
+    FROM ${t.scores} s
+    JOIN ${t.samples} sa ON sa.run_id = s.run_id AND sa.sample_id = s.sample_id
+    WHERE s.status = 'scored' AND sa.label IS NOT NULL AND s.detail ? 'head'
   ),
   by_criterion AS (
     SELECT l.run_id, l.scorer, c.e ->> 'name' AS criterion, v.value, l.label
@@ -46,8 +47,7 @@ const CALIBRATION_POINTS = `
   )
   SELECT run_id, scorer, criterion, value, label, count(*) AS n
   FROM points
-  GROUP BY run_id, scorer, criterion, value, label
-  ORDER BY run_id, scorer, criterion, value, label`;
+  GROUP BY run_id, scorer, criterion, value, label`;
 
 type Row = {
   run_id: string;
@@ -66,7 +66,12 @@ export async function calibrationStats(
   runner: SqlRunner,
   runIds: readonly string[],
 ): Promise<Map<string, ScorerCalibration[]>> {
-  const { rows } = await runner.query<Row>(CALIBRATION_POINTS, [runIds]);
+  const rows = await queryEachRun<Row>(
+    runner,
+    runIds,
+    calibrationPointsSql,
+    "run_id, scorer, criterion, value, label",
+  );
   const points = new Map<string, Map<string, LabelledScore[]>>();
   for (const row of rows) {
     const byScorer = points.get(row.run_id) ?? new Map<string, LabelledScore[]>();

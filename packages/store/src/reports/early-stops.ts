@@ -4,6 +4,7 @@ import { type EarlyStopRow, earlyStopCandidateOf } from "./early-stop-candidate.
 import { num } from "./group-by-run.js";
 import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL } from "./report-options.js";
 import { readEarlyStopRollup } from "./rollups/early-stop-rollups.js";
+import { type RunTables, runTables } from "./run-tables.js";
 
 // A drop of exactly the minimum counts: 0.9 − 0.8 is 0.0999… in floating point.
 const FALL_TOLERANCE = 1e-9;
@@ -12,17 +13,18 @@ export const DEFAULT_EARLY_STOP_LIMIT = 100;
 
 // The verifier stores a trajectory's curve as detail.progress (a JSON array, null where a
 // prefix was unscored). A fall is a step lower than the one before it by at least the
-// minimum ($4); a plateau, a smaller drop, a rise or a null ends a streak. Consecutive
+// minimum ($3); a plateau, a smaller drop, a rise or a null ends a streak. Consecutive
 // falls share `step - row_number()` (gaps and islands); each curve keeps its first streak
-// of at least M ($2) falls. Each curve gets a number once (materialized, so both reads of
+// of at least M ($1) falls. Each curve gets a number once (materialized, so both reads of
 // `curves` see the same numbers): sorting on it costs much less than on the five text and
 // number columns of the result key.
-const EARLY_STOPS = `
+// On the run's own partitions (run-tables.ts).
+const earlyStopsSql = (t: RunTables) => `
   WITH curves AS MATERIALIZED (
     SELECT run_id, sample_id, scorer, detail->'progress' AS progress,
            row_number() OVER () AS curve
-    FROM scores
-    WHERE run_id = $1 AND jsonb_typeof(detail->'progress') = 'array'
+    FROM ${t.scores}
+    WHERE jsonb_typeof(detail->'progress') = 'array'
   ), points AS (
     SELECT curve, p.ord - 1 AS step,
            CASE WHEN jsonb_typeof(p.value) = 'number' THEN (p.value #>> '{}')::float8 END AS value
@@ -33,10 +35,10 @@ const EARLY_STOPS = `
   ), falls AS (
     SELECT curve, step, value, before,
            step - row_number() OVER (PARTITION BY curve ORDER BY step) AS island
-    FROM steps WHERE value < before AND before - value >= $4::float8 - ${FALL_TOLERANCE}::float8
+    FROM steps WHERE value < before AND before - value >= $3::float8 - ${FALL_TOLERANCE}::float8
   ), streaks AS (
     SELECT curve, min(step) - 1 AS from_step, count(*) AS falls, max(before) - min(value) AS drop
-    FROM falls GROUP BY curve, island HAVING count(*) >= $2
+    FROM falls GROUP BY curve, island HAVING count(*) >= $1
   ), first_streaks AS (
     SELECT DISTINCT ON (curve) * FROM streaks ORDER BY curve, from_step
   )
@@ -44,9 +46,9 @@ const EARLY_STOPS = `
          count(*) OVER () AS total
   FROM first_streaks f
   JOIN curves c USING (curve)
-  JOIN samples s USING (run_id, sample_id)
+  JOIN ${t.samples} s USING (run_id, sample_id)
   ORDER BY f.falls DESC, f.drop DESC, s.task_id, c.sample_id, c.scorer
-  LIMIT $3`;
+  LIMIT $2`;
 
 type Row = EarlyStopRow & { total: unknown };
 
@@ -103,7 +105,8 @@ export async function rawEarlyStops(
   runId: string,
   { fallSteps, minFall, limit }: EarlyStopSetting,
 ): Promise<EarlyStopReport> {
-  const { rows } = await runner.query<Row>(EARLY_STOPS, [runId, fallSteps, limit, minFall]);
+  const tables = await runTables(runner, runId);
+  const { rows } = await runner.query<Row>(earlyStopsSql(tables), [fallSteps, limit, minFall]);
   return {
     fallSteps,
     minFall,

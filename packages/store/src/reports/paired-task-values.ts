@@ -1,4 +1,5 @@
 import type { SqlRunner } from "../sql-runner.js";
+import { type RunTables, runTables } from "./run-tables.js";
 
 /** One figure's per-task values in two runs, over the tasks both runs have, in task order. */
 export interface PairedValues {
@@ -34,16 +35,24 @@ const ACCURACY = `
 
 // A task's value for a scorer is the mean of its scored results (one per candidate);
 // unscored results are left out, as in every mean the report shows. Paired by grouping, as
-// above; the join to samples is on its primary key.
-const SCORER_MEANS = `
-  SELECT s.scorer,
-         avg(s.value) FILTER (WHERE s.run_id = $1) AS a_value,
-         avg(s.value) FILTER (WHERE s.run_id = $2) AS b_value
-  FROM scores s JOIN samples sm ON sm.run_id = s.run_id AND sm.sample_id = s.sample_id
-  WHERE s.run_id = ANY(ARRAY[$1::text, $2::text]) AND s.status = 'scored'
-  GROUP BY s.scorer, sm.task_id
-  HAVING bool_or(s.run_id = $1) AND bool_or(s.run_id = $2)
-  ORDER BY s.scorer, sm.task_id`;
+// above; each run's scores are joined to its samples on the partitions' primary key
+// (run-tables.ts: only the two runs' partitions are read).
+const scoredValuesSql = (side: "a" | "b", t: RunTables) => `
+    SELECT '${side}' AS side, s.scorer, sm.task_id, s.value
+    FROM ${t.scores} s
+    JOIN ${t.samples} sm ON sm.run_id = s.run_id AND sm.sample_id = s.sample_id
+    WHERE s.status = 'scored'`;
+
+const scorerMeansSql = (a: RunTables, b: RunTables) => `
+  SELECT scorer,
+         avg(value) FILTER (WHERE side = 'a') AS a_value,
+         avg(value) FILTER (WHERE side = 'b') AS b_value
+  FROM (${scoredValuesSql("a", a)}
+    UNION ALL ${scoredValuesSql("b", b)}
+  ) v
+  GROUP BY scorer, task_id
+  HAVING bool_or(side = 'a') AND bool_or(side = 'b')
+  ORDER BY scorer, task_id`;
 
 const ACCURACY_METRICS = [
   ["pass@1", "pass1"],
@@ -61,10 +70,9 @@ export async function pairedTaskValues(
 ): Promise<PairedValues[]> {
   const [accuracy, scorers] = await Promise.all([
     runner.query<AccuracyRow>(ACCURACY, [runId, baselineRunId]),
-    runner.query<{ scorer: string; a_value: unknown; b_value: unknown }>(SCORER_MEANS, [
-      runId,
-      baselineRunId,
-    ]),
+    Promise.all([runTables(runner, runId), runTables(runner, baselineRunId)]).then(([a, b]) =>
+      runner.query<{ scorer: string; a_value: unknown; b_value: unknown }>(scorerMeansSql(a, b)),
+    ),
   ]);
   const values: PairedValues[] = [];
   if (accuracy.rows.length > 0) {

@@ -1,23 +1,23 @@
 import { type SelfPreference, type SelfPreferenceCell, selfPreference } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
 import { num } from "./group-by-run.js";
+import { queryEachRun, type RunTables } from "./run-tables.js";
 
 // Verifier scores that carry their model's `family`, on labelled answers whose generator
 // model is stored (the generator's usage row: role generator, scorer ''). One row per
 // distinct score, so the interval can resample answers without a row per answer; ordered
 // so that the means and the seeded resampling come out the same on every call, whatever
 // the plan (a rollup written at completion equals the figure computed again from raw rows).
-const SELF_PREFERENCE_CELLS = `
-  SELECT s.run_id, s.scorer, s.detail->>'family' AS family, u.model AS generator, sa.label,
+// One branch per run, on its own partitions (run-tables.ts).
+const selfPreferenceCellsSql = (t: RunTables, runId: string) => `
+  SELECT ${runId} AS run_id, s.scorer, s.detail->>'family' AS family, u.model AS generator, sa.label,
          s.value, count(*) AS n
-  FROM scores s
-  JOIN samples sa ON sa.run_id = s.run_id AND sa.sample_id = s.sample_id
-  JOIN usage u ON u.run_id = s.run_id AND u.sample_id = s.sample_id
+  FROM ${t.scores} s
+  JOIN ${t.samples} sa ON sa.run_id = s.run_id AND sa.sample_id = s.sample_id
+  JOIN ${t.usage} u ON u.run_id = s.run_id AND u.sample_id = s.sample_id
     AND u.role = 'generator' AND u.scorer = ''
-  WHERE s.run_id = ANY($1::text[]) AND s.status = 'scored' AND sa.label IS NOT NULL
-    AND s.detail ? 'family'
-  GROUP BY s.run_id, s.scorer, s.detail->>'family', u.model, sa.label, s.value
-  ORDER BY s.run_id, s.scorer, s.detail->>'family', u.model, sa.label, s.value`;
+  WHERE s.status = 'scored' AND sa.label IS NOT NULL AND s.detail ? 'family'
+  GROUP BY s.scorer, s.detail->>'family', u.model, sa.label, s.value`;
 
 type Row = {
   run_id: string;
@@ -34,7 +34,12 @@ export async function selfPreferenceStats(
   runner: SqlRunner,
   runIds: readonly string[],
 ): Promise<Map<string, SelfPreference[]>> {
-  const { rows } = await runner.query<Row>(SELF_PREFERENCE_CELLS, [runIds]);
+  const rows = await queryEachRun<Row>(
+    runner,
+    runIds,
+    selfPreferenceCellsSql,
+    "run_id, scorer, family, generator, label, value",
+  );
   const cells = new Map<string, Map<string, SelfPreferenceCell[]>>();
   for (const row of rows) {
     const byScorer = cells.get(row.run_id) ?? new Map<string, SelfPreferenceCell[]>();

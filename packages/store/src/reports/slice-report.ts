@@ -14,6 +14,7 @@ import type { SqlRunner } from "../sql-runner.js";
 import { num, numOrNull } from "./group-by-run.js";
 import { PASS_THRESHOLD } from "./pass-rule.js";
 import { metadataPath } from "./report-options.js";
+import { type RunTables, runTables } from "./run-tables.js";
 import { CUT } from "./truncation-stats.js";
 
 // $1 run id, $2 the metadata path as text[] (`metadata.a.b` → {a,b}). `#>>` reads the value
@@ -83,23 +84,23 @@ const VERIFIED = `
 // Solved tasks per slice of a run without selection, as solved-stats.ts counts the run's:
 // a task is solved when its first candidate has a result from the deciding scorer and every
 // such result passes the run's rule. No rows for a run with a selection section.
-const SOLVED_BY_RULE = `
-  WITH r AS (
-    SELECT id, solved_by, pass_threshold, pass_thresholds FROM runs
-    WHERE id = $1 AND NOT has_selection
-  ), first AS (
+// On the run's own partitions (run-tables.ts), as solved-stats.ts reads them.
+const solvedByRuleSql = (t: RunTables) => `
+  WITH first AS (
     SELECT DISTINCT ON (x.task_id) x.run_id, x.sample_id, x.${SLICE} AS slice
-    FROM samples x JOIN r ON r.id = x.run_id ORDER BY ${candidateOrder("x")}
+    FROM ${t.samples} x ORDER BY ${candidateOrder("x")}
   ), judged AS (
-    SELECT f.run_id, f.slice,
+    SELECT f.slice,
            bool_and(s.status = 'scored' AND s.value >= ${PASS_THRESHOLD}) AS passes
-    FROM first f JOIN r ON r.id = f.run_id
-    JOIN scores s ON s.run_id = f.run_id AND s.sample_id = f.sample_id
-                 AND (r.solved_by IS NULL OR s.scorer = r.solved_by)
-    GROUP BY f.run_id, f.slice, f.sample_id
+    FROM first f
+    JOIN ${t.scores} s ON s.run_id = f.run_id AND s.sample_id = f.sample_id
+    JOIN runs r ON r.id = $1 AND (r.solved_by IS NULL OR s.scorer = r.solved_by)
+    GROUP BY f.slice, f.sample_id
   )
-  SELECT r.id AS run_id, j.slice, count(j.run_id) FILTER (WHERE j.passes) AS solved
-  FROM r LEFT JOIN judged j ON j.run_id = r.id GROUP BY r.id, j.slice`;
+  SELECT j.slice, count(*) FILTER (WHERE j.passes) AS solved
+  FROM runs r LEFT JOIN judged j ON true
+  WHERE r.id = $1 AND NOT r.has_selection
+  GROUP BY j.slice`;
 
 type Row = Record<string, unknown> & { slice: string | null };
 
@@ -116,8 +117,9 @@ export async function sliceReport(
   options: SliceOptions = {},
 ): Promise<SliceReport> {
   const params = [runId, metadataPath(by)];
+  const tables = await runTables(runner, runId);
   const [tasks, samples, scores, truncations, usage, verified, solvedByRule] = await Promise.all(
-    [TASKS, SAMPLES, SCORES, TRUNCATIONS, USAGE, VERIFIED, SOLVED_BY_RULE].map((sql) =>
+    [TASKS, SAMPLES, SCORES, TRUNCATIONS, USAGE, VERIFIED, solvedByRuleSql(tables)].map((sql) =>
       runner.query<Row>(sql, params),
     ),
   );
