@@ -131,6 +131,14 @@ describe.each(DRIVER_NAMES)("raw-row reports on %s", (driver) => {
     expect(paired.flatMap((p) => p.current)).toEqual([]);
   });
 
+  it("reads a run named twice once", async () => {
+    const runner = runnerOf(driverOf(db.store));
+    const mine = runs[0] as string;
+    const once = (await rawRunFigures(runner, [mine])).get(mine);
+    expect(once?.calibration?.length).toBeGreaterThan(0);
+    expect((await rawRunFigures(runner, [mine, mine])).get(mine)).toEqual(once);
+  });
+
   it("plans a comparison of two runs on their partitions alone", async () => {
     const [a, b] = runs as [string, string];
     await expectOnly([a, b], async (runner) => {

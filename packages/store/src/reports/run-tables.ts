@@ -54,7 +54,7 @@ export async function runTables(runner: SqlRunner, runId: string): Promise<RunTa
  * `UNION ALL` branch per run (`branch` is given the run's tables and the parameter that
  * holds its id, `$1` for the first run), ordered by `orderBy` over the branches' columns.
  * One statement rather than one per run: a trend of 30 runs would otherwise pay 30 round
- * trips and plans.
+ * trips. A run named twice is read once, as `run_id = ANY(...)` would.
  */
 export async function queryEachRun<R>(
   runner: SqlRunner,
@@ -62,14 +62,15 @@ export async function queryEachRun<R>(
   branch: (tables: RunTables, runId: string) => string,
   orderBy: string,
 ): Promise<R[]> {
-  if (runIds.length === 0) return [];
-  const tables = await runTablesOf(runner, runIds);
-  const branches = runIds.map(
+  const runs = [...new Set(runIds)];
+  if (runs.length === 0) return [];
+  const tables = await runTablesOf(runner, runs);
+  const branches = runs.map(
     (runId, i) => `(${branch(tables.get(runId) as RunTables, `$${i + 1}::text`)})`,
   );
   const { rows } = await runner.query<R>(
     `SELECT * FROM (${branches.join("\n  UNION ALL ")}) run_rows ORDER BY ${orderBy}`,
-    [...runIds],
+    runs,
   );
   return rows;
 }
