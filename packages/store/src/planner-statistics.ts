@@ -1,13 +1,14 @@
 import { ROLLUP_TABLES } from "./reports/rollups/rollup-tables.js";
 import { runnerOf } from "./reports/runner-of.js";
+import { type RawTable, runPartitions } from "./run-partitions.js";
 import type { StoreDriver } from "./store-driver.js";
 
 /** The partitioned tables a run writes as it is scored (migration 0015), and the others. */
-const WRITTEN_PARTITIONED = ["samples", "scores", "truncations", "usage"];
+const WRITTEN_PARTITIONED: readonly RawTable[] = ["samples", "scores", "truncations", "usage"];
 const WRITTEN_TABLES = ["runs", "input_errors"];
 
 /** The tables written from those once the run completes: its selections and rollups. */
-const DERIVED_PARTITIONED = ["selections"];
+const DERIVED_PARTITIONED: readonly RawTable[] = ["selections"];
 const DERIVED_TABLES = ROLLUP_TABLES;
 
 /**
@@ -33,10 +34,6 @@ export async function refreshPlannerStatistics(
     tables === "written"
       ? [WRITTEN_PARTITIONED, WRITTEN_TABLES]
       : [DERIVED_PARTITIONED, DERIVED_TABLES];
-  const { rows } = await runner.query<{ name: string }>(
-    `SELECT quote_ident(assay_run_partition(t, $1)) AS name FROM unnest($2::text[]) t
-     WHERE to_regclass(quote_ident(assay_run_partition(t, $1))) IS NOT NULL`,
-    [runId, partitioned],
-  );
-  await runner.query(`ANALYZE ${[...rows.map((r) => r.name), ...plain].join(", ")}`);
+  const present = (await runPartitions(runner, [runId], partitioned)).filter((p) => p.present);
+  await runner.query(`ANALYZE ${[...present.map((p) => p.name), ...plain].join(", ")}`);
 }

@@ -9,6 +9,7 @@ import { rawRunFigures } from "../src/reports/run-figures.js";
 import { runnerOf } from "../src/reports/runner-of.js";
 import { sampleRecord } from "../src/reports/sample-record.js";
 import { sliceReport } from "../src/reports/slice-report.js";
+import { RAW_TABLES } from "../src/run-partitions.js";
 import type { SqlRunner } from "../src/sql-runner.js";
 import { sample, scored, startedRunId } from "./fixtures.js";
 
@@ -137,6 +138,26 @@ describe.each(DRIVER_NAMES)("raw-row reports on %s", (driver) => {
     const once = (await rawRunFigures(runner, [mine])).get(mine);
     expect(once?.calibration?.length).toBeGreaterThan(0);
     expect((await rawRunFigures(runner, [mine, mine])).get(mine)).toEqual(once);
+  });
+
+  it("looks the runs' partitions up once for all their raw-row figures", async () => {
+    const base = runnerOf(driverOf(db.store));
+    const lookups: string[] = [];
+    const counting: SqlRunner = {
+      query(text, params) {
+        if (text.includes("assay_run_partition(")) lookups.push(text);
+        return base.query(text, params);
+      },
+    };
+    await rawRunFigures(counting, runs);
+    expect(lookups).toHaveLength(1);
+  });
+
+  it("names the raw tables the schema partitions by run", async () => {
+    const rows = (await queryRows(db.store, "SELECT assay_run_partitioned_tables() AS tables")) as {
+      tables: string[];
+    }[];
+    expect(rows[0]?.tables).toEqual([...RAW_TABLES]);
   });
 
   it("plans a comparison of two runs on their partitions alone", async () => {

@@ -1,7 +1,7 @@
 import { calibrationSummary, type LabelledScore, type ScorerCalibration } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
 import { num } from "./group-by-run.js";
-import { queryEachRun, type RunTables } from "./run-tables.js";
+import { queryEachRun, type RunTableSet, type RunTables } from "./run-tables.js";
 
 // Verifier results carry `detail.head` (probe or distribution); deterministic scorers do
 // not. Only scored results on labelled answers count. Each result gives one point for its
@@ -64,11 +64,11 @@ type Row = {
  */
 export async function calibrationStats(
   runner: SqlRunner,
-  runIds: readonly string[],
+  tables: RunTableSet,
 ): Promise<Map<string, ScorerCalibration[]>> {
   const rows = await queryEachRun<Row>(
     runner,
-    runIds,
+    tables,
     calibrationPointsSql,
     "run_id, scorer, criterion, value, label",
   );
@@ -83,7 +83,7 @@ export async function calibrationStats(
     points.set(row.run_id, byScorer);
   }
   return new Map(
-    runIds.map((runId) => [
+    tables.runIds.map((runId) => [
       runId,
       [...(points.get(runId) ?? new Map<string, LabelledScore[]>())]
         .map(([key, list]) => {

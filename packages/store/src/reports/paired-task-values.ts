@@ -1,5 +1,5 @@
 import type { SqlRunner } from "../sql-runner.js";
-import { type RunTables, runTables } from "./run-tables.js";
+import { type RunTables, runTablesOf } from "./run-tables.js";
 
 /** One figure's per-task values in two runs, over the tasks both runs have, in task order. */
 export interface PairedValues {
@@ -70,8 +70,10 @@ export async function pairedTaskValues(
 ): Promise<PairedValues[]> {
   const [accuracy, scorers] = await Promise.all([
     runner.query<AccuracyRow>(ACCURACY, [runId, baselineRunId]),
-    Promise.all([runTables(runner, runId), runTables(runner, baselineRunId)]).then(([a, b]) =>
-      runner.query<{ scorer: string; a_value: unknown; b_value: unknown }>(scorerMeansSql(a, b)),
+    runTablesOf(runner, [runId, baselineRunId]).then((tables) =>
+      runner.query<{ scorer: string; a_value: unknown; b_value: unknown }>(
+        scorerMeansSql(tables.of(runId), tables.of(baselineRunId)),
+      ),
     ),
   ]);
   const values: PairedValues[] = [];

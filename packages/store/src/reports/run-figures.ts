@@ -10,6 +10,7 @@ import type { SqlRunner } from "../sql-runner.js";
 import { calibrationStats } from "./calibration-stats.js";
 import { pairwiseStats } from "./pairwise-stats.js";
 import { readRollups } from "./rollups/read-rollups.js";
+import { runTablesOf } from "./run-tables.js";
 import { NO_SCORES, type ScoreStats, scoreStats } from "./score-stats.js";
 import { NO_SELECTIONS, type SelectionStats, selectionStats } from "./selection-stats.js";
 import { selfPreferenceStats } from "./self-preference-stats.js";
@@ -64,6 +65,8 @@ export async function rawRunFigures(
   runIds: readonly string[],
 ): Promise<Map<string, RunFigures>> {
   if (runIds.length === 0) return new Map();
+  // The runs' partitions, looked up once for the figures that join raw tables.
+  const tables = await runTablesOf(runner, runIds);
   const [
     counts,
     selections,
@@ -81,11 +84,11 @@ export async function rawRunFigures(
     usageTotals(runner, runIds),
     truncationStats(runner, runIds),
     scoreStats(runner, runIds),
-    calibrationStats(runner, runIds),
-    selfPreferenceStats(runner, runIds),
+    calibrationStats(runner, tables),
+    selfPreferenceStats(runner, tables),
     pairwiseStats(runner, runIds),
     verifierEffortRows(runner, runIds),
-    solvedWithoutSelection(runner, runIds),
+    solvedWithoutSelection(runner, tables),
   ]);
   return new Map(
     runIds.map((id) => {

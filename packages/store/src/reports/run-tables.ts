@@ -1,10 +1,18 @@
+import { RAW_TABLES, type RawTable, runPartitions } from "../run-partitions.js";
 import type { SqlRunner } from "../sql-runner.js";
 
-/** The raw tables partitioned by run (migration 0015, `assay_run_partitioned_tables()`). */
-export type RawTable = "samples" | "scores" | "truncations" | "usage" | "selections";
+export type { RawTable } from "../run-partitions.js";
 
 /** For each raw table, an SQL relation that holds exactly one run's rows. */
 export type RunTables = Readonly<Record<RawTable, string>>;
+
+/** The tables of the runs a report reads, looked up once (`runTablesOf`). */
+export interface RunTableSet {
+  /** The runs asked for, each once, in the order first asked. */
+  readonly runIds: readonly string[];
+  /** A run's tables; only a run that was asked for has them. */
+  of(runId: string): RunTables;
+}
 
 // Why a query that joins raw tables names the run's partitions instead of filtering the
 // parents by run: a filter the planner can prune on must be a constant on every table of
@@ -15,38 +23,36 @@ export type RunTables = Readonly<Record<RawTable, string>>;
 // from its real size on disk when it has no statistics, and only it is read. Joins between
 // a run's partitions still match run_id: the primary keys lead with it, so a nested loop
 // can look the inner row up by the outer one.
-const PARTITIONS = `
-  SELECT r AS run_id, t AS "table", quote_ident(assay_run_partition(t, r)) AS name,
-         to_regclass(quote_ident(assay_run_partition(t, r))) IS NOT NULL AS present
-  FROM unnest($1::text[]) r, unnest(assay_run_partitioned_tables()) t`;
 
 /**
  * Each run's partition of each raw table, or a relation with no rows where it has none (a
  * pruned run, or an id no run has), so that a query reads nothing rather than failing.
+ * One catalog query, however many runs.
  */
 export async function runTablesOf(
   runner: SqlRunner,
   runIds: readonly string[],
-): Promise<Map<string, RunTables>> {
-  const { rows } = await runner.query<{
-    run_id: string;
-    table: RawTable;
-    name: string;
-    present: boolean;
-  }>(PARTITIONS, [runIds]);
-  const byRun = new Map<string, Record<RawTable, string>>();
-  for (const row of rows) {
-    const tables = byRun.get(row.run_id) ?? ({} as Record<RawTable, string>);
+): Promise<RunTableSet> {
+  const unique = [...new Set(runIds)];
+  const byRun = new Map<string, Partial<Record<RawTable, string>>>(unique.map((id) => [id, {}]));
+  for (const p of await runPartitions(runner, unique)) {
     // ONLY a partitioned parent: no partition, so no rows, and it takes an alias or none.
-    tables[row.table] = row.present ? row.name : `ONLY ${row.table}`;
-    byRun.set(row.run_id, tables);
+    (byRun.get(p.runId) ?? {})[p.table] = p.present ? p.name : `ONLY ${p.table}`;
   }
-  return byRun;
+  return {
+    runIds: unique,
+    of(runId) {
+      const tables = byRun.get(runId);
+      if (tables === undefined || !isComplete(tables)) {
+        throw new Error(`runTablesOf was not asked for run ${runId}`);
+      }
+      return tables;
+    },
+  };
 }
 
-/** One run's tables, as `runTablesOf` gives them. */
-export async function runTables(runner: SqlRunner, runId: string): Promise<RunTables> {
-  return (await runTablesOf(runner, [runId])).get(runId) as RunTables;
+function isComplete(tables: Partial<Record<RawTable, string>>): tables is RunTables {
+  return RAW_TABLES.every((t) => tables[t] !== undefined);
 }
 
 /**
@@ -54,23 +60,26 @@ export async function runTables(runner: SqlRunner, runId: string): Promise<RunTa
  * `UNION ALL` branch per run (`branch` is given the run's tables and the parameter that
  * holds its id, `$1` for the first run), ordered by `orderBy` over the branches' columns.
  * One statement rather than one per run: a trend of 30 runs would otherwise pay 30 round
- * trips. A run named twice is read once, as `run_id = ANY(...)` would.
+ * trips. Each run is read once, however often it was asked for, as `run_id = ANY(...)` would.
  */
 export async function queryEachRun<R>(
   runner: SqlRunner,
-  runIds: readonly string[],
+  tables: RunTableSet,
   branch: (tables: RunTables, runId: string) => string,
   orderBy: string,
 ): Promise<R[]> {
-  const runs = [...new Set(runIds)];
-  if (runs.length === 0) return [];
-  const tables = await runTablesOf(runner, runs);
-  const branches = runs.map(
-    (runId, i) => `(${branch(tables.get(runId) as RunTables, `$${i + 1}::text`)})`,
+  if (tables.runIds.length === 0) return [];
+  const branches = tables.runIds.map(
+    (runId, i) => `(${branch(tables.of(runId), `$${i + 1}::text`)})`,
   );
   const { rows } = await runner.query<R>(
     `SELECT * FROM (${branches.join("\n  UNION ALL ")}) run_rows ORDER BY ${orderBy}`,
-    runs,
+    [...tables.runIds],
   );
   return rows;
+}
+
+/** One run's tables, as `runTablesOf` gives them. */
+export async function runTables(runner: SqlRunner, runId: string): Promise<RunTables> {
+  return (await runTablesOf(runner, [runId])).of(runId);
 }

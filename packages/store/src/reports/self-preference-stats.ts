@@ -1,7 +1,7 @@
 import { type SelfPreference, type SelfPreferenceCell, selfPreference } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
 import { num } from "./group-by-run.js";
-import { queryEachRun, type RunTables } from "./run-tables.js";
+import { queryEachRun, type RunTableSet, type RunTables } from "./run-tables.js";
 
 // Verifier scores that carry their model's `family`, on labelled answers whose generator
 // model is stored (the generator's usage row: role generator, scorer ''). One row per
@@ -32,11 +32,11 @@ type Row = {
 /** Per run, the self-preference check of each verifier scorer that names its family. */
 export async function selfPreferenceStats(
   runner: SqlRunner,
-  runIds: readonly string[],
+  tables: RunTableSet,
 ): Promise<Map<string, SelfPreference[]>> {
   const rows = await queryEachRun<Row>(
     runner,
-    runIds,
+    tables,
     selfPreferenceCellsSql,
     "run_id, scorer, family, generator, label, value",
   );
@@ -55,7 +55,7 @@ export async function selfPreferenceStats(
     cells.set(row.run_id, byScorer);
   }
   return new Map(
-    runIds.map((runId) => [
+    tables.runIds.map((runId) => [
       runId,
       [...(cells.get(runId) ?? new Map<string, SelfPreferenceCell[]>())]
         .map(([key, list]) => {

@@ -2,7 +2,7 @@ import { candidateOrder } from "../queries/candidate-order.js";
 import type { SqlRunner } from "../sql-runner.js";
 import { num } from "./group-by-run.js";
 import { PASS_THRESHOLD } from "./pass-rule.js";
-import { queryEachRun, type RunTables } from "./run-tables.js";
+import { queryEachRun, type RunTableSet, type RunTables } from "./run-tables.js";
 
 // Solved tasks of runs without selection (docs/figures.md, "Pass and solved"): a task is
 // solved when its first candidate (lowest candidate index, then line: candidate-order.ts) has a result from the deciding
@@ -28,11 +28,11 @@ const solvedWithoutSelectionSql = (t: RunTables, runId: string) => `
 /** Solved tasks of each run without selection; runs with selection are not in the map. */
 export async function solvedWithoutSelection(
   runner: SqlRunner,
-  runIds: readonly string[],
+  tables: RunTableSet,
 ): Promise<Map<string, number>> {
   const rows = await queryEachRun<{ run_id: string; solved: unknown }>(
     runner,
-    runIds,
+    tables,
     solvedWithoutSelectionSql,
     "run_id",
   );
