@@ -73,11 +73,16 @@ export async function openTestStore(driver: Driver): Promise<TestStore> {
   };
 }
 
-/** Runs SQL on the store's own connection (e.g. to read rows or simulate lost ones). */
-export async function queryRows(store: Store, sql: string): Promise<unknown[]> {
+/**
+ * Runs SQL on the store's own connection (e.g. to read rows or simulate lost ones), with
+ * `$1`, `$2`… bound to `params` when given.
+ */
+export async function queryRows(store: Store, sql: string, params?: unknown[]): Promise<unknown[]> {
   const driver = driverOf(store);
   const result =
-    driver.kind === "pglite" ? await driver.client.query(sql) : await driver.pool.query(sql);
+    driver.kind === "pglite"
+      ? await driver.client.query(sql, params)
+      : await driver.pool.query(sql, params);
   return result.rows;
 }
 
@@ -86,7 +91,8 @@ export async function partitionsOf(store: Store, runId: string): Promise<number>
   const rows = (await queryRows(
     store,
     `SELECT count(*)::int AS n FROM unnest(assay_run_partitioned_tables()) t
-     WHERE to_regclass(quote_ident(assay_run_partition(t, '${runId.replaceAll("'", "''")}'))) IS NOT NULL`,
+     WHERE to_regclass(quote_ident(assay_run_partition(t, $1))) IS NOT NULL`,
+    [runId],
   )) as { n: number }[];
   return rows[0]?.n ?? 0;
 }
