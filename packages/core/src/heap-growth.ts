@@ -51,6 +51,8 @@ export function allowServerHeapGrowth(): void {
   setUnlessChosen("heap-growing-percent", 100);
 }
 
+let wasmCompilerLimited = false;
+
 /**
  * Keeps V8's WebAssembly compiler from holding ~30 MB more than it needs in a process that
  * runs the embedded store (PGlite: Postgres compiled to a 9 MB WASM module). V8 first
@@ -64,6 +66,10 @@ export function allowServerHeapGrowth(): void {
  * Called before the module is compiled; a flag given on the command line is kept.
  */
 export function limitWasmCompilerMemory(): void {
+  // Once per process: a test or a server opens many stores, and V8 reads the flags only
+  // for modules compiled after they are set.
+  if (wasmCompilerLimited) return;
+  wasmCompilerLimited = true;
   setUnlessChosen("wasm-num-compilation-tasks", 1);
   setUnlessChosen("wasm-tiering-budget", 18_000_000);
 }
