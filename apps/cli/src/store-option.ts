@@ -42,6 +42,8 @@ export interface OpenStoreForOptions {
   schema?: string | undefined;
   /** Postgres only: the server cancels a statement running longer (ms). */
   statementTimeoutMs?: number | undefined;
+  /** The embedded store only: free disk the open needs (`OpenStoreOptions.minFreeBytes`). */
+  minFreeBytes?: number;
 }
 
 /**

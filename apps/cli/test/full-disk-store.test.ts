@@ -54,9 +54,21 @@ async function assayWithin(args: string[]) {
 }
 
 const runArgs = ["run", "data.jsonl", "--spec", "spec.yaml", "--run-id", "r", "--db", store];
+// A finished run from an earlier night, there to be pruned when the disk fills.
+const OLD_SAMPLES = 4_000;
+writeFileSync(
+  join(work, "old.jsonl"),
+  `${ids
+    .slice(0, OLD_SAMPLES)
+    .map((id) => JSON.stringify({ id, question: `${id}?`, answer: "a fox", target: ["a fox"] }))
+    .join("\n")}\n`,
+);
+const oldArgs = ["run", "old.jsonl", "--spec", "spec.yaml", "--run-id", "old", "--db", store];
 
 describe.skipIf(notMounted !== undefined)("the embedded store on a full disk", () => {
   it("stops the run with a clear error, refuses to open, and resumes whole once freed", async () => {
+    const old = await assayWithin(oldArgs);
+    expect(old.code, old.stderr).toBe(0);
     const filled = await assayWithin(runArgs);
     // The fault hit: the run's own rows filled the disk to the store's floor.
     expect(freeBytes(disk)).toBeLessThan(STORE_FLOOR);
@@ -64,6 +76,8 @@ describe.skipIf(notMounted !== undefined)("the embedded store on a full disk", (
     expect(filled.stderr).toContain("The disk under the embedded store");
     expect(filled.stderr).toContain("is full");
     expect(filled.code).toBe(5);
+    // The way out it names: pruning old runs, which needs less room than writing rows.
+    expect(filled.stderr).toContain("`assay prune` drops old runs' raw rows");
 
     // Filled to the last byte: a file written beside the store runs out (ENOSPC).
     let enospc = false;
@@ -77,9 +91,38 @@ describe.skipIf(notMounted !== undefined)("the embedded store on a full disk", (
     expect(report.killed, "report hung on the full disk and was killed").toBe(false);
     expect(report.stderr).toContain("is full");
     expect(report.code).toBe(5);
+    // Not even a prune opens a store on a disk this full: Postgres would have no room for
+    // the WAL of dropping a table.
+    const refusedPrune = await assayWithin(["prune", "--keep-last", "0", "--db", store]);
+    expect(refusedPrune.killed, "prune hung on the full disk and was killed").toBe(false);
+    expect(refusedPrune.stderr).toContain("is full");
+    expect(refusedPrune.code).toBe(5);
+
+    // Back to where the run stopped, short of the store's floor: a prune opens the store and
+    // drops the finished run's raw rows, and leaves the unfinished one alone.
+    rmSync(join(disk, "filler"));
+    const beforePrune = freeBytes(disk);
+    expect(beforePrune).toBeLessThan(STORE_FLOOR);
+    const pruned = await assayWithin(["prune", "--keep-last", "0", "--db", store, "--json"]);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    const outcome = JSON.parse(pruned.stdout) as {
+      pruned: { runId: string; bytes: number }[];
+      skipped: { runId: string; reason: string }[];
+    };
+    expect(outcome.pruned.map((run) => run.runId)).toEqual(["old"]);
+    expect(outcome.skipped.map(({ runId, reason }) => ({ runId, reason }))).toEqual([
+      { runId: "r", reason: "unfinished" },
+    ]);
+    // Dropping the run's partitions gave their files back to the disk.
+    const prunedBytes = Number(outcome.pruned[0]?.bytes ?? 0);
+    expect(freeBytes(disk) - beforePrune).toBeGreaterThan(prunedBytes / 2);
+    console.log(
+      `prune on a full disk: ${(beforePrune / 2 ** 20).toFixed(1)} MB free before, ` +
+        `${(freeBytes(disk) / 2 ** 20).toFixed(1)} MB after; the run's raw rows took ` +
+        `${(prunedBytes / 2 ** 20).toFixed(1)} MB`,
+    );
 
     // Space freed: the same run id resumes and stores every result exactly once.
-    rmSync(join(disk, "filler"));
     resizeTmpfs(disk, "400m");
     const resumed = await assayWithin(runArgs);
     expect(resumed.code, resumed.stderr).toBe(0);
@@ -94,6 +137,12 @@ describe.skipIf(notMounted !== undefined)("the embedded store on a full disk", (
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys.sort()).toEqual(
       ids.flatMap((id) => SCORERS.map((scorer) => `${id}/${scorer}`)).sort(),
+    );
+    // The pruned run's figures are still reported, from its rollups.
+    const oldReport = await assayWithin(["report", "old", "--db", store, "--json"]);
+    expect(oldReport.code, oldReport.stderr).toBe(0);
+    expect((JSON.parse(oldReport.stdout) as { report: { samples: number } }).report.samples).toBe(
+      OLD_SAMPLES,
     );
   }, 1_200_000);
 });

@@ -12,6 +12,14 @@ import type { PGlite } from "@electric-sql/pglite";
  */
 export const MIN_FREE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * What `assay prune` needs free to open the embedded store: it writes no rows, only a
+ * mark per run and the catalog changes of dropping tables, so a WAL segment (16 MB) for
+ * those and the checkpoint at close, and as much again to spare. A disk that a night's run
+ * filled to the store's floor can then be freed by pruning old runs.
+ */
+export const PRUNE_MIN_FREE_BYTES = 32 * 1024 * 1024;
+
 /** The disk under the embedded store is (nearly) full. */
 export class DiskFullError extends ConfigError {
   override name = "DiskFullError";
@@ -30,8 +38,11 @@ export function assertRoomToWrite(client: PGlite): void {
   if (location !== undefined) assertDiskRoom(location);
 }
 
-/** `location` may not exist yet (a new store): its parent's disk is the one it will be on. */
-export function assertDiskRoom(location: string): void {
+/**
+ * Throws DiskFullError when the disk under `location` has less than `minFree` bytes free.
+ * `location` may not exist yet (a new store): its parent's disk is the one it will be on.
+ */
+export function assertDiskRoom(location: string, minFree = MIN_FREE_BYTES): void {
   let free: number;
   try {
     const info = statfsSync(location);
@@ -40,11 +51,16 @@ export function assertDiskRoom(location: string): void {
     const info = statfsSync(dirname(location));
     free = info.bavail * info.bsize;
   }
-  if (free >= MIN_FREE_BYTES) return;
+  if (free >= minFree) return;
+  const prune =
+    minFree > PRUNE_MIN_FREE_BYTES && free >= PRUNE_MIN_FREE_BYTES
+      ? " To free room in the store itself, `assay prune` drops old runs' raw rows (it needs " +
+        `${megabytes(PRUNE_MIN_FREE_BYTES)} MB free).`
+      : "";
   throw new DiskFullError(
     `The disk under the embedded store in ${location} is full: ${megabytes(free)} MB free, and the ` +
-      `store stops writing below ${megabytes(MIN_FREE_BYTES)} MB. What was stored stays stored; ` +
-      "free some space and run the command again (a run resumes with the same --run-id).",
+      `store stops writing below ${megabytes(minFree)} MB. What was stored stays stored; ` +
+      `free some space and run the command again (a run resumes with the same --run-id).${prune}`,
   );
 }
 

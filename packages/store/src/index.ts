@@ -6,7 +6,7 @@ export {
 } from "./batched-writer.js";
 export { isConnectionLost } from "./connection-lost.js";
 export { isDataError } from "./data-error.js";
-export { DiskFullError, MIN_FREE_BYTES } from "./disk-room.js";
+export { DiskFullError, MIN_FREE_BYTES, PRUNE_MIN_FREE_BYTES } from "./disk-room.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
 export {
   type PrunedRun,

@@ -22,6 +22,8 @@ export interface PgliteOptions {
   /** Create the store when the folder is missing or empty; false refuses instead. */
   create: boolean;
   lock: StoreLockOptions;
+  /** Free disk the open needs (`OpenStoreOptions.minFreeBytes`). */
+  minFreeBytes: number;
 }
 
 export async function openPglite(options: PgliteOptions): Promise<SqlStore> {
@@ -86,14 +88,14 @@ async function createClient(options: PgliteOptions): Promise<{ client: PGlite; l
   // A missing store is refused before a lock file is made beside it.
   if (!create) refuseMissing(location, await inspectStoreFolder(location));
   else await mkdir(dirname(location), { recursive: true });
-  assertDiskRoom(location);
+  assertDiskRoom(location, options.minFreeBytes);
   const lock = await lockStoreFolder(location, options.lock);
   try {
     // Looked at again under the lock: another process may have created it meanwhile.
     const state = await inspectStoreFolder(location);
     if (!create) refuseMissing(location, state);
     // Refused before PGlite starts: on a full disk its start-up alone can hang.
-    assertDiskRoom(location);
+    assertDiskRoom(location, options.minFreeBytes);
     const client = await createPglite(location, state);
     guardDiskRoom(client, location);
     return { client, lock };

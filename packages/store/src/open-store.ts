@@ -1,4 +1,5 @@
 import { ConfigError } from "@assay/core";
+import { MIN_FREE_BYTES } from "./disk-room.js";
 import type { Store } from "./store.js";
 import type { StoreLockOptions } from "./store-lock.js";
 
@@ -36,6 +37,12 @@ export interface OpenStoreOptions {
    * how long to wait for another process to let it go (default 0: refuse at once).
    */
   lock?: Partial<StoreLockOptions>;
+  /**
+   * The embedded store only: free disk under it that the open needs, else DiskFullError.
+   * Default MIN_FREE_BYTES; `assay prune` passes PRUNE_MIN_FREE_BYTES, so that a full disk
+   * can be freed by pruning. Bulk writes keep checking for MIN_FREE_BYTES.
+   */
+  minFreeBytes?: number;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -62,6 +69,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     migrate: options.migrate ?? true,
     create: options.create ?? true,
     lock: { command: "assay", waitMs: 0, ...options.lock },
+    minFreeBytes: options.minFreeBytes ?? MIN_FREE_BYTES,
   });
 }
 

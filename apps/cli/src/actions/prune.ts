@@ -1,4 +1,4 @@
-import type { PruneOutcome, PruneSelection } from "@assay/store";
+import { PRUNE_MIN_FREE_BYTES, type PruneOutcome, type PruneSelection } from "@assay/store";
 import prettyBytes from "pretty-bytes";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { writeErr, writeOut } from "../output.js";
@@ -25,9 +25,12 @@ export async function pruneAction(flags: PruneFlags): Promise<void> {
     ...(flags.olderThan !== undefined && { startedBefore: new Date(Date.now() - flags.olderThan) }),
     ...(flags.keepLast !== undefined && { keepLast: flags.keepLast }),
   };
+  // A full disk is when a prune is most wanted: it writes almost nothing, so it opens the
+  // embedded store with less room than a command that writes rows.
   const store = await openStoreFor(flags.db, "assay prune", {
     create: false,
     schema: flags.dbSchema,
+    minFreeBytes: PRUNE_MIN_FREE_BYTES,
   });
   try {
     const dryRun = flags.dryRun === true;
