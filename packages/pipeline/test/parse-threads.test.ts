@@ -5,9 +5,13 @@ import { tempFiles } from "./temp-files.js";
 
 const files = tempFiles();
 
-async function collect(path: string, parseThreads: number): Promise<DatasetEvent[]> {
+async function collect(
+  path: string,
+  parseThreads: number,
+  maxLineBytes = 200,
+): Promise<DatasetEvent[]> {
   const events: DatasetEvent[] = [];
-  for await (const event of readDataset(path, { parseThreads, maxLineBytes: 200 })) {
+  for await (const event of readDataset(path, { parseThreads, maxLineBytes })) {
     events.push(event);
   }
   return events;
@@ -71,6 +75,63 @@ describe("reading a dataset on parse threads", () => {
     const text = kinds.map((kind, i) => lineKinds[kind as Kind](`id${i}`)).join("\n");
     const path = files.write("same.jsonl", text);
     expect(await collect(path, 3)).toEqual(await collect(path, 0));
+  });
+
+  it("gives, for any lines, the samples and refusals that parsing in this thread gives", async () => {
+    // Lines come back from a thread as JSON: whatever a line holds (any text, nested
+    // metadata, candidates sharing a line's fields, refused values) must come back the same.
+    // Mostly text a dataset holds, sometimes any code units (refused when unstorable).
+    const text = fc.oneof(
+      { weight: 9, arbitrary: fc.string({ unit: "grapheme", maxLength: 12 }) },
+      { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 12 }) },
+    );
+    const scalar = fc.oneof(
+      text,
+      fc.integer(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+    );
+    const nested = fc.oneof(
+      scalar,
+      fc.array(scalar, { maxLength: 3 }),
+      fc.dictionary(text, scalar, { maxKeys: 3 }),
+    );
+    const candidate = fc.record(
+      { answer: text, label: fc.boolean(), steps: fc.array(text, { maxLength: 3 }) },
+      { requiredKeys: ["answer"] },
+    );
+    const record = fc.record(
+      {
+        id: fc.oneof(text, fc.integer()),
+        question: text,
+        answers: fc.oneof(
+          text.map((answer) => ({ answer })),
+          fc.array(candidate, { minLength: 1, maxLength: 3 }).map((candidates) => ({ candidates })),
+        ),
+        target: fc.oneof(scalar, fc.array(scalar, { maxLength: 3 })),
+        label: fc.boolean(),
+        metadata: fc.dictionary(text, nested, { maxKeys: 4 }),
+        task_id: text,
+      },
+      { requiredKeys: ["id", "question"] },
+    );
+    let file = 0;
+    const seen = { samples: 0, error: 0 };
+    await fc.assert(
+      fc.asyncProperty(fc.array(record, { minLength: 1, maxLength: 300 }), async (records) => {
+        file += 1;
+        const lines = records.map(({ answers, ...r }, i) =>
+          JSON.stringify({ ...r, ...answers, id: `${i}-${String(r.id)}` }),
+        );
+        const path = files.write(`any-${file}.jsonl`, `${lines.join("\n")}\n`);
+        const threaded = await collect(path, 2, 1 << 20);
+        expect(threaded).toStrictEqual(await collect(path, 0, 1 << 20));
+        for (const event of threaded) seen[event.kind] += 1;
+      }),
+      { numRuns: 10 },
+    );
+    // The lines were not all refused: most came back as samples.
+    expect(seen.samples).toBeGreaterThan(seen.error);
   });
 
   it("stops its threads when the reader stops early", async () => {

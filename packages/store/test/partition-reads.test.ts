@@ -1,11 +1,13 @@
 import type { JobResult, Sample } from "@assay/core";
 import { DRIVER_NAMES, openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { driverOf } from "../src/driver.js";
 import { runSummary } from "../src/queries/summary.js";
 import { rawEarlyStops } from "../src/reports/early-stops.js";
 import { pairedTaskValues } from "../src/reports/paired-task-values.js";
 import { rawRunFigures } from "../src/reports/run-figures.js";
+import { runTablesOf } from "../src/reports/run-tables.js";
 import { runnerOf } from "../src/reports/runner-of.js";
 import { sampleRecord } from "../src/reports/sample-record.js";
 import { sliceReport } from "../src/reports/slice-report.js";
@@ -151,6 +153,32 @@ describe.each(DRIVER_NAMES)("raw-row reports on %s", (driver) => {
     };
     await rawRunFigures(counting, runs);
     expect(lookups).toHaveLength(1);
+  });
+
+  it("gives every run id asked, of any spelling, tables that hold its own rows and no other run's", async () => {
+    const runner = runnerOf(driverOf(db.store));
+    // Postgres text holds no NUL; every other spelling is a run id someone could ask for.
+    const unknownId = fc.string({ unit: "binary" }).filter((id) => !id.includes("\u0000"));
+    const askedId = fc.oneof(fc.constantFrom(...runs), unknownId);
+    await fc.assert(
+      fc.asyncProperty(fc.array(askedId, { maxLength: 6 }), async (asked) => {
+        const tables = await runTablesOf(runner, asked);
+        expect(tables.runIds).toEqual([...new Set(asked)]);
+        for (const runId of tables.runIds) {
+          const own = runs.includes(runId) ? 6 : 0;
+          const of = tables.of(runId);
+          for (const table of ["samples", "scores"] as const) {
+            const { rows } = await runner.query<{ mine: number; others: number }>(
+              `SELECT count(*) FILTER (WHERE run_id = $1)::int AS mine,
+                      count(*) FILTER (WHERE run_id <> $1)::int AS others FROM ${of[table]}`,
+              [runId],
+            );
+            expect(rows[0]).toEqual({ mine: own, others: 0 });
+          }
+        }
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it("names the raw tables the schema partitions by run", async () => {

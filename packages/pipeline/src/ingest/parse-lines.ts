@@ -1,4 +1,5 @@
 import {
+  type DatasetLine,
   type LineParseOptions,
   parseDatasetLine,
   parseDatasetObject,
@@ -19,6 +20,18 @@ export type LineOutcome =
   | { kind: "refused"; line: number; field: string; message: string }
   | { kind: "blank"; line: number };
 
+/**
+ * A line's outcome as a parse thread sends it back: a valid line as its validated record,
+ * whose samples the reading thread makes (`withSamples`). The thread sends a batch of these
+ * as one JSON string: V8's structured clone took ~6 µs a line to deserialize on the reading
+ * thread, which also scores and stores, where JSON.parse takes ~2; and the samples made
+ * there share one line's metadata as they do when made where the line was parsed.
+ * A record is JSON-safe: it was parsed from JSON and checked storable.
+ */
+export type ParsedOutcome =
+  | { kind: "line"; line: number; record: DatasetLine }
+  | Exclude<LineOutcome, { kind: "samples" }>;
+
 const NEWLINE = 0x0a;
 const decoder = lineDecoder();
 
@@ -32,9 +45,22 @@ export function parseLineBytes(
   maxLineBytes: number,
   options: LineParseOptions = {},
 ): LineOutcome[] {
+  return eachLine(batch, maxLineBytes, (raw) => parseLine(raw, maxLineBytes, options));
+}
+
+/** `parseLineBytes` as a parse thread sends it back: see `ParsedOutcome`. */
+export function parsedLineBytes(
+  batch: LineBytes,
+  maxLineBytes: number,
+  options: LineParseOptions = {},
+): ParsedOutcome[] {
+  return eachLine(batch, maxLineBytes, (raw) => parseLineRecord(raw, maxLineBytes, options));
+}
+
+function eachLine<T>(batch: LineBytes, maxLineBytes: number, outcomeOf: (raw: RawLine) => T): T[] {
   const { bytes } = batch;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const outcomes: LineOutcome[] = [];
+  const outcomes: T[] = [];
   let number = batch.firstLine;
   for (let start = 0; start < buffer.length; number += 1) {
     let end = buffer.indexOf(NEWLINE, start);
@@ -44,7 +70,7 @@ export function parseLineBytes(
       length > maxLineBytes
         ? { number, problem: "too_long", bytes: length }
         : decodeLine(decoder, buffer.subarray(start, end), number);
-    outcomes.push(parseLine(raw, maxLineBytes, options));
+    outcomes.push(outcomeOf(raw));
     start = end + 1;
   }
   return outcomes;
@@ -56,6 +82,14 @@ export function parseLine(
   maxLineBytes: number,
   options: LineParseOptions = {},
 ): LineOutcome {
+  return withSamples(parseLineRecord(raw, maxLineBytes, options));
+}
+
+function parseLineRecord(
+  raw: RawLine,
+  maxLineBytes: number,
+  options: LineParseOptions,
+): ParsedOutcome {
   const line = raw.number;
   if ("problem" in raw) {
     return { kind: "refused", line, field: "", message: PROBLEMS[raw.problem](maxLineBytes) };
@@ -63,7 +97,17 @@ export function parseLine(
   if (raw.text.trim() === "") return { kind: "blank", line };
   const parsed = parseDatasetLine(raw.text, options);
   if (!parsed.ok) return { kind: "refused", line, field: parsed.field, message: parsed.message };
-  return { kind: "samples", line, samples: samplesFromLine(parsed.line, line) };
+  return { kind: "line", line, record: parsed.line };
+}
+
+/** A parsed outcome with the samples of its line made. */
+export function withSamples(outcome: ParsedOutcome): LineOutcome {
+  if (outcome.kind !== "line") return outcome;
+  return {
+    kind: "samples",
+    line: outcome.line,
+    samples: samplesFromLine(outcome.record, outcome.line),
+  };
 }
 
 /**

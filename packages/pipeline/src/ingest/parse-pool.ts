@@ -1,6 +1,6 @@
 import type { Worker } from "node:worker_threads";
 import { type FieldsSpec, type LineParseOptions, startModuleThread } from "@assay/core";
-import type { LineOutcome } from "./parse-lines.js";
+import { type LineOutcome, type ParsedOutcome, withSamples } from "./parse-lines.js";
 import type { LineBytes } from "./read-line-batches.js";
 
 /** What a thread is told per batch; the mapping it compiles itself from `fields`. */
@@ -12,7 +12,8 @@ export interface ParseRequest {
   options: ThreadParseOptions;
 }
 
-export type ParseReply = { outcomes: LineOutcome[] } | { error: string };
+/** `json`: the batch's `ParsedOutcome[]` as JSON (why: see `ParsedOutcome`). */
+export type ParseReply = { json: string } | { error: string };
 
 interface Thread {
   worker: Worker;
@@ -43,7 +44,7 @@ export class ParsePool {
       thread.worker.on("message", (reply: ParseReply) => {
         const call = thread.calls.shift();
         if ("error" in reply) call?.reject(new Error(`parse thread: ${reply.error}`));
-        else call?.resolve(reply.outcomes);
+        else call?.resolve((JSON.parse(reply.json) as ParsedOutcome[]).map(withSamples));
       });
       thread.worker.on("error", (error) => this.#fail(error));
       thread.worker.on("exit", (code) => {
