@@ -11,6 +11,9 @@ interface PoolState {
   head: number;
   inFlight: number;
   consumer?: { handler: JobHandler; concurrency: number; stopping: boolean };
+  /** What a handled job's promise calls: made once per pool, not twice per job. */
+  settled: () => void;
+  failed: (error: unknown) => void;
 }
 
 /**
@@ -92,13 +95,7 @@ export class LocalTransport implements Transport {
       state.head += 1;
       this.#compact(state);
       state.inFlight += 1;
-      consumer.handler(job, this.#abort.signal).then(
-        () => this.#settle(pool),
-        (error: unknown) => {
-          this.#failure ??= error;
-          this.#settle(pool);
-        },
-      );
+      consumer.handler(job, this.#abort.signal).then(state.settled, state.failed);
     }
   }
 
@@ -130,7 +127,16 @@ export class LocalTransport implements Transport {
   #pool(pool: Pool): PoolState {
     let state = this.#pools.get(pool);
     if (state === undefined) {
-      state = { queue: [], head: 0, inFlight: 0 };
+      state = {
+        queue: [],
+        head: 0,
+        inFlight: 0,
+        settled: () => this.#settle(pool),
+        failed: (error: unknown) => {
+          this.#failure ??= error;
+          this.#settle(pool);
+        },
+      };
       this.#pools.set(pool, state);
     }
     return state;

@@ -85,15 +85,23 @@ export class BatchedWriter<T, R = unknown> {
    * Resolves once the item is stored; rejects with a RejectedRowError when the store
    * refused this row, or with the error of its failed batch.
    */
-  async add(item: T): Promise<void> {
+  add(item: T): Promise<void> {
     // Waiters queue up in order; each one woken passes the turn on while there is room,
     // so a flush wakes only as many producers as it made room for.
-    if (this.#isFull() || this.#spaceWaiters.size > 0) {
-      await new Promise<void>((wake) => this.#spaceWaiters.push(wake));
-    }
+    if (this.#isFull() || this.#spaceWaiters.size > 0) return this.#addWhenRoom(item);
+    // Not an async function: with room, one promise per row (its store), not two.
+    return this.#buffered(item);
+  }
+
+  async #addWhenRoom(item: T): Promise<void> {
+    await new Promise<void>((wake) => this.#spaceWaiters.push(wake));
+    return this.#buffered(item);
+  }
+
+  #buffered(item: T): Promise<void> {
     if (this.#closed) {
       this.#wakeNextWaiter();
-      throw new Error("BatchedWriter: add() after close()");
+      return Promise.reject(new Error("BatchedWriter: add() after close()"));
     }
     const stored = new Promise<void>((resolve, reject) => {
       this.#buffer.push({ item, addedAt: Date.now(), resolve, reject });

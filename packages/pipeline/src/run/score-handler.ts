@@ -1,6 +1,7 @@
 import {
   printable,
   type Score,
+  type ScoreContext,
   type ScoreJob,
   scorerKey,
   UnrecoverableJobError,
@@ -41,8 +42,19 @@ export interface ScoreHandlerOptions {
 export function createScoreHandler(options: ScoreHandlerOptions): JobHandler {
   const { registry, writer, onStored } = options;
   const refusals = options.store === undefined ? undefined : refusalLog(options.store);
+  // A transport passes one signal to all its jobs: one context object for them all, rather
+  // than one per job (this runs for every sample).
+  let context: ScoreContext = { signal: new AbortController().signal };
   return async (job, signal) => {
-    const score = await scoreSafely(job, signal, registry);
+    if (context.signal !== signal) context = { signal };
+    let score: Score;
+    try {
+      score = await registry.create(job.scorer)(job.sample, context);
+    } catch (error) {
+      // A scorer that throws would throw again on a retry: the sample stays unscored.
+      const message = error instanceof Error ? error.message : String(error);
+      score = unscored("error", `${job.scorer.name}: ${message}`);
+    }
     try {
       await writer.add(jobResultOf(job, score));
       onStored?.(score, job);
@@ -97,18 +109,4 @@ function refusalLog(
 
 function describeJob(job: ScoreJob): string {
   return printable(`scorer "${scorerKey(job.scorer)}" for sample "${job.sample.id}"`);
-}
-
-async function scoreSafely(
-  job: ScoreJob,
-  signal: AbortSignal,
-  registry: ScorerRegistry,
-): Promise<Score> {
-  try {
-    const scorer = registry.create(job.scorer);
-    return await scorer(job.sample, { signal });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return unscored("error", `${job.scorer.name}: ${message}`);
-  }
 }
