@@ -6,6 +6,7 @@ import {
   NotFoundError,
   SpecError,
 } from "@assay/core/errors";
+import { isConnectionLost } from "@assay/store/connection-lost";
 import { CommanderError } from "@commander-js/extra-typings";
 import { CliExit, ExitCode } from "./exit-codes.js";
 import { isWriteError, writeFailure } from "./out-file.js";
@@ -40,6 +41,15 @@ function reportFailure(thrown: unknown, debug: boolean): number {
     const path = (error as { path?: unknown }).path;
     error = writeFailure(typeof path === "string" ? path : "a file", error);
   }
+  if (!(error instanceof CliExit) && isConnectionLost(error)) {
+    // A command that writes says how to resume (`lostDatabase`); one that only read (a
+    // report, an export) is resumed by running it again.
+    const reason = error instanceof Error ? error.message.replace(/\.+$/, "") : String(error);
+    error = new CliExit(
+      ExitCode.unavailable,
+      `lost the connection to its server (${reason}): it went away or is restarting. Once it is back, run the same command again.`,
+    );
+  }
   const code = exitCodeOf(error);
   const raw = error instanceof Error ? error.message : String(error);
   const message = error instanceof CliExit ? raw : raw.trim().replace(/\s*[\r\n]+\s*/g, " ");
@@ -57,7 +67,7 @@ function reportFailure(thrown: unknown, debug: boolean): number {
 /** The documented exit code of a failure (README.md, "Exit codes"). */
 export function exitCodeOf(error: unknown): number {
   if (error instanceof CliExit) return error.code;
-  if (isWriteError(error)) return ExitCode.unavailable;
+  if (isWriteError(error) || isConnectionLost(error)) return ExitCode.unavailable;
   if (error instanceof InputError || error instanceof SpecError) return ExitCode.refused;
   // An unknown run id is the same refusal whether the CLI or a store query noticed it.
   if (error instanceof NotFoundError) return ExitCode.refused;

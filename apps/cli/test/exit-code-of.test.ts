@@ -20,6 +20,18 @@ describe("failures end with the exit code of their category", () => {
     expect(exitCodeOf(full)).toBe(ExitCode.unavailable);
   });
 
+  it("a server gone mid-command is an outage (5), whichever command it was", () => {
+    expect(exitCodeOf(new Error("Connection terminated unexpectedly"))).toBe(ExitCode.unavailable);
+    const shutdown = Object.assign(
+      new Error("terminating connection due to administrator command"),
+      {
+        code: "57P01",
+      },
+    );
+    expect(exitCodeOf(shutdown)).toBe(ExitCode.unavailable);
+    expect(exitCodeOf(new Error('relation "runs" does not exist'))).toBe(ExitCode.failure);
+  });
+
   it("a verifier argument the model cannot honour is a refused spec (3), not a misconfiguration", () => {
     const error = new VerifierArgsError("Expected `repetitions` to be at most 3, got 4");
     expect(exitCodeOf(error)).toBe(ExitCode.refused);

@@ -88,7 +88,8 @@ describe("reading a dataset on parse threads", () => {
     const scalar = fc.oneof(
       text,
       fc.integer(),
-      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      // Within ±2^53 mostly: a larger whole number is refused (it would lose digits).
+      fc.double({ min: -1e12, max: 1e12, noNaN: true }),
       fc.boolean(),
     );
     const nested = fc.oneof(
@@ -118,7 +119,7 @@ describe("reading a dataset on parse threads", () => {
     let file = 0;
     const seen = { samples: 0, error: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.array(record, { minLength: 1, maxLength: 300 }), async (records) => {
+      fc.asyncProperty(fc.array(record, { minLength: 20, maxLength: 300 }), async (records) => {
         file += 1;
         const lines = records.map(({ answers, ...r }, i) =>
           JSON.stringify({ ...r, ...answers, id: `${i}-${String(r.id)}` }),
@@ -130,8 +131,9 @@ describe("reading a dataset on parse threads", () => {
       }),
       { numRuns: 10 },
     );
-    // The lines were not all refused: most came back as samples.
-    expect(seen.samples).toBeGreaterThan(seen.error);
+    // Both kinds of outcome crossed the thread boundary: samples and refusals.
+    expect(seen.samples).toBeGreaterThan(50);
+    expect(seen.error).toBeGreaterThan(0);
   });
 
   it("stops its threads when the reader stops early", async () => {

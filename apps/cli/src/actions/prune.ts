@@ -1,8 +1,9 @@
 import { PRUNE_MIN_FREE_BYTES, type PruneOutcome, type PruneSelection } from "@assay/store";
 import prettyBytes from "pretty-bytes";
 import { CliExit, ExitCode } from "../exit-codes.js";
+import { lostDatabase } from "../lost-connection.js";
 import { writeErr, writeOut } from "../output.js";
-import { openStoreFor } from "../store-option.js";
+import { openStoreFor, storeTarget } from "../store-option.js";
 
 export interface PruneFlags {
   /** Milliseconds. */
@@ -37,6 +38,14 @@ export async function pruneAction(flags: PruneFlags): Promise<void> {
     const outcome = await store.pruneRuns(selection, { dryRun });
     if (flags.json === true) writeOut(`${JSON.stringify({ dryRun, ...outcome }, null, 2)}\n`);
     else writeOut(describeOutcome(outcome, dryRun));
+  } catch (error) {
+    // A server restarted mid-prune takes the prune's lock with its session: the next prune
+    // may start at once, and it finishes every run this one marked.
+    throw lostDatabase(
+      error,
+      storeTarget(flags.db).databaseUrl,
+      "run the same `assay prune` again: it finishes the runs this one had begun to prune",
+    );
   } finally {
     await store.close();
   }
