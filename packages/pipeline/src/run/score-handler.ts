@@ -44,7 +44,7 @@ export function createScoreHandler(options: ScoreHandlerOptions): JobHandler {
   const refusals = options.store === undefined ? undefined : refusalLog(options.store);
   // A transport passes one signal to all its jobs: one context object for them all, rather
   // than one per job (this runs for every sample).
-  let context: ScoreContext = { signal: new AbortController().signal };
+  let context: ScoreContext = {};
   return async (job, signal) => {
     if (context.signal !== signal) context = { signal };
     let score: Score;
