@@ -4,7 +4,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { normalizeSquad, squadTokens } from "../src/index.js";
 import { score } from "./helpers.js";
-import { DISAGREEMENT_CLASSES, squadTarget, squadText } from "./support/squad-arbitraries.js";
+import {
+  asciiSquadText,
+  DISAGREEMENT_CLASSES,
+  squadTarget,
+  squadText,
+} from "./support/squad-arbitraries.js";
 import {
   referenceExact,
   referenceF1,
@@ -26,6 +31,16 @@ describe("exact and f1 follow evaluate-v1.1.py for any text", () => {
         expect(squadTokens(text)).toEqual(referenceTokens(text));
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it("normalizes ASCII text, read in one pass, like the reference implementation", () => {
+    fc.assert(
+      fc.property(asciiSquadText, (text) => {
+        expect(normalizeSquad(text)).toBe(referenceNormalize(text));
+        expect(squadTokens(text)).toEqual(referenceTokens(text));
+      }),
+      { numRuns: 5000 },
     );
   });
 

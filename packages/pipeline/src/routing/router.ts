@@ -10,22 +10,27 @@ import { fieldReader } from "./sample-field.js";
 
 export interface Route {
   /** Name of the rule that routed the sample: a rule's name, "sample" or "default". */
-  rule: string;
-  scorers: ScorerRef[];
+  readonly rule: string;
+  /** Shared by every sample the rule routes: read, never changed. */
+  readonly scorers: readonly ScorerRef[];
 }
 
 /** Routing is data: the first matching rule wins, then the default. */
 export function createRouter(spec: RunSpec): (sample: Sample) => Route | undefined {
-  // Each rule's conditions are compiled once; every sample is then matched without
-  // allocating (routing runs once per sample).
-  const rules = spec.rules.map((rule) => ({ rule, matches: compileWhen(rule.when) }));
+  // Each rule's conditions and route are made once; every sample is then matched and
+  // routed without allocating (routing runs once per sample).
+  const rules = spec.rules.map((rule) => ({
+    route: { rule: rule.name, scorers: rule.scorers } satisfies Route,
+    matches: compileWhen(rule.when),
+  }));
+  const fallback: Route | undefined =
+    spec.default === undefined ? undefined : { rule: DEFAULT_RULE, scorers: spec.default.scorers };
   return (sample) => {
     if (sample.scorers !== undefined) return { rule: SAMPLE_RULE, scorers: sample.scorers };
-    for (const { rule, matches } of rules) {
-      if (matches(sample)) return { rule: rule.name, scorers: rule.scorers };
+    for (const { route, matches } of rules) {
+      if (matches(sample)) return route;
     }
-    if (spec.default !== undefined) return { rule: DEFAULT_RULE, scorers: spec.default.scorers };
-    return undefined;
+    return fallback;
   };
 }
 

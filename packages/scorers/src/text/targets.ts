@@ -16,6 +16,11 @@ export function textTargets(target: Target | undefined): string[] | UnscoredScor
     const text = String(target);
     return isBlank(text) ? unscored("invalid_target", "the target is empty") : [text];
   }
+  // The usual list, only text that names something, is used as it is (callers only read
+  // it): no copies per sample.
+  if (target.length > 0 && target.every((item) => typeof item === "string" && !isBlank(item))) {
+    return target as string[];
+  }
   const texts = withoutBlankEntries(target).map(String);
   if (texts.length === 0) return unscored("invalid_target", emptyListMessage(target));
   return texts;
@@ -32,9 +37,12 @@ export function emptyListMessage(list: Target): string {
   return hasEntries ? "every entry of the target list is empty" : "the target list is empty";
 }
 
+/** Nothing but whitespace (what `trim` removes: JavaScript's `\s`), without a trimmed copy. */
 function isBlank(text: string): boolean {
-  return text.trim() === "";
+  return !NOT_WHITESPACE.test(text);
 }
+
+const NOT_WHITESPACE = /\S/;
 
 export interface TargetResult {
   value: number;
@@ -46,12 +54,16 @@ export function bestOverTargets(
   targets: readonly string[],
   scoreOne: (target: string) => TargetResult,
 ): ScoredScore {
-  let best: (TargetResult & { target: string }) | undefined;
+  let best: TargetResult | undefined;
+  let bestTarget = "";
   for (const target of targets) {
     const result = scoreOne(target);
-    if (best === undefined || result.value > best.value) best = { ...result, target };
+    if (best === undefined || result.value > best.value) {
+      best = result;
+      bestTarget = target;
+    }
     if (best.value === 1) break;
   }
   if (best === undefined) throw new RangeError("bestOverTargets needs at least one target");
-  return scored(best.value, { ...best.detail, target: best.target });
+  return scored(best.value, { ...best.detail, target: bestTarget });
 }

@@ -88,3 +88,22 @@ export const squadText = fc.array(piece, { maxLength: 12 }).map((pieces) => piec
 
 /** A non-empty target (an empty one is refused before normalization). */
 export const squadTarget = squadText.filter((text) => text.trim() !== "");
+
+/**
+ * Text of the kind most answers are: printable ASCII and Python's ASCII whitespace, which
+ * normalization reads in one pass, with now and then a character that sends it back to the
+ * general path (a control character, a non-ASCII letter, the Kelvin sign that lowers to
+ * ASCII).
+ */
+export const asciiSquadText = fc
+  .array(
+    fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom("a", "an", "the", "A", "An", "THE", "The") },
+      { weight: 6, arbitrary: fc.constantFrom(...Array.from("abcdehntxyzABZ019")) },
+      { weight: 4, arbitrary: fc.constantFrom(...DISAGREEMENT_CLASSES.asciiPunctuation) },
+      { weight: 4, arbitrary: fc.constantFrom(" ", "\t", "\n", "\r", "\v", "\f", "\x1c", "\x1f") },
+      { weight: 1, arbitrary: fc.constantFrom("\x00", "\x08", "\x1b", "\x7f", "é", "K", "İ") },
+    ),
+    { maxLength: 16 },
+  )
+  .map((pieces) => pieces.join(""));
