@@ -8,12 +8,19 @@ import {
   type UsageRow,
 } from "@assay/core";
 
+/**
+ * What a deterministic score has of truncations and usage: one empty list for them all
+ * (two new ones per result were a share of what scoring allocated). Frozen: nothing adds
+ * to a result's lists after it is made.
+ */
+const NO_ROWS: never[] = Object.freeze([]) as never[];
+
 /** The rows one scored job stores: its score, and for model calls truncations and usage. */
 export function jobResultOf(job: ScoreJob, score: Score): JobResult {
   const key = resultKeyOfJob(job);
   const calls = score.calls;
   if (calls === undefined)
-    return { score: scoreRowOf(key, job.rule, score), truncations: [], usage: [] };
+    return { score: scoreRowOf(key, job.rule, score), truncations: NO_ROWS, usage: NO_ROWS };
   const truncations: TruncationRow[] = calls.truncations.map((record) => ({
     ...key,
     criterion: record.criterion,

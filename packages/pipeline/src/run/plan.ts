@@ -30,7 +30,7 @@ export function planLine(
     const target = route(sample);
     if (target === undefined) throw unrouted(file, sample);
     toStoredGeneratorUsage(sample, generatorUsage, file);
-    for (const job of planSample(runId, sample, target, registry, file)) jobs.push(job);
+    addSampleJobs(jobs, runId, sample, target, registry, file);
   }
   return jobs;
 }
@@ -57,14 +57,30 @@ export function planSample(
   file: string,
 ): ScoreJob[] {
   const jobs: ScoreJob[] = [];
-  // The keys so far, in an array: a sample has a few scorers, and a Set per sample was a
-  // good part of what planning allocated.
-  const seen: string[] = [];
+  addSampleJobs(jobs, runId, sample, route, registry, file);
+  return jobs;
+}
+
+/**
+ * `planSample`, adding the jobs to a line's list: an array per sample (and one more for
+ * the keys seen) was most of what planning allocated.
+ */
+function addSampleJobs(
+  jobs: ScoreJob[],
+  runId: string,
+  sample: Sample,
+  route: Route,
+  registry: ScorerRegistry,
+  file: string,
+): void {
+  const first = jobs.length;
   for (let index = 0; index < route.scorers.length; index += 1) {
     const ref = route.scorers[index] as ScorerRef;
     if (sample.scorers !== undefined) checkSampleScorer(ref, index, sample, registry, file);
     const scorer = scorerKey(ref);
-    if (seen.includes(scorer)) {
+    // The sample's keys so far are those of its jobs already added: a sample has a few.
+    for (let earlier = first; earlier < jobs.length; earlier += 1) {
+      if (scorerKey((jobs[earlier] as ScoreJob).scorer) !== scorer) continue;
       throw new InputError({
         file,
         line: sample.line,
@@ -72,10 +88,8 @@ export function planSample(
         message: `scorer "${scorer}" appears twice for one sample; give one of them a \`key\``,
       });
     }
-    seen.push(scorer);
     jobs.push({ runId, pool: registry.poolOf(ref), rule: route.rule, scorer: ref, sample });
   }
-  return jobs;
 }
 
 function checkSampleScorer(
