@@ -113,22 +113,31 @@ describe("reading a dataset on parse threads", () => {
         label: fc.boolean(),
         metadata: fc.dictionary(text, nested, { maxKeys: 4 }),
         task_id: text,
+        // Validation gives a scorer's missing `args` its default: such a line's record is
+        // not its own text, and must cross the thread all the same.
+        scorers: fc.constantFrom([{ name: "exact" }], [{ name: "f1", key: "k", args: {} }]),
       },
       { requiredKeys: ["id", "question"] },
     );
+    // Blanks around a line's JSON are the line's text too.
+    const padding = fc.constantFrom("", " ", "\t", " \t ");
     let file = 0;
     const seen = { samples: 0, error: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.array(record, { minLength: 20, maxLength: 300 }), async (records) => {
-        file += 1;
-        const lines = records.map(({ answers, ...r }, i) =>
-          JSON.stringify({ ...r, ...answers, id: `${i}-${String(r.id)}` }),
-        );
-        const path = files.write(`any-${file}.jsonl`, `${lines.join("\n")}\n`);
-        const threaded = await collect(path, 2, 1 << 20);
-        expect(threaded).toStrictEqual(await collect(path, 0, 1 << 20));
-        for (const event of threaded) seen[event.kind] += 1;
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(record, padding), { minLength: 20, maxLength: 300 }),
+        async (padded) => {
+          file += 1;
+          const lines = padded.map(
+            ([{ answers, ...r }, pad], i) =>
+              `${pad}${JSON.stringify({ ...r, ...answers, id: `${i}-${String(r.id)}` })}${pad}`,
+          );
+          const path = files.write(`any-${file}.jsonl`, `${lines.join("\n")}\n`);
+          const threaded = await collect(path, 2, 1 << 20);
+          expect(threaded).toStrictEqual(await collect(path, 0, 1 << 20));
+          for (const event of threaded) seen[event.kind] += 1;
+        },
+      ),
       { numRuns: 10 },
     );
     // Both kinds of outcome crossed the thread boundary: samples and refusals.

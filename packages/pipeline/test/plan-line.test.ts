@@ -10,10 +10,13 @@ const spec = RunSpecSchema.parse({
     {
       name: "both",
       when: { "metadata.kind": "both" },
-      scorers: [{ name: "exact" }, { name: "f1" }],
+      scorers: [
+        { name: "exact", args: {} },
+        { name: "f1", args: {} },
+      ],
     },
   ],
-  default: { scorers: [{ name: "exact" }] },
+  default: { scorers: [{ name: "exact", args: {} }] },
 });
 const route = createRouter(spec);
 const registry = new ScorerRegistry();
@@ -38,16 +41,25 @@ describe("planLine", () => {
 
   it("refuses a line where one sample names a scorer twice, and only then", () => {
     const twice = sampleWithId("t#1", {
-      scorers: [{ name: "f1" }, { name: "exact" }, { name: "f1" }],
+      scorers: [
+        { name: "f1", args: {} },
+        { name: "exact", args: {} },
+        { name: "f1", args: {} },
+      ],
     });
     const keyed = sampleWithId("t#2", {
-      scorers: [{ name: "f1" }, { name: "f1", key: "f1-again" }],
+      scorers: [
+        { name: "f1", args: {} },
+        { name: "f1", args: {}, key: "f1-again" },
+      ],
     });
-    expect(plan([sampleWithId("t#0", { scorers: [{ name: "f1" }] }), keyed])).toHaveLength(3);
+    expect(
+      plan([sampleWithId("t#0", { scorers: [{ name: "f1", args: {} }] }), keyed]),
+    ).toHaveLength(3);
     // The other sample of the line names f1 too: only a repeat within one sample counts.
     const error = (() => {
       try {
-        plan([sampleWithId("t#0", { scorers: [{ name: "f1" }] }), twice]);
+        plan([sampleWithId("t#0", { scorers: [{ name: "f1", args: {} }] }), twice]);
       } catch (thrown) {
         return thrown;
       }

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { FieldsSpec } from "@assay/core";
 import { compileFields } from "./field-map.js";
-import { parsedLineBytes } from "./parse-lines.js";
+import { parsedLinesJson } from "./parse-lines.js";
 import type { ParseReply, ParseRequest } from "./parse-pool.js";
 
 // The spec's field mapping, checked when the spec loaded: compiled once per thread.
@@ -14,8 +14,7 @@ parentPort?.on("message", (request: ParseRequest) => {
   try {
     if (!compiled.ok) throw new Error(`fields: ${compiled.field}: ${compiled.message}`);
     const options = { ...request.options, ...(mapping !== undefined && { mapping }) };
-    const outcomes = parsedLineBytes(request.batch, request.maxLineBytes, options);
-    reply = { json: JSON.stringify(outcomes) };
+    reply = { json: parsedLinesJson(request.batch, request.maxLineBytes, options) };
   } catch (error) {
     reply = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }
