@@ -23,25 +23,24 @@ async function scored(name: string, answer: string, target: string | string[]): 
   return result.value;
 }
 
+/** Normalized text and tokens equal the reference implementation's for every generated text. */
+function normalizesLikeReference(texts: fc.Arbitrary<string>, numRuns: number): void {
+  fc.assert(
+    fc.property(texts, (text) => {
+      expect(normalizeSquad(text)).toBe(referenceNormalize(text));
+      expect(squadTokens(text)).toEqual(referenceTokens(text));
+    }),
+    { numRuns },
+  );
+}
+
 describe("exact and f1 follow evaluate-v1.1.py for any text", () => {
   it("normalizes and tokenizes like the reference implementation", () => {
-    fc.assert(
-      fc.property(squadText, (text) => {
-        expect(normalizeSquad(text)).toBe(referenceNormalize(text));
-        expect(squadTokens(text)).toEqual(referenceTokens(text));
-      }),
-      { numRuns: 3000 },
-    );
+    normalizesLikeReference(squadText, 3000);
   });
 
   it("normalizes ASCII text, read in one pass, like the reference implementation", () => {
-    fc.assert(
-      fc.property(asciiSquadText, (text) => {
-        expect(normalizeSquad(text)).toBe(referenceNormalize(text));
-        expect(squadTokens(text)).toEqual(referenceTokens(text));
-      }),
-      { numRuns: 5000 },
-    );
+    normalizesLikeReference(asciiSquadText, 5000);
   });
 
   it("scores exact match like the reference implementation", async () => {
