@@ -82,9 +82,13 @@ describe.each(["postgres", "pglite"] as const)("bulk writes on %s", (driver) => 
         fc.array(storableText, { minLength: COPY_BATCH, maxLength: COPY_BATCH }),
         async (texts) => {
           const [copied, small] = [await startedRunId(store), await startedRunId(store)];
+          // Every seventh row is long: a batch spans several COPY chunks, and some rows
+          // are longer than a chunk (CHUNK_CHARS).
+          const long = (text: string, i: number) =>
+            i % 7 === 3 ? `${text}${"x".repeat(20_000 * (i % 5))}` : text;
           const resultsOf = (runId: string) =>
             texts.map((text, i) =>
-              result(runId, `s${String(i).padStart(4, "0")}`, text, i % 2 === 0),
+              result(runId, `s${String(i).padStart(4, "0")}`, long(text, i), i % 2 === 0),
             );
           // A first COPY batch goes straight into the tables; the next one meets its keys
           // and goes through the staging tables, adding only what is new.

@@ -49,18 +49,21 @@ export function parseLineBytes(
 }
 
 /**
- * `parseLineBytes` as a parse thread sends it back: its `ParsedOutcome`s as one JSON text
- * (see `ParsedOutcome` for why). A valid line's record is written
- * as the line's own text where validating it changed nothing JSON keeps: no field mapping
- * (`fields`), no reference row (`--answers`) and no per-sample `scorers` (their `args`
- * default to {}); the rest of the schema only checks. Serializing every record again was
- * about a third of a parse thread's time.
+ * `parseLineBytes` as a parse thread sends it back: its `ParsedOutcome`s as JSON arrays of
+ * consecutive lines (see `ParsedOutcome` for why). Each text stays under `REPLY_PART_CHARS`
+ * unless one line alone is longer: V8 maps a string over 128 KB fresh and unmaps it when it
+ * is collected, and a batch's reply as one text (~1.3 × its 128 KiB) paid that in page faults
+ * three times, in the thread that wrote it, in sending and in the thread that got it.
+ * A valid line's record is written as the line's own text where validating it changed
+ * nothing JSON keeps: no field mapping (`fields`), no reference row (`--answers`) and no
+ * per-sample `scorers` (their `args` default to {}); the rest of the schema only checks.
+ * Serializing every record again was about a third of a parse thread's time.
  */
 export function parsedLinesJson(
   batch: LineBytes,
   maxLineBytes: number,
   options: LineParseOptions = {},
-): string {
+): string[] {
   const verbatim = options.mapping === undefined && options.answersJoined !== true;
   const items = eachLine(batch, maxLineBytes, (raw) => {
     const outcome = parseLineRecord(raw, maxLineBytes, options);
@@ -70,7 +73,27 @@ export function parsedLinesJson(
     }
     return JSON.stringify(outcome);
   });
-  return `[${items.join(",")}]`;
+  return jsonArrays(items);
+}
+
+export const REPLY_PART_CHARS = 48 << 10;
+
+/** `items` (JSON texts) as JSON arrays of about `REPLY_PART_CHARS` each, in order. */
+function jsonArrays(items: readonly string[]): string[] {
+  const parts: string[] = [];
+  let part: string[] = [];
+  let chars = 0;
+  for (const item of items) {
+    part.push(item);
+    chars += item.length + 1;
+    if (chars >= REPLY_PART_CHARS) {
+      parts.push(`[${part.join(",")}]`);
+      part = [];
+      chars = 0;
+    }
+  }
+  if (part.length > 0 || parts.length === 0) parts.push(`[${part.join(",")}]`);
+  return parts;
 }
 
 function eachLine<T>(batch: LineBytes, maxLineBytes: number, outcomeOf: (raw: RawLine) => T): T[] {

@@ -12,8 +12,8 @@ export interface ParseRequest {
   options: ThreadParseOptions;
 }
 
-/** `json`: the batch's `ParsedOutcome[]` as JSON (why: see `ParsedOutcome`). */
-export type ParseReply = { json: string } | { error: string };
+/** `json`: the batch's `ParsedOutcome`s as JSON arrays, in order (see `parsedLinesJson`). */
+export type ParseReply = { json: string[] } | { error: string };
 
 interface Thread {
   worker: Worker;
@@ -44,7 +44,7 @@ export class ParsePool {
       thread.worker.on("message", (reply: ParseReply) => {
         const call = thread.calls.shift();
         if ("error" in reply) call?.reject(new Error(`parse thread: ${reply.error}`));
-        else call?.resolve((JSON.parse(reply.json) as ParsedOutcome[]).map(withSamples));
+        else call?.resolve(outcomesOf(reply.json));
       });
       thread.worker.on("error", (error) => this.#fail(error));
       thread.worker.on("exit", (code) => {
@@ -84,6 +84,14 @@ export class ParsePool {
       for (const call of thread.calls.splice(0)) call.reject(error);
     }
   }
+}
+
+function outcomesOf(json: readonly string[]): LineOutcome[] {
+  const outcomes: LineOutcome[] = [];
+  for (const part of json) {
+    for (const parsed of JSON.parse(part) as ParsedOutcome[]) outcomes.push(withSamples(parsed));
+  }
+  return outcomes;
 }
 
 /**

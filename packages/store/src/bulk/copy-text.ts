@@ -1,9 +1,16 @@
 import type { ColumnList } from "./column-list.js";
 
-const ROWS_PER_CHUNK = 1000;
+/**
+ * Characters per chunk, about. V8 puts a string over 128 KB in a space of its own, mapped
+ * fresh for each and unmapped once collected: chunks of 1,000 rows (~150–250 KB) were
+ * written into new pages, page fault by page fault. With the parse threads' replies bounded
+ * the same way (`parsedLinesJson`), a 1M-sample `assay run` on Postgres took 64% fewer page
+ * faults and ~14% less CPU (3 alternating runs). A row longer than this is a chunk alone.
+ */
+export const CHUNK_CHARS = 48 << 10;
 
 /**
- * Rows in COPY's text format, a few thousand rows per string. Encoded before the COPY
+ * Rows in COPY's text format, a few hundred rows per string. Encoded before the COPY
  * starts, so a value JavaScript cannot serialize fails the batch before any byte is sent.
  */
 export function copyText(list: ColumnList, rows: readonly object[]): string[] {
@@ -14,6 +21,7 @@ export function copyText(list: ColumnList, rows: readonly object[]): string[] {
   // each row's values from an array measured slower.
   const chunks: string[] = [];
   let lines: string[] = [];
+  let chars = 0;
   for (let index = 0; index < rows.length; index += 1) {
     const row = rows[index] as Record<string, unknown>;
     let line = "";
@@ -23,9 +31,11 @@ export function copyText(list: ColumnList, rows: readonly object[]): string[] {
       line += value === null || value === undefined ? "\\N" : (encoders[column] as Encoder)(value);
     }
     lines.push(line);
-    if (lines.length === ROWS_PER_CHUNK) {
+    chars += line.length + 1;
+    if (chars >= CHUNK_CHARS) {
       chunks.push(chunkOf(lines));
       lines = [];
+      chars = 0;
     }
   }
   if (lines.length > 0) chunks.push(chunkOf(lines));

@@ -1,0 +1,60 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  type ParsedOutcome,
+  parsedLinesJson,
+  parseLineBytes,
+  REPLY_PART_CHARS,
+  withSamples,
+} from "../src/ingest/parse-lines.js";
+
+// A parse thread answers a batch with JSON texts of about REPLY_PART_CHARS each (V8 maps a
+// string over 128 KB on its own): read back in order, they must give exactly what parsing
+// the batch in one go gives, whatever the lines' sizes and kinds.
+const answer = fc.oneof(
+  { weight: 6, arbitrary: fc.string({ unit: "grapheme", maxLength: 30 }) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 1, max: REPLY_PART_CHARS * 2 }).map((n) => "a".repeat(n)),
+  },
+);
+const line = fc.oneof(
+  { weight: 8, arbitrary: answer.map((a) => ({ question: "q?", answer: a, target: "a" })) },
+  { weight: 1, arbitrary: fc.constant("{ not json") },
+  { weight: 1, arbitrary: fc.constant("   ") },
+  // Per-sample scorers: validation changes the record, which crosses re-serialized.
+  {
+    weight: 1,
+    arbitrary: answer.map((a) => ({ question: "q?", answer: a, scorers: [{ name: "exact" }] })),
+  },
+);
+
+describe("a parse thread's reply", () => {
+  it("reads back, part by part, as the batch parsed in one go", () => {
+    let split = 0;
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 400 }), fc.nat(50), (lines, first) => {
+        const text = lines
+          .map((l, i) => (typeof l === "string" ? l : JSON.stringify({ id: `s${i}`, ...l })))
+          .join("\n");
+        const batch = { firstLine: first + 1, bytes: new Uint8Array(Buffer.from(text)) };
+        const parts = parsedLinesJson(batch, 1 << 20);
+        const outcomes = parts.flatMap((part) => {
+          const items = JSON.parse(part) as ParsedOutcome[];
+          // A part runs past the size only by its last line.
+          if (items.length > 1) {
+            const last = JSON.stringify(items.at(-1)).length;
+            expect(part.length - last).toBeLessThan(REPLY_PART_CHARS + 200);
+          }
+          return items;
+        });
+        expect(outcomes.map(withSamples)).toStrictEqual(parseLineBytes(batch, 1 << 20));
+        if (text.length > 3 * REPLY_PART_CHARS) expect(parts.length).toBeGreaterThan(1);
+        if (parts.length > 1) split += 1;
+      }),
+      { numRuns: 40 },
+    );
+    // Batches that took several parts were among those generated.
+    expect(split).toBeGreaterThan(5);
+  });
+});
