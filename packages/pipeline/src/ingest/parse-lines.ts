@@ -23,7 +23,7 @@ export type LineOutcome =
 /**
  * A line's outcome as a parse thread sends it back: a valid line as its validated record,
  * whose samples the reading thread makes (`withSamples`). The thread sends a batch of these
- * as one JSON string: V8's structured clone took ~6 µs a line to deserialize on the reading
+ * as JSON text (`parsedLinesJson`): V8's structured clone took ~6 µs a line to deserialize on the reading
  * thread, which also scores and stores, where JSON.parse takes ~2; and the samples made
  * there share one line's metadata as they do when made where the line was parsed.
  * A record is JSON-safe: it was parsed from JSON and checked storable.
