@@ -195,6 +195,7 @@ export { seededRandom } from "./stats/seeded-random.js";
 export { sigmoid } from "./stats/sigmoid.js";
 export { stratifiedBootstrap, type WeightedGroup } from "./stats/stratified-bootstrap.js";
 export type { ExportRow, InputErrorSummary, RunSummary, ScorerRuleSummary } from "./summary.js";
+export { TEXT_PART_CHARS, TextParts } from "./text-parts.js";
 export { type GeneratorUsage, GeneratorUsageSchema } from "./usage.js";
 export {
   configValueProblem,

@@ -1,21 +1,21 @@
+import { TEXT_PART_CHARS } from "@assay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   type ParsedOutcome,
   parsedLinesJson,
   parseLineBytes,
-  REPLY_PART_CHARS,
   withSamples,
 } from "../src/ingest/parse-lines.js";
 
-// A parse thread answers a batch with JSON texts of about REPLY_PART_CHARS each (V8 maps a
+// A parse thread answers a batch with JSON texts of about TEXT_PART_CHARS each (V8 maps a
 // string over 128 KB on its own): read back in order, they must give exactly what parsing
 // the batch in one go gives, whatever the lines' sizes and kinds.
 const answer = fc.oneof(
   { weight: 6, arbitrary: fc.string({ unit: "grapheme", maxLength: 30 }) },
   {
     weight: 1,
-    arbitrary: fc.integer({ min: 1, max: REPLY_PART_CHARS * 2 }).map((n) => "a".repeat(n)),
+    arbitrary: fc.integer({ min: 1, max: TEXT_PART_CHARS * 2 }).map((n) => "a".repeat(n)),
   },
 );
 const line = fc.oneof(
@@ -44,12 +44,12 @@ describe("a parse thread's reply", () => {
           // A part runs past the size only by its last line.
           if (items.length > 1) {
             const last = JSON.stringify(items.at(-1)).length;
-            expect(part.length - last).toBeLessThan(REPLY_PART_CHARS + 200);
+            expect(part.length - last).toBeLessThan(TEXT_PART_CHARS + 200);
           }
           return items;
         });
         expect(outcomes.map(withSamples)).toStrictEqual(parseLineBytes(batch, 1 << 20));
-        if (text.length > 3 * REPLY_PART_CHARS) expect(parts.length).toBeGreaterThan(1);
+        if (text.length > 3 * TEXT_PART_CHARS) expect(parts.length).toBeGreaterThan(1);
         if (parts.length > 1) split += 1;
       }),
       { numRuns: 40 },

@@ -1,9 +1,10 @@
+import { TEXT_PART_CHARS } from "@assay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ColumnList } from "../src/bulk/column-list.js";
-import { CHUNK_CHARS, copyText } from "../src/bulk/copy-text.js";
+import { copyText } from "../src/bulk/copy-text.js";
 
-// COPY text goes out in chunks kept under V8's large-object size (CHUNK_CHARS), cut only
+// COPY text goes out in chunks kept under V8's large-object size (TEXT_PART_CHARS), cut only
 // between rows: whatever the rows, the chunks are the rows' lines in order, each whole.
 const list: ColumnList = {
   table: "t",
@@ -15,7 +16,10 @@ const list: ColumnList = {
 const text = fc.oneof(
   { weight: 8, arbitrary: fc.string({ unit: "grapheme", maxLength: 40 }) },
   // Now and then a row longer than a chunk, or a good part of one.
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 * CHUNK_CHARS }).map((n) => "é".repeat(n)) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 1, max: 2 * TEXT_PART_CHARS }).map((n) => "é".repeat(n)),
+  },
 );
 
 describe("COPY text chunks", () => {
@@ -30,14 +34,14 @@ describe("COPY text chunks", () => {
           const rowsOfChunk = chunk.slice(0, -1).split("\n");
           // Only the row that took a chunk over the size may end it there.
           const beforeLast = chunk.length - (rowsOfChunk.at(-1) as string).length - 1;
-          expect(beforeLast).toBeLessThan(CHUNK_CHARS);
+          expect(beforeLast).toBeLessThan(TEXT_PART_CHARS);
           return rowsOfChunk;
         });
         const expected = rows.map((row) => `${row.text}\t${row.n}`);
         expect(lines).toEqual(expected);
         // Rows before the last that fill a chunk end it: the last row starts another.
         const beforeLastRow = expected.slice(0, -1).join("\n").length + 1;
-        if (beforeLastRow >= CHUNK_CHARS) expect(chunks.length).toBeGreaterThan(1);
+        if (beforeLastRow >= TEXT_PART_CHARS) expect(chunks.length).toBeGreaterThan(1);
         if (chunks.length > 1) split += 1;
       }),
       { numRuns: 60 },

@@ -83,7 +83,7 @@ describe.each(["postgres", "pglite"] as const)("bulk writes on %s", (driver) => 
         async (texts) => {
           const [copied, small] = [await startedRunId(store), await startedRunId(store)];
           // Every seventh row is long: a batch spans several COPY chunks, and some rows
-          // are longer than a chunk (CHUNK_CHARS).
+          // are longer than a chunk (TEXT_PART_CHARS).
           const long = (text: string, i: number) =>
             i % 7 === 3 ? `${text}${"x".repeat(20_000 * (i % 5))}` : text;
           const resultsOf = (runId: string) =>

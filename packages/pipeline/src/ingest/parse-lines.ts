@@ -6,6 +6,7 @@ import {
   type RecordValidator,
   type Sample,
   samplesFromLine,
+  TextParts,
 } from "@assay/core";
 import type { LineBytes } from "./read-line-batches.js";
 import { decodeLine, type LineProblem, lineDecoder, type RawLine } from "./read-lines.js";
@@ -23,9 +24,10 @@ export type LineOutcome =
 /**
  * A line's outcome as a parse thread sends it back: a valid line as its validated record,
  * whose samples the reading thread makes (`withSamples`). The thread sends a batch of these
- * as JSON text (`parsedLinesJson`): V8's structured clone took ~6 µs a line to deserialize on the reading
- * thread, which also scores and stores, where JSON.parse takes ~2; and the samples made
- * there share one line's metadata as they do when made where the line was parsed.
+ * as JSON text (`parsedLinesJson`): V8's structured clone took ~6 µs a line to deserialize
+ * on the reading thread, which also scores and stores, where JSON.parse takes ~2; and the
+ * samples made there share one line's metadata as they do when made where the line was
+ * parsed.
  * A record is JSON-safe: it was parsed from JSON and checked storable.
  */
 export type ParsedOutcome =
@@ -50,10 +52,9 @@ export function parseLineBytes(
 
 /**
  * `parseLineBytes` as a parse thread sends it back: its `ParsedOutcome`s as JSON arrays of
- * consecutive lines (see `ParsedOutcome` for why). Each text stays under `REPLY_PART_CHARS`
- * unless one line alone is longer: V8 maps a string over 128 KB fresh and unmaps it when it
- * is collected, and a batch's reply as one text (~1.3 × its 128 KiB) paid that in page faults
- * three times, in the thread that wrote it, in sending and in the thread that got it.
+ * consecutive lines (see `ParsedOutcome` for why), each of about `TEXT_PART_CHARS`: one
+ * text for a batch (~1.3 × its 128 KiB) was a large string three times over, in the thread
+ * that wrote it, in sending and in the thread that got it.
  * A valid line's record is written as the line's own text where validating it changed
  * nothing JSON keeps: no field mapping (`fields`), no reference row (`--answers`) and no
  * per-sample `scorers` (their `args` default to {}); the rest of the schema only checks.
@@ -73,27 +74,9 @@ export function parsedLinesJson(
     }
     return JSON.stringify(outcome);
   });
-  return jsonArrays(items);
-}
-
-export const REPLY_PART_CHARS = 48 << 10;
-
-/** `items` (JSON texts) as JSON arrays of about `REPLY_PART_CHARS` each, in order. */
-function jsonArrays(items: readonly string[]): string[] {
-  const parts: string[] = [];
-  let part: string[] = [];
-  let chars = 0;
-  for (const item of items) {
-    part.push(item);
-    chars += item.length + 1;
-    if (chars >= REPLY_PART_CHARS) {
-      parts.push(`[${part.join(",")}]`);
-      part = [];
-      chars = 0;
-    }
-  }
-  if (part.length > 0 || parts.length === 0) parts.push(`[${part.join(",")}]`);
-  return parts;
+  const parts = new TextParts((group) => `[${group.join(",")}]`);
+  for (const item of items) parts.push(item);
+  return parts.end();
 }
 
 function eachLine<T>(batch: LineBytes, maxLineBytes: number, outcomeOf: (raw: RawLine) => T): T[] {

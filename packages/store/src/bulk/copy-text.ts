@@ -1,13 +1,5 @@
+import { TextParts } from "@assay/core";
 import type { ColumnList } from "./column-list.js";
-
-/**
- * Characters per chunk, about. V8 puts a string over 128 KB in a space of its own, mapped
- * fresh for each and unmapped once collected: chunks of 1,000 rows (~150–250 KB) were
- * written into new pages, page fault by page fault. With the parse threads' replies bounded
- * the same way (`parsedLinesJson`), a 1M-sample `assay run` on Postgres took 64% fewer page
- * faults and ~14% less CPU (3 alternating runs). A row longer than this is a chunk alone.
- */
-export const CHUNK_CHARS = 48 << 10;
 
 /**
  * Rows in COPY's text format, a few hundred rows per string. Encoded before the COPY
@@ -16,12 +8,10 @@ export const CHUNK_CHARS = 48 << 10;
 export function copyText(list: ColumnList, rows: readonly object[]): string[] {
   const encoders = list.types.map(encoderOf);
   const { keys } = list;
-  // Each row is built on its own and the chunk joined once from them: appending every
+  // Each row is built on its own and a chunk joined once from its rows: appending every
   // value to the chunk kept the whole chunk's rope alive until it was written, and joining
-  // each row's values from an array measured slower.
-  const chunks: string[] = [];
-  let lines: string[] = [];
-  let chars = 0;
+  // each row's values from an array measured slower. Chunks stay small (`TextParts`).
+  const chunks = new TextParts(chunkOf);
   for (let index = 0; index < rows.length; index += 1) {
     const row = rows[index] as Record<string, unknown>;
     let line = "";
@@ -30,16 +20,9 @@ export function copyText(list: ColumnList, rows: readonly object[]): string[] {
       if (column > 0) line += "\t";
       line += value === null || value === undefined ? "\\N" : (encoders[column] as Encoder)(value);
     }
-    lines.push(line);
-    chars += line.length + 1;
-    if (chars >= CHUNK_CHARS) {
-      chunks.push(chunkOf(lines));
-      lines = [];
-      chars = 0;
-    }
+    chunks.push(line);
   }
-  if (lines.length > 0) chunks.push(chunkOf(lines));
-  return chunks;
+  return chunks.end();
 }
 
 /** Rows' lines as one string, each ended by a newline. */
