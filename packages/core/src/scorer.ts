@@ -10,9 +10,11 @@ export interface ScoreContext {
 
 /**
  * The one shape of every scorer, deterministic or model-based. A scorer never throws for
- * a bad answer: it returns `unscored` with a reason.
+ * a bad answer: it returns `unscored` with a reason. A deterministic scorer returns the
+ * score itself: a promise per job (and an await of it) is a share of what scoring a cheap
+ * job costs. A model-based one returns a promise. Callers `await` either.
  */
-export type Scorer = (sample: Sample, context: ScoreContext) => Promise<Score>;
+export type Scorer = (sample: Sample, context: ScoreContext) => Score | Promise<Score>;
 
 /** How to build a scorer from `{ name, args }`. `args` is validated when the spec loads. */
 export interface ScorerDefinition<Args = unknown> {

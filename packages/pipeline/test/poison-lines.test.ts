@@ -1,4 +1,4 @@
-import { RunSpecSchema, scored } from "@assay/core";
+import { RunSpecSchema, type Scorer, scored } from "@assay/core";
 import { defaultRegistry, defineScorer, exact, ScorerRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
 import { sample } from "@assay/test-support/samples";
@@ -193,6 +193,65 @@ describe.each(DRIVER_NAMES)("poison lines (%s)", (driver) => {
         ),
       },
     ]);
+  });
+
+  it("store what a scorer returns or resolves, and an error row where it throws or rejects", async () => {
+    // A deterministic scorer returns its score; a model's returns a promise. Either may fail.
+    const scorer = (name: string, create: () => Scorer) =>
+      defineScorer({
+        name,
+        pool: "cpu",
+        description: `test scorer ${name}`,
+        args: exact.args,
+        create,
+      });
+    const failing = new ScorerRegistry([
+      scorer("returns", () => (s) => scored(1 / s.answer.length)),
+      scorer("resolves", () => async (s) => scored(1 / (s.answer.length + 1))),
+      scorer("throws", () => () => {
+        throw new Error("sync boom");
+      }),
+      scorer("rejects", () => async () => {
+        throw new Error("async boom");
+      }),
+    ]);
+    const names = ["returns", "resolves", "throws", "rejects"];
+    const failingSpec = RunSpecSchema.parse({
+      default: { scorers: names.map((name) => ({ name })) },
+    });
+    const dataset = files.write(`fail-${driver}.jsonl`, jsonl([good("a"), good("bb")]));
+    const runId = `fail-${driver}`;
+    await store.startRun({ id: runId, dataset, spec: failingSpec, transport: "local" });
+    const outcome = await runLocal({ store, registry: failing, dataset, spec: failingSpec, runId });
+
+    expect(outcome.complete).toBe(true);
+    const rows = (await queryRows(
+      store,
+      `SELECT sample_id, scorer, value, reason, detail->>'message' AS message FROM scores
+       WHERE run_id = '${runId}' ORDER BY sample_id, scorer`,
+    )) as { sample_id: string; scorer: string; value: number | null; reason: string | null }[];
+    const failed = (scorerName: string, message: string) => ({
+      scorer: scorerName,
+      value: null,
+      reason: "error",
+      message: `${scorerName}: ${message}`,
+    });
+    const ok = (scorerName: string, value: number) => ({
+      scorer: scorerName,
+      value,
+      reason: null,
+      message: null,
+    });
+    expect(rows).toEqual(
+      ["a", "bb"].flatMap((id) =>
+        [
+          failed("rejects", "async boom"),
+          ok("resolves", 1 / (id.length + 1)),
+          ok("returns", 1 / id.length),
+          failed("throws", "sync boom"),
+        ].map((row) => ({ sample_id: id, ...row })),
+      ),
+    );
   });
 
   it("isolate a line the store refuses for a data reason; the other lines are stored", async () => {

@@ -26,7 +26,9 @@ export function score(
   target?: Target,
   metadata?: Record<string, unknown>,
 ): Promise<Score> {
-  return defaultRegistry().create({ name, args })(sampleOf(answer, target, metadata), {});
+  return Promise.resolve(
+    defaultRegistry().create({ name, args })(sampleOf(answer, target, metadata), {}),
+  );
 }
 
 /** The value of a scored result; fails the test with the reason when it was unscored. */

@@ -49,7 +49,9 @@ export function createScoreHandler(options: ScoreHandlerOptions): JobHandler {
     if (context.signal !== signal) context = { signal };
     let score: Score;
     try {
-      score = await registry.create(job.scorer)(job.sample, context);
+      const scored = registry.create(job.scorer)(job.sample, context);
+      // A deterministic scorer's score is not awaited: that would cost a microtask per job.
+      score = scored instanceof Promise ? await scored : scored;
     } catch (error) {
       // A scorer that throws would throw again on a retry: the sample stays unscored.
       const message = error instanceof Error ? error.message : String(error);

@@ -34,7 +34,7 @@ export const answer = defineScorer({
   args: AnswerArgs,
   create(args) {
     const marker = new RegExp(escapeRegex(args.marker), args.ignore_case ? "gi" : "g");
-    return async (sample) => {
+    return (sample) => {
       const targets = textTargets(sample.target);
       if (!Array.isArray(targets)) return targets;
       const rest = textAfterLast(marker, sample.answer);

@@ -15,7 +15,7 @@ export const choice = defineScorer({
   description: "Multiple choice: the option the answer picks (letter or text) is the target's",
   args: ChoiceArgs,
   create(args) {
-    return async (sample) => {
+    return (sample) => {
       // Own keys only: `choices_field: constructor` must not find Object's constructor.
       const field = Object.hasOwn(sample.metadata, args.choices_field)
         ? sample.metadata[args.choices_field]

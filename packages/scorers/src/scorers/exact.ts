@@ -9,7 +9,7 @@ export const exact = defineScorer({
   description: "SQuAD v1.1 exact match after normalization; best over a list of targets",
   args: z.strictObject({}),
   create() {
-    return async (sample) => {
+    return (sample) => {
       const targets = textTargets(sample.target);
       if (!Array.isArray(targets)) return targets;
       const answer = normalizeSquad(sample.answer);

@@ -9,7 +9,7 @@ export const f1 = defineScorer({
   description: "SQuAD v1.1 token F1 after normalization; best over a list of targets",
   args: z.strictObject({}),
   create() {
-    return async (sample) => {
+    return (sample) => {
       const targets = textTargets(sample.target);
       if (!Array.isArray(targets)) return targets;
       const answerTokens = squadTokens(sample.answer);

@@ -14,7 +14,7 @@ export const includes = defineScorer({
   args: IncludesArgs,
   create(args) {
     const fold = (text: string): string => (args.ignore_case ? text.toLowerCase() : text);
-    return async (sample) => {
+    return (sample) => {
       const targets = textTargets(sample.target);
       if (!Array.isArray(targets)) return targets;
       const answer = fold(sample.answer);

@@ -37,7 +37,7 @@ export const json = defineScorer({
   description: "The answer is JSON and, when a schema is given, satisfies it",
   args: JsonArgs,
   create(args) {
-    return async (sample) => {
+    return (sample) => {
       const schema = args.schema_from_target
         ? schemaFromTarget(sample.target)
         : fixedSchema(args.schema);

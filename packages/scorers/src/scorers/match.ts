@@ -29,7 +29,7 @@ export const match = defineScorer({
       const trimmed = args.ignore_punctuation ? trimPunctuation(text) : text.trim();
       return args.ignore_case ? trimmed.toLowerCase() : trimmed;
     };
-    return async (sample) => {
+    return (sample) => {
       const targets = textTargets(sample.target);
       if (!Array.isArray(targets)) return targets;
       const answer = prepare(sample.answer);

@@ -42,7 +42,7 @@ export const numeric = defineScorer({
     const distanceAllowed = (target: number): number =>
       Math.max(args.tolerance, args.relative_tolerance * Math.abs(target));
 
-    return async (sample) => {
+    return (sample) => {
       const targets = targetNumbers(sample.target, findNumbers);
       if (!Array.isArray(targets)) return unscored("invalid_target", targets);
       const found = findNumbers(sample.answer).filter(isAccepted).at(-1);

@@ -39,7 +39,7 @@ export const pattern = defineScorer({
     if (!compiled.ok) throw new SyntaxError(compiled.message);
     const { regex } = compiled;
     const group = args.group ?? (compiled.groups > 0 ? 1 : 0);
-    return async (sample) => {
+    return (sample) => {
       const found = regex.exec(sample.answer);
       if (args.compare === "match") return scored(found === null ? 0 : 1);
       const targets = textTargets(sample.target);

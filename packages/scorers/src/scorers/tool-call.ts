@@ -24,7 +24,7 @@ export const toolCall = defineScorer({
   description: "The answer's tool call has the target's name and (a superset of) its arguments",
   args: ToolCallArgs,
   create(args) {
-    return async (sample) => {
+    return (sample) => {
       const expected = readToolCall(sample.target);
       if (typeof expected === "string") return unscored("invalid_target", `target: ${expected}`);
       const parsed = extractJson(sample.answer, "fenced");
