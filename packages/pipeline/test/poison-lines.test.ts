@@ -1,4 +1,4 @@
-import { RunSpecSchema, type Scorer, scored } from "@assay/core";
+import { RunSpecSchema, type Score, type Scorer, scored } from "@assay/core";
 import { defaultRegistry, defineScorer, exact, ScorerRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
 import { sample } from "@assay/test-support/samples";
@@ -208,6 +208,16 @@ describe.each(DRIVER_NAMES)("poison lines (%s)", (driver) => {
     const failing = new ScorerRegistry([
       scorer("returns", () => (s) => scored(1 / s.answer.length)),
       scorer("resolves", () => async (s) => scored(1 / (s.answer.length + 1))),
+      // A promise from another realm (a vm context, another library's promises) is a
+      // thenable, not an instance of this realm's Promise.
+      scorer(
+        "thenable",
+        () => (s) =>
+          ({
+            // biome-ignore lint/suspicious/noThenProperty: a thenable is what this scorer tests
+            then: (resolve: (score: Score) => void) => resolve(scored(1 / (s.answer.length + 2))),
+          }) as unknown as Promise<Score>,
+      ),
       scorer("throws", () => () => {
         throw new Error("sync boom");
       }),
@@ -215,7 +225,7 @@ describe.each(DRIVER_NAMES)("poison lines (%s)", (driver) => {
         throw new Error("async boom");
       }),
     ]);
-    const names = ["returns", "resolves", "throws", "rejects"];
+    const names = ["returns", "resolves", "thenable", "throws", "rejects"];
     const failingSpec = RunSpecSchema.parse({
       default: { scorers: names.map((name) => ({ name })) },
     });
@@ -248,6 +258,7 @@ describe.each(DRIVER_NAMES)("poison lines (%s)", (driver) => {
           failed("rejects", "async boom"),
           ok("resolves", 1 / (id.length + 1)),
           ok("returns", 1 / id.length),
+          ok("thenable", 1 / (id.length + 2)),
           failed("throws", "sync boom"),
         ].map((row) => ({ sample_id: id, ...row })),
       ),

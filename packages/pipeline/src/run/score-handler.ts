@@ -51,7 +51,8 @@ export function createScoreHandler(options: ScoreHandlerOptions): JobHandler {
     try {
       const scored = registry.create(job.scorer)(job.sample, context);
       // A deterministic scorer's score is not awaited: that would cost a microtask per job.
-      score = scored instanceof Promise ? await scored : scored;
+      // A score never has `then`; any promise does, from whichever realm it came.
+      score = isPromiseLike(scored) ? await scored : scored;
     } catch (error) {
       // A scorer that throws would throw again on a retry: the sample stays unscored.
       const message = error instanceof Error ? error.message : String(error);
@@ -111,4 +112,8 @@ function refusalLog(
 
 function describeJob(job: ScoreJob): string {
   return printable(`scorer "${scorerKey(job.scorer)}" for sample "${job.sample.id}"`);
+}
+
+function isPromiseLike(value: Score | PromiseLike<Score>): value is PromiseLike<Score> {
+  return typeof (value as { then?: unknown }).then === "function";
 }
