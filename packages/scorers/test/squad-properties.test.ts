@@ -39,6 +39,15 @@ describe("exact and f1 follow evaluate-v1.1.py for any text", () => {
     normalizesLikeReference(squadText, 3000);
   });
 
+  it("keeps lone surrogates apart once the punctuation between them is gone, as Python does", () => {
+    // Joined, "\ud800\udc00" would read as one astral letter, and "a" before it as a word.
+    for (const text of ["a\ud800!\udc00", "the\ud800.\udc00 x", "\ud800-\udc00an"]) {
+      expect(normalizeSquad(text)).toBe(referenceNormalize(text));
+      expect(squadTokens(text)).toEqual(referenceTokens(text));
+    }
+    expect(normalizeSquad("a\ud800!\udc00")).toBe("\ud800\udc00");
+  });
+
   it("normalizes ASCII text, read in one pass, like the reference implementation", () => {
     normalizesLikeReference(asciiSquadText, 5000);
   });

@@ -1,3 +1,4 @@
+/// <reference lib="es2024.string" />
 /** Python's `string.punctuation`, the ASCII set the official SQuAD script removes. */
 const SQUAD_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
 
@@ -25,9 +26,38 @@ const EDGE_CHARACTER = /[\p{P}\s]/u;
 export function normalizeSquad(text: string): string {
   const tokens = asciiSquadTokens(text);
   if (tokens !== undefined) return tokens.join(" ");
-  const withoutPunctuation = text.toLowerCase().replace(SQUAD_PUNCTUATION, "");
+  const lowered = text.toLowerCase();
+  if (!lowered.isWellFormed()) return normalizeCodePoints(lowered);
+  const withoutPunctuation = lowered.replace(SQUAD_PUNCTUATION, "");
   const withoutArticles = withoutPunctuation.replace(SQUAD_ARTICLES, " ");
   return withoutArticles.split(PYTHON_WHITESPACE_RUN).filter(Boolean).join(" ");
+}
+
+const WORD_CHARACTER = /[\p{L}\p{N}_]/u;
+const ARTICLES = ["a", "an", "the"];
+
+/**
+ * `normalizeSquad` of lowered text that holds a lone surrogate (the line checks refuse
+ * one, but a scorer may be handed any string). Python keeps each lone surrogate a code
+ * point of its own, so removing the punctuation between a high and a low one leaves two
+ * characters that are no word's, where a JavaScript string would join them into one
+ * astral letter (a word character for the article rule). Worked on code points instead.
+ */
+function normalizeCodePoints(lowered: string): string {
+  const kept = Array.from(lowered).filter((char) => !isAsciiPunctuation(char.charCodeAt(0)));
+  const isWord = (at: number): boolean =>
+    at >= 0 && at < kept.length && WORD_CHARACTER.test(kept[at] as string);
+  let out = "";
+  for (let at = 0; at < kept.length; ) {
+    const article = isWord(at - 1)
+      ? undefined
+      : ARTICLES.find(
+          (word) => kept.slice(at, at + word.length).join("") === word && !isWord(at + word.length),
+        );
+    out += article === undefined ? kept[at] : " ";
+    at += article === undefined ? 1 : article.length;
+  }
+  return out.split(PYTHON_WHITESPACE_RUN).filter(Boolean).join(" ");
 }
 
 /** The tokens SQuAD's F1 counts: the normalized text split on whitespace. */
