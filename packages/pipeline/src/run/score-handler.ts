@@ -115,5 +115,7 @@ function describeJob(job: ScoreJob): string {
 }
 
 function isPromiseLike(value: Score | PromiseLike<Score>): value is PromiseLike<Score> {
-  return typeof (value as { then?: unknown }).then === "function";
+  // Null-safe: a scorer that breaks its contract fails where it did when every result was
+  // awaited, not here.
+  return typeof (value as { then?: unknown } | null)?.then === "function";
 }

@@ -24,12 +24,24 @@ const EDGE_CHARACTER = /[\p{P}\s]/u;
  * final-sigma rule); checked against Python by the property tests.
  */
 export function normalizeSquad(text: string): string {
-  const tokens = asciiSquadTokens(text);
-  if (tokens !== undefined) return tokens.join(" ");
-  const lowered = text.toLowerCase();
-  if (!lowered.isWellFormed()) return normalizeCodePoints(lowered);
-  const withoutPunctuation = lowered.replace(SQUAD_PUNCTUATION, "");
-  const withoutArticles = withoutPunctuation.replace(SQUAD_ARTICLES, " ");
+  const lower = text.toLowerCase();
+  return asciiSquadTokens(lower)?.join(" ") ?? normalizeLowered(lower);
+}
+
+/** The tokens SQuAD's F1 counts: the normalized text split on whitespace. */
+export function squadTokens(text: string): string[] {
+  const lower = text.toLowerCase();
+  const tokens = asciiSquadTokens(lower);
+  if (tokens !== undefined) return tokens;
+  const normalized = normalizeLowered(lower);
+  return normalized === "" ? [] : normalized.split(" ");
+}
+
+/** `normalizeSquad` of lowered text that the one-pass reading does not take. */
+function normalizeLowered(lower: string): string {
+  const withoutArticles = lower.isWellFormed()
+    ? lower.replace(SQUAD_PUNCTUATION, "").replace(SQUAD_ARTICLES, " ")
+    : codePointsWithoutPunctuationAndArticles(lower);
   return withoutArticles.split(PYTHON_WHITESPACE_RUN).filter(Boolean).join(" ");
 }
 
@@ -37,14 +49,14 @@ const WORD_CHARACTER = /[\p{L}\p{N}_]/u;
 const ARTICLES = ["a", "an", "the"];
 
 /**
- * `normalizeSquad` of lowered text that holds a lone surrogate (the line checks refuse
- * one, but a scorer may be handed any string). Python keeps each lone surrogate a code
- * point of its own, so removing the punctuation between a high and a low one leaves two
- * characters that are no word's, where a JavaScript string would join them into one
- * astral letter (a word character for the article rule). Worked on code points instead.
+ * Punctuation and articles removed from lowered text that holds a lone surrogate (the line
+ * checks refuse one, but a scorer may be handed any string). Python keeps each lone
+ * surrogate a code point of its own, so removing the punctuation between a high and a low
+ * one leaves two characters that are no word's, where a JavaScript string would join them
+ * into one astral letter (a word character for the article rule). Worked on code points.
  */
-function normalizeCodePoints(lowered: string): string {
-  const kept = Array.from(lowered).filter((char) => !isAsciiPunctuation(char.charCodeAt(0)));
+function codePointsWithoutPunctuationAndArticles(lower: string): string {
+  const kept = Array.from(lower).filter((char) => !isAsciiPunctuation(char.charCodeAt(0)));
   const isWord = (at: number): boolean =>
     at >= 0 && at < kept.length && WORD_CHARACTER.test(kept[at] as string);
   let out = "";
@@ -57,29 +69,20 @@ function normalizeCodePoints(lowered: string): string {
     out += article === undefined ? kept[at] : " ";
     at += article === undefined ? 1 : article.length;
   }
-  return out.split(PYTHON_WHITESPACE_RUN).filter(Boolean).join(" ");
-}
-
-/** The tokens SQuAD's F1 counts: the normalized text split on whitespace. */
-export function squadTokens(text: string): string[] {
-  const tokens = asciiSquadTokens(text);
-  if (tokens !== undefined) return tokens;
-  const normalized = normalizeSquad(text);
-  return normalized === "" ? [] : normalized.split(" ");
+  return out;
 }
 
 /**
- * `squadTokens` in one pass, for the usual text: once lowered, printable ASCII and Python's
+ * `squadTokens` of lowered text in one pass, for the usual text: printable ASCII and Python's
  * ASCII whitespace only (anything else, undefined). There every character is a letter or digit
  * (kept, lowercased), punctuation (dropped without splitting the word) or whitespace (ends
  * a word), so a word is an article to SQuAD's `\b(a|an|the)\b` exactly when it is one
  * whole. Four regex passes and their strings per text made normalization most of what the
  * f1 scorer cost; the property tests hold this path to the reference on ASCII text.
  */
-function asciiSquadTokens(text: string): string[] | undefined {
-  // Lowered first, as SQuAD does: the pass reads the lowered text (the Kelvin sign is a
-  // plain "k" by then), whose length may differ from the original's.
-  const lower = text.toLowerCase();
+function asciiSquadTokens(lower: string): string[] | undefined {
+  // Read lowered, as SQuAD lowers first: the Kelvin sign is a plain "k" by then, and the
+  // length may differ from the original's. The callers lower it once for both paths.
   const tokens: string[] = [];
   /** The current word: its kept characters, or where it started while it has no punctuation. */
   let word = "";
