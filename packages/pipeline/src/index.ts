@@ -33,7 +33,11 @@ export {
   type RunProgress,
   runLocal,
 } from "./run/run-local.js";
-export { createScoreHandler, type ScoreHandlerOptions } from "./run/score-handler.js";
+export {
+  createBatchScoreHandler,
+  createScoreHandler,
+  type ScoreHandlerOptions,
+} from "./run/score-handler.js";
 export { type SelectForRunOptions, selectForRun } from "./run/select-run.js";
 export { DEFAULT_SPEC } from "./spec/default-spec.js";
 export { loadSpec, parseSpec, validateSpec } from "./spec/load-spec.js";

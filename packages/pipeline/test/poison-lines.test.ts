@@ -4,7 +4,12 @@ import type { Store } from "@assay/store";
 import { sample } from "@assay/test-support/samples";
 import { DRIVER_NAMES, openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkDataset, createScoreHandler, runLocal } from "../src/index.js";
+import {
+  checkDataset,
+  createBatchScoreHandler,
+  createScoreHandler,
+  runLocal,
+} from "../src/index.js";
 import { storeLines } from "../src/run/store-lines.js";
 import { jsonl, tempFiles } from "./temp-files.js";
 
@@ -326,5 +331,50 @@ describe.each(DRIVER_NAMES)("poison lines (%s)", (driver) => {
       [3, ""],
     ]);
     expect(errors[0]?.message).toMatch(/sample "key\\u0000" \(field unknown\).*\(22021\)$/);
+  });
+
+  it("give each job of a batch its own outcome: stored, dropped in-process, or an input error", async () => {
+    const runId = `batch-${driver}`;
+    await store.startRun({ id: runId, dataset: "jobs.jsonl", spec, transport: "local" });
+    const writer = store.createResultWriter({ maxDelayMs: 1 });
+    const job = (id: string, line: number, answer = "a") => ({
+      runId,
+      pool: "cpu" as const,
+      rule: "default",
+      scorer: { name: "exact", args: {} },
+      sample: sample(id, { line, answer, target: "a" }),
+    });
+    const stored: [string, number | null][] = [];
+    const handle = createBatchScoreHandler({
+      registry,
+      writer,
+      store,
+      dropUnstorable: true,
+      onStored: (score, j) => void stored.push([j.sample.id, score.value]),
+    });
+    const signal = new AbortController().signal;
+
+    // Between good jobs, one whose key the store refuses: the batch is split around it.
+    await handle([job("one", 1), job("key\u0000", 2), job("two", 3, "b"), job("three", 4)], signal);
+    expect(stored).toEqual([
+      ["one", 1],
+      ["two", 0],
+      ["three", 1],
+    ]);
+    const errors = await inputErrors(store, runId);
+    expect(errors.map((e) => [e.line, e.field])).toEqual([[2, ""]]);
+    const rows = await queryRows(
+      store,
+      `SELECT sample_id FROM scores WHERE run_id = '${runId}' ORDER BY sample_id`,
+    );
+    expect(rows.map((row) => (row as { sample_id: string }).sample_id)).toEqual([
+      "one",
+      "three",
+      "two",
+    ]);
+
+    // A batch the writer cannot take at all fails as a whole, as one job's handler would.
+    await writer.close();
+    await expect(handle([job("late", 5)], signal)).rejects.toThrow(/after close/);
   });
 });

@@ -1,6 +1,17 @@
 import type { Pool, ScoreJob } from "@assay/core";
 import type { ConsumeOptions, Consumer, JobHandler, Transport } from "./transport.js";
 
+/**
+ * Processes jobs handed over together; resolves once all are done (stored). Rejecting
+ * fails the run, as one job's handler rejecting does.
+ */
+export type BatchJobHandler = (jobs: ScoreJob[], signal: AbortSignal) => Promise<void>;
+
+export interface ConsumeBatchesOptions extends ConsumeOptions {
+  /** Most jobs handed to one call of the handler. */
+  maxBatch: number;
+}
+
 export interface LocalTransportOptions {
   /** Queued jobs per pool above which `enqueue` waits. Default 4096. */
   highWaterMark?: number;
@@ -10,11 +21,17 @@ interface PoolState {
   queue: ScoreJob[];
   head: number;
   inFlight: number;
-  consumer?: { handler: JobHandler; concurrency: number; stopping: boolean };
+  consumer?: PoolConsumer;
   /** What a handled job's promise calls: made once per pool, not twice per job. */
   settled: () => void;
   failed: (error: unknown) => void;
 }
+
+/** A pool's consumer: jobs go to `handler` one at a time, or up to `maxBatch` at once. */
+type PoolConsumer = { concurrency: number; stopping: boolean } & (
+  | { handler: JobHandler; maxBatch?: undefined }
+  | { handler: BatchJobHandler; maxBatch: number }
+);
 
 /**
  * In-process transport for the embedded default. Jobs live in memory only: a crash loses
@@ -34,6 +51,7 @@ export class LocalTransport implements Transport {
   }
 
   async enqueue(jobs: readonly ScoreJob[]): Promise<void> {
+    const touched = new Set<Pool>();
     for (const job of jobs) {
       this.#throwIfFailed();
       const state = this.#pool(job.pool);
@@ -41,6 +59,10 @@ export class LocalTransport implements Transport {
         throw new Error(`No consumer for the ${job.pool} pool: start one before enqueuing`);
       }
       state.queue.push(job);
+      touched.add(job.pool);
+      // Handed over when the call's jobs are queued, or when the queue is full: a batch
+      // consumer then gets them together, not one batch per job.
+      if (this.#queued(state) < this.#highWaterMark) continue;
       this.#pump(job.pool);
       // A stopped consumer takes nothing more: waiting for room would never end.
       while (
@@ -51,16 +73,32 @@ export class LocalTransport implements Transport {
         await this.#nextChange();
       }
     }
+    for (const pool of touched) this.#pump(pool);
   }
 
   consume(pool: Pool, handler: JobHandler, options: ConsumeOptions): Consumer {
-    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
-      throw new RangeError(
-        `Expected \`concurrency\` to be an integer from 1 and up, got ${options.concurrency}`,
-      );
-    }
+    return this.#start(pool, { handler, concurrency: options.concurrency, stopping: false });
+  }
+
+  /**
+   * Like `consume`, but hands the handler up to `maxBatch` queued jobs at once (never more
+   * than `concurrency` in flight), so work that costs a promise per call (a batch of rows
+   * to store) costs one per batch. Only in-process: a queue hands jobs over one by one.
+   */
+  consumeBatches(pool: Pool, handler: BatchJobHandler, options: ConsumeBatchesOptions): Consumer {
+    positiveInteger("maxBatch", options.maxBatch);
+    return this.#start(pool, {
+      handler,
+      maxBatch: options.maxBatch,
+      concurrency: options.concurrency,
+      stopping: false,
+    });
+  }
+
+  #start(pool: Pool, consumer: PoolConsumer): Consumer {
+    positiveInteger("concurrency", consumer.concurrency);
     const state = this.#pool(pool);
-    state.consumer = { handler, concurrency: options.concurrency, stopping: false };
+    state.consumer = consumer;
     this.#pump(pool);
     return {
       stop: async () => {
@@ -91,16 +129,34 @@ export class LocalTransport implements Transport {
       state.inFlight < consumer.concurrency &&
       this.#queued(state) > 0
     ) {
-      const job = state.queue[state.head] as ScoreJob;
-      state.head += 1;
+      if (consumer.maxBatch === undefined) {
+        const job = state.queue[state.head] as ScoreJob;
+        state.head += 1;
+        this.#compact(state);
+        state.inFlight += 1;
+        consumer.handler(job, this.#abort.signal).then(state.settled, state.failed);
+        continue;
+      }
+      const count = Math.min(
+        consumer.maxBatch,
+        consumer.concurrency - state.inFlight,
+        this.#queued(state),
+      );
+      const batch = state.queue.slice(state.head, state.head + count);
+      state.head += count;
       this.#compact(state);
-      state.inFlight += 1;
-      consumer.handler(job, this.#abort.signal).then(state.settled, state.failed);
+      state.inFlight += count;
+      const settled = () => this.#settle(pool, count);
+      const failed = (error: unknown) => {
+        this.#failure ??= error;
+        this.#settle(pool, count);
+      };
+      consumer.handler(batch, this.#abort.signal).then(settled, failed);
     }
   }
 
-  #settle(pool: Pool): void {
-    this.#pool(pool).inFlight -= 1;
+  #settle(pool: Pool, jobs = 1): void {
+    this.#pool(pool).inFlight -= jobs;
     this.#pump(pool);
     this.#notify();
   }
@@ -154,5 +210,11 @@ export class LocalTransport implements Transport {
 
   #throwIfFailed(): void {
     if (this.#failure !== undefined) throw this.#failure;
+  }
+}
+
+function positiveInteger(name: string, value: number): void {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`Expected \`${name}\` to be an integer from 1 and up, got ${value}`);
   }
 }

@@ -1,4 +1,9 @@
 // The in-process transport alone, without BullMQ and ioredis: `assay run` needs nothing
 // more, and loading the Redis client would only slow its start.
-export { LocalTransport, type LocalTransportOptions } from "./local-transport.js";
+export {
+  type BatchJobHandler,
+  type ConsumeBatchesOptions,
+  LocalTransport,
+  type LocalTransportOptions,
+} from "./local-transport.js";
 export type { ConsumeOptions, Consumer, JobHandler, Transport } from "./transport.js";

@@ -2,6 +2,7 @@ export {
   BatchedWriter,
   type BatchedWriterOptions,
   type BatchedWriterStats,
+  type RowFailures,
   type WriteObservation,
 } from "./batched-writer.js";
 export { isConnectionLost } from "./connection-lost.js";

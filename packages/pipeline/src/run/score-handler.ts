@@ -8,6 +8,7 @@ import {
   unscored,
 } from "@assay/core";
 import type { JobHandler } from "@assay/queue";
+import type { BatchJobHandler } from "@assay/queue/local";
 import type { ScorerRegistry } from "@assay/scorers";
 import { RejectedRowError, type ResultWriter, type Store } from "@assay/store";
 import { jobResultOf } from "./job-result.js";
@@ -40,32 +41,99 @@ export interface ScoreHandlerOptions {
  * result's place so the run still completes.
  */
 export function createScoreHandler(options: ScoreHandlerOptions): JobHandler {
-  const { registry, writer, onStored } = options;
-  const refusals = options.store === undefined ? undefined : refusalLog(options.store);
-  // A transport passes one signal to all its jobs: one context object for them all, rather
-  // than one per job (this runs for every sample).
-  let context: ScoreContext = {};
+  const { writer, onStored } = options;
+  const score = scoring(options.registry);
+  const refused = refusalHandler(options);
   return async (job, signal) => {
-    if (context.signal !== signal) context = { signal };
-    let score: Score;
+    const scored = score(job, signal);
+    // A deterministic scorer's score is not awaited: that would cost a microtask per job.
+    const result = isPromiseLike(scored) ? await scored : scored;
     try {
-      const scored = registry.create(job.scorer)(job.sample, context);
-      // A deterministic scorer's score is not awaited: that would cost a microtask per job.
-      // A score never has `then`; any promise does, from whichever realm it came.
-      score = isPromiseLike(scored) ? await scored : scored;
-    } catch (error) {
-      // A scorer that throws would throw again on a retry: the sample stays unscored.
-      const message = error instanceof Error ? error.message : String(error);
-      score = unscored("error", `${job.scorer.name}: ${message}`);
-    }
-    try {
-      await writer.add(jobResultOf(job, score));
-      onStored?.(score, job);
+      await writer.add(jobResultOf(job, result));
+      onStored?.(result, job);
     } catch (error) {
       if (!(error instanceof RejectedRowError)) throw error;
-      await refusals?.(job, error);
-      await storeErrorRow(job, error, options);
+      await refused(job, error);
     }
+  };
+}
+
+/**
+ * `createScoreHandler` for jobs handed over together (`LocalTransport.consumeBatches`):
+ * the same scoring and storing, each result with the same outcome, for one promise per
+ * batch instead of a few per job. Scores that are promises are awaited together.
+ */
+export function createBatchScoreHandler(options: ScoreHandlerOptions): BatchJobHandler {
+  const { writer, onStored } = options;
+  const score = scoring(options.registry);
+  const refused = refusalHandler(options);
+  return async (jobs, signal) => {
+    const scores: Score[] = new Array(jobs.length);
+    const waits: PromiseLike<void>[] = [];
+    for (let index = 0; index < jobs.length; index += 1) {
+      const scored = score(jobs[index] as ScoreJob, signal);
+      if (!isPromiseLike(scored)) scores[index] = scored;
+      else {
+        waits.push(
+          scored.then((result) => {
+            scores[index] = result;
+          }),
+        );
+      }
+    }
+    if (waits.length > 0) await Promise.all(waits);
+    const failures = await writer.addAll(
+      jobs.map((job, index) => jobResultOf(job, scores[index] as Score)),
+    );
+    let failure: unknown;
+    for (let index = 0; index < jobs.length; index += 1) {
+      const job = jobs[index] as ScoreJob;
+      const error = failures.get(index);
+      if (error === undefined) onStored?.(scores[index] as Score, job);
+      else if (error instanceof RejectedRowError) await refused(job, error);
+      else failure ??= error;
+    }
+    // As with one job a handler: a result not stored for another reason fails the run.
+    if (failure !== undefined) throw failure;
+  };
+}
+
+/**
+ * Scores a job with the scorer it names. A scorer that throws or rejects leaves the sample
+ * unscored with reason "error": a retry would throw again. A transport passes one signal
+ * to all its jobs, so one context object serves them all (this runs for every sample).
+ */
+function scoring(
+  registry: ScorerRegistry,
+): (job: ScoreJob, signal: AbortSignal) => Score | Promise<Score> {
+  let context: ScoreContext = {};
+  return (job, signal) => {
+    if (context.signal !== signal) context = { signal };
+    try {
+      const scored = registry.create(job.scorer)(job.sample, context);
+      // A score never has `then`; any promise does, from whichever realm it came.
+      return isPromiseLike(scored)
+        ? Promise.resolve(scored).catch((error) => scorerError(job, error))
+        : scored;
+    } catch (error) {
+      return scorerError(job, error);
+    }
+  };
+}
+
+function scorerError(job: ScoreJob, error: unknown): Score {
+  const message = error instanceof Error ? error.message : String(error);
+  return unscored("error", `${job.scorer.name}: ${message}`);
+}
+
+/** What becomes of a result the store refused: an input error, and an error row instead. */
+function refusalHandler(
+  options: ScoreHandlerOptions,
+): (job: ScoreJob, error: RejectedRowError) => Promise<void> {
+  const refusals = options.store === undefined ? undefined : refusalLog(options.store);
+  return async (job, error) => {
+    await refusals?.(job, error);
+    await storeErrorRow(job, error, options);
   };
 }
 
