@@ -48,15 +48,23 @@ export interface BatchedWriterStats {
  * for them (per-row promises were ~0.3 KB of each sample `assay run` kept past a young
  * collection).
  */
-interface Ticket {
-  /** When the rows were added, for `maxDelayMs`. */
+interface Ticket<T> {
+  /** From `add()`: one row, `one`. From `addAll()`: `many`. Let go once buffered. */
+  single: boolean;
+  one: T | undefined;
+  many: readonly T[] | undefined;
+  /** When the rows were buffered, for `maxDelayMs`. */
   addedAt: number;
-  /** Rows not written yet. */
+  /** Rows in the call. */
+  rows: number;
+  /** Rows not written yet: the call's rows are buffered and written in order, so the next
+   * one written is its row `rows - unwritten`. */
   unwritten: number;
   /** Row index within the call → why it was not stored; made on the first failure. */
   failures: Map<number, unknown> | undefined;
-  /** Called once, when the last of the call's rows is written or failed. */
-  settle: (failures: Map<number, unknown> | undefined) => void;
+  /** `addAll()`'s gets the failures; `add()`'s nothing, its `reject` the row's failure. */
+  resolve: (failures: RowFailures) => void;
+  reject: (error: unknown) => void;
 }
 
 /** Rows of `addAll()` that were not stored, by their index in the array added. */
@@ -77,11 +85,10 @@ export class BatchedWriter<T, R = unknown> {
   readonly #maxBatch: number;
   readonly #maxDelayMs: number;
   readonly #isRowError: (error: unknown) => boolean;
-  // The buffered rows, each with the call that added it and its index there: parallel
-  // arrays, so a buffered row costs no object of its own.
+  // The buffered rows, each with the call that added it: parallel arrays, so a buffered
+  // row costs no object of its own.
   #items: T[] = [];
-  #tickets: Ticket[] = [];
-  #slots: number[] = [];
+  #tickets: Ticket<T>[] = [];
   #timer: NodeJS.Timeout | undefined;
   #inFlight: Promise<unknown> | undefined;
   #inFlightCount = 0;
@@ -106,11 +113,18 @@ export class BatchedWriter<T, R = unknown> {
    */
   add(item: T): Promise<void> {
     return new Promise((resolve, reject) => {
-      const settle = (failures: Map<number, unknown> | undefined): void => {
-        if (failures === undefined) resolve();
-        else reject(failures.get(0));
+      const ticket: Ticket<T> = {
+        single: true,
+        one: item,
+        many: undefined,
+        addedAt: 0,
+        rows: 1,
+        unwritten: 1,
+        failures: undefined,
+        resolve: () => resolve(),
+        reject,
       };
-      this.#enter([item], settle, reject);
+      this.#enter(ticket);
     });
   }
 
@@ -124,35 +138,48 @@ export class BatchedWriter<T, R = unknown> {
   addAll(items: readonly T[]): Promise<RowFailures> {
     if (items.length === 0) return Promise.resolve(NO_FAILURES);
     return new Promise((resolve, reject) => {
-      this.#enter(items, (failures) => resolve(failures ?? NO_FAILURES), reject);
+      const ticket: Ticket<T> = {
+        single: false,
+        one: undefined,
+        many: items,
+        addedAt: 0,
+        rows: items.length,
+        unwritten: items.length,
+        failures: undefined,
+        resolve,
+        reject,
+      };
+      this.#enter(ticket);
     });
   }
 
-  #enter(items: readonly T[], settle: Ticket["settle"], refuse: (error: unknown) => void): void {
+  #enter(ticket: Ticket<T>): void {
     // Waiters queue up in order; each one woken passes the turn on while there is room,
     // so a flush wakes only as many producers as it made room for.
     if (this.#isFull() || this.#spaceWaiters.size > 0) {
-      this.#spaceWaiters.push(() => this.#buffered(items, settle, refuse));
-    } else this.#buffered(items, settle, refuse);
+      this.#spaceWaiters.push(() => this.#buffered(ticket));
+    } else this.#buffered(ticket);
   }
 
-  #buffered(items: readonly T[], settle: Ticket["settle"], refuse: (error: unknown) => void): void {
+  #buffered(ticket: Ticket<T>): void {
     if (this.#closed) {
       this.#wakeNextWaiter();
-      refuse(new Error("BatchedWriter: add() after close()"));
+      ticket.reject(new Error("BatchedWriter: add() after close()"));
       return;
     }
-    const ticket: Ticket = {
-      addedAt: Date.now(),
-      unwritten: items.length,
-      failures: undefined,
-      settle,
-    };
-    for (let slot = 0; slot < items.length; slot += 1) {
-      this.#items.push(items[slot] as T);
+    ticket.addedAt = Date.now();
+    if (ticket.single) {
+      this.#items.push(ticket.one as T);
       this.#tickets.push(ticket);
-      this.#slots.push(slot);
+    } else {
+      const many = ticket.many as readonly T[];
+      for (let slot = 0; slot < many.length; slot += 1) {
+        this.#items.push(many[slot] as T);
+        this.#tickets.push(ticket);
+      }
     }
+    ticket.one = undefined;
+    ticket.many = undefined;
     this.#schedule();
     this.#wakeNextWaiter();
   }
@@ -213,9 +240,8 @@ export class BatchedWriter<T, R = unknown> {
     const count = Math.min(this.#maxBatch, this.#items.length);
     const items = this.#items.splice(0, count);
     const tickets = this.#tickets.splice(0, count);
-    const slots = this.#slots.splice(0, count);
     this.#inFlightCount = count;
-    this.#inFlight = this.#writeBatch(items, tickets, slots).finally(() => {
+    this.#inFlight = this.#writeBatch(items, tickets).finally(() => {
       this.#inFlight = undefined;
       this.#inFlightCount = 0;
       this.#schedule();
@@ -223,21 +249,22 @@ export class BatchedWriter<T, R = unknown> {
     });
   }
 
-  async #writeBatch(items: T[], tickets: Ticket[], slots: number[]): Promise<unknown> {
+  async #writeBatch(items: T[], tickets: Ticket<T>[]): Promise<unknown> {
     const started = performance.now();
     try {
       const failures = await writeIsolating(items, this.#write, this.#isRowError);
       let failure: unknown;
-      for (const [index, error] of failures) {
-        const ticket = tickets[index] as Ticket;
-        ticket.failures ??= new Map();
-        ticket.failures.set(slots[index] as number, error);
-        if (error instanceof RejectedRowError) this.#stats.refused += 1;
-        else failure ??= error;
-      }
-      for (const ticket of tickets) {
+      for (let index = 0; index < tickets.length; index += 1) {
+        const ticket = tickets[index] as Ticket<T>;
+        const error = failures.size === 0 ? undefined : failures.get(index);
+        if (error !== undefined) {
+          ticket.failures ??= new Map();
+          ticket.failures.set(ticket.rows - ticket.unwritten, error);
+          if (error instanceof RejectedRowError) this.#stats.refused += 1;
+          else failure ??= error;
+        }
         ticket.unwritten -= 1;
-        if (ticket.unwritten === 0) ticket.settle(ticket.failures);
+        if (ticket.unwritten === 0) settle(ticket);
       }
       this.#stats.rows += items.length - failures.size;
       if (failure !== undefined) this.#stats.failedFlushes += 1;
@@ -247,6 +274,15 @@ export class BatchedWriter<T, R = unknown> {
       this.#stats.lastFlushMs = performance.now() - started;
     }
   }
+}
+
+/** Ends a call whose rows are all written or failed. */
+function settle<T>(ticket: Ticket<T>): void {
+  const { failures } = ticket;
+  if (failures === undefined) ticket.resolve(NO_FAILURES);
+  // An `add()` rejects with its row's failure (its row is slot 0).
+  else if (ticket.single) ticket.reject(failures.get(0));
+  else ticket.resolve(failures);
 }
 
 /** `write`, reporting each call to `onWrite` once it settles. */
