@@ -1,12 +1,7 @@
 import { TEXT_PART_CHARS } from "@assay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  type ParsedOutcome,
-  parsedLinesJson,
-  parseLineBytes,
-  withSamples,
-} from "../src/ingest/parse-lines.js";
+import { outcomesOfReply, parsedLinesJson, parseLineBytes } from "../src/ingest/parse-lines.js";
 
 // A parse thread answers a batch with JSON texts of about TEXT_PART_CHARS each (V8 maps a
 // string over 128 KB on its own): read back in order, they must give exactly what parsing
@@ -33,26 +28,34 @@ describe("a parse thread's reply", () => {
   it("reads back, part by part, as the batch parsed in one go", () => {
     let split = 0;
     fc.assert(
-      fc.property(fc.array(line, { minLength: 1, maxLength: 400 }), fc.nat(50), (lines, first) => {
-        const text = lines
-          .map((l, i) => (typeof l === "string" ? l : JSON.stringify({ id: `s${i}`, ...l })))
-          .join("\n");
-        const batch = { firstLine: first + 1, bytes: new Uint8Array(Buffer.from(text)) };
-        const parts = parsedLinesJson(batch, 1 << 20);
-        const outcomes = parts.flatMap((part) => {
-          const items = JSON.parse(part) as ParsedOutcome[];
-          // A part runs past the size only by its last line.
-          if (items.length > 1) {
-            const last = JSON.stringify(items.at(-1)).length;
-            expect(part.length - last).toBeLessThan(TEXT_PART_CHARS + 200);
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 400 }),
+        fc.nat(50),
+        // At the lower limit, the longest lines are refused unread.
+        fc.constantFrom(1 << 20, 4096),
+        (lines, first, maxLineBytes) => {
+          const text = lines
+            .map((l, i) => (typeof l === "string" ? l : JSON.stringify({ id: `s${i}`, ...l })))
+            .join("\n");
+          const batch = { firstLine: first + 1, bytes: new Uint8Array(Buffer.from(text)) };
+          const parts = parsedLinesJson(batch, maxLineBytes);
+          for (const part of parts) {
+            const items = JSON.parse(part) as unknown[];
+            // A part runs past the size only by its last line.
+            if (items.length > 1) {
+              const last = JSON.stringify(items.at(-1)).length;
+              expect(part.length - last).toBeLessThan(TEXT_PART_CHARS + 200);
+            }
           }
-          return items;
-        });
-        expect(outcomes.map(withSamples)).toStrictEqual(parseLineBytes(batch, 1 << 20));
-        if (text.length > 3 * TEXT_PART_CHARS) expect(parts.length).toBeGreaterThan(1);
-        if (parts.length > 1) split += 1;
-      }),
-      { numRuns: 40 },
+          expect(outcomesOfReply(parts, batch.firstLine)).toStrictEqual(
+            parseLineBytes(batch, maxLineBytes),
+          );
+          const allRead = maxLineBytes > text.length;
+          if (allRead && text.length > 3 * TEXT_PART_CHARS) expect(parts.length).toBeGreaterThan(1);
+          if (parts.length > 1) split += 1;
+        },
+      ),
+      { numRuns: 80 },
     );
     // Batches that took several parts were among those generated.
     expect(split).toBeGreaterThan(5);

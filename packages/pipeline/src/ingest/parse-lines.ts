@@ -21,18 +21,21 @@ export type LineOutcome =
   | { kind: "refused"; line: number; field: string; message: string }
   | { kind: "blank"; line: number };
 
-/**
- * A line's outcome as a parse thread sends it back: a valid line as its validated record,
- * whose samples the reading thread makes (`withSamples`). The thread sends a batch of these
- * as JSON text (`parsedLinesJson`): V8's structured clone took ~6 µs a line to deserialize
- * on the reading thread, which also scores and stores, where JSON.parse takes ~2; and the
- * samples made there share one line's metadata as they do when made where the line was
- * parsed.
- * A record is JSON-safe: it was parsed from JSON and checked storable.
- */
-export type ParsedOutcome =
+/** A line's outcome before its samples are made: a valid line as its validated record. */
+type ParsedOutcome =
   | { kind: "line"; line: number; record: DatasetLine }
   | Exclude<LineOutcome, { kind: "samples" }>;
+
+/**
+ * One line as a parse thread sends it back (`parsedLinesJson`): a valid line as its
+ * validated record, always a JSON object, whose samples the reading thread makes; any
+ * other outcome as a list. The line's number is not sent: a batch's reply has one item per
+ * line, in order. The thread sends JSON text: V8's structured clone took ~6 µs a line to
+ * deserialize on the reading thread, which also scores and stores, where JSON.parse takes
+ * ~2; and the samples made there share one line's metadata as they do when made where
+ * the line was parsed. A record is JSON-safe: it was parsed from JSON and checked storable.
+ */
+type ReplyItem = DatasetLine | ["blank"] | ["refused", string, string];
 
 const NEWLINE = 0x0a;
 const decoder = lineDecoder();
@@ -51,10 +54,10 @@ export function parseLineBytes(
 }
 
 /**
- * `parseLineBytes` as a parse thread sends it back: its `ParsedOutcome`s as JSON arrays of
- * consecutive lines (see `ParsedOutcome` for why), each of about `TEXT_PART_CHARS`: one
- * text for a batch (~1.3 × its 128 KiB) was a large string three times over, in the thread
- * that wrote it, in sending and in the thread that got it.
+ * `parseLineBytes` as a parse thread sends it back: its lines as `ReplyItem`s in JSON arrays
+ * of consecutive lines, each of about `TEXT_PART_CHARS`: one text for a batch (~1.3 × its
+ * 128 KiB) was a large string three times over, in the thread that wrote it, in sending and
+ * in the thread that got it. `outcomesOfReply` reads them back.
  * A valid line's record is written as the line's own text where validating it changed
  * nothing JSON keeps: no field mapping (`fields`), no reference row (`--answers`) and no
  * per-sample `scorers` (their `args` default to {}); the rest of the schema only checks.
@@ -68,15 +71,44 @@ export function parsedLinesJson(
   const verbatim = options.mapping === undefined && options.answersJoined !== true;
   const items = eachLine(batch, maxLineBytes, (raw) => {
     const outcome = parseLineRecord(raw, maxLineBytes, options);
-    if (verbatim && outcome.kind === "line" && outcome.record.scorers === undefined) {
-      // A line that parsed has its text: only a line that could not be read has none.
-      return `{"kind":"line","line":${outcome.line},"record":${(raw as { text: string }).text}}`;
+    switch (outcome.kind) {
+      case "blank":
+        return BLANK_ITEM;
+      case "refused":
+        return JSON.stringify(["refused", outcome.field, outcome.message] satisfies ReplyItem);
+      default:
+        // A line that parsed has its text: only a line that could not be read has none.
+        if (verbatim && outcome.record.scorers === undefined) return (raw as { text: string }).text;
+        return JSON.stringify(outcome.record satisfies ReplyItem);
     }
-    return JSON.stringify(outcome);
   });
   const parts = new TextParts((group) => `[${group.join(",")}]`);
   for (const item of items) parts.push(item);
   return parts.end();
+}
+
+const BLANK_ITEM = JSON.stringify(["blank"] satisfies ReplyItem);
+
+/**
+ * The outcomes a parse thread's reply stands for (see `parsedLinesJson`), the batch's lines
+ * numbered from `firstLine`.
+ */
+export function outcomesOfReply(parts: readonly string[], firstLine: number): LineOutcome[] {
+  const outcomes: LineOutcome[] = [];
+  let line = firstLine;
+  for (const part of parts) {
+    for (const item of JSON.parse(part) as ReplyItem[]) {
+      outcomes.push(outcomeOfItem(item, line));
+      line += 1;
+    }
+  }
+  return outcomes;
+}
+
+function outcomeOfItem(item: ReplyItem, line: number): LineOutcome {
+  if (!Array.isArray(item)) return { kind: "samples", line, samples: samplesFromLine(item, line) };
+  if (item[0] === "blank") return { kind: "blank", line };
+  return { kind: "refused", line, field: item[1], message: item[2] };
 }
 
 function eachLine<T>(batch: LineBytes, maxLineBytes: number, outcomeOf: (raw: RawLine) => T): T[] {
@@ -123,7 +155,7 @@ function parseLineRecord(
 }
 
 /** A parsed outcome with the samples of its line made. */
-export function withSamples(outcome: ParsedOutcome): LineOutcome {
+function withSamples(outcome: ParsedOutcome): LineOutcome {
   if (outcome.kind !== "line") return outcome;
   return {
     kind: "samples",

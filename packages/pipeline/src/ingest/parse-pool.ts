@@ -1,6 +1,6 @@
 import type { Worker } from "node:worker_threads";
 import { type FieldsSpec, type LineParseOptions, startModuleThread } from "@assay/core";
-import { type LineOutcome, type ParsedOutcome, withSamples } from "./parse-lines.js";
+import { type LineOutcome, outcomesOfReply } from "./parse-lines.js";
 import type { LineBytes } from "./read-line-batches.js";
 
 /** What a thread is told per batch; the mapping it compiles itself from `fields`. */
@@ -12,7 +12,7 @@ export interface ParseRequest {
   options: ThreadParseOptions;
 }
 
-/** `json`: the batch's `ParsedOutcome`s as JSON arrays, in order (see `parsedLinesJson`). */
+/** `json`: the batch's lines as JSON arrays, in order (see `parsedLinesJson`). */
 export type ParseReply = { json: string[] } | { error: string };
 
 interface Thread {
@@ -22,6 +22,8 @@ interface Thread {
 }
 
 interface Call {
+  /** The number of the batch's first line: the reply does not repeat it. */
+  firstLine: number;
   resolve: (outcomes: LineOutcome[]) => void;
   reject: (error: Error) => void;
 }
@@ -44,7 +46,7 @@ export class ParsePool {
       thread.worker.on("message", (reply: ParseReply) => {
         const call = thread.calls.shift();
         if ("error" in reply) call?.reject(new Error(`parse thread: ${reply.error}`));
-        else call?.resolve(outcomesOf(reply.json));
+        else call?.resolve(outcomesOfReply(reply.json, call.firstLine));
       });
       thread.worker.on("error", (error) => this.#fail(error));
       thread.worker.on("exit", (code) => {
@@ -65,7 +67,7 @@ export class ParsePool {
     const thread = this.#threads[this.#next] as Thread;
     this.#next = (this.#next + 1) % this.#threads.length;
     return new Promise((resolve, reject) => {
-      thread.calls.push({ resolve, reject });
+      thread.calls.push({ firstLine: batch.firstLine, resolve, reject });
       // Moved, not copied: the reading thread's only cost per batch is this message.
       thread.worker.postMessage({ batch, maxLineBytes, options } satisfies ParseRequest, [
         batch.bytes.buffer,
@@ -84,14 +86,6 @@ export class ParsePool {
       for (const call of thread.calls.splice(0)) call.reject(error);
     }
   }
-}
-
-function outcomesOf(json: readonly string[]): LineOutcome[] {
-  const outcomes: LineOutcome[] = [];
-  for (const part of json) {
-    for (const parsed of JSON.parse(part) as ParsedOutcome[]) outcomes.push(withSamples(parsed));
-  }
-  return outcomes;
 }
 
 /**
