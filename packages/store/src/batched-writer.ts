@@ -113,18 +113,7 @@ export class BatchedWriter<T, R = unknown> {
    */
   add(item: T): Promise<void> {
     return new Promise((resolve, reject) => {
-      const ticket: Ticket<T> = {
-        single: true,
-        one: item,
-        many: undefined,
-        addedAt: 0,
-        rows: 1,
-        unwritten: 1,
-        failures: undefined,
-        resolve: () => resolve(),
-        reject,
-      };
-      this.#enter(ticket);
+      this.#enter(ticket(true, item, undefined, 1, () => resolve(), reject));
     });
   }
 
@@ -138,18 +127,7 @@ export class BatchedWriter<T, R = unknown> {
   addAll(items: readonly T[]): Promise<RowFailures> {
     if (items.length === 0) return Promise.resolve(NO_FAILURES);
     return new Promise((resolve, reject) => {
-      const ticket: Ticket<T> = {
-        single: false,
-        one: undefined,
-        many: items,
-        addedAt: 0,
-        rows: items.length,
-        unwritten: items.length,
-        failures: undefined,
-        resolve,
-        reject,
-      };
-      this.#enter(ticket);
+      this.#enter(ticket(false, undefined, items, items.length, resolve, reject));
     });
   }
 
@@ -274,6 +252,28 @@ export class BatchedWriter<T, R = unknown> {
       this.#stats.lastFlushMs = performance.now() - started;
     }
   }
+}
+
+/** A call's ticket; its time is set when its rows are buffered. */
+function ticket<T>(
+  single: boolean,
+  one: T | undefined,
+  many: readonly T[] | undefined,
+  rows: number,
+  resolve: Ticket<T>["resolve"],
+  reject: Ticket<T>["reject"],
+): Ticket<T> {
+  return {
+    single,
+    one,
+    many,
+    addedAt: 0,
+    rows,
+    unwritten: rows,
+    failures: undefined,
+    resolve,
+    reject,
+  };
 }
 
 /** Ends a call whose rows are all written or failed. */
