@@ -41,27 +41,15 @@ export interface ScoreHandlerOptions {
  * result's place so the run still completes.
  */
 export function createScoreHandler(options: ScoreHandlerOptions): JobHandler {
-  const { writer, onStored } = options;
-  const score = scoring(options.registry);
-  const refused = refusalHandler(options);
-  return async (job, signal) => {
-    const scored = score(job, signal);
-    // A deterministic scorer's score is not awaited: that would cost a microtask per job.
-    const result = isPromiseLike(scored) ? await scored : scored;
-    try {
-      await writer.add(jobResultOf(job, result));
-      onStored?.(result, job);
-    } catch (error) {
-      if (!(error instanceof RejectedRowError)) throw error;
-      await refused(job, error);
-    }
-  };
+  const handleBatch = createBatchScoreHandler(options);
+  return (job, signal) => handleBatch([job], signal);
 }
 
 /**
- * `createScoreHandler` for jobs handed over together (`LocalTransport.consumeBatches`):
- * the same scoring and storing, each result with the same outcome, for one promise per
- * batch instead of a few per job. Scores that are promises are awaited together.
+ * The handler for jobs handed over together (`LocalTransport.consumeBatches`), each with
+ * the outcome `createScoreHandler` describes, for one promise per batch instead of a few
+ * per job; `createScoreHandler` is it for one job. Scores that are promises are awaited
+ * together; a deterministic scorer's score is not awaited at all.
  */
 export function createBatchScoreHandler(options: ScoreHandlerOptions): BatchJobHandler {
   const { writer, onStored } = options;
