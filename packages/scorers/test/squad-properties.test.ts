@@ -70,6 +70,33 @@ describe("exact and f1 follow evaluate-v1.1.py for any text", () => {
     );
   });
 
+  it.each([
+    // At most 20 words on each side: few enough pairs of words to compare one by one.
+    ["short", 0, 20],
+    // 40 words or more on each side: past that, the overlap is counted by a tally.
+    ["long", 40, 90],
+  ])(
+    "scores F1 like the reference implementation on %s texts of repeated words",
+    async (_, minLength, maxLength) => {
+      const words = fc
+        .array(fc.constantFrom("cat", "Cat,", "dog", "dog.", "x", "y-z", "1", "10"), {
+          minLength,
+          maxLength,
+        })
+        .map((list) => list.join(" "));
+      await fc.assert(
+        fc.asyncProperty(
+          words,
+          words.filter((text) => text !== ""),
+          async (answer, target) => {
+            expect(await scored("f1", answer, target)).toBe(referenceF1(answer, target));
+          },
+        ),
+        { numRuns: 200 },
+      );
+    },
+  );
+
   it("scores a list of targets as the best of its non-empty entries", async () => {
     const targets = fc.array(fc.oneof(squadText, fc.constantFrom("", " ")), { maxLength: 4 });
     await fc.assert(

@@ -53,6 +53,8 @@ function optionsOf(value: unknown, field: string): string[] | UnscoredScore {
   if (!isOptionList) {
     return unscored("invalid_target", `metadata.${field} must be a non-empty list of options`);
   }
+  // The usual list, all text, is used as it is (only read): no copy per sample.
+  if (value.every((option) => typeof option === "string")) return value as string[];
   return value.map(String);
 }
 

@@ -33,6 +33,31 @@ export function tokenF1(answer: readonly string[], target: readonly string[]): T
 
 /** Size of the multiset intersection (Python's `Counter(a) & Counter(b)`). */
 function commonCount(a: readonly string[], b: readonly string[]): number {
+  if (a.length * b.length > PAIRWISE_LIMIT) return commonCountByTally(a, b);
+  // Short texts (most answers and targets): each token of `a` takes the first unused equal
+  // token of `b`. Comparing every pair costs less than a Map's hashing and entries.
+  taken.length = 0;
+  for (let index = 0; index < b.length; index += 1) taken.push(false);
+  let common = 0;
+  for (const token of a) {
+    for (let index = 0; index < b.length; index += 1) {
+      if (taken[index] === false && b[index] === token) {
+        taken[index] = true;
+        common++;
+        break;
+      }
+    }
+  }
+  return common;
+}
+
+/** Pairs of tokens worth comparing one by one before a tally of `b` costs less. */
+const PAIRWISE_LIMIT = 1024;
+
+/** Which tokens of `b` an earlier token of `a` matched; scoring is synchronous, so one serves. */
+const taken: boolean[] = [];
+
+function commonCountByTally(a: readonly string[], b: readonly string[]): number {
   const remaining = new Map<string, number>();
   for (const token of b) remaining.set(token, (remaining.get(token) ?? 0) + 1);
   let common = 0;

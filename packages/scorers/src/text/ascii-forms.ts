@@ -2,6 +2,8 @@
 const NON_ASCII_FORM = /[\uff01-\uff5e]|\p{Nd}/gu;
 const DECIMAL_DIGIT = /^\p{Nd}$/u;
 const FULLWIDTH_OFFSET = 0xfee0;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: any character past ASCII
+const BEYOND_ASCII = /[^\x00-\x7f]/;
 
 /**
  * Rewrites number-bearing characters to ASCII so one pattern reads them all: fullwidth
@@ -9,6 +11,9 @@ const FULLWIDTH_OFFSET = 0xfee0;
  * as Python's `float()` reads them.
  */
 export function toAsciiForms(text: string): string {
+  // ASCII text is its own ASCII form (its digits map to themselves): most answers are, and
+  // the replacement below calls back for every digit.
+  if (!BEYOND_ASCII.test(text)) return text;
   return text.replace(NON_ASCII_FORM, (ch) => {
     const codePoint = ch.codePointAt(0) ?? 0;
     if (codePoint >= 0xff01 && codePoint <= 0xff5e) {

@@ -39,14 +39,16 @@ export function readAnswer(answer: string, options: readonly string[]): ChoiceRe
  */
 export function readChoice(text: string, options: readonly string[]): ChoiceReading {
   const body = text.trim().replace(LEADING_MARKER, "");
-  const meant = new Set<number>();
   const letter = letterForm(body);
+  const letterIndex = letter === undefined ? -1 : letter.letter.toUpperCase().charCodeAt(0) - 65;
+  // A bare letter names an option by position, even when some option's text is
+  // letter-like ("B-" among blood types): reading it as text would make it ambiguous.
+  if (letter?.text === "" && letterIndex < options.length) {
+    return { kind: "option", index: letterIndex };
+  }
+  const meant = new Set<number>();
   if (letter !== undefined) {
-    const index = letter.letter.toUpperCase().charCodeAt(0) - 65;
-    // A bare letter names an option by position, even when some option's text is
-    // letter-like ("B-" among blood types): reading it as text would make it ambiguous.
-    if (letter.text === "" && index < options.length) return { kind: "option", index };
-    if (index < options.length) meant.add(index);
+    if (letterIndex < options.length) meant.add(letterIndex);
     for (const other of optionsMatching(letter.text, options)) meant.add(other);
   }
   for (const index of optionsMatching(body, options)) meant.add(index);
@@ -77,8 +79,11 @@ function optionsMatching(text: string, options: readonly string[]): number[] {
 }
 
 function textAfterLastMarker(answer: string): string | undefined {
+  // `test` moves `lastIndex` to the end of each match without building a match array; a
+  // marker is never empty, so the loop always moves on. It ends with `lastIndex` back at 0.
   let end: number | undefined;
-  for (const found of answer.matchAll(MARKER)) end = found.index + found[0].length;
+  MARKER.lastIndex = 0;
+  while (MARKER.test(answer)) end = MARKER.lastIndex;
   if (end === undefined) return undefined;
   return answer.slice(end).split("\n", 1)[0];
 }

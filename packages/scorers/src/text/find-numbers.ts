@@ -70,7 +70,11 @@ export function numberFinder(thousandsSeparator: string): (text: string) => Foun
   return (original) => {
     const text = toAsciiForms(original);
     const found: FoundNumber[] = [];
-    for (const match of text.matchAll(pattern)) {
+    // `exec` from a reset `lastIndex`, not `matchAll`, which copies the pattern on every
+    // call (~0.6 µs a call, most of what reading a short answer cost). No match is empty,
+    // so each one moves the search on.
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
       const groups = match.groups ?? {};
       const negative = groups.sign === "-" || groups.sign === "\u2212";
       const value = negative ? -magnitude(groups) : magnitude(groups);

@@ -88,18 +88,17 @@ function asciiSquadTokens(lower: string): string[] | undefined {
   let word = "";
   let start = -1;
   let punctuated = false;
-  const endWord = (end: number): void => {
-    if (start === -1) return;
-    const token = punctuated ? word : lower.slice(start, end);
-    if (token !== "" && token !== "a" && token !== "an" && token !== "the") tokens.push(token);
-    word = "";
-    start = -1;
-    punctuated = false;
-  };
-  for (let index = 0; index < lower.length; index += 1) {
-    const code = lower.charCodeAt(index);
+  // One index past the end stands for a space that ends the last word: the word's end is
+  // written once, without a closure per call.
+  for (let index = 0; index <= lower.length; index += 1) {
+    const code = index === lower.length ? 0x20 : lower.charCodeAt(index);
     if (isPythonAsciiSpace(code)) {
-      endWord(index);
+      if (start === -1) continue;
+      const token = punctuated ? word : lower.slice(start, index);
+      if (token !== "" && token !== "a" && token !== "an" && token !== "the") tokens.push(token);
+      word = "";
+      start = -1;
+      punctuated = false;
     } else if (code < 0x21 || code > 0x7e) {
       return undefined;
     } else if (isAsciiPunctuation(code)) {
@@ -111,7 +110,6 @@ function asciiSquadTokens(lower: string): string[] | undefined {
       if (punctuated) word += lower.charAt(index);
     }
   }
-  endWord(lower.length);
   return tokens;
 }
 

@@ -6,22 +6,12 @@ import type { ColumnList } from "./column-list.js";
  * starts, so a value JavaScript cannot serialize fails the batch before any byte is sent.
  */
 export function copyText(list: ColumnList, rows: readonly object[]): string[] {
-  const encoders = list.types.map(encoderOf);
-  const { keys } = list;
+  const encodeRow = rowEncoderOf(list);
   // Each row is built on its own and a chunk joined once from its rows: appending every
   // value to the chunk kept the whole chunk's rope alive until it was written, and joining
   // each row's values from an array measured slower. Chunks stay small (`TextParts`).
   const chunks = new TextParts(chunkOf);
-  for (let index = 0; index < rows.length; index += 1) {
-    const row = rows[index] as Record<string, unknown>;
-    let line = "";
-    for (let column = 0; column < keys.length; column += 1) {
-      const value = row[keys[column] as string];
-      if (column > 0) line += "\t";
-      line += value === null || value === undefined ? "\\N" : (encoders[column] as Encoder)(value);
-    }
-    chunks.push(line);
-  }
+  for (const row of rows) chunks.push(encodeRow(row));
   return chunks.end();
 }
 
@@ -32,13 +22,39 @@ function chunkOf(lines: string[]): string {
 }
 
 type Encoder = (value: unknown) => string;
+type RowEncoder = (row: object) => string;
+
+const rowEncoders = new WeakMap<ColumnList, RowEncoder>();
+
+/**
+ * One row's line: its values in list order, tab-separated, NULL as `\N`. Compiled once per
+ * column list into a function that reads each column by its own name: a loop over the keys
+ * reads `row[key]` at one site for every column, which V8 can only serve from its slowest
+ * (megamorphic) cache. The compiled function took ~15% less time per row for score and
+ * sample rows (bench:local's shapes, 100,000 of each, median of 9). The keys come from
+ * the schema (`columnList`), and each is written as a JSON string literal.
+ */
+function rowEncoderOf(list: ColumnList): RowEncoder {
+  let encodeRow = rowEncoders.get(list);
+  if (encodeRow === undefined) {
+    const encoders = list.types.map(encoderOf);
+    const values = list.keys.map((key, column) => {
+      const value = `row[${JSON.stringify(key)}]`;
+      return `(${value} == null ? "\\\\N" : encoders[${column}](${value}))`;
+    });
+    const compile = new Function("encoders", `return (row) => ${values.join(' + "\\t" + ')};`);
+    encodeRow = compile(encoders) as RowEncoder;
+    rowEncoders.set(list, encodeRow);
+  }
+  return encodeRow;
+}
 
 function encoderOf(sqlType: string): Encoder {
   if (isArrayType(sqlType)) return (value) => escapeText(arrayLiteral(value as unknown[]));
   switch (sqlType) {
     case "jsonb":
     case "json":
-      return (value) => escapeText(JSON.stringify(value));
+      return (value) => escapeJson(JSON.stringify(value));
     case "boolean":
       return (value) => (value === true ? "t" : "f");
     case "integer":
@@ -48,6 +64,15 @@ function encoderOf(sqlType: string): Encoder {
     default:
       return (value) => escapeText(String(value));
   }
+}
+
+/**
+ * `escapeText` for JSON.stringify's output, which writes every control character as an
+ * escape, so a backslash is the only character COPY would read as special: one `includes`
+ * instead of a regex over the text (~0.3 µs a score and sample row together).
+ */
+function escapeJson(json: string): string {
+  return json.includes("\\") ? json.replaceAll("\\", "\\\\") : json;
 }
 
 const SPECIAL = /[\\\t\n\r]/;
