@@ -11,6 +11,7 @@ const list: ColumnList = {
   keys: ["text", "n"],
   names: ["text", "n"],
   types: ["text", "integer"],
+  derived: {},
 };
 
 const text = fc.oneof(

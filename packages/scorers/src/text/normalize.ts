@@ -2,9 +2,15 @@
 /** Python's `string.punctuation`, the ASCII set the official SQuAD script removes. */
 const SQUAD_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
 
+/** The words SQuAD's `\b(a|an|the)\b` removes. */
+const ARTICLES = ["a", "an", "the"];
+
 // Python's `\b(a|an|the)\b` treats any Unicode letter or digit as a word character; JS's
 // `\b` is ASCII-only, so "éthe" would lose its "the". Lookarounds keep Python's meaning.
-const SQUAD_ARTICLES = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
+const SQUAD_ARTICLES = new RegExp(
+  `(?<![\\p{L}\\p{N}_])(?:${ARTICLES.join("|")})(?![\\p{L}\\p{N}_])`,
+  "gu",
+);
 
 /**
  * Python's `str.split()` whitespace (`str.isspace`: bidirectional class WS, B or S, or
@@ -46,7 +52,6 @@ function normalizeLowered(lower: string): string {
 }
 
 const WORD_CHARACTER = /[\p{L}\p{N}_]/u;
-const ARTICLES = ["a", "an", "the"];
 
 /**
  * Punctuation and articles removed from lowered text that holds a lone surrogate (the line
@@ -95,6 +100,7 @@ function asciiSquadTokens(lower: string): string[] | undefined {
     if (isPythonAsciiSpace(code)) {
       if (start === -1) continue;
       const token = punctuated ? word : lower.slice(start, index);
+      // ARTICLES spelled out: `ARTICLES.includes` per word made f1 ~8% slower.
       if (token !== "" && token !== "a" && token !== "an" && token !== "the") tokens.push(token);
       word = "";
       start = -1;

@@ -14,10 +14,10 @@ export interface BulkPart {
   rows: readonly object[];
 }
 
-/** Rows that carry every column of the list under its key. */
-export function bulkPart<K extends string>(
-  list: ColumnList<K>,
-  rows: readonly RowOf<K>[],
+/** Rows that carry every column of the list under its key, but the derived ones. */
+export function bulkPart<K extends string, D extends K = never>(
+  list: ColumnList<K, D>,
+  rows: readonly RowOf<Exclude<K, D>>[],
 ): BulkPart {
   return { list, rows };
 }
@@ -144,11 +144,14 @@ async function copyFromBlobs(client: PGlite, parts: readonly BulkPart[]): Promis
 
 /** One array per column, in list order; JSON and array columns as their text. */
 function columnArrays(part: BulkPart): unknown[][] {
+  const derived: Readonly<Record<string, (row: object) => unknown>> = part.list.derived;
   return part.list.keys.map((key, index) => {
     const type = part.list.types[index] as string;
     const asText = type === "jsonb" ? JSON.stringify : isArrayType(type) ? arrayLiteral : undefined;
+    const derive = Object.hasOwn(derived, key) ? derived[key] : undefined;
     return part.rows.map((row) => {
-      const value = (row as Record<string, unknown>)[key] ?? null;
+      const value =
+        (derive === undefined ? (row as Record<string, unknown>)[key] : derive(row)) ?? null;
       return asText !== undefined && value !== null ? asText(value as never) : value;
     });
   });

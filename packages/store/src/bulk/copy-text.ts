@@ -8,8 +8,8 @@ import type { ColumnList } from "./column-list.js";
 export function copyText(list: ColumnList, rows: readonly object[]): string[] {
   const encodeRow = rowEncoderOf(list);
   // Each row is built on its own and a chunk joined once from its rows: appending every
-  // value to the chunk kept the whole chunk's rope alive until it was written, and joining
-  // each row's values from an array measured slower. Chunks stay small (`TextParts`).
+  // value to the chunk kept the whole chunk's rope alive until it was written. Chunks stay
+  // small (`TextParts`).
   const chunks = new TextParts(chunkOf);
   for (const row of rows) chunks.push(encodeRow(row));
   return chunks.end();
@@ -30,20 +30,28 @@ const rowEncoders = new WeakMap<ColumnList, RowEncoder>();
  * One row's line: its values in list order, tab-separated, NULL as `\N`. Compiled once per
  * column list into a function that reads each column by its own name: a loop over the keys
  * reads `row[key]` at one site for every column, which V8 can only serve from its slowest
- * (megamorphic) cache. The compiled function took ~15% less time per row for score and
- * sample rows (bench:local's shapes, 100,000 of each, median of 9). The keys come from
- * the schema (`columnList`), and each is written as a JSON string literal.
+ * (megamorphic) cache; the compiled function took ~25% less time per row for score and
+ * sample rows (with `escapeJson`; bench:local's shapes, 100,000 of each, median of 9). Joining
+ * a row's values from an array instead of adding them up made less garbage but cost as much
+ * CPU in `assay run` (3 alternating runs). The keys come from the schema (`columnList`), and
+ * each is written as a JSON string literal.
  */
 function rowEncoderOf(list: ColumnList): RowEncoder {
   let encodeRow = rowEncoders.get(list);
   if (encodeRow === undefined) {
     const encoders = list.types.map(encoderOf);
-    const values = list.keys.map((key, column) => {
-      const value = `row[${JSON.stringify(key)}]`;
-      return `(${value} == null ? "\\\\N" : encoders[${column}](${value}))`;
+    const derived: Readonly<Record<string, (row: object) => unknown>> = list.derived;
+    const reads = list.keys.map((key, column) => {
+      const name = JSON.stringify(key);
+      const read = Object.hasOwn(derived, key) ? `derived[${name}](row)` : `row[${name}]`;
+      return `const v${column} = ${read};`;
     });
-    const compile = new Function("encoders", `return (row) => ${values.join(' + "\\t" + ')};`);
-    encodeRow = compile(encoders) as RowEncoder;
+    const texts = list.keys.map(
+      (_, column) => `(v${column} == null ? "\\\\N" : encoders[${column}](v${column}))`,
+    );
+    const body = `${reads.join("\n")}\nreturn ${texts.join(' + "\\t" + ')};`;
+    const compile = new Function("encoders", "derived", `return (row) => {\n${body}\n};`);
+    encodeRow = compile(encoders, derived) as RowEncoder;
     rowEncoders.set(list, encodeRow);
   }
   return encodeRow;

@@ -1,20 +1,17 @@
-import { RESULT_KEY_FIELDS } from "@assay/core";
+import { RESULT_KEY_FIELDS, type ScoreRow } from "@assay/core";
 import { inputErrors, samples, scores, truncations, usage } from "../schema.js";
 import { columnList } from "./column-list.js";
+import { storedDiscreteLevel } from "./stored-discrete-level.js";
 
 // The columns each bulk write fills, named by the schema's property names, which are the
 // field names of the row types in @assay/core (ScoreRow, TruncationRow, UsageRow); a score
-// row is stored with its discrete level added (queries/scores.ts, `storedScoreRows`).
+// row is stored with its discrete level, worked out from its detail as it is written.
 
-export const SCORE_COLUMNS = columnList(scores, [
-  ...RESULT_KEY_FIELDS,
-  "rule",
-  "status",
-  "value",
-  "reason",
-  "detail",
-  "discreteLevel",
-]);
+export const SCORE_COLUMNS = columnList(
+  scores,
+  [...RESULT_KEY_FIELDS, "rule", "status", "value", "reason", "detail", "discreteLevel"],
+  { discreteLevel: (row: ScoreRow) => storedDiscreteLevel(row.detail) },
+);
 
 export const TRUNCATION_COLUMNS = columnList(truncations, [
   ...RESULT_KEY_FIELDS,

@@ -2,7 +2,7 @@ import type { JobResult } from "@assay/core";
 import { type BulkTarget, bulkInsert, bulkPart } from "../bulk/bulk-statement.js";
 import { insertRows } from "../bulk/insert-rows.js";
 import { SCORE_COLUMNS, TRUNCATION_COLUMNS, USAGE_COLUMNS } from "../bulk/tables.js";
-import { storedScoreRows, writeScores } from "./scores.js";
+import { writeScores } from "./scores.js";
 
 /**
  * Writes a batch of job results; returns how many score rows were new. Scores,
@@ -20,7 +20,7 @@ export async function writeResults(
   // Deterministic scorers have neither: the plain statement is cheaper.
   if (truncations.length === 0 && usage.length === 0) return writeScores(target, scores);
   const parts = [
-    bulkPart(SCORE_COLUMNS, storedScoreRows(scores)),
+    bulkPart(SCORE_COLUMNS, scores),
     bulkPart(TRUNCATION_COLUMNS, truncations),
     bulkPart(USAGE_COLUMNS, usage),
   ];

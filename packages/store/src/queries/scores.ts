@@ -1,11 +1,4 @@
-import {
-  discreteScoreOfDistributions,
-  distributionsIn,
-  RESULT_KEY_FIELDS,
-  type ResultKey,
-  resultKeyText,
-  type ScoreRow,
-} from "@assay/core";
+import { RESULT_KEY_FIELDS, type ResultKey, resultKeyText, type ScoreRow } from "@assay/core";
 import { sql } from "drizzle-orm";
 import { type BulkTarget, bulkInsert, bulkPart } from "../bulk/bulk-statement.js";
 import { countedInsert } from "../bulk/insert-rows.js";
@@ -20,50 +13,9 @@ import { querySql } from "../sql-text.js";
  */
 export async function writeScores(target: BulkTarget, rows: readonly ScoreRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  return bulkInsert(target, [bulkPart(SCORE_COLUMNS, storedScoreRows(rows))], (from) =>
+  return bulkInsert(target, [bulkPart(SCORE_COLUMNS, rows)], (from) =>
     countedInsert(SCORE_COLUMNS, from),
   );
-}
-
-/** A score row as the `scores` table holds it. */
-export interface StoredScoreRow extends ScoreRow {
-  discreteLevel: number | null;
-}
-
-/** The rows with their discrete level (column `discrete_level`), for selection to read. */
-export function storedScoreRows(rows: readonly ScoreRow[]): StoredScoreRow[] {
-  // Written out rather than spread: a spread copy took ~1 µs a row, once per result.
-  return rows.map((row) => ({
-    runId: row.runId,
-    sampleId: row.sampleId,
-    scorer: row.scorer,
-    criterion: row.criterion,
-    repetition: row.repetition,
-    rule: row.rule,
-    status: row.status,
-    value: row.value,
-    reason: row.reason,
-    detail: row.detail,
-    discreteLevel: storedDiscreteLevel(row.detail),
-  }));
-}
-
-/**
- * `discreteScoreOf(detail)`, as selection would work it out from the stored detail. Null
- * (selection then reads the detail itself) when a distribution holds a value that JSON
- * stores differently (NaN, an infinity or a hole becomes null, which is no distribution).
- */
-export function storedDiscreteLevel(detail: ScoreRow["detail"]): number | null {
-  if (typeof detail !== "object" || detail === null || !Object.hasOwn(detail, "criteria")) {
-    return null;
-  }
-  const distributions = distributionsIn(detail);
-  for (const distribution of distributions) {
-    for (let i = 0; i < distribution.length; i += 1) {
-      if (!Number.isFinite(distribution[i])) return null;
-    }
-  }
-  return discreteScoreOfDistributions(distributions);
 }
 
 /**
