@@ -34,6 +34,14 @@ describe("choice", () => {
     });
   });
 
+  it("reads the letter after the last marker when the answer changes its mind", async () => {
+    const answer = "The answer is A, I thought at first.\nOn reflection, the answer is (C).";
+    expect(await score("choice", {}, answer, "C", meta)).toMatchObject({
+      value: 1,
+      detail: { chosen: "C" },
+    });
+  });
+
   it("reads the letter after any form of the marker, whatever text comes before", async () => {
     const marker = fc.constantFrom(
       "Answer:",

@@ -1,6 +1,7 @@
 import { unscored } from "@assay/core";
 import { z } from "zod";
 import { defineScorer } from "../define-scorer.js";
+import { endOfLastMatch } from "../text/last-match.js";
 import { normalizeLoose, trimPunctuation } from "../text/normalize.js";
 import { bestOverTargets, textTargets } from "../text/targets.js";
 
@@ -54,8 +55,7 @@ export const answer = defineScorer({
 });
 
 function textAfterLast(marker: RegExp, text: string): string | undefined {
-  let end: number | undefined;
-  for (const found of text.matchAll(marker)) end = found.index + found[0].length;
+  const end = endOfLastMatch(marker, text);
   return end === undefined ? undefined : text.slice(end);
 }
 

@@ -1,3 +1,4 @@
+import { endOfLastMatch } from "./last-match.js";
 import { normalizeLoose, trimPunctuation } from "./normalize.js";
 
 /** What a piece of text says about a multiple-choice question. */
@@ -79,11 +80,7 @@ function optionsMatching(text: string, options: readonly string[]): number[] {
 }
 
 function textAfterLastMarker(answer: string): string | undefined {
-  // `test` moves `lastIndex` to the end of each match without building a match array; a
-  // marker is never empty, so the loop always moves on. It ends with `lastIndex` back at 0.
-  let end: number | undefined;
-  MARKER.lastIndex = 0;
-  while (MARKER.test(answer)) end = MARKER.lastIndex;
+  const end = endOfLastMatch(MARKER, answer);
   if (end === undefined) return undefined;
   return answer.slice(end).split("\n", 1)[0];
 }
