@@ -5,7 +5,7 @@ import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { assertRoomToWrite } from "../disk-room.js";
 import type { SqlRunner } from "../sql-runner.js";
-import type { ColumnList, RowOf } from "./column-list.js";
+import { type ColumnList, derivationOf, type RowOf } from "./column-list.js";
 import { arrayLiteral, copyText, isArrayType } from "./copy-text.js";
 
 /** Rows for one table of a bulk statement; build one with `bulkPart`. */
@@ -144,11 +144,10 @@ async function copyFromBlobs(client: PGlite, parts: readonly BulkPart[]): Promis
 
 /** One array per column, in list order; JSON and array columns as their text. */
 function columnArrays(part: BulkPart): unknown[][] {
-  const derived: Readonly<Record<string, (row: object) => unknown>> = part.list.derived;
   return part.list.keys.map((key, index) => {
     const type = part.list.types[index] as string;
     const asText = type === "jsonb" ? JSON.stringify : isArrayType(type) ? arrayLiteral : undefined;
-    const derive = Object.hasOwn(derived, key) ? derived[key] : undefined;
+    const derive = derivationOf(part.list, key);
     return part.rows.map((row) => {
       const value =
         (derive === undefined ? (row as Record<string, unknown>)[key] : derive(row)) ?? null;

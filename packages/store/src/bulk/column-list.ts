@@ -49,3 +49,12 @@ export function columnList<
     derived: derived ?? ({} as DerivedColumns<D>),
   };
 }
+
+/** How a derived column's value follows from its row; undefined for a column the row carries. */
+export function derivationOf(
+  list: ColumnList,
+  key: string,
+): ((row: object) => unknown) | undefined {
+  const derived: Readonly<Record<string, (row: object) => unknown>> = list.derived;
+  return Object.hasOwn(derived, key) ? derived[key] : undefined;
+}

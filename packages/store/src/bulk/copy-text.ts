@@ -1,5 +1,5 @@
 import { TextParts } from "@assay/core";
-import type { ColumnList } from "./column-list.js";
+import { type ColumnList, derivationOf } from "./column-list.js";
 
 /**
  * Rows in COPY's text format, a few hundred rows per string. Encoded before the COPY
@@ -40,10 +40,9 @@ function rowEncoderOf(list: ColumnList): RowEncoder {
   let encodeRow = rowEncoders.get(list);
   if (encodeRow === undefined) {
     const encoders = list.types.map(encoderOf);
-    const derived: Readonly<Record<string, (row: object) => unknown>> = list.derived;
     const reads = list.keys.map((key, column) => {
       const name = JSON.stringify(key);
-      const read = Object.hasOwn(derived, key) ? `derived[${name}](row)` : `row[${name}]`;
+      const read = derivationOf(list, key) === undefined ? `row[${name}]` : `derived[${name}](row)`;
       return `const v${column} = ${read};`;
     });
     const texts = list.keys.map(
@@ -51,7 +50,7 @@ function rowEncoderOf(list: ColumnList): RowEncoder {
     );
     const body = `${reads.join("\n")}\nreturn ${texts.join(' + "\\t" + ')};`;
     const compile = new Function("encoders", "derived", `return (row) => {\n${body}\n};`);
-    encodeRow = compile(encoders, derived) as RowEncoder;
+    encodeRow = compile(encoders, list.derived) as RowEncoder;
     rowEncoders.set(list, encodeRow);
   }
   return encodeRow;
