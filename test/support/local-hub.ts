@@ -14,6 +14,30 @@ export interface ServedRepo {
   refs: Map<string, string>;
   /** Only this bearer token may download files (a gated model whose licence it accepted). */
   gatedToken?: string;
+  /**
+   * A hostile or broken Hub: what its file list (`paths-info`) answers instead of the true
+   * entries it is given (which cover only the paths asked for).
+   */
+  rewriteListing?: (entries: ListedEntry[]) => unknown[];
+}
+
+/** One entry of a `paths-info` answer, as the Hub sends it. */
+export interface ListedEntry {
+  type: string;
+  path: string;
+  oid: string;
+  size: number;
+  lfs?: { oid: string; size: number; pointerSize: number };
+}
+
+/** Answers of a busy Hub, given to the next `times` requests whose path passes `where`. */
+export interface BusyAnswer {
+  status: 429 | 502 | 503 | 504;
+  /** The Retry-After header, as sent (seconds or an HTTP date); none when undefined. */
+  retryAfter?: string;
+  times: number;
+  /** Which requests get it; all when undefined. */
+  where?: (request: HubRequest) => boolean;
 }
 
 export interface HubRequest {
@@ -54,6 +78,15 @@ export class LocalHub {
    * and the server stops listening until `reopen()`.
    */
   readonly goneAt = new Set<string>();
+  /** Busy answers still to give, first match first (see `BusyAnswer`). */
+  readonly busy: BusyAnswer[] = [];
+  /** When set, every request must carry this user name and password (HTTP Basic), as a mirror behind a password. */
+  basicAuth: { user: string; password: string } | undefined;
+  /**
+   * When set, a Bearer token outside it is answered 401 on every request, as the Hub
+   * answers an expired or revoked token.
+   */
+  knownTokens: Set<string> | undefined;
   readonly #server: Server;
   readonly #blobs = new Map<string, { path: string; bytes: Buffer }>();
 
@@ -124,6 +157,7 @@ export class LocalHub {
     res.on("close", () => {
       request.endedAt = Date.now();
     });
+    if (this.#refused(req, res) || this.#answeredBusy(request, res)) return;
     const info = /^\/api\/models\/([^/]+\/[^/]+)\/revision\/([^/]+)$/.exec(url.pathname);
     if (info) return this.#modelInfo(res, info[1] as string, decodeURIComponent(info[2] as string));
     const paths = /^\/api\/models\/([^/]+\/[^/]+)\/paths-info\/([^/]+)$/.exec(url.pathname);
@@ -142,6 +176,36 @@ export class LocalHub {
       return this.#resolve(req, res, id, decodeURIComponent(rev), file);
     }
     error(res, 404, "RepoNotFound", "no such endpoint");
+  }
+
+  /** Answers 401 to credentials this Hub does not take; true when it did. */
+  #refused(req: IncomingMessage, res: ServerResponse): boolean {
+    const auth = req.headers.authorization;
+    if (this.basicAuth !== undefined) {
+      const { user, password } = this.basicAuth;
+      if (auth === `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`) return false;
+      res.setHeader("WWW-Authenticate", 'Basic realm="mirror"');
+      error(res, 401, "Unauthorized", "Invalid username or password.");
+      return true;
+    }
+    const token = /^Bearer (.+)$/.exec(auth ?? "")?.[1];
+    if (this.knownTokens === undefined || token === undefined || this.knownTokens.has(token)) {
+      return false;
+    }
+    error(res, 401, "Unauthorized", "Invalid credentials in Authorization header");
+    return true;
+  }
+
+  /** Gives the first busy answer that applies to `request`; true when it did. */
+  #answeredBusy(request: HubRequest, res: ServerResponse): boolean {
+    const index = this.busy.findIndex((b) => b.times > 0 && (b.where?.(request) ?? true));
+    const answer = this.busy[index];
+    if (answer === undefined) return false;
+    answer.times -= 1;
+    if (answer.times === 0) this.busy.splice(index, 1);
+    if (answer.retryAfter !== undefined) res.setHeader("Retry-After", answer.retryAfter);
+    error(res, answer.status, "Busy", "The Hub is busy; try again later.");
+    return true;
   }
 
   #commit(id: string, revision: string): { sha: string; files: Commit } | null {
@@ -172,26 +236,24 @@ export class LocalHub {
     const commit = this.#commit(id, revision);
     if (commit === null) return error(res, 404, "RevisionNotFound", `Invalid rev id: ${revision}`);
     const body = JSON.parse(await readBody(req)) as { paths: string[] };
-    json(
-      res,
-      body.paths.flatMap((path) => {
-        const bytes = commit.files.get(path);
-        if (bytes === undefined) return [];
-        if (!isLfs(path)) return [{ type: "file", path, oid: gitSha1(bytes), size: bytes.length }];
-        const pointer = Buffer.from(
-          `version https://git-lfs.github.com/spec/v1\noid sha256:${sha256(bytes)}\nsize ${bytes.length}\n`,
-        );
-        return [
-          {
-            type: "file",
-            path,
-            oid: gitSha1(pointer),
-            size: bytes.length,
-            lfs: { oid: sha256(bytes), size: bytes.length, pointerSize: pointer.length },
-          },
-        ];
-      }),
-    );
+    const entries = body.paths.flatMap((path): ListedEntry[] => {
+      const bytes = commit.files.get(path);
+      if (bytes === undefined) return [];
+      if (!isLfs(path)) return [{ type: "file", path, oid: gitSha1(bytes), size: bytes.length }];
+      const pointer = Buffer.from(
+        `version https://git-lfs.github.com/spec/v1\noid sha256:${sha256(bytes)}\nsize ${bytes.length}\n`,
+      );
+      return [
+        {
+          type: "file",
+          path,
+          oid: gitSha1(pointer),
+          size: bytes.length,
+          lfs: { oid: sha256(bytes), size: bytes.length, pointerSize: pointer.length },
+        },
+      ];
+    });
+    json(res, this.repos.get(id)?.rewriteListing?.(entries) ?? entries);
   }
 
   #resolve(req: IncomingMessage, res: ServerResponse, id: string, revision: string, file: string) {

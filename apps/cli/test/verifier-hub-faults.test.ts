@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // `assay model check <hub id>` against a local Hub that misbehaves as the real one can:
 // two processes filling one cache at once, the Hub going away half way, a gated model whose
-// token is in the Hugging Face token file.
+// token is in the Hugging Face token file, a file list naming paths outside the model's
+// folder, a Hub busy for longer than ASSAY_HUB_RETRY_SECONDS, a mirror behind a password
+// and a token the Hub no longer takes.
 const work = mkdtempSync(join(tmpdir(), "assay-verifier-hub-faults-"));
 let hub: LocalHub;
 let model: string;
@@ -128,5 +130,80 @@ describe("assay model check <hub id>", () => {
         .filter((r) => r.path.includes("/acme/gated/resolve/"))
         .map((r) => r.authorization),
     ).toContain("Bearer hf_granted");
+  });
+
+  it("whose Hub lists ../ paths exits 5, and nothing is written outside the cache folder", async () => {
+    await hub.publish("acme/hostile", model, [...MODEL_FILES]);
+    const repo = hub.repos.get("acme/hostile");
+    if (repo === undefined) throw new Error("not published");
+    repo.rewriteListing = (entries) => [
+      ...entries.map((e) => (e.path === "onnx/model.onnx" ? { ...e, path: "onnx/../../y" } : e)),
+      { ...entries[0], path: "../../x" },
+    ];
+    const sandbox = join(work, "hostile-sandbox");
+    mkdirSync(sandbox);
+    const env = hubEnv("unused", { ASSAY_MODEL_CACHE: join(sandbox, "cache") });
+    const refused = await runAssay(["model", "check", "acme/hostile"], { cwd: work, env });
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toContain(
+      "refused: entry 5 of the Hub's file list (paths-info) names the path `onnx/../../y`, which holds `..`",
+    );
+    expect(readdirSync(sandbox, { recursive: true })).toEqual([]);
+  });
+
+  it("of a Hub busy past ASSAY_HUB_RETRY_SECONDS exits 5, saying how long it waited and what to do", async () => {
+    await hub.publish("acme/busy", model, [...MODEL_FILES]);
+    hub.busy.push({
+      status: 503,
+      retryAfter: "0",
+      times: 1000,
+      where: (r) => r.path.includes("acme/busy"),
+    });
+    const seen = hub.requests.length;
+    try {
+      const env = hubEnv("busy-cache", { ASSAY_HUB_RETRY_SECONDS: "1" });
+      const busy = await runAssay(["model", "check", "acme/busy"], { cwd: work, env });
+      expect(busy.code).toBe(5);
+      const tries = hub.requests.slice(seen).length;
+      expect(tries).toBeGreaterThan(1);
+      expect(busy.stderr).toContain(`it answered 503 (service unavailable) to ${tries} tries`);
+      expect(busy.stderr).toContain(
+        "the most ASSAY_HUB_RETRY_SECONDS (1 s) allows. Run the command again later, or set ASSAY_HUB_RETRY_SECONDS higher",
+      );
+    } finally {
+      hub.busy.length = 0;
+    }
+  });
+
+  it("through a mirror behind a password in HF_ENDPOINT loads (its refusals: hub-requests.test.ts)", async () => {
+    await hub.publish("acme/mirrored", model, [...MODEL_FILES]);
+    hub.basicAuth = { user: "ci", password: "s3cret@mirror" };
+    const seen = hub.requests.length;
+    try {
+      const endpoint = hub.url.replace("://", `://ci:${encodeURIComponent("s3cret@mirror")}@`);
+      const env = hubEnv("mirror-cache", { HF_ENDPOINT: endpoint });
+      const mirrored = await runAssay(["model", "check", "acme/mirrored"], { cwd: work, env });
+      expect(mirrored.code, mirrored.stderr).toBe(0);
+      expect(hub.requests.slice(seen).every((r) => r.authorization?.startsWith("Basic "))).toBe(
+        true,
+      );
+    } finally {
+      hub.basicAuth = undefined;
+    }
+  });
+
+  it("with a token the Hub refuses exits 5, saying the token from HF_TOKEN was refused", async () => {
+    await hub.publish("acme/open", model, [...MODEL_FILES]);
+    hub.knownTokens = new Set(["hf_current"]);
+    try {
+      const env = hubEnv("revoked-cache", { HF_TOKEN: "hf_revoked" });
+      const refused = await runAssay(["model", "check", "acme/open"], { cwd: work, env });
+      expect(refused.code).toBe(5);
+      expect(refused.stderr).toContain(
+        "answered 401: it refused the access token from HF_TOKEN (invalid, expired or revoked)",
+      );
+    } finally {
+      hub.knownTokens = undefined;
+    }
   });
 });

@@ -35,6 +35,11 @@ const EnvSchema = z.object({
   ASSAY_STORE_WAIT: z.coerce.number().nonnegative().default(60),
   /** Folder of the hub-model cache (default ~/.cache/assay/models). */
   ASSAY_MODEL_CACHE: z.string().min(1).optional(),
+  /**
+   * Seconds one hub model's load may spend, in all, waiting on a busy Hub (429, 502, 503,
+   * 504; Retry-After honoured) before it fails. Default 300; 0 never asks again.
+   */
+  ASSAY_HUB_RETRY_SECONDS: z.coerce.number().nonnegative().optional(),
   /** The Hugging Face Hub's address for hub-id verifiers (a mirror or proxy). */
   HF_ENDPOINT: z.url("expected a URL such as https://huggingface.co").optional(),
   /** Access token sent for gated and private hub models (HUGGING_FACE_HUB_TOKEN: its old name). */

@@ -73,6 +73,18 @@ describe("a verifier named by hub id", () => {
     const error = await failure(resolveModelSource("tiny/offline", { cacheDir, hubUrl }));
     expect(error.failure).toBe("network");
     expect(error.message).toContain("cannot reach the Hugging Face Hub");
+    const changed = `the cached copy of ${sha} in ${join(cacheDir, "tiny--offline", sha)} fails its check: onnx/model.onnx has sha256`;
+    expect(error.message).toContain(changed);
+    // Offline, the file that fails its hash is named rather than "no checked copy".
+    const offlineError = await failure(
+      resolveModelSource("tiny/offline", { cacheDir, offline: true }),
+    );
+    expect(offlineError.failure).toBe("integrity");
+    expect(offlineError.message).toContain(`HF_HUB_OFFLINE is set; ${changed}`);
+    expect(offlineError.message).toMatch(
+      /where the Hub lists [0-9a-f]{64}, so it changed since it was downloaded; unset HF_HUB_OFFLINE/,
+    );
+    expect(offlineError.message).not.toContain("no checked copy");
   });
 
   it("pins @revision: a tag keeps its commit while main moves on", async () => {

@@ -1,5 +1,5 @@
-import { createWriteStream } from "node:fs";
-import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, open, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -7,7 +7,10 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { downloadFile, fileDownloadInfo } from "@huggingface/hub";
 import { HubError } from "../errors/hub-error.js";
 import { type ExpectedFile, etagHash, FileHasher, hashFile } from "./file-hash.js";
+import { foldersInside } from "./folder-inside.js";
 import { type HubTarget, hubFailure } from "./hub-failure.js";
+import type { HubFetch } from "./hub-fetch.js";
+import { pathInside } from "./repo-path.js";
 
 /** How far one file's download has come; sent as its bytes arrive. */
 export interface DownloadProgress {
@@ -23,6 +26,8 @@ export interface DownloadProgress {
 export interface HubConnection extends HubTarget {
   /** The resolved commit sha every file is fetched at. */
   sha: string;
+  /** The fetch of every request: endpoint credentials, and retries of a busy Hub. */
+  requests: HubFetch;
   accessToken?: string;
   onProgress?: (progress: DownloadProgress) => void;
 }
@@ -42,8 +47,15 @@ export async function downloadHubFile(
   expected: ExpectedFile,
   dir: string,
 ): Promise<void> {
-  const target = join(dir, expected.path);
-  await mkdir(dirname(target), { recursive: true });
+  const target = pathInside(dir, expected.path);
+  const link = await foldersInside(dir, expected.path);
+  if (link !== null) {
+    throw new HubError(
+      `${hub.id}@${hub.sha}/${expected.path}`,
+      "unsafe-path",
+      `refused: the cache holds a symbolic link (or a file) at ${link}, where a folder of the model belongs; nothing was written through it. Delete ${link} and run the command again`,
+    );
+  }
   const partial = await claimPart(target);
   const resumeFrom = await usablePart(partial, expected.size);
   let mismatch = await fetchInto(hub, expected, partial, resumeFrom);
@@ -78,12 +90,12 @@ async function fetchInto(
   });
   const body = (from > 0 ? blob.slice(from) : blob).stream() as WebReadableStream<Uint8Array>;
   try {
-    await pipeline(
-      Readable.fromWeb(body),
-      counter,
-      createWriteStream(partial, { flags: from > 0 ? "r+" : "w", start: from }),
-    );
+    const file = await open(partial, writeFlags(from));
+    await pipeline(Readable.fromWeb(body), counter, file.createWriteStream({ start: from }));
   } catch (error) {
+    // A busy Hub's give-up reaches here as a bare message (the blob keeps only that).
+    const busy = hub.requests.takeBusy();
+    if (busy !== null) throw hubFailure(busy, { ...hub, revision: hub.sha }, expected.path);
     if (isDiskFull(error)) {
       // A part that cannot be finished here only holds the space the user must free.
       await rm(partial, { force: true });
@@ -104,6 +116,12 @@ async function fetchInto(
   return mismatch;
 }
 
+/** Write flags that never follow a link planted where the part goes; resuming keeps the bytes. */
+function writeFlags(from: number): number {
+  const { O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW } = constants;
+  return O_WRONLY | O_CREAT | O_NOFOLLOW | (from > 0 ? 0 : O_TRUNC);
+}
+
 function integrityError(hub: HubConnection, expected: ExpectedFile, why: string): HubError {
   return new HubError(
     `${hub.id}@${hub.sha}/${expected.path}`,
@@ -119,6 +137,7 @@ async function openBlob(hub: HubConnection, expected: ExpectedFile): Promise<Blo
     path: expected.path,
     revision: hub.sha,
     hubUrl: hub.hubUrl,
+    fetch: hub.requests.fetch,
     ...(hub.accessToken !== undefined && { accessToken: hub.accessToken }),
   };
   try {
@@ -179,11 +198,14 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/** Bytes of an earlier attempt's part worth resuming from: 0 when none (or one too long). */
+/**
+ * Bytes of an earlier attempt's part worth resuming from: 0 when none, or one too long, or
+ * one that is not a plain file (a link planted there is removed, not followed).
+ */
 async function usablePart(partial: string, size: number): Promise<number> {
   try {
-    const bytes = (await stat(partial)).size;
-    if (bytes < size) return bytes;
+    const part = await lstat(partial);
+    if (part.isFile() && part.size < size) return part.size;
   } catch {
     return 0;
   }

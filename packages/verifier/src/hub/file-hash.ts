@@ -55,13 +55,20 @@ export async function hashFile(path: string, hasher: FileHasher, limit?: number)
 
 /** Whether a file on disk holds exactly the expected bytes (the cache's check before reuse). */
 export async function fileMatches(path: string, expected: ExpectedFile): Promise<boolean> {
+  return (await fileMismatch(path, expected)) === null;
+}
+
+/** Null when a file on disk holds exactly the expected bytes; else what differs. */
+export async function fileMismatch(path: string, expected: ExpectedFile): Promise<string | null> {
   const hasher = new FileHasher(expected);
   try {
     await hashFile(path, hasher);
-  } catch {
-    return false;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" ? "is missing" : `cannot be read (${(error as Error).message})`;
   }
-  return hasher.mismatch() === null;
+  const mismatch = hasher.mismatch();
+  return mismatch === null ? null : `has ${mismatch}`;
 }
 
 /** An ETag as the Hub sends it (`W/"…"`, quoted) reduced to the hash it carries. */

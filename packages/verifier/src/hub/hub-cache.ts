@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { type ExpectedFile, fileMatches } from "./file-hash.js";
+import { type ExpectedFile, fileMismatch } from "./file-hash.js";
+import { COMMIT_SHA } from "./hub-source.js";
+import { pathInside, unsafeRepoPath } from "./repo-path.js";
 
 /** The record a finished download leaves in its folder: which commit, which bytes. */
 const MANIFEST = ".assay-hub.json";
@@ -12,7 +14,8 @@ const ManifestSchema = z.object({
   sha: z.string(),
   files: z.array(
     z.object({
-      path: z.string(),
+      // Read back from disk, so as untrusted as the Hub's list it was made from.
+      path: z.string().refine((path) => unsafeRepoPath(path) === null),
       size: z.number(),
       sha256: z.string().optional(),
       gitSha1: z.string().optional(),
@@ -20,6 +23,12 @@ const ManifestSchema = z.object({
   ),
 });
 type Manifest = z.infer<typeof ManifestSchema>;
+
+/** What the cache holds for one commit: nothing finished, a copy that fails its check (why), or a checked copy. */
+export type CachedCopy =
+  | { state: "absent" }
+  | { state: "failed"; why: string }
+  | { state: "checked" };
 
 /**
  * The cache of one hub model: `<cacheDir>/<owner>--<name>/<sha>/` per commit, so a folder
@@ -36,7 +45,9 @@ export class HubCache {
     this.root = join(cacheDir, id.replace("/", "--"));
   }
 
+  /** The folder of a commit; only a full sha names one, so no other text becomes a path. */
   folder(sha: string): string {
+    if (!COMMIT_SHA.test(sha)) throw new Error(`not a commit sha: ${JSON.stringify(sha)}`);
     return join(this.root, sha);
   }
 
@@ -45,14 +56,27 @@ export class HubCache {
    * what the Hub listed. Only then is it used without the network.
    */
   async verified(sha: string): Promise<boolean> {
-    const manifest = await this.#manifest(sha);
-    if (manifest === null || manifest.sha !== sha || manifest.id !== this.id) return false;
-    for (const file of manifest.files) {
-      if (!(await fileMatches(join(this.folder(sha), file.path), file as ExpectedFile))) {
-        return false;
+    return (await this.check(sha)).state === "checked";
+  }
+
+  /** The folder of `sha` checked as `verified` does, saying what fails. */
+  async check(sha: string): Promise<CachedCopy> {
+    const read = await this.#manifest(sha);
+    if (read === null) return { state: "absent" };
+    if (typeof read === "string") return { state: "failed", why: read };
+    if (read.sha !== sha || read.id !== this.id) {
+      return { state: "failed", why: `its ${MANIFEST} is for ${read.id}@${read.sha}` };
+    }
+    for (const file of read.files) {
+      const mismatch = await fileMismatch(pathInside(this.folder(sha), file.path), file);
+      if (mismatch !== null) {
+        return {
+          state: "failed",
+          why: `${file.path} ${mismatch}, so it changed since it was downloaded`,
+        };
       }
     }
-    return true;
+    return { state: "checked" };
   }
 
   /** Written last, after every file is in place and checked: its presence means "complete". */
@@ -72,23 +96,35 @@ export class HubCache {
   async ref(revision: string): Promise<string | null> {
     try {
       const sha = (await readFile(this.#refPath(revision), "utf8")).trim();
-      return /^[0-9a-f]{40}$/.test(sha) ? sha : null;
+      return COMMIT_SHA.test(sha) ? sha : null;
     } catch {
       return null;
     }
   }
 
+  /** One file name per revision: `refs/pr/1` is `refs%2Fpr%2F1`, and `..` is not the folder above. */
   #refPath(revision: string): string {
-    return join(this.root, "refs", encodeURIComponent(revision));
+    const name = encodeURIComponent(revision).replace(/^\.\.?$/, (dots) =>
+      "%2E".repeat(dots.length),
+    );
+    return join(this.root, "refs", name);
   }
 
-  async #manifest(sha: string): Promise<Manifest | null> {
+  /** The manifest of `sha`; null when there is none, a string saying why when it is unusable. */
+  async #manifest(sha: string): Promise<Manifest | string | null> {
+    let text: string;
     try {
-      const text = await readFile(join(this.folder(sha), MANIFEST), "utf8");
-      const parsed = ManifestSchema.safeParse(JSON.parse(text));
-      return parsed.success ? parsed.data : null;
+      text = await readFile(join(this.folder(sha), MANIFEST), "utf8");
     } catch {
       return null;
+    }
+    try {
+      const parsed = ManifestSchema.safeParse(JSON.parse(text));
+      return parsed.success
+        ? parsed.data
+        : `its ${MANIFEST} does not describe a download (${parsed.error.issues[0]?.path.join(".")})`;
+    } catch (error) {
+      return `its ${MANIFEST} is not JSON (${(error as Error).message})`;
     }
   }
 }

@@ -21,3 +21,16 @@ export function parseHubSource(source: string): HubSource | null {
 
 /** A full commit sha: what a revision resolves to, and what needs no network to resolve. */
 export const COMMIT_SHA = /^[0-9a-f]{40}$/;
+
+/**
+ * Why `owner/name` breaks the Hub's naming rules (huggingface_hub's `validate_repo_id`),
+ * or null. They matter here too: `--` joins owner and name in the cache's folder name, so
+ * `a--b/c` and `a/b--c` would share one, and a `..` name would be the folder above.
+ */
+export function hubIdProblem(id: string): string | null {
+  if (id.includes("--") || id.includes("..")) return "a name may not hold `--` or `..`";
+  if (id.split("/").some((part) => /^[.-]|[.-]$/.test(part))) {
+    return "a name may not start or end with `-` or `.`";
+  }
+  return null;
+}

@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
-import { readEnv } from "@assay/core";
+import { printable } from "@assay/core";
 import { modelInfo, pathsInfo } from "@huggingface/hub";
 import { HubError } from "../errors/hub-error.js";
 import { ModelFolderError } from "../errors/model-folder-error.js";
@@ -9,7 +7,10 @@ import { type DownloadProgress, downloadHubFile, type HubConnection } from "./do
 import { type ExpectedFile, fileMatches } from "./file-hash.js";
 import { HubCache } from "./hub-cache.js";
 import { type HubTarget, hubFailure } from "./hub-failure.js";
-import { COMMIT_SHA, type HubSource } from "./hub-source.js";
+import { HubFetch } from "./hub-fetch.js";
+import { hubSettings } from "./hub-settings.js";
+import { COMMIT_SHA, type HubSource, hubIdProblem } from "./hub-source.js";
+import { unsafeRepoPath } from "./repo-path.js";
 
 export interface HubOptions {
   /** Where hub models are cached. Default `ASSAY_MODEL_CACHE`, else `~/.cache/assay/models`. */
@@ -24,6 +25,12 @@ export interface HubOptions {
   accessToken?: string;
   /** Use only what is cached, never the network. Default: `HF_HUB_OFFLINE` is 1. */
   offline?: boolean;
+  /**
+   * Seconds this load may spend, in all, waiting on a busy Hub (429, 502, 503, 504, with
+   * its Retry-After honoured) before it fails. Default `ASSAY_HUB_RETRY_SECONDS`, else 300;
+   * 0 never asks again.
+   */
+  retryWaitSeconds?: number;
   /** Called as each file's bytes arrive (a cached model sends nothing). */
   onDownloadProgress?: (progress: DownloadProgress) => void;
 }
@@ -51,24 +58,31 @@ export async function resolveHubModel(
   files: HubFiles,
   options: HubOptions = {},
 ): Promise<HubModel> {
+  const problem = hubIdProblem(source.id);
+  if (problem !== null) {
+    throw new ModelFolderError(source.id, `is not a Hugging Face Hub id: ${problem}`);
+  }
   const settings = hubSettings(options);
   const cache = new HubCache(settings.cacheDir, source.id);
-  const target: HubTarget = { ...source, hubUrl: settings.hubUrl };
+  const target: HubTarget = { ...source, hubUrl: settings.endpoint.url, auth: settings.auth };
   if (COMMIT_SHA.test(source.revision) && (await cache.verified(source.revision))) {
     return { dir: cache.folder(source.revision), sha: source.revision };
   }
   if (settings.offline) return offlineCopy(cache, source, "HF_HUB_OFFLINE is set");
+  const requests = new HubFetch(settings.endpoint, settings.retry);
   let sha: string;
   try {
-    sha = await resolveRevision(target, settings.accessToken);
+    sha = await resolveRevision(target, requests, settings.accessToken);
   } catch (error) {
     const failure = hubFailure(error, target);
-    if (failure.failure !== "network") throw failure;
+    // Unreachable or still busy: the copy a branch last resolved to serves, as in huggingface_hub.
+    if (failure.failure !== "network" && failure.failure !== "busy") throw failure;
     return offlineCopy(cache, source, failure.message, failure);
   }
   const hub: HubConnection = {
     ...target,
     sha,
+    requests,
     ...(settings.accessToken !== undefined && { accessToken: settings.accessToken }),
     ...(options.onDownloadProgress !== undefined && { onProgress: options.onDownloadProgress }),
   };
@@ -119,7 +133,10 @@ function diskFailure(error: unknown, hub: HubConnection): HubError | null {
   );
 }
 
-/** The checked copy a branch or tag last resolved to, when the Hub cannot be asked. */
+/**
+ * The checked copy a branch or tag last resolved to, when the Hub cannot be asked. A copy
+ * that fails its check is named with the file that fails, not taken for a missing one.
+ */
 async function offlineCopy(
   cache: HubCache,
   source: HubSource,
@@ -127,11 +144,19 @@ async function offlineCopy(
   failure?: HubError,
 ): Promise<HubModel> {
   const sha = COMMIT_SHA.test(source.revision) ? source.revision : await cache.ref(source.revision);
-  if (sha !== null && (await cache.verified(sha))) return { dir: cache.folder(sha), sha };
+  const copy = sha === null ? ({ state: "absent" } as const) : await cache.check(sha);
+  if (sha !== null && copy.state === "checked") return { dir: cache.folder(sha), sha };
+  const what = `${source.id}@${source.revision}`;
+  if (sha !== null && copy.state === "failed") {
+    const cached = `the cached copy of ${sha} in ${cache.folder(sha)} fails its check: ${copy.why}`;
+    const remedy = failure === undefined ? "; unset HF_HUB_OFFLINE to download it again" : "";
+    const message = `${failure === undefined ? why : failure.reason}; ${cached}${remedy}`;
+    throw new HubError(what, failure?.failure ?? "integrity", message);
+  }
   throw (
     failure ??
     new HubError(
-      `${source.id}@${source.revision}`,
+      what,
       "network",
       `${why} and no checked copy is cached in ${cache.root}; unset it to download the model`,
     )
@@ -140,12 +165,14 @@ async function offlineCopy(
 
 async function resolveRevision(
   target: HubTarget,
+  requests: HubFetch,
   accessToken: string | undefined,
 ): Promise<string> {
   const info = await modelInfo({
     name: target.id,
     revision: target.revision,
     hubUrl: target.hubUrl,
+    fetch: requests.fetch,
     additionalFields: ["sha"],
     ...(accessToken !== undefined && { accessToken }),
   });
@@ -159,7 +186,12 @@ async function resolveRevision(
   return info.sha;
 }
 
-/** Size and hash of each file at the sha, from the Hub's file list; a required one missing is refused. */
+/**
+ * Size and hash of each file asked for at the sha, from the Hub's file list. Every path the
+ * list names is checked before any byte is written: one that could lead out of the model's
+ * folder refuses the whole list. Entries not asked for are not downloaded; a required file
+ * missing is refused.
+ */
 async function listFiles(hub: HubConnection, files: HubFiles): Promise<ExpectedFile[]> {
   let entries: Awaited<ReturnType<typeof pathsInfo>>;
   try {
@@ -168,12 +200,17 @@ async function listFiles(hub: HubConnection, files: HubFiles): Promise<ExpectedF
       paths: [...files.required, ...files.optional],
       revision: hub.sha,
       hubUrl: hub.hubUrl,
+      fetch: hub.requests.fetch,
       ...(hub.accessToken !== undefined && { accessToken: hub.accessToken }),
     });
   } catch (error) {
     throw hubFailure(error, { ...hub, revision: hub.sha });
   }
-  const byPath = new Map(entries.filter((e) => e.type === "file").map((e) => [e.path, e]));
+  for (const [index, entry] of entries.entries()) refuseUnsafePath(hub, entry.path, index);
+  const wanted = new Set<string>([...files.required, ...files.optional]);
+  const byPath = new Map(
+    entries.filter((e) => e.type === "file" && wanted.has(e.path)).map((e) => [e.path, e]),
+  );
   const missing = files.required.filter((path) => !byPath.has(path));
   if (missing.length > 0) {
     throw new HubError(
@@ -191,55 +228,14 @@ async function listFiles(hub: HubConnection, files: HubFiles): Promise<ExpectedF
   }));
 }
 
-interface HubSettings {
-  cacheDir: string;
-  hubUrl: string;
-  accessToken?: string;
-  offline: boolean;
-}
-
-/**
- * The token the Hugging Face clients would send when HF_TOKEN is unset: the file at
- * HF_TOKEN_PATH, else $HF_HOME/token, else ~/.cache/huggingface/token, trimmed. Null when
- * that file does not exist or is empty.
- */
-function tokenFile(env: ReturnType<typeof readEnv>): { path: string; token: string } | null {
-  const path =
-    env.HF_TOKEN_PATH ?? join(env.HF_HOME ?? join(homedir(), ".cache", "huggingface"), "token");
-  let token: string;
-  try {
-    token = readFileSync(path, "utf8").trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new ModelFolderError(
-      path,
-      `cannot read the Hugging Face token file (${(error as Error).message}); fix its permissions, or set HF_TOKEN`,
-    );
-  }
-  return token === "" ? null : { path, token };
-}
-
-/**
- * Options over the environment: ASSAY_MODEL_CACHE, HF_ENDPOINT, HF_TOKEN (else
- * HUGGING_FACE_HUB_TOKEN, its older name, else the token file) and HF_HUB_OFFLINE, as
- * huggingface_hub reads them.
- */
-function hubSettings(options: HubOptions): HubSettings {
-  const env = readEnv();
-  const fromEnv = options.accessToken ?? env.HF_TOKEN ?? env.HUGGING_FACE_HUB_TOKEN;
-  const file = fromEnv === undefined ? tokenFile(env) : null;
-  const accessToken = fromEnv ?? file?.token;
-  if (accessToken !== undefined && !accessToken.startsWith("hf_")) {
-    throw new ModelFolderError(
-      file?.path ?? "HF_TOKEN",
-      "an access token starts with hf_; copy it from https://huggingface.co/settings/tokens",
-    );
-  }
-  return {
-    cacheDir:
-      options.cacheDir ?? env.ASSAY_MODEL_CACHE ?? join(homedir(), ".cache", "assay", "models"),
-    hubUrl: (options.hubUrl ?? env.HF_ENDPOINT ?? "https://huggingface.co").replace(/\/+$/, ""),
-    ...(accessToken !== undefined && { accessToken }),
-    offline: options.offline ?? env.HF_HUB_OFFLINE,
-  };
+function refuseUnsafePath(hub: HubConnection, path: unknown, index: number): void {
+  const why = unsafeRepoPath(path);
+  if (why === null) return;
+  const shown = typeof path === "string" ? printable(path) : JSON.stringify(path);
+  throw new HubError(
+    `${hub.id}@${hub.sha}`,
+    "unsafe-path",
+    `refused: entry ${index + 1} of the Hub's file list (paths-info) names the path \`${shown}\`, which ${why}: a file there could land outside the model's folder. Nothing was downloaded. The Hub at ${hub.hubUrl} (HF_ENDPOINT) is misconfigured or hostile; use another mirror, or a local folder`,
+    "path",
+  );
 }
