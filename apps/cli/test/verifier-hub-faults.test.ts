@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // `assay model check <hub id>` against a local Hub that misbehaves as the real one can:
 // two processes filling one cache at once, the Hub going away half way, a gated model whose
 // token is in the Hugging Face token file, a file list naming paths outside the model's
-// folder, a Hub busy for longer than ASSAY_HUB_RETRY_SECONDS, a mirror behind a password
+// folder, a Hub busy for longer than ASSAY_HUB_RETRY_WAIT, a mirror behind a password
 // and a token the Hub no longer takes.
 const work = mkdtempSync(join(tmpdir(), "assay-verifier-hub-faults-"));
 let hub: LocalHub;
@@ -151,7 +151,7 @@ describe("assay model check <hub id>", () => {
     expect(readdirSync(sandbox, { recursive: true })).toEqual([]);
   });
 
-  it("of a Hub busy past ASSAY_HUB_RETRY_SECONDS exits 5, saying how long it waited and what to do", async () => {
+  it("of a Hub busy past ASSAY_HUB_RETRY_WAIT exits 5, saying how long it waited and what to do", async () => {
     await hub.publish("acme/busy", model, [...MODEL_FILES]);
     hub.busy.push({
       status: 503,
@@ -161,14 +161,14 @@ describe("assay model check <hub id>", () => {
     });
     const seen = hub.requests.length;
     try {
-      const env = hubEnv("busy-cache", { ASSAY_HUB_RETRY_SECONDS: "1" });
+      const env = hubEnv("busy-cache", { ASSAY_HUB_RETRY_WAIT: "1" });
       const busy = await runAssay(["model", "check", "acme/busy"], { cwd: work, env });
       expect(busy.code).toBe(5);
       const tries = hub.requests.slice(seen).length;
       expect(tries).toBeGreaterThan(1);
       expect(busy.stderr).toContain(`it answered 503 (service unavailable) to ${tries} tries`);
       expect(busy.stderr).toContain(
-        "the most ASSAY_HUB_RETRY_SECONDS (1 s) allows. Run the command again later, or set ASSAY_HUB_RETRY_SECONDS higher",
+        "the most ASSAY_HUB_RETRY_WAIT (1 s) allows. Run the command again later, or set ASSAY_HUB_RETRY_WAIT higher",
       );
     } finally {
       hub.busy.length = 0;

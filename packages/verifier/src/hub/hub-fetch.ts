@@ -12,7 +12,7 @@ const MAX_BACKOFF_MS = 30_000;
 /** How long one model's load may spend waiting on a busy Hub, in all. */
 export interface RetryBudget {
   seconds: number;
-  /** Where the budget was set, for the final message: `ASSAY_HUB_RETRY_SECONDS`, an option. */
+  /** Where the budget was set, for the final message: `ASSAY_HUB_RETRY_WAIT`, an option. */
   from: string;
 }
 

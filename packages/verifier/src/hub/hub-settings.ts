@@ -32,7 +32,7 @@ export interface HubSettings {
 /**
  * Options over the environment: ASSAY_MODEL_CACHE, HF_ENDPOINT, HF_TOKEN (else
  * HUGGING_FACE_HUB_TOKEN, its older name, else the token file), HF_HUB_OFFLINE as
- * huggingface_hub reads them, and ASSAY_HUB_RETRY_SECONDS.
+ * huggingface_hub reads them, and ASSAY_HUB_RETRY_WAIT.
  */
 export function hubSettings(options: HubSettingsInput): HubSettings {
   const env = readEnv();
@@ -58,8 +58,8 @@ export function hubSettings(options: HubSettingsInput): HubSettings {
       options.retryWaitSeconds !== undefined
         ? { seconds: options.retryWaitSeconds, from: "the retryWaitSeconds option" }
         : {
-            seconds: env.ASSAY_HUB_RETRY_SECONDS ?? DEFAULT_RETRY_SECONDS,
-            from: "ASSAY_HUB_RETRY_SECONDS",
+            seconds: env.ASSAY_HUB_RETRY_WAIT ?? DEFAULT_RETRY_SECONDS,
+            from: "ASSAY_HUB_RETRY_WAIT",
           },
   };
 }

@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { printable } from "@assay/core";
 import { modelInfo, pathsInfo } from "@huggingface/hub";
 import { HubError } from "../errors/hub-error.js";
@@ -10,7 +9,7 @@ import { type HubTarget, hubFailure } from "./hub-failure.js";
 import { HubFetch } from "./hub-fetch.js";
 import { hubSettings } from "./hub-settings.js";
 import { COMMIT_SHA, type HubSource, hubIdProblem } from "./hub-source.js";
-import { unsafeRepoPath } from "./repo-path.js";
+import { pathInside, unsafeRepoPath } from "./repo-path.js";
 
 export interface HubOptions {
   /** Where hub models are cached. Default `ASSAY_MODEL_CACHE`, else `~/.cache/assay/models`. */
@@ -27,7 +26,7 @@ export interface HubOptions {
   offline?: boolean;
   /**
    * Seconds this load may spend, in all, waiting on a busy Hub (429, 502, 503, 504, with
-   * its Retry-After honoured) before it fails. Default `ASSAY_HUB_RETRY_SECONDS`, else 300;
+   * its Retry-After honoured) before it fails. Default `ASSAY_HUB_RETRY_WAIT`, else 300;
    * 0 never asks again.
    */
   retryWaitSeconds?: number;
@@ -99,9 +98,10 @@ export async function resolveHubModel(
 async function downloadCommit(cache: HubCache, hub: HubConnection, files: HubFiles): Promise<void> {
   if (await cache.verified(hub.sha)) return;
   const listed = await listFiles(hub, files);
+  const dir = cache.folder(hub.sha);
   for (const file of listed) {
-    const path = join(cache.folder(hub.sha), file.path);
-    if (!(await fileMatches(path, file))) await downloadHubFile(hub, file, cache.folder(hub.sha));
+    if (!(await fileMatches(pathInside(dir, file.path), file)))
+      await downloadHubFile(hub, file, dir);
   }
   await cache.finish(hub.sha, listed);
 }
