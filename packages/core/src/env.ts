@@ -39,7 +39,11 @@ const EnvSchema = z.object({
    * Seconds one hub model's load may spend, in all, waiting on a busy Hub (429, 502, 503,
    * 504; Retry-After honoured) before it fails. Default 300; 0 never asks again.
    */
-  ASSAY_HUB_RETRY_WAIT: z.coerce.number().nonnegative().optional(),
+  ASSAY_HUB_RETRY_WAIT: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, "expected seconds, a number from 0 up (0: never ask again)")
+    .transform(Number)
+    .optional(),
   /** The Hugging Face Hub's address for hub-id verifiers (a mirror or proxy). */
   HF_ENDPOINT: z.url("expected a URL such as https://huggingface.co").optional(),
   /** Access token sent for gated and private hub models (HUGGING_FACE_HUB_TOKEN: its old name). */

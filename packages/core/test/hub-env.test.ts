@@ -17,6 +17,17 @@ describe("the Hugging Face environment variables", () => {
     expect(() => readEnv({ HF_HUB_OFFLINE: "maybe" })).toThrow(/HF_HUB_OFFLINE: expected 1 or 0/);
     expect(() => readEnv({ HF_ENDPOINT: "hf-mirror" })).toThrow(/HF_ENDPOINT: expected a URL/);
   });
+
+  it("read ASSAY_HUB_RETRY_WAIT as seconds, refusing what is not a number from 0 up", () => {
+    expect(readEnv({ ASSAY_HUB_RETRY_WAIT: "90" }).ASSAY_HUB_RETRY_WAIT).toBe(90);
+    expect(readEnv({ ASSAY_HUB_RETRY_WAIT: "0.5" }).ASSAY_HUB_RETRY_WAIT).toBe(0.5);
+    expect(readEnv({}).ASSAY_HUB_RETRY_WAIT).toBeUndefined();
+    for (const bad of ["", "-1", "5m", "soon"]) {
+      expect(() => readEnv({ ASSAY_HUB_RETRY_WAIT: bad })).toThrow(
+        /ASSAY_HUB_RETRY_WAIT: expected seconds, a number from 0 up/,
+      );
+    }
+  });
 });
 
 describe("a hub id's identity", () => {

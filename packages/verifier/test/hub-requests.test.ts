@@ -4,6 +4,7 @@ import { type HubRequest, LocalHub } from "@assay/test-support/local-hub";
 import { tempRoot } from "@assay/test-support/tiny-models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HubError } from "../src/errors/hub-error.js";
+import { hubEndpoint } from "../src/hub/hub-endpoint.js";
 import { retryAfterMs } from "../src/hub/hub-fetch.js";
 import { type HubFiles, type HubOptions, resolveHubModel } from "../src/hub/resolve-hub-model.js";
 
@@ -190,6 +191,27 @@ describe("a mirror behind a password (HF_ENDPOINT=https://user:password@host)", 
     } finally {
       hub.basicAuth = undefined;
     }
+  });
+});
+
+describe("the endpoint's address", () => {
+  it("loses its credentials to a Basic header; a malformed escape or another scheme is refused, naming the variable", () => {
+    const endpoint = hubEndpoint("https://ci:p%40ss@mirror.example:8443/hf/", "HF_ENDPOINT");
+    expect(endpoint).toEqual({
+      url: "https://mirror.example:8443/hf",
+      origin: "https://mirror.example:8443",
+      basicAuth: `Basic ${Buffer.from("ci:p@ss").toString("base64")}`,
+    });
+    expect(hubEndpoint("https://huggingface.co", "HF_ENDPOINT")).toEqual({
+      url: "https://huggingface.co",
+      origin: "https://huggingface.co",
+    });
+    expect(() => hubEndpoint("https://ci:100%@mirror.example", "HF_ENDPOINT")).toThrow(
+      /^HF_ENDPOINT: holds a user name or password with a malformed percent escape; write `%` in it as %25/,
+    );
+    expect(() => hubEndpoint("ftp://mirror.example", "HF_ENDPOINT")).toThrow(
+      "HF_ENDPOINT: is a ftp: URL; the Hub is reached over https (or http)",
+    );
   });
 });
 

@@ -39,8 +39,8 @@ export class HubBusy extends Error {
  * the endpoint's origin, and asks again after a busy answer: after the Retry-After the Hub
  * gives (seconds or a date; at least the first backoff), else after a backoff that doubles
  * from 1 s (a tenth of the budget when that is less) up to 30 s, ±25% so that many workers
- * do not ask in step. The waits of
- * the whole load share one budget; past it the request fails with `HubBusy`.
+ * do not ask in step. The waits of the whole load share one budget; past it, or when a
+ * Retry-After asks for more than is left, the request fails with `HubBusy`.
  */
 export class HubFetch {
   #waitedMs = 0;
