@@ -1,5 +1,6 @@
 import { Environment, Interpreter, Template } from "@huggingface/jinja";
 import type { PromptPiece } from "../template/resolve-prompt.js";
+import { callPythonStrings, PYTHON_STRING_GLOBALS } from "./python-string-calls.js";
 import { strftimeOn } from "./template-date.js";
 
 export interface ChatMessage {
@@ -36,6 +37,7 @@ export interface ChatSpec {
 }
 
 const compiled = new Map<string, Template>();
+const globalsByDate = new Map<string, Environment>();
 
 /**
  * The day the prompt carries: the spec's date when the template calls `strftime_now` and
@@ -50,7 +52,8 @@ export function renderedDate(spec: ChatSpec | null): string | null {
  * The conversation rendered as `tokenizer.apply_chat_template(messages,
  * add_generation_prompt=True, tokenize=False, **options)` renders it (trim_blocks and
  * lstrip_blocks, `raise_exception`), followed by the assistant prefix; `strftime_now`
- * renders the spec's fixed date, not today's.
+ * renders the spec's fixed date, not today's, and `strip`/`lstrip`/`rstrip`/`split` and the
+ * `trim` filter strip and split as Python's `str` does (python-string-calls.ts).
  */
 export function renderChat(
   spec: ChatSpec,
@@ -59,16 +62,15 @@ export function renderChat(
 ): string {
   let template = compiled.get(spec.template);
   if (template === undefined) {
-    template = new Template(spec.template);
+    template = callPythonStrings(new Template(spec.template));
     if (compiled.size > 16) compiled.clear();
     compiled.set(spec.template, template);
   }
   // Template.render declares the library's `strftime_now` (today's date), which a context
-  // variable cannot replace: the environment is built here instead, with the globals
-  // transformers gives a chat template (Jinja's own, `raise_exception`, `strftime_now`).
-  const env = new Environment();
+  // variable cannot replace: the environment is built here instead, over one that holds
+  // the globals transformers gives a chat template, and the context's names win over them.
+  const env = new Environment(globalsOn(spec.date));
   const context: Record<string, unknown> = {
-    ...templateGlobals(spec.date),
     ...spec.specialTokens,
     ...spec.options,
     messages: messages.map((m) => ({ ...m })),
@@ -79,9 +81,27 @@ export function renderChat(
   return addGenerationPrompt ? text + spec.assistantPrefix : text;
 }
 
-/** Jinja's constants and `range`, and the two functions transformers adds, `strftime_now` on the fixed date. */
+/**
+ * An environment of Jinja's constants and `range`, the two functions transformers adds
+ * (`strftime_now` on the fixed date) and the Python string methods the compiled template
+ * calls. It is built once per date and shared by every render: a template's `set` writes
+ * to the render's own environment, never to this one, and declaring these values anew for
+ * each prompt cost more than the Python string calls do (bench:chat).
+ */
+function globalsOn(date: string): Environment {
+  let globals = globalsByDate.get(date);
+  if (globals === undefined) {
+    globals = new Environment();
+    for (const [name, value] of Object.entries(templateGlobals(date))) globals.set(name, value);
+    if (globalsByDate.size > 16) globalsByDate.clear();
+    globalsByDate.set(date, globals);
+  }
+  return globals;
+}
+
 function templateGlobals(date: string): Record<string, unknown> {
   return {
+    ...PYTHON_STRING_GLOBALS,
     true: true,
     false: false,
     none: null,
