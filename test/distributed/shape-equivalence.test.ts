@@ -8,7 +8,7 @@
  * generator and verifier usage priced by one table, and input errors.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +27,13 @@ import {
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAssay } from "./support/assay-process.js";
-import { cli, comparable, exportEveryTable, reportJson } from "./support/run-exports.js";
+import {
+  cli,
+  comparable,
+  exportEveryTable,
+  reportFigures,
+  reportJson,
+} from "./support/run-exports.js";
 import { type ShapesNight, writeShapesNight } from "./support/shapes-night.js";
 import { inFlight, scrapeWorker, type WorkerCounts } from "./support/worker-counts.js";
 import { startCpuWorker, startGpuWorker, type WorkerProcess } from "./support/worker-process.js";
@@ -45,6 +51,12 @@ const TASKS = 260;
  * is left out: both runs have the same id, and `assay export` writes no timestamps.
  */
 const PER_RUN_FIELDS = ["compute_ms", "computeMs", "forward_passes", "forwardPasses"];
+
+/**
+ * Report figures that differ by nature: when the run started and finished, and the
+ * forward passes (summed from the per-call shares above, and per solved task).
+ */
+const PER_RUN_FIGURES = ["startedAt", "finishedAt", "forwardPasses", "forwardPassesPerSolvedTask"];
 
 /** Short locks, so the jobs of a killed worker come back within seconds. */
 const WORKER_ARGS = ["--metrics-port", "0", "--lock-duration-ms", "4000"];
@@ -84,27 +96,26 @@ describe("one dataset and spec, scored embedded and as a distributed night", () 
     rmSync(modelDir, { recursive: true, force: true });
   });
 
-  const startWorkers = async (): Promise<{ cpu: WorkerProcess; gpu: WorkerProcess[] }> => {
-    const common = { redisUrl: REDIS_URL, databaseUrl: DATABASE_URL, schema, prefix };
-    const started = await Promise.all([
-      startCpuWorker({ ...common, extraArgs: WORKER_ARGS }),
-      // Two spellings of the spec's model: an absolute path with a trailing slash, and a
-      // relative one. Both serve the model's one queue.
-      startGpuWorker({
-        ...common,
-        model: `${modelDir}/`,
-        extraArgs: [...WORKER_ARGS, "--concurrency", "8"],
-      }),
-      startGpuWorker({
-        ...common,
-        model: `./${modelName}`,
-        extraArgs: [...WORKER_ARGS, "--concurrency", "8", "--stalled-interval-ms", "1000"],
-      }),
-    ]);
-    workers.push(...started);
-    const [cpu, ...gpu] = started;
-    return { cpu: cpu as WorkerProcess, gpu };
+  const common = { redisUrl: REDIS_URL, databaseUrl: DATABASE_URL, schema, prefix };
+  const started = (worker: WorkerProcess): WorkerProcess => {
+    workers.push(worker);
+    return worker;
   };
+  const stopGracefully = async (stopped: readonly WorkerProcess[]): Promise<void> => {
+    for (const worker of stopped) worker.child.kill("SIGTERM");
+    for (const worker of stopped) expect(await worker.exited).toBe(0);
+  };
+  /** A GPU worker of the spec's model, spelled as given: each spelling serves its one queue. */
+  const gpuWorker = async (model: string, extraArgs: string[] = []) =>
+    started(
+      await startGpuWorker({
+        ...common,
+        model,
+        extraArgs: [...WORKER_ARGS, "--concurrency", "8", ...extraArgs],
+      }),
+    );
+  const cpuWorker = async () =>
+    started(await startCpuWorker({ ...common, extraArgs: WORKER_ARGS }));
 
   const produceArgs = (): string[] => [
     "produce",
@@ -182,9 +193,14 @@ describe("one dataset and spec, scored embedded and as a distributed night", () 
     ]);
     expect(local).toBe(4); // the night's input errors
 
-    // Distributed: workers first, then the producer, killed once its first chunk is stored.
+    // Distributed, first wave: a CPU worker and two GPU workers, then the producer, killed
+    // once its first chunk's jobs are enqueued (the second chunk takes 1.5 s to store).
     await brakes.on();
-    const { gpu } = await startWorkers();
+    const [firstCpu, victim, survivor] = await Promise.all([
+      cpuWorker(),
+      gpuWorker(`${modelDir}/`),
+      gpuWorker(`./${modelName}`, ["--stalled-interval-ms", "1000"]),
+    ]);
     const killedProducer = startAssay(produceArgs());
     await waitFor(
       async () => (await modelQueueCounts()).gpuWaiting > 0,
@@ -199,7 +215,6 @@ describe("one dataset and spec, scored embedded and as a distributed night", () 
     expect((await store.getRun(RUN))?.plannedResults).toBeNull();
 
     // A GPU worker killed while it holds jobs and more wait for it.
-    const victim = gpu[0] as WorkerProcess;
     let atKill: WorkerCounts | undefined;
     await waitFor(
       async () => {
@@ -213,25 +228,42 @@ describe("one dataset and spec, scored embedded and as a distributed night", () 
     expect(await victim.exited).toBe("SIGKILL");
     expect(inFlight(atKill as WorkerCounts)).toBeGreaterThan(0);
     await brakes.off();
+    // Its jobs come back once their locks expire, and run on the survivor.
+    await waitFor(
+      async () =>
+        (await scrapeWorker(survivor)).redelivered > 0 &&
+        (await modelQueueCounts()).unfinished === 0,
+      60_000,
+      "the killed worker's jobs to run again, and the first chunk's jobs to be done",
+    );
+    await stopGracefully([firstCpu, survivor]);
 
-    // The producer resumed with the same command; it exits 4 for the input errors.
+    // The producer resumed with the same command; it exits 4 for the input errors. No
+    // worker runs, so the plan it records leaves the run incomplete.
     const resumed = await startAssay(produceArgs()).done;
     expect(resumed.code, resumed.stderr).toBe(4);
     const planned = (await store.getRun(RUN))?.plannedResults ?? null;
     expect(planned).not.toBeNull();
+    expect(await store.countResults(RUN)).toBeLessThan(planned as number);
+
+    // Second wave. The run's completion lock is held here meanwhile, as another completer
+    // would hold it, so the worker storing the last result leaves the run to it: this run is
+    // completed by `assay status`, the path the night's operator takes in the morning.
+    const completer = await store.lockRunCompletion(RUN, { wait: false });
+    expect(completer).not.toBeNull();
+    const linked = join(dir, "linked-model");
+    symlinkSync(modelDir, linked);
+    const secondWave = await Promise.all([cpuWorker(), gpuWorker(linked)]);
     await waitFor(
       async () =>
         (await store.countResults(RUN)) === planned && (await modelQueueCounts()).unfinished === 0,
       120_000,
       "every planned result stored and no job left",
     );
-    // The killed worker's jobs came back and ran on the surviving one.
-    expect((await scrapeWorker(gpu[1] as WorkerProcess)).redelivered).toBeGreaterThan(0);
     expect((await modelQueueCounts()).failed).toBe(0);
-    for (const worker of workers.filter((w) => w !== victim)) {
-      worker.child.kill("SIGTERM");
-      expect(await worker.exited).toBe(0);
-    }
+    await stopGracefully(secondWave);
+    expect((await store.getRun(RUN))?.finishedAt).toBeNull();
+    await completer?.release();
 
     // The morning: `assay status` completes the run.
     expect(await cli(["status", RUN, ...distributed])).toBe(0);
@@ -255,15 +287,12 @@ describe("one dataset and spec, scored embedded and as a distributed night", () 
       await reportJson(RUN, night.prices, embedded),
       await reportJson(RUN, night.prices, services),
     ];
-    expect(figuresOf(distributedReport)).toEqual(figuresOf(embeddedReport));
-    expect(costOf(embeddedReport)).toMatchObject({ verification: expect.any(Number) });
+    expect(reportFigures(distributedReport, PER_RUN_FIGURES)).toEqual(
+      reportFigures(embeddedReport, PER_RUN_FIGURES),
+    );
+    // Both priced the verifier: the price table names it as the spec does.
+    const cost = (embeddedReport.report as { cost: Record<string, unknown> }).cost;
+    expect(cost.verification).toBeGreaterThan(0);
+    expect(cost.warnings).toEqual([]);
   });
 });
-
-function figuresOf(report: Record<string, unknown>): unknown {
-  return report;
-}
-
-function costOf(report: Record<string, unknown>): unknown {
-  return (report.report as { cost?: unknown } | undefined)?.cost;
-}

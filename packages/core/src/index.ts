@@ -2,6 +2,7 @@ export { ANSWER_FORMATS, type AnswerFormat, type AnswerJoinCounts } from "./answ
 export { parseAnswerLine } from "./answers/answer-line.js";
 export type { AnswerLineProblem, BatchAnswer, FailedOutcome } from "./answers/answer-shape.js";
 export { parsePriceTable } from "./cost/parse-price-table.js";
+export { priceTableWithIdentities } from "./cost/price-identities.js";
 export {
   MEASURED_TIME_NOTE,
   type ModelPricing,

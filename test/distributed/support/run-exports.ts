@@ -73,6 +73,21 @@ export function comparable(rows: ExportedRows, perRun: readonly string[]): strin
   return rows.map((row) => JSON.stringify(without(row, perRun))).sort();
 }
 
+/**
+ * A report's figures with the named fields left out, at any depth, and every number to 12
+ * significant digits: a mean over the same values summed in another order (the rows are
+ * stored in another order) may differ in its last bits.
+ */
+export function reportFigures(report: unknown, perRun: readonly string[]): unknown {
+  const rounded = (value: unknown): unknown => {
+    if (typeof value === "number") return Number(value.toPrecision(12));
+    if (Array.isArray(value)) return value.map(rounded);
+    if (value === null || typeof value !== "object") return value;
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rounded(item)]));
+  };
+  return rounded(without(report, perRun));
+}
+
 function without(value: unknown, keys: readonly string[]): unknown {
   if (Array.isArray(value)) return value.map((item) => without(item, keys));
   if (value === null || typeof value !== "object") return value;
