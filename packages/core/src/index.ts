@@ -2,7 +2,6 @@ export { ANSWER_FORMATS, type AnswerFormat, type AnswerJoinCounts } from "./answ
 export { parseAnswerLine } from "./answers/answer-line.js";
 export type { AnswerLineProblem, BatchAnswer, FailedOutcome } from "./answers/answer-shape.js";
 export { parsePriceTable } from "./cost/parse-price-table.js";
-export { priceTableWithIdentities } from "./cost/price-identities.js";
 export {
   MEASURED_TIME_NOTE,
   type ModelPricing,
@@ -10,6 +9,7 @@ export {
   priceBasisOf,
   usesMeasuredTime,
 } from "./cost/price-basis.js";
+export { priceTableWithIdentities } from "./cost/price-identities.js";
 export {
   type ModelPrice,
   ModelPriceSchema,
