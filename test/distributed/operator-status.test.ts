@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runCli } from "@assay/cli";
 import { DEFAULT_SPEC, produce } from "@assay/pipeline";
-import { BullmqTransport, queueNameFor } from "@assay/queue";
+import { BullmqTransport, identityOfQueueName, queueNameFor } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
 import { commandAfter, pasteCommand } from "@assay/test-support/paste-command";
@@ -194,7 +194,8 @@ describe("assay status for an operator on call", () => {
       await transport.close();
     }
     const modelQueue = queueNameFor("gpu", spelling);
-    expect(modelQueue).toBe(`gpu-${resolve(ROOT, spelling).replace(/[^A-Za-z0-9_.-]+/g, "_")}`);
+    // Named after the model's identity: its absolute path.
+    expect(identityOfQueueName(modelQueue)).toBe(resolve(ROOT, spelling));
 
     const status = await startAssay(["status", runId, ...flags]).done;
     expect(status.code, status.stderr).toBe(0);

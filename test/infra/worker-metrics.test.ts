@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTinyModel } from "@assay/model-tools";
+import { identityOfQueueName, queueNameFor } from "@assay/queue";
 import { openStore } from "@assay/store";
 import { freePort } from "@assay/test-support/redis-server";
 import {
@@ -186,7 +187,8 @@ describe("the Grafana dashboard", () => {
 describe("a GPU worker", () => {
   it("names the queue it serves when it starts, and counts its verifier's failures from 0", async () => {
     const line = JSON.parse(gpu.started);
-    const queue = `gpu-${gpu.model.replace(/[^A-Za-z0-9_.-]+/g, "_")}`;
+    const queue = queueNameFor("gpu", gpu.model);
+    expect(identityOfQueueName(queue)).toBe(gpu.model);
     expect(line).toMatchObject({ pool: "gpu", model: gpu.model, queue, prefix });
     const failed = samplesOf(await scrape(gpu.port), "assay_jobs_failed_total");
     expect(failed.get("pool=gpu,scorer=verifier,kind=transient")).toBe(0);

@@ -9,6 +9,7 @@ export {
   priceBasisOf,
   usesMeasuredTime,
 } from "./cost/price-basis.js";
+export { priceTableWithIdentities } from "./cost/price-identities.js";
 export {
   type ModelPrice,
   ModelPriceSchema,

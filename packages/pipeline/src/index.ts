@@ -16,16 +16,16 @@ export {
 } from "./report/selection-ablation.js";
 export { createRouter, type Route } from "./routing/router.js";
 export { checkDataset, type DatasetCheck } from "./run/check-dataset.js";
-export { completeRun } from "./run/complete-run.js";
+export { type CompleteRunOptions, completeRun, type RunCompletion } from "./run/complete-run.js";
+export {
+  type CreatedOrResumedRun,
+  type CreateOrResumeRunOptions,
+  createOrResumeRun,
+} from "./run/create-or-resume-run.js";
 export type { JobQueue } from "./run/enqueue-lines.js";
 export { planSample } from "./run/plan.js";
 export { type ProduceOptions, type ProduceResult, produce } from "./run/produce.js";
 export type { ProduceProgress } from "./run/progress.js";
-export {
-  type RegisteredRun,
-  type RegisterRunOptions,
-  registerRun,
-} from "./run/register-run.js";
 export { RunChangedError } from "./run/run-changed-error.js";
 export {
   type RunLocalOptions,

@@ -7,7 +7,13 @@ import type { Store } from "@assay/store";
 import { queryRows } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDataset, RunChangedError, registerRun, runLocal, validateSpec } from "../src/index.js";
+import {
+  createOrResumeRun,
+  openDataset,
+  RunChangedError,
+  runLocal,
+  validateSpec,
+} from "../src/index.js";
 import { pgliteTarget, postgresTarget, type StoreTarget } from "./store-targets.js";
 import { tempFiles } from "./temp-files.js";
 
@@ -59,12 +65,12 @@ describe.each([
               (SELECT count(*)::int FROM input_errors WHERE run_id = '${runId}') AS errors`,
     );
 
-  /** registerRun and runLocal, as `assay run` does them, on the dataset as it is now. */
+  /** createOrResumeRun and runLocal, as `assay run` does them, on the dataset as it is now. */
   const attempt = async (runId: string, path: string, options: AttemptOptions = {}) => {
     const dataset = await openDataset(path);
     try {
       const runSpec = options.spec ?? spec;
-      const { created, notes } = await registerRun({
+      const { created, notes } = await createOrResumeRun({
         store,
         runId,
         dataset,
@@ -153,7 +159,7 @@ describe.each([
       },
     });
     try {
-      await registerRun({ store, runId: "stopped", dataset, spec, transport: "local" });
+      await createOrResumeRun({ store, runId: "stopped", dataset, spec, transport: "local" });
       const outcome = await runLocal({
         store: stopping,
         registry,

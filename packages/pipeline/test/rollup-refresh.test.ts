@@ -4,7 +4,7 @@ import type { Store } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
 import { hasRollups, rawRunFigures, runnerOf, runReports } from "@assay/store/reports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { completeRun, runLocal } from "../src/index.js";
+import { createOrResumeRun, openDataset, runLocal } from "../src/index.js";
 import { pgliteTarget, postgresTarget, type StoreTarget } from "./store-targets.js";
 import { jsonl, tempFiles } from "./temp-files.js";
 
@@ -101,12 +101,26 @@ describe.each([
     expect(raw?.counts).toEqual({ samples: 9, tasks: 3 });
   });
 
-  it("are rewritten when selection reruns with another method", async () => {
+  it("are rewritten when the run resumes with another selection method, nothing missing", async () => {
     const tournament = RunSpecSchema.parse({
       ...spec,
       selection: { verifier: "f1", check: "exact", method: "pivot_tournament" },
     });
-    await completeRun(store, "r", tournament);
+    const dataset = await openDataset(grown);
+    try {
+      await createOrResumeRun({
+        store,
+        runId: "r",
+        dataset,
+        spec: tournament,
+        transport: "local",
+        allowChangedSpec: true,
+      });
+      const outcome = await runLocal({ store, registry, dataset, spec: tournament, runId: "r" });
+      expect(outcome.produced).toMatchObject({ enqueued: 0, skipped: 18 });
+    } finally {
+      await dataset.close();
+    }
     const { report, raw, rolledUp } = await reportAndRaw();
     expect(rolledUp).toBe(true);
     expect(report?.accuracy.methods).toEqual(["pivot_tournament"]);

@@ -37,10 +37,23 @@ describe("a model's queue", () => {
       join(root, ".models", "..", ".models", "x"),
     ];
     const names = new Set(spellings.map((model) => queueNameFor("gpu", model)));
-    expect([...names]).toEqual([`gpu-${folder.replace(/[^A-Za-z0-9_.-]+/g, "_")}`]);
+    // The folder's real path, each "/" written as "_2f" (its byte in hex).
+    expect([...names]).toEqual([`gpu-${folder.replaceAll("/", "_2f")}`]);
     // Another folder, and a hub id, are other models.
     expect(queueNameFor("gpu", join(root, ".models"))).not.toBe([...names][0]);
-    expect(queueNameFor("gpu", "owner/verifier")).toBe("gpu-owner_verifier");
+    expect(queueNameFor("gpu", "owner/verifier")).toBe("gpu-owner_2fverifier");
+  });
+
+  it("differs for two folders, whatever their names share", () => {
+    const folders = [
+      join(root, "one", "verifier"),
+      join(root, "two", "verifier"),
+      join(root, "a_b"),
+      join(root, "a", "b"),
+    ];
+    for (const each of folders) mkdirSync(each, { recursive: true });
+    const names = folders.map((each) => queueNameFor("gpu", each));
+    expect(new Set(names).size).toBe(folders.length);
   });
 
   it("reaches a worker started with another spelling of the model", async () => {
@@ -63,27 +76,33 @@ describe("a model's queue", () => {
     }
   });
 
-  it("takes a run's jobs out of a queue named after a spelling, into the model's queue", async () => {
-    const transport = await connect();
-    const spelling = relative(process.cwd(), folder);
-    // Where an older version queued them: the spelling, with every other character as "_".
-    const spelled = `gpu-${spelling.replace(/[^A-Za-z0-9_.-]+/g, "_")}`;
-    const old = new Queue(spelled, {
-      connection: transport.redis,
-      prefix: transport.queuePrefixOf(spelled),
-    });
-    try {
-      await old.add("score", scoreJob("s1", { pool: "gpu", model: spelling }), { jobId: "j1" });
-      await old.add("score", scoreJob("s2", { pool: "gpu", model: spelling, runId: "other" }), {
-        jobId: "j2",
+  it.each([
+    ["the spelling", (spelling: string) => spelling],
+    ["the folder's path", () => folder],
+  ])(
+    "takes a run's jobs out of a queue an older version named after %s, into the model's queue",
+    async (_, named) => {
+      const transport = await connect();
+      const spelling = relative(process.cwd(), folder);
+      // Where an older version queued them: every character but [A-Za-z0-9_.-] as "_".
+      const spelled = `gpu-${named(spelling).replace(/[^A-Za-z0-9_.-]+/g, "_")}`;
+      const old = new Queue(spelled, {
+        connection: transport.redis,
+        prefix: transport.queuePrefixOf(spelled),
       });
-      expect(await moveSpelledQueueJobs(transport, "run-1")).toBe(1);
-      const counts = new Map((await transport.queueCounts()).map((c) => [c.queue, c.waiting]));
-      expect(counts.get(spelled)).toBe(1); // the other run's job is left for its own retry
-      expect(counts.get(queueNameFor("gpu", spelling))).toBe(1);
-    } finally {
-      await old.close();
-      await transport.close();
-    }
-  });
+      try {
+        await old.add("score", scoreJob("s1", { pool: "gpu", model: spelling }), { jobId: "j1" });
+        await old.add("score", scoreJob("s2", { pool: "gpu", model: spelling, runId: "other" }), {
+          jobId: "j2",
+        });
+        expect(await moveSpelledQueueJobs(transport, "run-1")).toBe(1);
+        const counts = new Map((await transport.queueCounts()).map((c) => [c.queue, c.waiting]));
+        expect(counts.get(spelled)).toBe(1); // the other run's job is left for its own retry
+        expect(counts.get(queueNameFor("gpu", spelling))).toBe(1);
+      } finally {
+        await old.close();
+        await transport.close();
+      }
+    },
+  );
 });

@@ -32,10 +32,12 @@ export type {
   SelectionPass,
 } from "./queries/selections.js";
 export { RejectedRowError } from "./rejected-row-error.js";
+export type { SelectionStats } from "./reports/selection-stats.js";
 export * as schema from "./schema.js";
 export type { StoreKind } from "./sql-runner.js";
 export type {
   ResultWriter,
+  RunCompletionLock,
   RunOrigin,
   RunRecord,
   ScoreWriter,

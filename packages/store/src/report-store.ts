@@ -1,6 +1,7 @@
 import type { CandidateQuery, ReportBundle, SampleRecord } from "@assay/core";
 import type { AblationCandidateRow } from "./reports/ablation-candidates.js";
 import type { BundleOptions } from "./reports/report-bundle.js";
+import type { SelectionStats } from "./reports/selection-stats.js";
 
 /** The report queries, and the rollups that let them read a few rows instead of every score. */
 export interface ReportStore {
@@ -20,6 +21,9 @@ export interface ReportStore {
     scorer: string,
     sampleIds: readonly string[],
   ): Promise<Map<string, number | null>>;
+
+  /** What the run's stored selections count to; undefined when it has none. */
+  selectionStats(runId: string): Promise<SelectionStats | undefined>;
 
   /** Whether the run's report figures are rolled up (else reports read its raw rows). */
   hasRollups(runId: string): Promise<boolean>;

@@ -39,6 +39,26 @@ export async function trySessionLock(
   return { release: () => unlock(client, key, params) };
 }
 
+/**
+ * Takes the session advisory lock `key` as `trySessionLock` does, but waits for it while
+ * another session holds it. A holder that dies frees it, so the wait ends with the holder.
+ */
+export async function waitForSessionLock(
+  driver: StoreDriver,
+  key: string,
+  params: unknown[],
+): Promise<SessionLock> {
+  if (driver.kind !== "postgres") return { release: async () => {} };
+  const client = await driver.pool.connect();
+  try {
+    await client.query(`SELECT pg_advisory_lock(${key})`, params);
+  } catch (error) {
+    client.release(error as Error);
+    throw error;
+  }
+  return { release: () => unlock(client, key, params) };
+}
+
 async function unlock(client: pg.PoolClient, key: string, params: unknown[]): Promise<void> {
   try {
     await client.query(`SELECT pg_advisory_unlock(${key})`, params);

@@ -32,6 +32,7 @@ import {
 import { exportScores } from "./queries/export.js";
 import { type ExportedRow, type ExportedTable, exportTableRows } from "./queries/export-tables.js";
 import { writeResults } from "./queries/results.js";
+import { lockRunCompletion } from "./queries/run-completion-lock.js";
 import type { AnyPgDatabase, PlannedResults } from "./queries/runs.js";
 import * as runs from "./queries/runs.js";
 import {
@@ -57,9 +58,11 @@ import { type BundleOptions, reportBundle } from "./reports/report-bundle.js";
 import { hasRollups } from "./reports/rollups/read-rollups.js";
 import { dropRollups, writeRollups } from "./reports/rollups/write-rollups.js";
 import { sampleRecord } from "./reports/sample-record.js";
+import { type SelectionStats, selectionStats } from "./reports/selection-stats.js";
 import type { SqlRunner, StoreKind } from "./sql-runner.js";
 import type {
   ResultWriter,
+  RunCompletionLock,
   RunOrigin,
   RunRecord,
   ScoreWriter,
@@ -145,12 +148,23 @@ export class SqlStore implements Store {
     await runs.setPlanned(await this.#db(), runId, planned);
   }
 
+  async clearPlan(runId: string): Promise<void> {
+    await runs.clearPlan(await this.#db(), runId);
+  }
+
   async finishRun(runId: string): Promise<boolean> {
     return runs.finishRun(await this.#db(), runId);
   }
 
   async reopenRun(runId: string): Promise<void> {
     await runs.reopenRun(await this.#db(), runId);
+  }
+
+  async lockRunCompletion(
+    runId: string,
+    options: { wait: boolean },
+  ): Promise<RunCompletionLock | null> {
+    return lockRunCompletion(await this.#driver(), runId, options);
   }
 
   async insertSamples(runId: string, samples: readonly Sample[]): Promise<number> {
@@ -285,6 +299,10 @@ export class SqlStore implements Store {
     sampleIds: readonly string[],
   ): Promise<Map<string, number | null>> {
     return pairScores(await this.#runner(), runId, scorer, sampleIds);
+  }
+
+  async selectionStats(runId: string): Promise<SelectionStats | undefined> {
+    return (await selectionStats(await this.#runner(), [runId])).get(runId);
   }
 
   async hasRollups(runId: string): Promise<boolean> {

@@ -19,6 +19,7 @@ import type { PlannedResults } from "./queries/runs.js";
 import type { ReplaceSelectionsOptions, SelectionPass } from "./queries/selections.js";
 import type { ReportStore } from "./report-store.js";
 import type { runs } from "./schema.js";
+import type { SessionLock } from "./session-lock.js";
 import type { StoreKind } from "./sql-runner.js";
 
 export type RunRecord = typeof runs.$inferSelect;
@@ -46,6 +47,9 @@ export interface RunOrigin {
   /** sha256 (hex) of the resolved spec as JSON with sorted keys. */
   specSha256: string;
 }
+
+/** Held while a run is completed; see `Store.lockRunCompletion`. */
+export type RunCompletionLock = SessionLock;
 
 export type ScoreWriter = BatchedWriter<ScoreRow>;
 /** Resolves each flush to the number of results inserted (duplicates are absorbed). */
@@ -94,6 +98,11 @@ export interface Store extends AnswerJoinStore, ReportStore {
    * hash always covers every stored line.
    */
   recordDatasetRead(runId: string, bytes: number, sha256: string): Promise<void>;
+  /**
+   * Forgets the run's planned counts: a resumed run plans again, and until it has, no one
+   * may take the results stored so far for the whole run.
+   */
+  clearPlan(runId: string): Promise<void>;
   /** Sets `finished_at` the first time only; true when this call set it. */
   finishRun(runId: string): Promise<boolean>;
   /**
@@ -101,6 +110,12 @@ export interface Store extends AnswerJoinStore, ReportStore {
    * back, so the run finishes anew (and `finishRun` records when) once they are stored.
    */
   reopenRun(runId: string): Promise<void>;
+  /**
+   * The lock held by whoever completes the run (`completeRun` in the pipeline), so that of
+   * several processes that find it complete at once, one does the work. `wait: false`
+   * gives null at once while another process holds it. A process that dies frees it.
+   */
+  lockRunCompletion(runId: string, options: { wait: boolean }): Promise<RunCompletionLock | null>;
 
   /** Returns how many were new; samples already stored are kept. */
   insertSamples(runId: string, samples: readonly Sample[]): Promise<number>;

@@ -23,12 +23,26 @@ export interface WorkerProcessOptions {
  * Starts `apps/worker-cpu` from its TypeScript source, as a deployment would start the
  * built one, and resolves once it has logged "worker started".
  */
-export async function startCpuWorker(options: WorkerProcessOptions): Promise<WorkerProcess> {
+export function startCpuWorker(options: WorkerProcessOptions): Promise<WorkerProcess> {
+  return startWorker("apps/worker-cpu/src/main.ts", options);
+}
+
+/** Starts `apps/worker-gpu` serving `model` (spelled as given), as `startCpuWorker` does. */
+export function startGpuWorker(
+  options: WorkerProcessOptions & { model: string },
+): Promise<WorkerProcess> {
+  return startWorker("apps/worker-gpu/src/main.ts", {
+    ...options,
+    extraArgs: ["--model", options.model, ...(options.extraArgs ?? [])],
+  });
+}
+
+async function startWorker(main: string, options: WorkerProcessOptions): Promise<WorkerProcess> {
   const args = [
     "--conditions=@assay/source",
     "--import",
     "tsx",
-    "apps/worker-cpu/src/main.ts",
+    main,
     "--db",
     options.databaseUrl,
     "--db-schema",

@@ -3,10 +3,10 @@ import type { DatasetFormat } from "@assay/pipeline";
 import {
   type AnswerSources,
   completeRun,
+  createOrResumeRun,
   type OpenDataset,
   openDataset,
   produce,
-  registerRun,
 } from "@assay/pipeline";
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
 import type { AnswersFlags } from "../answers-options.js";
@@ -22,6 +22,7 @@ import { printSummary } from "../print-summary.js";
 import { createProgressView } from "../progress/progress-view.js";
 import { defaultRunId } from "../run-id.js";
 import { scorerRegistry } from "../scorer-registry.js";
+import { selectionOf } from "../selection-of.js";
 import { specFor } from "../spec-option.js";
 import { assertUsableDataset } from "../usable-dataset.js";
 
@@ -89,7 +90,7 @@ async function produceOpenDataset(
     // A producer stops on a Redis outage, saying how to resume, rather than wait for it.
     const transport = await openQueues(flags, { failOnOutage: true });
     try {
-      const { created, notes } = await registerRun({
+      const { created, notes } = await createOrResumeRun({
         store,
         runId,
         dataset: opened,
@@ -136,11 +137,16 @@ async function produceOpenDataset(
             view.update({ done, planned: produced.planned, inputErrors: produced.inputErrors }),
           unfinishedJobs: () => unfinishedJobs(transport),
         }).finally(() => view.stop());
-        const selection = await completeRun(store, runId, spec);
+        const completion = await completeRun(store, runId, { wait: true });
         const summary = await store.runSummary(runId);
         view.finish(summary);
-        printSummary(summary, selection, flags.json === true);
+        printSummary(summary, selectionOf(completion), flags.json === true);
       } else {
+        // The workers may have stored every result before the plan was recorded: then no
+        // worker's last result completes the run, and this does.
+        if ((await completeRun(store, runId)).state === "completed") {
+          log(`Every planned result of run ${runId} is stored: the run is complete.`);
+        }
         log(`Follow it with: ${pasteableCommand(["status", runId], flags)}`);
       }
       return produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { type PriceTable, parsePriceTable } from "@assay/core";
+import { type PriceTable, parsePriceTable, priceTableWithIdentities } from "@assay/core";
 import { runReportBundle } from "@assay/pipeline";
 import {
   renderReportHtml,
@@ -117,5 +117,6 @@ async function loadPrices(file: string): Promise<PriceTable> {
       `Cannot read the price table ${file}: check the path given to --prices.`,
     );
   });
-  return parsePriceTable(text, file);
+  // A model folder is priced under its identity too: what usage rows name it by.
+  return priceTableWithIdentities(parsePriceTable(text, file), file);
 }

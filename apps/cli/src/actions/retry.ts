@@ -1,7 +1,7 @@
 import { completeRun } from "@assay/pipeline";
 import type { DistributedFlags } from "../distributed/distributed-options.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
-import { renderRetryOutcome, retryRun, storedSpec } from "../distributed/retry-run.js";
+import { renderRetryOutcome, retryRun } from "../distributed/retry-run.js";
 import { retryFailure } from "../distributed/service-failure.js";
 import { unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
@@ -10,6 +10,7 @@ import { printSummary } from "../print-summary.js";
 import { createProgressView } from "../progress/progress-view.js";
 import { requireRun } from "../require-run.js";
 import { scorerRegistry } from "../scorer-registry.js";
+import { selectionOf } from "../selection-of.js";
 
 export interface RetryFlags extends DistributedFlags {
   dataset?: string;
@@ -61,10 +62,10 @@ export async function retryAction(runId: string, flags: RetryFlags): Promise<voi
         onTick: (done) => view.update({ done, planned }),
         unfinishedJobs: () => unfinishedJobs(transport),
       }).finally(() => view.stop());
-      const selection = await completeRun(store, runId, storedSpec(run, registry));
+      const completion = await completeRun(store, runId, { wait: true });
       const summary = await store.runSummary(runId);
       view.finish(summary);
-      printSummary(summary, selection, flags.json === true);
+      printSummary(summary, selectionOf(completion), flags.json === true);
     } catch (error) {
       throw retryFailure(error, runId, flags);
     } finally {

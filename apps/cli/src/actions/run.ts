@@ -2,10 +2,10 @@ import { describeInputError } from "@assay/core";
 import type { DatasetFormat } from "@assay/pipeline";
 import {
   checkDataset,
+  createOrResumeRun,
   type OpenDataset,
   openDataset,
   type RunProgress,
-  registerRun,
   runLocal,
 } from "@assay/pipeline";
 import { checkSpecScorers, type ScorerRegistry } from "@assay/scorers";
@@ -109,7 +109,7 @@ async function runOpenDataset(
   const store = await openStoreFor(flags.db, "assay run", { schema: flags.dbSchema });
   const log = flags.quiet === true ? () => {} : (line: string) => writeErr(`${line}\n`);
   try {
-    const { created, notes } = await registerRun({
+    const { created, notes } = await createOrResumeRun({
       store,
       runId,
       dataset: opened,

@@ -1,3 +1,4 @@
+import { completeRun } from "@assay/pipeline";
 import type { DistributedFlags } from "../distributed/distributed-options.js";
 import { readFailedJobs, renderFailedJobs } from "../distributed/failed-jobs-status.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
@@ -17,6 +18,9 @@ export async function statusAction(runId: string, flags: StatusFlags): Promise<v
     // what is wrong with it instead.
     const transport = await openQueues(flags, {}, true);
     try {
+      // A run whose last result no one completed (its workers stopped first, an older
+      // worker) is completed by the first look that finds it complete, as any path does.
+      await completeRun(store, runId);
       const status = await readRunStatus(store, transport, runId);
       const failedJobs = await readFailedJobs(transport, runId);
       writeOut(

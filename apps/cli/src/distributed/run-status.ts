@@ -33,9 +33,9 @@ export interface RunStatus {
 }
 
 /**
- * Where a run stands. A run is finished when every planned result row exists; the first
- * look that sees that sets `finished_at` (once: the store ignores later calls) and writes
- * the run's rollups if no one has.
+ * Where a run stands, as the store and Redis have it; it writes nothing (`statusAction`
+ * completes a run that is complete first). A run is finished when every planned result
+ * row exists.
  */
 export async function readRunStatus(
   store: Store,
@@ -51,13 +51,7 @@ export async function readRunStatus(
     sampleMs > 0 ? ((summary.results - before) * 1000) / (performance.now() - started) : 0;
 
   const complete = summary.planned !== null && summary.results >= summary.planned;
-  if (complete && summary.finishedAt === null) await store.finishRun(runId);
-  // Workers finished it without a waiting producer: nobody else rolls its figures up.
-  if (complete && !(await store.hasRollups(runId))) {
-    await store.refreshPlannerStatistics("written", runId);
-    await store.writeRollups(runId);
-  }
-  const finishedAt = complete ? ((await store.getRun(runId))?.finishedAt ?? null) : null;
+  const finishedAt = complete ? summary.finishedAt : null;
   const queues = await transport.queueCounts();
   const left = summary.planned === null ? null : Math.max(0, summary.planned - summary.results);
   const unscoredBy = (reason?: string): number =>

@@ -7,6 +7,7 @@ import { DatasetHash } from "../ingest/dataset-hash.js";
 import { type OpenDataset, openDataset } from "../ingest/open-dataset.js";
 import { DEFAULT_MAX_LINE_BYTES, readDatasetBatches } from "../ingest/read-dataset.js";
 import { BoundedTasks } from "./bounded-tasks.js";
+import { reopenRunPlan } from "./complete-run.js";
 import { type JobQueue, LineEnqueuer } from "./enqueue-lines.js";
 import { InFileOrder } from "./in-file-order.js";
 import { InputErrorLog } from "./input-error-log.js";
@@ -102,9 +103,9 @@ async function produceRead(options: ProduceOptions, opened: OpenDataset): Promis
   // Answers joined from batch outputs count their tokens their own way (see AnswerJoin).
   const generatorUsage = options.answers === undefined ? spec.generator_usage : JOINED_USAGE;
   const planJobs = linePlanner({ runId, spec, registry, dataset, generatorUsage });
-  // A resumed run may gain samples and results, so its rollups would be out of date:
-  // reports read its raw rows until it completes again (completeRun rewrites them).
-  if (!newRun) await store.dropRollups(runId);
+  // A resumed run may gain samples and results: its plan is made again, and its rollups
+  // would be out of date, so reports read its raw rows until it completes again.
+  if (!newRun) await reopenRunPlan(store, runId);
   const read = { bytesRead: 0, datasetBytes: opened.bytes, lines: 0 };
   const errorLog = new InputErrorLog();
   const enqueuer = new LineEnqueuer({ store, runId, newRun, queue: options.transport });
@@ -113,7 +114,7 @@ async function produceRead(options: ProduceOptions, opened: OpenDataset): Promis
     ...enqueuer.counts,
     inputErrors: errorLog.count,
   });
-  // Hashed as it is read, for the run's record of its dataset (see registerRun).
+  // Hashed as it is read, for the run's record of its dataset (see createOrResumeRun).
   const hash = new DatasetHash();
   const recordHash = () => store.recordDatasetRead(runId, hash.bytes, hash.hex());
   const target = { store, runId, dataset, newRun, recordHash, record: errorLog.record };

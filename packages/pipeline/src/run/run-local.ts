@@ -148,10 +148,18 @@ export async function runLocal(options: RunLocalOptions): Promise<RunOutcome> {
       : transport.drain());
     await writer.close();
     report();
-    const complete = !interrupted && (await store.countResults(runId)) >= produced.planned;
-    const selection = complete ? await completeRun(store, runId, options.spec) : undefined;
+    // The run's own process: it waits for any other completer rather than leave it.
+    const completion = interrupted ? undefined : await completeRun(store, runId, { wait: true });
+    const completed = completion?.state === "completed" ? completion : undefined;
     const summary = await store.runSummary(runId);
-    return { produced, stored, summary, complete, interrupted, selection };
+    return {
+      produced,
+      stored,
+      summary,
+      complete: completed !== undefined,
+      interrupted,
+      selection: completed?.selection,
+    };
   } finally {
     options.signal?.removeEventListener("abort", stopConsumers);
     clearInterval(ticker);

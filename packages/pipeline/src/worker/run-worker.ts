@@ -9,10 +9,12 @@ import {
 import type { ScorerRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
 import type { Logger } from "../logger.js";
+import { completeRun } from "../run/complete-run.js";
 import { createScoreHandler } from "../run/score-handler.js";
 import { DatabaseOutage } from "./database-outage.js";
 import { meteredResultWriter } from "./metered-writer.js";
 import { startMetricsServer } from "./metrics-server.js";
+import { RunCompletionWatch } from "./run-completion-watch.js";
 import { type VerifierTotals, WorkerMetrics } from "./worker-metrics.js";
 
 export interface RunWorkerOptions {
@@ -40,7 +42,8 @@ export interface RunWorkerOptions {
  * only after its row is stored, so a killed worker loses nothing: its unacknowledged jobs
  * go back to the queue (stalled-job recovery) and the idempotent writer absorbs repeats.
  * When the database goes away the worker stops taking jobs until it answers again
- * (`DatabaseOutage`); the jobs that failed on it are retried from the queue.
+ * (`DatabaseOutage`); the jobs that failed on it are retried from the queue. The worker
+ * that stores a run's last result completes the run (`RunCompletionWatch`).
  */
 export async function runWorker(options: RunWorkerOptions): Promise<void> {
   const { pool, store, transport, log } = options;
@@ -72,10 +75,17 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     database: options.database ?? "Postgres",
     signal: options.signal,
   });
+  const completion = new RunCompletionWatch({
+    complete: (runId) => completeRun(store, runId),
+    onCompleted: (runId) => log.info({ run: runId }, "run completed"),
+    onError: (runId, error) => {
+      if (!outage.noticed(error)) log.warn({ err: error, run: runId }, "could not complete run");
+    },
+  });
   const handler = countedHandler(
     // The store records a result it refuses as an input error on the sample's line.
     createScoreHandler({ registry: options.registry, writer, store }),
-    { pool, metrics, log, outage },
+    { pool, metrics, log, outage, completion },
   );
   const consumer = transport.consume(pool, handler, {
     concurrency: options.concurrency,
@@ -101,6 +111,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   await outage.settled();
   await consumer.stop();
   await writer.close();
+  await completion.stop();
   await server?.close();
   log.info({ stored: writer.stats.rows }, "worker stopped");
 }
@@ -110,16 +121,20 @@ interface HandlerContext {
   metrics: WorkerMetrics;
   log: Logger;
   outage: DatabaseOutage;
+  completion: RunCompletionWatch;
 }
 
 function countedHandler(handler: JobHandler, context: HandlerContext): JobHandler {
-  const { pool, metrics, log, outage } = context;
+  const { pool, metrics, log, outage, completion } = context;
   return async (job, signal) => {
     const scorer = scorerKey(job.scorer);
     metrics.seeScorer(pool, scorer);
     metrics.started.inc({ pool, scorer });
+    completion.jobStarted();
+    let stored = false;
     try {
       await handler(job, signal);
+      stored = true;
       metrics.processed.inc({ pool, scorer });
     } catch (error) {
       const kind = error instanceof UnrecoverableJobError ? "unrecoverable" : "transient";
@@ -129,6 +144,8 @@ function countedHandler(handler: JobHandler, context: HandlerContext): JobHandle
         log.warn({ err: error, scorer, sample: job.sample.id, kind }, "job failed");
       }
       throw error;
+    } finally {
+      completion.jobEnded(stored ? job.runId : undefined);
     }
   };
 }

@@ -244,7 +244,7 @@ export async function storeDrawnRun(
   await store.writeResults(results);
   const modelResults = results.filter((r) => r.score.scorer !== CHECK).length;
   await store.setPlanned(runId, { results: results.length, modelResults });
-  await completeRun(store, runId, spec);
+  await completeRun(store, runId);
 }
 
 /** The judge's results for every pair prompt the pipeline plans (both orders of each pair). */

@@ -9,7 +9,14 @@ export { jobOptionsOf } from "./job-options.js";
 export { type KeyLayout, keyLayout } from "./key-layout.js";
 export { type BullmqTransportOptions, resolveOptions } from "./options.js";
 export type { OrphanedJobs, QueueHealth } from "./queue-health.js";
-export { DEFAULT_PREFIX, modelOf, queueNameFor, queueNameOf } from "./queue-names.js";
+export {
+  DEFAULT_PREFIX,
+  gpuQueueName,
+  identityOfQueueName,
+  modelOf,
+  queueNameFor,
+  queueNameOf,
+} from "./queue-names.js";
 export {
   connectRedisOrCluster,
   type RedisConnection,

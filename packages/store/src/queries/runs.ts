@@ -54,6 +54,13 @@ export async function setPlanned(
     .where(eq(runs.id, runId));
 }
 
+export async function clearPlan(db: AnyPgDatabase, runId: string): Promise<void> {
+  await db
+    .update(runs)
+    .set({ plannedResults: null, plannedModelResults: null })
+    .where(eq(runs.id, runId));
+}
+
 export async function finishRun(db: AnyPgDatabase, runId: string): Promise<boolean> {
   const updated = await db
     .update(runs)

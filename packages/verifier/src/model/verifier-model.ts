@@ -1,3 +1,4 @@
+import { modelIdentity } from "@assay/core/model-identity";
 import { type BatchedResult, Batcher, type BatchStats } from "../batch/batcher.js";
 import { GroupBatcher } from "../batch/group-batcher.js";
 import type { ChatSpec } from "../chat/chat-template.js";
@@ -67,8 +68,14 @@ export class VerifierModel {
   };
   #closing: Promise<void> | undefined;
 
-  /** What the user passed (folder or hub id); goes into usage rows. */
+  /** What the user passed (folder or hub id), as messages quote it. */
   readonly name: string;
+  /**
+   * What the model is, however it was spelled (`modelIdentity`): a folder's real absolute
+   * path or the hub id. Usage rows name the model by it, so a run prices the verifier the
+   * same whoever loaded it under which spelling (`assay run` or a GPU worker).
+   */
+  readonly identity: string;
   readonly dir: string;
   readonly device: string;
   readonly config: AssayConfig;
@@ -92,6 +99,7 @@ export class VerifierModel {
 
   constructor(parts: VerifierModelParts) {
     this.name = parts.name;
+    this.identity = modelIdentity(parts.name);
     this.dir = parts.dir;
     this.device = parts.device;
     this.config = parts.config;

@@ -25,7 +25,7 @@ export function modelCache(options: ModelCacheOptions = {}): ModelCache {
   const models = new Map<string, Promise<VerifierModel>>();
   // Keyed by identity: two spellings of one folder must not load it twice.
   for (const model of options.models ?? []) {
-    models.set(modelIdentity(model.name), Promise.resolve(model));
+    models.set(model.identity, Promise.resolve(model));
   }
   return {
     modelFor(name) {

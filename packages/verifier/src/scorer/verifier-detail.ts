@@ -77,14 +77,17 @@ export interface VerifierDetail extends Record<string, unknown> {
 }
 
 /** Usage before any pass: the calls a sample will make, on `model`'s device. */
-export function emptyUsage(model: { device: string; name: string }, calls: number): VerifierUsage {
+export function emptyUsage(
+  model: { device: string; identity: string },
+  calls: number,
+): VerifierUsage {
   return {
     inputTokens: 0,
     cachedInputTokens: 0,
     outputTokens: 0,
     computeMs: 0,
     device: model.device,
-    model: model.name,
+    model: model.identity,
     calls,
     prompts: 0,
     forwardPasses: 0,

@@ -7,7 +7,7 @@ import { specSha256 } from "../spec/spec-hash.js";
 import { compareOrigin, type OriginChanges } from "./compare-origin.js";
 import { RunChangedError } from "./run-changed-error.js";
 
-export interface RegisterRunOptions {
+export interface CreateOrResumeRunOptions {
   store: Store;
   runId: string;
   /** Opened before the run is registered, so a run never exists without its dataset. */
@@ -20,7 +20,7 @@ export interface RegisterRunOptions {
   allowChangedSpec?: boolean;
 }
 
-export interface RegisteredRun {
+export interface CreatedOrResumedRun {
   created: boolean;
   /** What the operator should know about this resume, one line each. */
   notes: string[];
@@ -34,7 +34,9 @@ const EMPTY_SHA256 = createHash("sha256").digest("hex");
  * before anything is stored, naming what changed, unless the operator allows that change.
  * A run created before origins were recorded resumes unchecked, and is recorded now.
  */
-export async function registerRun(options: RegisterRunOptions): Promise<RegisteredRun> {
+export async function createOrResumeRun(
+  options: CreateOrResumeRunOptions,
+): Promise<CreatedOrResumedRun> {
   const { store, runId, dataset, spec } = options;
   const origin = originOf(dataset, spec);
   let run = await store.getRun(runId);
@@ -99,7 +101,7 @@ function refuseUnallowed(
   runId: string,
   dataset: OpenDataset,
   changes: OriginChanges,
-  options: RegisterRunOptions,
+  options: CreateOrResumeRunOptions,
 ): void {
   const refused: string[] = [];
   const flags: string[] = [];
