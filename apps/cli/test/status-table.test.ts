@@ -36,6 +36,8 @@ describe("assay status's queue table", () => {
       redisEvictionPolicy: "noeviction",
       perSecond: 1,
       etaSeconds: 60,
+      producer: null,
+      modelQueues: [],
     };
     const lines = renderRunStatus(status, { queuePrefix: "assay" }).split("\n");
     const header = lines.find((line) => line.startsWith("queues"));

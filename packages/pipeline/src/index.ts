@@ -18,8 +18,15 @@ export { createRouter, type Route } from "./routing/router.js";
 export { checkDataset, type DatasetCheck } from "./run/check-dataset.js";
 export { completeRun } from "./run/complete-run.js";
 export type { JobQueue } from "./run/enqueue-lines.js";
+export { modelQueuesOf } from "./run/model-queues.js";
 export { planSample } from "./run/plan.js";
 export { type ProduceOptions, type ProduceResult, produce } from "./run/produce.js";
+export {
+  HEARTBEAT_MS,
+  PRODUCER_SILENT_S,
+  ProducerHeartbeat,
+  type ProducerHeartbeatOptions,
+} from "./run/producer-heartbeat.js";
 export type { ProduceProgress } from "./run/progress.js";
 export {
   type RegisteredRun,

@@ -24,6 +24,12 @@ export {
   type ExportedTable,
   exportedColumns,
 } from "./queries/export-tables.js";
+export type {
+  ModelQueue,
+  ProducerRecord,
+  ProducerState,
+  ProducerStatus,
+} from "./queries/run-producers.js";
 export type { PlannedResults } from "./queries/runs.js";
 export type {
   ChooseSelections,

@@ -32,6 +32,8 @@ import {
 import { exportScores } from "./queries/export.js";
 import { type ExportedRow, type ExportedTable, exportTableRows } from "./queries/export-tables.js";
 import { writeResults } from "./queries/results.js";
+import type { ProducerRecord, ProducerStatus } from "./queries/run-producers.js";
+import * as producers from "./queries/run-producers.js";
 import type { AnyPgDatabase, PlannedResults } from "./queries/runs.js";
 import * as runs from "./queries/runs.js";
 import {
@@ -143,6 +145,14 @@ export class SqlStore implements Store {
 
   async setPlanned(runId: string, planned: PlannedResults): Promise<void> {
     await runs.setPlanned(await this.#db(), runId, planned);
+  }
+
+  async recordProducer(record: ProducerRecord): Promise<void> {
+    await producers.recordProducer(await this.#db(), record);
+  }
+
+  async getProducer(runId: string): Promise<ProducerStatus | undefined> {
+    return producers.getProducer(await this.#db(), runId);
   }
 
   async finishRun(runId: string): Promise<boolean> {

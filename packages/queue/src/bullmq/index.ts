@@ -4,6 +4,7 @@ export {
   type QueueCounts,
 } from "./bullmq-transport.js";
 export type { PausableConsumer } from "./consumer.js";
+export { EnqueueAbortedError } from "./enqueue-aborted-error.js";
 export { checkEvictionPolicy, type EvictionCheck } from "./eviction-policy.js";
 export { jobOptionsOf } from "./job-options.js";
 export { type KeyLayout, keyLayout } from "./key-layout.js";

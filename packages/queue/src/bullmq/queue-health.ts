@@ -66,7 +66,7 @@ export async function readQueueHealth(
  * BullMQ names each worker's blocking connection `<prefix>:<queue>:w:<worker name>` and
  * finds them in CLIENT LIST; null where Redis does not tell.
  */
-async function liveWorkers(queue: Queue<ScoreJob>): Promise<string[] | null> {
+export async function liveWorkers(queue: Queue<ScoreJob>): Promise<string[] | null> {
   let clients: Array<Record<string, string>>;
   try {
     clients = await queue.getWorkers();
