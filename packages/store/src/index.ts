@@ -8,6 +8,7 @@ export {
 export { isConnectionLost } from "./connection-lost.js";
 export { isDataError } from "./data-error.js";
 export { DiskFullError, MIN_FREE_BYTES, PRUNE_MIN_FREE_BYTES } from "./disk-room.js";
+export { UnmigratedStoreError } from "./migration-check.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
 export {
   type PrunedRun,
@@ -38,6 +39,7 @@ export type {
   SelectionPass,
 } from "./queries/selections.js";
 export { RejectedRowError } from "./rejected-row-error.js";
+export { schemasHoldingRun } from "./run-schemas.js";
 export * as schema from "./schema.js";
 export type { StoreKind } from "./sql-runner.js";
 export type {

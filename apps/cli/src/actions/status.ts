@@ -1,18 +1,27 @@
 import type { DistributedFlags } from "../distributed/distributed-options.js";
 import { readFailedJobs, renderFailedJobs } from "../distributed/failed-jobs-status.js";
-import { openQueues, openSharedStore } from "../distributed/open-services.js";
+import { openQueues, openSharedStore, sharedStoreUrl } from "../distributed/open-services.js";
+import { withRunQueuePrefix } from "../distributed/run-queue-prefix.js";
 import { readRunStatus, renderRunStatus } from "../distributed/run-status.js";
 import { writeOut } from "../output.js";
 import { requireRun } from "../require-run.js";
+import { openStoreHoldingRun } from "../run-schema.js";
 
 export interface StatusFlags extends DistributedFlags {
   json?: boolean;
 }
 
-export async function statusAction(runId: string, flags: StatusFlags): Promise<void> {
-  const store = await openSharedStore(flags, { create: false });
+export async function statusAction(
+  runId: string,
+  given: StatusFlags,
+  options: { prefixGiven: boolean } = { prefixGiven: true },
+): Promise<void> {
+  const store = await openStoreHoldingRun(runId, sharedStoreUrl(given), given.dbSchema, () =>
+    openSharedStore(given, { create: false }),
+  );
   try {
     await requireRun(store, runId);
+    const flags = await withRunQueuePrefix(store, runId, given, options.prefixGiven);
     // Status only reads; it must not refuse to look at a misconfigured Redis, and says
     // what is wrong with it instead.
     const transport = await openQueues(flags, {}, true);
