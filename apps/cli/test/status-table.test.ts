@@ -12,6 +12,7 @@ function queue(name: string, waiting: number) {
       runJobsWithoutWorker: 0,
       strayModel: null,
       model: null,
+      corrupt: [],
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { DistributedFlags } from "../distributed/distributed-options.js";
-import { readFailedJobs, renderFailedJobs } from "../distributed/failed-jobs-status.js";
+import { readFailedJobsStatus, renderFailedJobs } from "../distributed/failed-jobs-status.js";
 import { openQueues, openSharedStore, sharedStoreUrl } from "../distributed/open-services.js";
 import { withRunQueuePrefix } from "../distributed/run-queue-prefix.js";
 import { readRunStatus, renderRunStatus } from "../distributed/run-status.js";
@@ -27,7 +27,7 @@ export async function statusAction(
     const transport = await openQueues(flags, {}, true);
     try {
       const status = await readRunStatus(store, transport, runId);
-      const failedJobs = await readFailedJobs(transport, runId);
+      const failedJobs = await readFailedJobsStatus(transport, runId);
       writeOut(
         `${flags.json === true ? JSON.stringify({ ...status, failedJobs }, null, 2) : `${renderRunStatus(status, flags)}\n${renderFailedJobs(runId, failedJobs, flags)}`}\n`,
       );

@@ -32,6 +32,12 @@ export function queueWarnings(status: RunStatus, flags: DistributedFlags): strin
   for (const health of status.queueHealth) {
     if (health.orphaned.jobs > 0) lines.push(orphanedLine(health, flags, status.modelQueues));
     if (health.runJobsWithoutWorker > 0) lines.push(unservedLine(status, health, flags));
+    for (const job of health.corrupt) {
+      lines.push(
+        `! corrupt job ${job.jobId} ${job.state === "active" ? "is running" : "waits"} in ${health.queue}: ` +
+          `${job.reason}. The worker that takes it sets it aside as failed, with this reason.`,
+      );
+    }
   }
   return lines;
 }

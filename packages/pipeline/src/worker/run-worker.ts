@@ -20,6 +20,8 @@ export interface RunWorkerOptions {
   /** GPU pool: the model whose queue this process serves. */
   model?: string;
   concurrency: number;
+  /** Time limit of a job whose spec set none, in ms (see `ScoreHandlerOptions`). */
+  jobTimeoutMs?: number;
   store: Store;
   transport: BullmqTransport;
   registry: ScorerRegistry;
@@ -74,7 +76,12 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   });
   const handler = countedHandler(
     // The store records a result it refuses as an input error on the sample's line.
-    createScoreHandler({ registry: options.registry, writer, store }),
+    createScoreHandler({
+      registry: options.registry,
+      writer,
+      store,
+      ...(options.jobTimeoutMs !== undefined && { jobTimeoutMs: options.jobTimeoutMs }),
+    }),
     { pool, metrics, log, outage },
   );
   const consumer = transport.consume(pool, handler, {

@@ -1,5 +1,5 @@
 import type { Pool, ScoreJob } from "@assay/core";
-import { Queue } from "bullmq";
+import type { Queue } from "bullmq";
 import type { ConsumeOptions, Consumer, JobHandler, Transport } from "../transport.js";
 import { quietBullmqEvictionWarning } from "./bullmq-eviction-warning.js";
 import { type PausableConsumer, startConsumer } from "./consumer.js";
@@ -10,6 +10,7 @@ import { type BullmqTransportOptions, type ResolvedOptions, resolveOptions } fro
 import { liveWorkers, type QueueHealth, readQueueHealth } from "./queue-health.js";
 import { queueNameFor, queueNameOf } from "./queue-names.js";
 import { connectRedisOrCluster, type RedisConnection, scanKeys } from "./redis-cluster.js";
+import { TolerantQueue } from "./tolerant-job.js";
 
 export interface BullmqConsumeOptions extends ConsumeOptions {
   /** GPU pool only: the model whose queue to take jobs from (one model per process). */
@@ -213,7 +214,7 @@ export class BullmqTransport implements Transport {
   #queue(name: string): Queue<ScoreJob> {
     let queue = this.#queues.get(name);
     if (queue === undefined) {
-      queue = new Queue<ScoreJob>(name, {
+      queue = new TolerantQueue(name, {
         connection: this.redis,
         prefix: this.queuePrefixOf(name),
         // The events stream is only for listeners we do not use; keep it short.

@@ -20,10 +20,13 @@ export {
 export { connectRedis, type RedisConnectOptions } from "./redis-connection.js";
 export { describeRedisFault } from "./redis-fault.js";
 export {
+  type CorruptJob,
   type FailedJob,
   failedJobsOf,
   moveSpelledQueueJobs,
   type RequeueResult,
+  readFailedJobs,
   requeueJobs,
   retryFailedJobs,
 } from "./run-jobs.js";
+export { type CorruptData, corruptionOf, TolerantJob, TolerantQueue } from "./tolerant-job.js";
