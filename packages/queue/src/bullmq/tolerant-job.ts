@@ -20,9 +20,9 @@ export class TolerantJob<T = ScoreJob> extends Job<T> {
     jobId?: string,
   ): Job<T, R, N> {
     try {
-      return super.fromJSON<T, R, N>(queue, json, jobId);
+      return Job.fromJSON<T, R, N>(queue, json, jobId);
     } catch (error) {
-      const job = super.fromJSON<T, R, N>(queue, { ...json, data: "{}" }, jobId);
+      const job = Job.fromJSON<T, R, N>(queue, { ...json, data: "{}" }, jobId);
       const reason = error instanceof Error ? error.message : String(error);
       (job as Job<unknown, R, N>).data = {
         corrupt: `its data is not JSON (${reason})`,
