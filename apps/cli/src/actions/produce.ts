@@ -97,12 +97,12 @@ async function produceOpenDataset(
   const runId = flags.runId ?? defaultRunId(dataset === "-" ? "stdin" : dataset);
   const resume = produceCommand(dataset, runId, flags);
   const screen = new Screen(flags.quiet === true);
+  const store = await openSharedStore(flags);
   // Ctrl-C / SIGTERM (a Kubernetes Job ending): stop reading, store what was read, say how
   // to resume. A second signal exits at once.
   const shutdown = shutdownSignal(() =>
     screen.say("Stopping: storing the lines read, then saying how to resume..."),
   );
-  const store = await openSharedStore(flags);
   try {
     // A producer stops on a Redis outage, saying how to resume, rather than wait for it.
     const transport = await openQueues(flags, { failOnOutage: true, signal: shutdown.signal });
