@@ -43,11 +43,9 @@ function stalledJob(runId: string, id: string, timeoutMs?: number): ScoreJob {
 }
 
 async function scoreRow(store: Store, runId: string) {
-  return (await queryRows(
-    store,
-    "SELECT status, reason, detail FROM scores WHERE run_id = $1",
-    [runId],
-  )) as { status: string; reason: string; detail: unknown }[];
+  return (await queryRows(store, "SELECT status, reason, detail FROM scores WHERE run_id = $1", [
+    runId,
+  ])) as { status: string; reason: string; detail: unknown }[];
 }
 
 describe("a job's time limit", () => {

@@ -42,7 +42,11 @@ describe("a job whose data is not JSON", () => {
     const health = await transport.queueHealth("night", await transport.queueCounts());
     const cpu = health.find((h) => h.queue === "cpu");
     expect(cpu?.corrupt).toEqual([
-      { jobId: corruptId, state: "waiting", reason: expect.stringMatching(/^its data is not JSON/) },
+      {
+        jobId: corruptId,
+        state: "waiting",
+        reason: expect.stringMatching(/^its data is not JSON/),
+      },
     ]);
     // The others are still counted as the run's, waiting for a worker.
     expect(cpu?.runJobsWithoutWorker).toBe(2);
