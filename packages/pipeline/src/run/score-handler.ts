@@ -110,7 +110,7 @@ function scoring(
     if (context.signal !== signal) context = { signal };
     let limit: AbortController | undefined;
     let jobContext = context;
-    if (registry.poolOf(job.scorer) === "gpu") {
+    if (job.pool === "gpu") {
       limit = new AbortController();
       jobContext = { signal: AbortSignal.any([signal, limit.signal]) };
     }
