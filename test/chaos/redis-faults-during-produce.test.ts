@@ -183,6 +183,13 @@ describe("chaos: Redis faults during assay produce", () => {
       "writes refused as read-only",
     ).toBeGreaterThan(0);
     expectClearFailure(failed, /Redis at \S+ is a read-only replica/, "replica", prefix);
+    // Refused before the run was registered: no run without a plan is left behind.
+    const store = await openStore({ databaseUrl: DATABASE_URL, schema });
+    try {
+      expect(await store.getRun("replica")).toBeUndefined();
+    } finally {
+      await store.close();
+    }
 
     const rerun = await startAssay(produceArgs(file, "replica", primary.url, prefix)).done;
     expect(rerun.code, rerun.stderr).toBe(0);

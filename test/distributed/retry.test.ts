@@ -1,4 +1,4 @@
-import { mkdtempSync, renameSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "@assay/cli";
@@ -186,13 +186,15 @@ describe("assay retry and the failed jobs in assay status", () => {
       `DELETE FROM "${schema}".scores WHERE run_id = $1 AND sample_id = 's7' AND scorer = 'exact'`,
       [RUN],
     );
+    const recorded = realpathSync(dataset);
     renameSync(dataset, `${dataset}.moved`);
     try {
       const { code, stdout } = await cli(["retry", RUN, ...queues, "--json"]);
       expect(code).toBe(0);
       expect(JSON.parse(stdout)).toMatchObject({ failed: 0, planned: null });
       expect(JSON.parse(stdout).skippedMissing).toMatch(
-        /the dataset .*night\.jsonl cannot be read here .*pass --dataset <file>/,
+        // The path recorded with links resolved, readable from any folder while it exists.
+        new RegExp(`^the dataset ${recorded} cannot be read here; pass --dataset <file>$`),
       );
       const copy = await cli(["retry", RUN, ...queues, "--json", "--dataset", `${dataset}.moved`]);
       expect(JSON.parse(copy.stdout)).toMatchObject({

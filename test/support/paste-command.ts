@@ -10,7 +10,9 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
  * the CLI from source, and DATABASE_URL unset as in `startAssay`.
  */
 export async function pasteCommand(command: string): Promise<ProcessOutput> {
-  const assay = `node --conditions=@assay/source --import tsx ${join(ROOT, "apps/cli/src/main.ts")}`;
+  // tsx by its path: a command pasted after a `cd` elsewhere still finds it.
+  const tsx = join(ROOT, "node_modules/tsx/dist/esm/index.mjs");
+  const assay = `node --conditions=@assay/source --import ${tsx} ${join(ROOT, "apps/cli/src/main.ts")}`;
   const child = spawn("bash", ["-c", `assay() { ${assay} "$@"; }\n${command}`], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: undefined },

@@ -17,6 +17,8 @@ export interface OutFile {
 }
 
 export async function openOutFile(path: string): Promise<OutFile> {
+  const existing = await stat(path).catch(() => undefined);
+  if (existing !== undefined && !existing.isFile()) return openDevice(path);
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.assay-tmp`);
   const stream = createWriteStream(temporary);
   await new Promise<void>((resolve, reject) => {
@@ -49,6 +51,31 @@ export async function openOutFile(path: string): Promise<OutFile> {
       }
     },
     abandon,
+  };
+}
+
+/**
+ * An `--out` that exists and is no regular file (a device such as /dev/null or /dev/full,
+ * a named pipe) is written as it is: a file renamed over it would replace the device.
+ * What the device refuses (ENOSPC from /dev/full) fails the write like a full disk.
+ */
+async function openDevice(path: string): Promise<OutFile> {
+  const stream = createWriteStream(path, { flags: "w" });
+  await new Promise<void>((resolve, reject) => {
+    stream.once("open", () => resolve());
+    stream.once("error", (error) =>
+      reject(new CliExit(ExitCode.usage, `Cannot write --out ${path}: ${whyNot(error, path)}.`)),
+    );
+  });
+  return {
+    stream,
+    async commit() {
+      if (stream.closed) return;
+      await new Promise<void>((resolve) => stream.once("close", () => resolve()));
+    },
+    async abandon() {
+      stream.destroy();
+    },
   };
 }
 

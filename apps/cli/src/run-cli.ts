@@ -16,12 +16,28 @@ import { createProgram } from "./program.js";
 /** Parses argv, runs the command, and maps failures to documented exit codes. */
 export async function runCli(argv: string[]): Promise<number> {
   const program = createProgram();
+  // Standard output redirected to a full disk or a device such as /dev/full fails a write
+  // after it returned, as an 'error' event: the command then ends as a failed write
+  // (exit 5) rather than on an unhandled event. A reader that went away (`| head`) is not
+  // a failure.
+  let stdoutFailure: unknown;
+  const onStdoutError = (error: unknown): void => {
+    stdoutFailure ??= error;
+  };
+  process.stdout.on("error", onStdoutError);
   try {
     await program.parseAsync(argv, { from: "user" });
+    // The event comes a tick after the write that failed.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (stdoutFailure !== undefined && isWriteError(stdoutFailure)) {
+      throw writeFailure("to standard output", stdoutFailure);
+    }
     return typeof process.exitCode === "number" ? process.exitCode : ExitCode.ok;
   } catch (error) {
     const debug = debugEnabled() || program.opts().debug === true;
     return reportFailure(error, debug);
+  } finally {
+    process.stdout.off("error", onStdoutError);
   }
 }
 

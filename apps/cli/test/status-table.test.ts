@@ -12,6 +12,7 @@ function queue(name: string, waiting: number) {
       runJobsWithoutWorker: 0,
       strayModel: null,
       model: null,
+      corrupt: [],
     },
   };
 }
@@ -36,6 +37,8 @@ describe("assay status's queue table", () => {
       redisEvictionPolicy: "noeviction",
       perSecond: 1,
       etaSeconds: 60,
+      producer: null,
+      modelQueues: [],
     };
     const lines = renderRunStatus(status, { queuePrefix: "assay" }).split("\n");
     const header = lines.find((line) => line.startsWith("queues"));

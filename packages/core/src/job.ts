@@ -14,6 +14,11 @@ export interface ScoreJob {
   rule: string;
   scorer: ScorerRef;
   sample: Sample;
+  /**
+   * The job's time limit in ms, from the spec's `job_timeout_s`; absent, the worker's or
+   * `assay run`'s `--job-timeout` applies.
+   */
+  timeoutMs?: number;
 }
 
 /**

@@ -107,6 +107,11 @@ export const RunSpecSchema = z
     pass: PassSpecSchema.optional(),
     /** The dataset column each field is read from, for a dataset in other field names. */
     fields: FieldsSpecSchema.optional(),
+    /**
+     * Seconds a job may take before it fails with the reason and is retried (see
+     * `--job-timeout`, whose default, 600, applies without it).
+     */
+    job_timeout_s: z.number().positive().max(86_400).optional(),
   })
   .superRefine((spec, ctx) => {
     const check = spec.selection?.check;

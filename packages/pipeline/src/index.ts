@@ -23,8 +23,15 @@ export {
   createOrResumeRun,
 } from "./run/create-or-resume-run.js";
 export type { JobQueue } from "./run/enqueue-lines.js";
+export { modelQueuesOf } from "./run/model-queues.js";
 export { planSample } from "./run/plan.js";
 export { type ProduceOptions, type ProduceResult, produce } from "./run/produce.js";
+export {
+  HEARTBEAT_MS,
+  PRODUCER_SILENT_S,
+  ProducerHeartbeat,
+  type ProducerHeartbeatOptions,
+} from "./run/producer-heartbeat.js";
 export type { ProduceProgress } from "./run/progress.js";
 export { RunChangedError } from "./run/run-changed-error.js";
 export {

@@ -1,11 +1,15 @@
 import type { Pool, ScoreJob } from "@assay/core";
-import type { ConsumeOptions, Consumer, JobHandler, Transport } from "./transport.js";
+import type { ConsumeOptions, Consumer, JobAttempt, JobHandler, Transport } from "./transport.js";
 
 /**
  * Processes jobs handed over together; resolves once all are done (stored). Rejecting
  * fails the run, as one job's handler rejecting does.
  */
-export type BatchJobHandler = (jobs: ScoreJob[], signal: AbortSignal) => Promise<void>;
+export type BatchJobHandler = (
+  jobs: ScoreJob[],
+  signal: AbortSignal,
+  attempt?: JobAttempt,
+) => Promise<void>;
 
 export interface ConsumeBatchesOptions extends ConsumeOptions {
   /** Most jobs handed to one call of the handler. */

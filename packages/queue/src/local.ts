@@ -6,4 +6,4 @@ export {
   LocalTransport,
   type LocalTransportOptions,
 } from "./local-transport.js";
-export type { ConsumeOptions, Consumer, JobHandler, Transport } from "./transport.js";
+export type { ConsumeOptions, Consumer, JobAttempt, JobHandler, Transport } from "./transport.js";

@@ -5,7 +5,17 @@ import type { Pool, ScoreJob } from "@assay/core";
  * acknowledge the job as soon as this resolves. Throwing `UnrecoverableJobError` means
  * "do not retry"; any other error is treated as transient.
  */
-export type JobHandler = (job: ScoreJob, signal: AbortSignal) => Promise<void>;
+export type JobHandler = (
+  job: ScoreJob,
+  signal: AbortSignal,
+  attempt?: JobAttempt,
+) => Promise<void>;
+
+/** Which try of its job a handler is running; absent where a transport never retries. */
+export interface JobAttempt {
+  /** No retry follows a failure of this try: its attempts are used up. */
+  final: boolean;
+}
 
 export interface ConsumeOptions {
   /** Jobs processed at once by this consumer. */

@@ -8,6 +8,7 @@ export {
 export { isConnectionLost } from "./connection-lost.js";
 export { isDataError } from "./data-error.js";
 export { DiskFullError, MIN_FREE_BYTES, PRUNE_MIN_FREE_BYTES } from "./disk-room.js";
+export { UnmigratedStoreError } from "./migration-check.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
 export {
   type PrunedRun,
@@ -24,6 +25,12 @@ export {
   type ExportedTable,
   exportedColumns,
 } from "./queries/export-tables.js";
+export type {
+  ModelQueue,
+  ProducerRecord,
+  ProducerState,
+  ProducerStatus,
+} from "./queries/run-producers.js";
 export type { PlannedResults } from "./queries/runs.js";
 export type {
   ChooseSelections,
@@ -33,6 +40,7 @@ export type {
 } from "./queries/selections.js";
 export { RejectedRowError } from "./rejected-row-error.js";
 export type { SelectionStats } from "./reports/selection-stats.js";
+export { schemasHoldingRun } from "./run-schemas.js";
 export * as schema from "./schema.js";
 export type { StoreKind } from "./sql-runner.js";
 export type {

@@ -5,6 +5,11 @@ import type { SqlRunner } from "./sql-runner.js";
 const UNDEFINED_TABLE = "42P01";
 const UNDEFINED_SCHEMA = "3F000";
 
+/** A store whose migrations are missing or behind (see `assertMigrated`). */
+export class UnmigratedStoreError extends ConfigError {
+  override name = "UnmigratedStoreError";
+}
+
 /** Where a store's tables are: the database (`where`) and the schema asked for, if any. */
 export interface StorePlace {
   where: string;
@@ -28,7 +33,7 @@ export async function assertMigrated(runner: SqlRunner, place: StorePlace): Prom
   const state =
     applied === null ? "has no Assay tables yet" : `is ${missing} migration(s) behind this version`;
   const schema = await describeSchema(runner, place.schema);
-  throw new ConfigError(
+  throw new UnmigratedStoreError(
     `The database ${place.where}, ${schema}, ${state}: run \`${migrateCommand(place)}\` first.`,
   );
 }

@@ -13,6 +13,8 @@ const MIGRATION_LOCK = 7_305_012_024;
 
 export interface PostgresOptions {
   databaseUrl: string;
+  /** libpq `options` for every connection, the schema's search_path among them. */
+  connectionOptions: string | undefined;
   schema: string | undefined;
   migrate: boolean;
   poolSize: number;
@@ -33,7 +35,7 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlStore> 
     max: options.poolSize,
     connectionTimeoutMillis: 10_000,
     // Set at connection start, so every pooled connection sees the same tables.
-    ...(schema !== undefined && { options: `-c search_path=${schema}` }),
+    ...(options.connectionOptions !== undefined && { options: options.connectionOptions }),
     ...(options.statementTimeoutMs !== undefined && {
       statement_timeout: options.statementTimeoutMs,
     }),

@@ -1,5 +1,6 @@
 import { ConfigError } from "@assay/core";
 import { MIN_FREE_BYTES } from "./disk-room.js";
+import { serverConnection } from "./libpq-options.js";
 import type { Store } from "./store.js";
 import type { StoreLockOptions } from "./store-lock.js";
 
@@ -45,17 +46,17 @@ export interface OpenStoreOptions {
   minFreeBytes?: number;
 }
 
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-
 export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
-  const schema = checkSchemaName(options.schema);
   // Each driver (and its drizzle adapter) is loaded only when used: together they are a
   // good part of a command's start-up time.
   if (options.databaseUrl !== undefined) {
+    // A search_path in the URL's libpq options names the schema as --db-schema does.
+    const server = serverConnection(options.databaseUrl, options.schema);
     const { openPostgres } = await import("./open-postgres.js");
     return openPostgres({
-      databaseUrl: options.databaseUrl,
-      schema,
+      databaseUrl: server.connectionString,
+      connectionOptions: server.options,
+      schema: checkSchemaName(server.schema),
       migrate: options.migrate ?? false,
       poolSize: options.poolSize ?? 10,
       create: options.create ?? true,
@@ -65,7 +66,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
   const { openPglite } = await import("./open-pglite.js");
   return openPglite({
     dataDir: options.dataDir ?? ".assay",
-    schema,
+    schema: checkSchemaName(options.schema),
     migrate: options.migrate ?? true,
     create: options.create ?? true,
     lock: { command: "assay", waitMs: 0, ...options.lock },
@@ -73,10 +74,31 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
   });
 }
 
-/** The name goes into SQL and a connection option unquoted, so only plain names pass. */
-function checkSchemaName(schema: string | undefined): string | undefined {
-  if (schema === undefined || SCHEMA_NAME.test(schema)) return schema;
-  throw new ConfigError(
-    `Expected \`schema\` to be a lowercase Postgres name (letters, digits, _), got \`${schema}\``,
-  );
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * Schemas that are not Assay's to write into: Postgres's own (every `pg_` name is reserved
+ * to it: pg_catalog, pg_toast, pg_temp_N) and information_schema, and the one where the
+ * migration tool (drizzle) keeps its bookkeeping for a store without `--db-schema`.
+ */
+const RESERVED_SCHEMA = /^(pg_.*|information_schema|drizzle)$/;
+
+/**
+ * The name goes into SQL and a connection option unquoted, so only plain names pass; a
+ * reserved one is refused, whichever command is given it.
+ */
+export function checkSchemaName(schema: string | undefined): string | undefined {
+  if (schema === undefined) return schema;
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new ConfigError(
+      `Expected \`schema\` to be a lowercase Postgres name (letters, digits, _), got \`${schema}\``,
+    );
+  }
+  if (RESERVED_SCHEMA.test(schema)) {
+    throw new ConfigError(
+      `The schema \`${schema}\` belongs to ${schema === "drizzle" ? "the migration tool (drizzle keeps its bookkeeping there)" : "Postgres itself"}: ` +
+        "give --db-schema a schema of Assay's own, e.g. --db-schema assay.",
+    );
+  }
+  return schema;
 }

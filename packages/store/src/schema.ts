@@ -457,3 +457,37 @@ export const answerJoins = pgTable("answer_joins", {
   /** Answer lines whose custom id an earlier line gave. */
   duplicateAnswers: bigint("duplicate_answers", { mode: "number" }).notNull(),
 });
+
+/**
+ * The producer of a distributed run, as its last look left it: where it runs, how far it
+ * has read, when it last said so, and the command that resumes it. `assay status` reads it
+ * to show a run's progress while it is still being read, to name a producer that stopped
+ * heartbeating, and to find the run's queues. One row per run: a resumed produce takes it
+ * over.
+ */
+export const runProducers = pgTable("run_producers", {
+  runId: text("run_id").primaryKey(),
+  /** `host:pid` of the producer process. */
+  producer: text("producer").notNull(),
+  /** `--queue-prefix` the run's jobs were enqueued under. */
+  queuePrefix: text("queue_prefix").notNull(),
+  /** The `assay produce` command that resumes the run, as it can be pasted into a shell. */
+  resumeCommand: text("resume_command").notNull(),
+  /** The queue of each model the spec's GPU scorers name, and the model as workers load it. */
+  modelQueues: jsonb("model_queues").notNull().default([]),
+  /** `reading`, `planned` (every line read and enqueued), `stopped` (a signal) or `failed`. */
+  state: text("state").notNull(),
+  /** Why a producer stopped or failed. */
+  reason: text("reason"),
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+  /** When the producer last recorded its progress; it does every few seconds while alive. */
+  heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }).notNull(),
+  /** Bytes of the dataset read (a resumed producer reads from the start again). */
+  bytesRead: bigint("bytes_read", { mode: "number" }).notNull(),
+  /** Seconds the producer had been reading at its last record, by its own clock. */
+  readSeconds: doublePrecision("read_seconds").notNull(),
+  /** The dataset's size in bytes as stored (compressed for gzip/zstd). */
+  bytesTotal: bigint("bytes_total", { mode: "number" }).notNull(),
+  jobsEnqueued: bigint("jobs_enqueued", { mode: "number" }).notNull(),
+  inputErrors: bigint("input_errors", { mode: "number" }).notNull(),
+});

@@ -33,6 +33,8 @@ import { exportScores } from "./queries/export.js";
 import { type ExportedRow, type ExportedTable, exportTableRows } from "./queries/export-tables.js";
 import { writeResults } from "./queries/results.js";
 import { lockRunCompletion } from "./queries/run-completion-lock.js";
+import type { ProducerRecord, ProducerStatus } from "./queries/run-producers.js";
+import * as producers from "./queries/run-producers.js";
 import type { AnyPgDatabase, PlannedResults } from "./queries/runs.js";
 import * as runs from "./queries/runs.js";
 import {
@@ -150,6 +152,14 @@ export class SqlStore implements Store {
 
   async clearPlan(runId: string): Promise<void> {
     await runs.clearPlan(await this.#db(), runId);
+  }
+
+  async recordProducer(record: ProducerRecord): Promise<void> {
+    await producers.recordProducer(await this.#db(), record);
+  }
+
+  async getProducer(runId: string): Promise<ProducerStatus | undefined> {
+    return producers.getProducer(await this.#db(), runId);
   }
 
   async finishRun(runId: string): Promise<boolean> {

@@ -15,6 +15,7 @@ import type { BatchedWriter, BatchedWriterOptions } from "./batched-writer.js";
 import type { PriceImport } from "./prices/import-prices.js";
 import type { PruneOutcome, PruneSelection } from "./prune/prune-runs.js";
 import type { ExportedRow, ExportedTable } from "./queries/export-tables.js";
+import type { ProducerRecord, ProducerStatus } from "./queries/run-producers.js";
 import type { PlannedResults } from "./queries/runs.js";
 import type { ReplaceSelectionsOptions, SelectionPass } from "./queries/selections.js";
 import type { ReportStore } from "./report-store.js";
@@ -103,6 +104,13 @@ export interface Store extends AnswerJoinStore, ReportStore {
    * may take the results stored so far for the whole run.
    */
   clearPlan(runId: string): Promise<void>;
+  /**
+   * Records where the run's producer is (its read, its heartbeat, the command that resumes
+   * it), replacing what an earlier producer of the run recorded.
+   */
+  recordProducer(record: ProducerRecord): Promise<void>;
+  /** The run's producer as it last recorded itself; undefined for a run no producer made. */
+  getProducer(runId: string): Promise<ProducerStatus | undefined>;
   /** Sets `finished_at` the first time only; true when this call set it. */
   finishRun(runId: string): Promise<boolean>;
   /**

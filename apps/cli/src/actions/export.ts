@@ -6,8 +6,9 @@ import type { ExportTableName } from "../export-table-names.js";
 import { checkOutPath, writeThroughOutFile } from "../out-file.js";
 import { toStdout } from "../output.js";
 import { requireRun } from "../require-run.js";
+import { openStoreHoldingRun } from "../run-schema.js";
 import { scoreCsvEncoder, tableCsvEncoder } from "../score-csv.js";
-import { openStoreFor } from "../store-option.js";
+import { openStoreFor, storeTarget } from "../store-option.js";
 
 /** `json` is accepted for `jsonl`, as `report --format json` and `show --format json` are. */
 export type ExportFormat = "jsonl" | "json" | "csv";
@@ -23,10 +24,12 @@ export interface ExportFlags {
 
 export async function exportAction(runId: string, flags: ExportFlags): Promise<void> {
   if (flags.out !== undefined) await checkOutPath(flags.out);
-  const store = await openStoreFor(flags.db, "assay export", {
-    create: false,
-    schema: flags.dbSchema,
-  });
+  const store = await openStoreHoldingRun(
+    runId,
+    storeTarget(flags.db).databaseUrl,
+    flags.dbSchema,
+    () => openStoreFor(flags.db, "assay export", { create: false, schema: flags.dbSchema }),
+  );
   try {
     await requireRun(store, runId);
     const table = flags.table ?? "scores";

@@ -15,6 +15,7 @@ import { checkOutPath, writeOutFile } from "../out-file.js";
 import { writeOut } from "../output.js";
 import { comparisonOptions } from "../report-options.js";
 import { requireRun } from "../require-run.js";
+import { openStoreHoldingRun } from "../run-schema.js";
 import { statementTimedOut } from "../statement-timeout.js";
 import { openStoreFor, storeTarget } from "../store-option.js";
 
@@ -42,11 +43,17 @@ export async function reportAction(runId: string, flags: ReportFlags): Promise<v
   const format: ReportFormat = flags.json === true ? "json" : (flags.format ?? "table");
   const prices = flags.prices === undefined ? undefined : await loadPrices(flags.prices);
   if (flags.out !== undefined) await checkOutPath(flags.out);
-  const store = await openStoreFor(flags.db, "assay report", {
-    create: false,
-    schema: flags.dbSchema,
-    statementTimeoutMs: Math.round(flags.statementTimeout * 1000),
-  });
+  const store = await openStoreHoldingRun(
+    runId,
+    storeTarget(flags.db).databaseUrl,
+    flags.dbSchema,
+    () =>
+      openStoreFor(flags.db, "assay report", {
+        create: false,
+        schema: flags.dbSchema,
+        statementTimeoutMs: Math.round(flags.statementTimeout * 1000),
+      }),
+  );
   try {
     const text = await cancelQueriesOnSignal(store, () =>
       reportText(store, runId, flags, format, prices),

@@ -1,7 +1,8 @@
 import { completeRun } from "@assay/pipeline";
 import type { DistributedFlags } from "../distributed/distributed-options.js";
-import { openQueues, openSharedStore } from "../distributed/open-services.js";
+import { openQueues, openSharedStore, sharedStoreUrl } from "../distributed/open-services.js";
 import { renderRetryOutcome, retryRun } from "../distributed/retry-run.js";
+import { withRunQueuePrefix } from "../distributed/run-queue-prefix.js";
 import { retryFailure } from "../distributed/service-failure.js";
 import { unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
@@ -9,6 +10,7 @@ import { writeErr, writeOut } from "../output.js";
 import { printSummary } from "../print-summary.js";
 import { createProgressView } from "../progress/progress-view.js";
 import { requireRun } from "../require-run.js";
+import { openStoreHoldingRun } from "../run-schema.js";
 import { scorerRegistry } from "../scorer-registry.js";
 import { selectionOf } from "../selection-of.js";
 
@@ -19,11 +21,18 @@ export interface RetryFlags extends DistributedFlags {
   quiet?: boolean;
 }
 
-export async function retryAction(runId: string, flags: RetryFlags): Promise<void> {
+export async function retryAction(
+  runId: string,
+  given: RetryFlags,
+  options: { prefixGiven: boolean } = { prefixGiven: true },
+): Promise<void> {
   const registry = await scorerRegistry({});
-  const store = await openSharedStore(flags, { create: false });
+  const store = await openStoreHoldingRun(runId, sharedStoreUrl(given), given.dbSchema, () =>
+    openSharedStore(given, { create: false }),
+  );
   try {
     await requireRun(store, runId);
+    const flags = await withRunQueuePrefix(store, runId, given, options.prefixGiven);
     const run = await store.getRun(runId);
     if (run === undefined) return;
     await store.refusePrunedRun(runId, "retried");

@@ -33,6 +33,8 @@ export interface RunFlags extends AnswersFlags {
   spec?: string;
   runId?: string;
   concurrency: number;
+  /** Seconds a job may take (the spec's `job_timeout_s` wins). */
+  jobTimeout: number;
   strict?: boolean;
   json?: boolean;
   db?: string;
@@ -136,6 +138,7 @@ async function runOpenDataset(
       spec,
       runId,
       concurrency: flags.concurrency,
+      jobTimeoutMs: flags.jobTimeout * 1000,
       maxLineBytes: flags.maxLineBytes,
       newRun: created,
       ...answersOption(flags),

@@ -1,19 +1,28 @@
 import { completeRun } from "@assay/pipeline";
 import type { DistributedFlags } from "../distributed/distributed-options.js";
-import { readFailedJobs, renderFailedJobs } from "../distributed/failed-jobs-status.js";
-import { openQueues, openSharedStore } from "../distributed/open-services.js";
+import { readFailedJobsStatus, renderFailedJobs } from "../distributed/failed-jobs-status.js";
+import { openQueues, openSharedStore, sharedStoreUrl } from "../distributed/open-services.js";
+import { withRunQueuePrefix } from "../distributed/run-queue-prefix.js";
 import { readRunStatus, renderRunStatus } from "../distributed/run-status.js";
 import { writeOut } from "../output.js";
 import { requireRun } from "../require-run.js";
+import { openStoreHoldingRun } from "../run-schema.js";
 
 export interface StatusFlags extends DistributedFlags {
   json?: boolean;
 }
 
-export async function statusAction(runId: string, flags: StatusFlags): Promise<void> {
-  const store = await openSharedStore(flags, { create: false });
+export async function statusAction(
+  runId: string,
+  given: StatusFlags,
+  options: { prefixGiven: boolean } = { prefixGiven: true },
+): Promise<void> {
+  const store = await openStoreHoldingRun(runId, sharedStoreUrl(given), given.dbSchema, () =>
+    openSharedStore(given, { create: false }),
+  );
   try {
     await requireRun(store, runId);
+    const flags = await withRunQueuePrefix(store, runId, given, options.prefixGiven);
     // Status only reads; it must not refuse to look at a misconfigured Redis, and says
     // what is wrong with it instead.
     const transport = await openQueues(flags, {}, true);
@@ -22,7 +31,7 @@ export async function statusAction(runId: string, flags: StatusFlags): Promise<v
       // worker) is completed by the first look that finds it complete, as any path does.
       await completeRun(store, runId);
       const status = await readRunStatus(store, transport, runId);
-      const failedJobs = await readFailedJobs(transport, runId);
+      const failedJobs = await readFailedJobsStatus(transport, runId);
       writeOut(
         `${flags.json === true ? JSON.stringify({ ...status, failedJobs }, null, 2) : `${renderRunStatus(status, flags)}\n${renderFailedJobs(runId, failedJobs, flags)}`}\n`,
       );

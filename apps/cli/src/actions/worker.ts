@@ -20,6 +20,8 @@ export interface WorkerFlags extends DistributedFlags {
   devices?: number[];
   threads?: number;
   concurrency?: number;
+  /** Seconds a job may take (the spec's `job_timeout_s` wins). */
+  jobTimeout: number;
   metricsPort?: number;
   lockDurationMs?: number;
   stalledIntervalMs?: number;
@@ -61,6 +63,7 @@ export async function workerAction(flags: WorkerFlags): Promise<void> {
           pool: flags.pool,
           ...(flags.model !== undefined && { model: flags.model }),
           concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY[flags.pool],
+          jobTimeoutMs: flags.jobTimeout * 1000,
           store,
           transport,
           registry,

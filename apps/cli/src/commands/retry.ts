@@ -18,8 +18,10 @@ export function registerRetry(program: CommandUnknownOpts): void {
     .option("--wait", "show progress until every result is stored, then print the summary")
     .option("--json", "print the outcome (and with --wait the summary) as JSON on stdout")
     .option("-q, --quiet", "no progress output");
-  addDistributedOptions(command).action(async (runId, flags) => {
+  addDistributedOptions(command).action(async (runId, flags, parsed) => {
     const { retryAction } = await import("../actions/retry.js");
-    await retryAction(runId, declaredFlags<RetryFlags>()(flags));
+    // Without --queue-prefix, the run's own prefix is used (see withRunQueuePrefix).
+    const prefixGiven = parsed.getOptionValueSource("queuePrefix") !== "default";
+    await retryAction(runId, declaredFlags<RetryFlags>()(flags), { prefixGiven });
   });
 }

@@ -30,6 +30,12 @@ export function registerRun(program: CommandUnknownOpts): void {
       parseRunId,
     )
     .option("--concurrency <n>", "jobs in flight at once", positiveInt("--concurrency"), 4000)
+    .option(
+      "--job-timeout <seconds>",
+      "a job's time limit: past it the job fails with the reason and is retried, and its last try stores the result unscored (timeout); the spec's job_timeout_s wins",
+      positiveInt("--job-timeout"),
+      600,
+    )
     .option("--strict", "refuse the whole dataset if any line is invalid, before scoring")
     .option("--json", "print the summary as JSON on stdout")
     .option("--db <target>", DB_OPTION_HELP)

@@ -12,8 +12,10 @@ export function registerStatus(program: CommandUnknownOpts): void {
     )
     .argument("<run-id>", "the run to look at", parseRunId)
     .option("--json", "print JSON instead of text");
-  addDistributedOptions(command).action(async (runId, flags) => {
+  addDistributedOptions(command).action(async (runId, flags, parsed) => {
     const { statusAction } = await import("../actions/status.js");
-    await statusAction(runId, declaredFlags<StatusFlags>()(flags));
+    // Without --queue-prefix, the run's own prefix is used (see withRunQueuePrefix).
+    const prefixGiven = parsed.getOptionValueSource("queuePrefix") !== "default";
+    await statusAction(runId, declaredFlags<StatusFlags>()(flags), { prefixGiven });
   });
 }

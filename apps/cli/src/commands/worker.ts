@@ -36,6 +36,12 @@ export function registerWorker(program: CommandUnknownOpts): void {
       positiveInt("--concurrency"),
     )
     .option(
+      "--job-timeout <seconds>",
+      "a job's time limit: past it the job fails with the reason and is retried, and its last try stores the result unscored (timeout); the spec's job_timeout_s wins",
+      positiveInt("--job-timeout"),
+      600,
+    )
+    .option(
       "--metrics-port <port>",
       "serve Prometheus metrics on this port",
       wholeNumber("--metrics-port", { min: 0, max: 65_535 }),

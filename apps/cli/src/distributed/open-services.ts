@@ -32,6 +32,11 @@ export async function openSharedStore(
   return refuseUnmigrated(store);
 }
 
+/** The Postgres server a distributed command opens, if it is one (see `openSharedStore`). */
+export function sharedStoreUrl(flags: Pick<DistributedFlags, "db">): string | undefined {
+  return storeTarget(flags.db).databaseUrl;
+}
+
 /**
  * Connects to Redis and checks that it will not evict jobs. With `--allow-eviction` a
  * non-noeviction policy only warns, loudly, on stderr. `reportOnly` connects without the

@@ -1,4 +1,5 @@
 import type { QueueHealth } from "@assay/queue";
+import type { ModelQueue } from "@assay/store";
 import type { DistributedFlags } from "./distributed-options.js";
 import { pasteableCommand } from "./pasteable-command.js";
 import type { RunStatus } from "./run-status.js";
@@ -29,13 +30,23 @@ export function queueWarnings(status: RunStatus, flags: DistributedFlags): strin
     );
   }
   for (const health of status.queueHealth) {
-    if (health.orphaned.jobs > 0) lines.push(orphanedLine(health, flags));
-    if (health.runJobsWithoutWorker > 0) lines.push(unservedLine(status.runId, health, flags));
+    if (health.orphaned.jobs > 0) lines.push(orphanedLine(health, flags, status.modelQueues));
+    if (health.runJobsWithoutWorker > 0) lines.push(unservedLine(status, health, flags));
+    for (const job of health.corrupt) {
+      lines.push(
+        `! corrupt job ${job.jobId} ${job.state === "active" ? "is running" : "waits"} in ${health.queue}: ` +
+          `${job.reason}. The worker that takes it sets it aside as failed, with this reason.`,
+      );
+    }
   }
   return lines;
 }
 
-function orphanedLine(health: QueueHealth, flags: DistributedFlags): string {
+function orphanedLine(
+  health: QueueHealth,
+  flags: DistributedFlags,
+  modelQueues: readonly ModelQueue[],
+): string {
   const { jobs, workers, locksExpireInMs } = health.orphaned;
   const lockS = locksExpireInMs === null ? 0 : Math.ceil(locksExpireInMs / 1000);
   const held =
@@ -45,7 +56,7 @@ function orphanedLine(health: QueueHealth, flags: DistributedFlags): string {
   if (health.workers.length === 0) {
     return (
       `${held} ${capitalized(expire)}, but no live worker serves ${health.queue} to put them ` +
-      `back; start one with: ${workerCommand(health, flags)}`
+      `back; start one with: ${workerCommand(health.queue, health.model, flags, modelQueues)}`
     );
   }
   return (
@@ -55,24 +66,34 @@ function orphanedLine(health: QueueHealth, flags: DistributedFlags): string {
   );
 }
 
-function unservedLine(runId: string, health: QueueHealth, flags: DistributedFlags): string {
+function unservedLine(status: RunStatus, health: QueueHealth, flags: DistributedFlags): string {
   const jobs = `! ${health.runJobsWithoutWorker} of this run's jobs wait in ${health.queue}`;
   if (health.strayModel !== null) {
     return (
       `${jobs}, which is named after the spelling "${health.strayModel}", not after the ` +
-      `model it names: no worker takes jobs from it. Move them to their model's queue with: ${retryCommand(runId, flags)}`
+      `model it names: no worker takes jobs from it. Move them to their model's queue with: ${retryCommand(status.runId, flags)}`
     );
   }
-  return `${jobs} and no worker serves it; start one with: ${workerCommand(health, flags)}`;
+  return `${jobs} and no worker serves it; start one with: ${workerCommand(health.queue, health.model, flags, status.modelQueues)}`;
 }
 
-/** The worker that serves the queue: the model as the run's jobs name it, for the GPU pool. */
-function workerCommand(health: QueueHealth, flags: DistributedFlags): string {
-  if (!health.queue.startsWith("gpu-")) return pasteableCommand(["worker", "--pool", "cpu"], flags);
-  const model = health.model ?? "<model folder or hub id>";
+/**
+ * The worker that serves the queue: for the GPU pool, with the model as the run's producer
+ * resolved it (an absolute folder or a hub id, `modelQueues`), else as the run's jobs
+ * spell it.
+ */
+export function workerCommand(
+  queue: string,
+  spelled: string | null,
+  flags: DistributedFlags,
+  modelQueues: readonly ModelQueue[] = [],
+): string {
+  if (!queue.startsWith("gpu-")) return pasteableCommand(["worker", "--pool", "cpu"], flags);
+  const resolved = modelQueues.find((entry) => entry.queue === queue)?.model;
+  const model = resolved ?? spelled ?? "<model folder or hub id>";
   const command = pasteableCommand(["worker", "--pool", "gpu", "--model", model], flags);
   // A relative folder is relative to where the run was produced.
-  return model.startsWith("/") || health.model === null
+  return model.startsWith("/") || resolved !== undefined || spelled === null
     ? command
     : `${command}   # from the folder where the run was produced`;
 }

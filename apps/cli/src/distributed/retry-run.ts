@@ -111,19 +111,20 @@ async function datasetToPlan(
   explicit: string | undefined,
 ): Promise<string | { reason: string }> {
   if (explicit !== undefined) return explicit;
-  if (run.dataset === null) return { reason: "the run recorded no dataset" };
-  const info = await stat(run.dataset).catch(() => undefined);
+  // The absolute path (links resolved) works from any folder; the path as given only from
+  // the one `assay produce` ran in. Runs made before it was recorded have only that.
+  const dataset = run.datasetPath ?? run.dataset;
+  if (dataset === null) return { reason: "the run recorded no dataset" };
+  const info = await stat(dataset).catch(() => undefined);
   if (info === undefined || !info.isFile()) {
-    return {
-      reason: `the dataset ${run.dataset} cannot be read here (paths are relative to where \`assay produce\` ran); pass --dataset <file>`,
-    };
+    return { reason: `the dataset ${dataset} cannot be read here; pass --dataset <file>` };
   }
   if (info.mtime.getTime() > new Date(run.createdAt).getTime()) {
     return {
-      reason: `the dataset ${run.dataset} was modified after the run started; pass --dataset ${run.dataset} to plan from it anyway`,
+      reason: `the dataset ${dataset} was modified after the run started; pass --dataset ${dataset} to plan from it anyway`,
     };
   }
-  return run.dataset;
+  return dataset;
 }
 
 /** What `produce` enqueues is exactly the planned work missing from the store. */

@@ -4,8 +4,15 @@ import {
   type QueueCounts,
   type QueueHealth,
 } from "@assay/queue";
-import type { Store } from "@assay/store";
+import type { ModelQueue, Store } from "@assay/store";
 import type { DistributedFlags } from "./distributed-options.js";
+import {
+  type ProducerView,
+  producerView,
+  producerWarning,
+  readEtaSeconds,
+  readingLine,
+} from "./producer-status.js";
 import { queueWarnings } from "./queue-warnings.js";
 
 export interface RunStatus {
@@ -28,8 +35,15 @@ export interface RunStatus {
   redisEvictionPolicy: string;
   /** Results stored per second, measured over `sampleMs`. */
   perSecond: number;
-  /** Seconds left at that rate; null when unknown (nothing planned or nothing moving). */
+  /**
+   * Seconds left at that rate; while the dataset is still read, at the read's pace; null
+   * when unknown (nothing moving).
+   */
   etaSeconds: number | null;
+  /** The run's producer as it last recorded itself; null for a run no producer made. */
+  producer: ProducerView | null;
+  /** The run's GPU queues and the model each one's workers load. */
+  modelQueues: ModelQueue[];
 }
 
 /**
@@ -52,6 +66,8 @@ export async function readRunStatus(
 
   const complete = summary.planned !== null && summary.results >= summary.planned;
   const finishedAt = complete ? summary.finishedAt : null;
+  const recorded = await store.getProducer(runId);
+  const producer = recorded === undefined ? null : producerView(recorded);
   const queues = await transport.queueCounts();
   const left = summary.planned === null ? null : Math.max(0, summary.planned - summary.results);
   const unscoredBy = (reason?: string): number =>
@@ -78,13 +94,26 @@ export async function readRunStatus(
     redisEvictionPolicy: (await checkEvictionPolicy(transport.redis, { allowEviction: true }))
       .policy,
     perSecond,
-    etaSeconds: left === null ? null : left === 0 ? 0 : perSecond > 0 ? left / perSecond : null,
+    etaSeconds: etaOf(left, perSecond, producer),
+    producer,
+    modelQueues: recorded?.modelQueues ?? [],
   };
 }
 
+/** At the rate results are stored; while the plan is unknown, at the read's pace. */
+function etaOf(left: number | null, perSecond: number, producer: ProducerView | null) {
+  if (left === null) return producer === null ? null : readEtaSeconds(producer);
+  if (left === 0) return 0;
+  return perSecond > 0 ? left / perSecond : null;
+}
+
 export function renderRunStatus(status: RunStatus, flags: DistributedFlags): string {
-  const planned = status.planned === null ? "(still planning)" : String(status.planned);
-  const pct = status.planned ? ` (${((100 * status.done) / status.planned).toFixed(1)}%)` : "";
+  const planned = status.planned === null ? readingLine(status.producer) : String(status.planned);
+  const pct = status.planned
+    ? ` (${((100 * status.done) / status.planned).toFixed(1)}%)`
+    : status.planned === null && status.producer !== null
+      ? ` (plan not known yet: ${(100 * status.producer.readShare).toFixed(1)}% of the dataset read)`
+      : "";
   const workersOf = new Map(
     status.queueHealth.map((h) => [h.queue, h.workersKnown ? String(h.workers.length) : "?"]),
   );
@@ -101,7 +130,7 @@ export function renderRunStatus(status: RunStatus, flags: DistributedFlags): str
     `unscored   ${status.unscored} (scorer errors: ${status.errors})`,
     `input errs ${status.inputErrors}`,
     `throughput ${Math.round(status.perSecond)} results/s`,
-    `eta        ${status.etaSeconds === null ? "unknown" : formatSeconds(status.etaSeconds)}`,
+    `eta        ${status.etaSeconds === null ? "unknown" : formatSeconds(status.etaSeconds)}${status.planned === null && status.etaSeconds !== null ? " (to read the rest of the dataset, at the pace so far)" : ""}`,
     // The name column grows with the longest queue: a model's queue carries its whole path.
     `${"queues (shared by all runs)".padEnd(nameWidth + 2)} ${COLUMNS.map((c) => c.padStart(8)).join(" ")}`,
     ...shown.map(
@@ -112,6 +141,8 @@ export function renderRunStatus(status: RunStatus, flags: DistributedFlags): str
   if (status.queues.length === 0) lines.push("  (no queues yet)");
   const hidden = status.queues.length - shown.length;
   if (hidden > 0) lines.push(`  (${hidden} empty queues that no worker serves not shown)`);
+  const warning = producerWarning(status.producer, status.planned !== null);
+  if (warning !== null) lines.push(warning);
   lines.push(...queueWarnings(status, flags));
   return lines.join("\n");
 }

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { AssayError, readEnv } from "@assay/core";
 import { describeRedisFault } from "@assay/queue";
 import type { ProduceFlags } from "../actions/produce.js";
@@ -59,9 +60,19 @@ function jobsGone(error: JobsGoneError, runId: string, flags: DistributedFlags):
 
 // Commands are written with the flags that find the run again (see pasteableCommand).
 
+/**
+ * The `assay produce` that resumes the run. Its files are absolute paths, so that it works
+ * pasted in any folder (the run records the dataset's absolute path too).
+ */
 export function produceCommand(dataset: string, runId: string, flags: ProduceFlags): string {
-  const words = ["produce", dataset, "--run-id", runId];
-  if (flags.spec !== undefined) words.push("--spec", flags.spec);
+  const words = ["produce", dataset === "-" ? dataset : resolve(dataset), "--run-id", runId];
+  if (flags.spec !== undefined) words.push("--spec", resolve(flags.spec));
+  if (flags.format !== undefined) words.push("--format", flags.format);
+  for (const file of flags.answers ?? []) words.push("--answers", resolve(file));
+  if (flags.answersFormat !== undefined) words.push("--answers-format", flags.answersFormat);
+  if (flags.answersIdPrefix !== undefined) {
+    words.push("--answers-id-prefix", flags.answersIdPrefix);
+  }
   // A resume reads the rest of the file as this produce did.
   if (flags.maxLineBytes !== 1 << 20) words.push("--max-line-bytes", String(flags.maxLineBytes));
   return pasteableCommand(words, flags);

@@ -26,11 +26,15 @@ export interface LinePlannerOptions {
 export function linePlanner(options: LinePlannerOptions): LinePlanner {
   const { runId, spec, registry, dataset, generatorUsage } = options;
   const route = createRouter(spec);
+  const timeoutMs = spec.job_timeout_s === undefined ? undefined : spec.job_timeout_s * 1000;
   return (samples) => {
     const jobs = planLine(runId, samples, route, registry, dataset, generatorUsage);
     const pairJobs = planPairJobs(runId, samples, spec, registry);
     // Most lines plan no pair jobs: no copy of the line's jobs then.
-    return pairJobs.length === 0 ? jobs : [...jobs, ...pairJobs];
+    const all = pairJobs.length === 0 ? jobs : [...jobs, ...pairJobs];
+    // The spec's limit travels with each job, to whichever worker takes it.
+    if (timeoutMs !== undefined) for (const job of all) job.timeoutMs = timeoutMs;
+    return all;
   };
 }
 

@@ -19,6 +19,8 @@ export interface RunLocalOptions {
   runId: string;
   /** Jobs in flight at once. Default 4000: enough to fill the writer's batches. */
   concurrency?: number;
+  /** Time limit of a job whose spec set none, in ms (see `ScoreHandlerOptions`). */
+  jobTimeoutMs?: number;
   maxLineBytes?: number;
   /**
    * Threads that parse dataset lines; see `ReadDatasetOptions.parseThreads`. Default: none
@@ -100,6 +102,7 @@ export async function runLocal(options: RunLocalOptions): Promise<RunOutcome> {
     store,
     // One unstorable result must not stop the run: the local transport would.
     dropUnstorable: true,
+    ...(options.jobTimeoutMs !== undefined && { jobTimeoutMs: options.jobTimeoutMs }),
     onStored: () => {
       stored += 1;
     },

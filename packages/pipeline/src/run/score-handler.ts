@@ -12,6 +12,7 @@ import type { BatchJobHandler } from "@assay/queue/local";
 import type { ScorerRegistry } from "@assay/scorers";
 import { RejectedRowError, type ResultWriter, type Store } from "@assay/store";
 import { jobResultOf } from "./job-result.js";
+import { DEFAULT_JOB_TIMEOUT_MS, timeLimited } from "./job-time-limit.js";
 
 export interface ScoreHandlerOptions {
   registry: ScorerRegistry;
@@ -29,6 +30,11 @@ export interface ScoreHandlerOptions {
   dropUnstorable?: boolean;
   /** Called after each stored result, e.g. to count progress. */
   onStored?: (score: Score, job: ScoreJob) => void;
+  /**
+   * Time limit of a job whose spec set none (`job.timeoutMs`), in ms. Default
+   * DEFAULT_JOB_TIMEOUT_MS. Only a scorer that returns a promise can run past it.
+   */
+  jobTimeoutMs?: number;
 }
 
 /**
@@ -42,7 +48,7 @@ export interface ScoreHandlerOptions {
  */
 export function createScoreHandler(options: ScoreHandlerOptions): JobHandler {
   const handleBatch = createBatchScoreHandler(options);
-  return (job, signal) => handleBatch([job], signal);
+  return (job, signal, attempt) => handleBatch([job], signal, attempt);
 }
 
 /**
@@ -53,13 +59,15 @@ export function createScoreHandler(options: ScoreHandlerOptions): JobHandler {
  */
 export function createBatchScoreHandler(options: ScoreHandlerOptions): BatchJobHandler {
   const { writer, onStored } = options;
-  const score = scoring(options.registry);
+  const score = scoring(options.registry, options.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS);
   const refused = refusalHandler(options);
-  return async (jobs, signal) => {
+  return async (jobs, signal, attempt) => {
+    // A transport that never retries (the in-process one) runs every try as the last.
+    const final = attempt?.final ?? true;
     const scores: Score[] = new Array(jobs.length);
     const waits: PromiseLike<void>[] = [];
     for (let index = 0; index < jobs.length; index += 1) {
-      const scored = score(jobs[index] as ScoreJob, signal);
+      const scored = score(jobs[index] as ScoreJob, signal, final);
       if (!isPromiseLike(scored)) scores[index] = scored;
       else {
         waits.push(
@@ -89,20 +97,31 @@ export function createBatchScoreHandler(options: ScoreHandlerOptions): BatchJobH
 /**
  * Scores a job with the scorer it names. A scorer that throws or rejects leaves the sample
  * unscored with reason "error": a retry would throw again. A transport passes one signal
- * to all its jobs, so one context object serves them all (this runs for every sample).
+ * to all its jobs, so one context object serves them all (this runs for every sample); a
+ * model job gets its own, aborted too when its time limit passes (`timeLimited`), so the
+ * verifier drops the prompts it has not run rather than run them for nobody.
  */
 function scoring(
   registry: ScorerRegistry,
-): (job: ScoreJob, signal: AbortSignal) => Score | Promise<Score> {
+  defaultTimeoutMs: number,
+): (job: ScoreJob, signal: AbortSignal, final: boolean) => Score | Promise<Score> {
   let context: ScoreContext = {};
-  return (job, signal) => {
+  return (job, signal, final) => {
     if (context.signal !== signal) context = { signal };
+    let limit: AbortController | undefined;
+    let jobContext = context;
+    if (job.pool === "gpu") {
+      limit = new AbortController();
+      jobContext = { signal: AbortSignal.any([signal, limit.signal]) };
+    }
     try {
-      const scored = registry.create(job.scorer)(job.sample, context);
+      const scored = registry.create(job.scorer)(job.sample, jobContext);
       // A score never has `then`; any promise does, from whichever realm it came.
-      return isPromiseLike(scored)
-        ? Promise.resolve(scored).catch((error) => scorerError(job, error))
-        : scored;
+      if (!isPromiseLike(scored)) return scored;
+      const score = Promise.resolve(scored).catch((error) => scorerError(job, error));
+      return timeLimited(score, job, job.timeoutMs ?? defaultTimeoutMs, final, (reason) =>
+        limit?.abort(reason),
+      );
     } catch (error) {
       return scorerError(job, error);
     }

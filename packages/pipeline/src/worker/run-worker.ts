@@ -22,6 +22,8 @@ export interface RunWorkerOptions {
   /** GPU pool: the model whose queue this process serves. */
   model?: string;
   concurrency: number;
+  /** Time limit of a job whose spec set none, in ms (see `ScoreHandlerOptions`). */
+  jobTimeoutMs?: number;
   store: Store;
   transport: BullmqTransport;
   registry: ScorerRegistry;
@@ -84,7 +86,12 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   });
   const handler = countedHandler(
     // The store records a result it refuses as an input error on the sample's line.
-    createScoreHandler({ registry: options.registry, writer, store }),
+    createScoreHandler({
+      registry: options.registry,
+      writer,
+      store,
+      ...(options.jobTimeoutMs !== undefined && { jobTimeoutMs: options.jobTimeoutMs }),
+    }),
     { pool, metrics, log, outage, completion },
   );
   const consumer = transport.consume(pool, handler, {

@@ -1,14 +1,16 @@
 import type { Pool, ScoreJob } from "@assay/core";
-import { Queue } from "bullmq";
+import type { Queue } from "bullmq";
 import type { ConsumeOptions, Consumer, JobHandler, Transport } from "../transport.js";
 import { quietBullmqEvictionWarning } from "./bullmq-eviction-warning.js";
 import { type PausableConsumer, startConsumer } from "./consumer.js";
+import { EnqueueAbortedError } from "./enqueue-aborted-error.js";
 import { jobOptionsOf } from "./job-options.js";
 import { type KeyLayout, keyLayout } from "./key-layout.js";
 import { type BullmqTransportOptions, type ResolvedOptions, resolveOptions } from "./options.js";
-import { type QueueHealth, readQueueHealth } from "./queue-health.js";
+import { liveWorkers, type QueueHealth, readQueueHealth } from "./queue-health.js";
 import { queueNameFor, queueNameOf } from "./queue-names.js";
 import { connectRedisOrCluster, type RedisConnection, scanKeys } from "./redis-cluster.js";
+import { TolerantQueue } from "./tolerant-job.js";
 
 export interface BullmqConsumeOptions extends ConsumeOptions {
   /** GPU pool only: the model whose queue to take jobs from (one model per process). */
@@ -41,6 +43,8 @@ export class BullmqTransport implements Transport {
   readonly #consumers = new Set<Consumer>();
   /** Jobs each queue may still take before its length is looked up again (backpressure). */
   readonly #room = new Map<string, number>();
+  /** Queues this transport has added jobs to. */
+  readonly #fed = new Set<string>();
 
   private constructor(redis: RedisConnection, options: ResolvedOptions, layout: KeyLayout) {
     this.redis = redis;
@@ -81,6 +85,7 @@ export class BullmqTransport implements Transport {
   async enqueue(jobs: readonly ScoreJob[]): Promise<void> {
     for (const [name, group] of groupByQueue(jobs)) {
       const queue = this.#queue(name);
+      this.#fed.add(name);
       for (let start = 0; start < group.length; start += this.#options.addChunkSize) {
         const chunk = group.slice(start, start + this.#options.addChunkSize);
         await this.#waitForRoom(name, queue, chunk.length);
@@ -119,6 +124,29 @@ export class BullmqTransport implements Transport {
         this.#consumers.delete(consumer);
       },
     };
+  }
+
+  /**
+   * Fails unless Redis takes writes: a read-only replica answers reads and refuses the
+   * first write, so a producer asks before it registers anything.
+   */
+  async assertWritable(): Promise<void> {
+    await this.redis.set(`${this.#options.prefix}:write-check`, "1", "PX", 1000);
+  }
+
+  /**
+   * The queues this transport added jobs to, each with its jobs waiting (or retrying) and
+   * the workers connected to it now (null where Redis does not list its clients).
+   */
+  async fedQueues(): Promise<{ queue: string; waiting: number; workers: number | null }[]> {
+    const fed = [];
+    for (const name of [...this.#fed].sort()) {
+      const queue = this.#queue(name);
+      const waiting = await queue.getJobCountByTypes("wait", "prioritized", "delayed");
+      const workers = await liveWorkers(queue);
+      fed.push({ queue: name, waiting, workers: workers === null ? null : workers.length });
+    }
+    return fed;
   }
 
   /** Waiting, active, delayed (retrying) and failed jobs of every queue under the prefix. */
@@ -172,10 +200,12 @@ export class BullmqTransport implements Transport {
   // per concurrent call).
   async #waitForRoom(name: string, queue: Queue<ScoreJob>, jobs: number): Promise<void> {
     let room = this.#room.get(name) ?? 0;
+    const { signal } = this.#options;
     while (room <= 0) {
       const mark = this.#options.highWaterMark;
       room = Math.min(mark - (await queue.count()), Math.ceil(mark / 4));
       if (room > 0) break;
+      if (signal?.aborted === true) throw new EnqueueAbortedError(name);
       await new Promise((resolve) => setTimeout(resolve, this.#options.backpressurePollMs));
     }
     this.#room.set(name, room - jobs);
@@ -184,7 +214,7 @@ export class BullmqTransport implements Transport {
   #queue(name: string): Queue<ScoreJob> {
     let queue = this.#queues.get(name);
     if (queue === undefined) {
-      queue = new Queue<ScoreJob>(name, {
+      queue = new TolerantQueue(name, {
         connection: this.redis,
         prefix: this.queuePrefixOf(name),
         // The events stream is only for listeners we do not use; keep it short.

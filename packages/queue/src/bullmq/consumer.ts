@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { type ScoreJob, UnrecoverableJobError } from "@assay/core";
-import { type Job, UnrecoverableError, Worker } from "bullmq";
+import { type Job, UnrecoverableError } from "bullmq";
 import type { Consumer, JobHandler } from "../transport.js";
 import type { ResolvedOptions } from "./options.js";
 import type { RedisConnection } from "./redis-cluster.js";
+import { corruptionOf, TolerantWorker } from "./tolerant-job.js";
 
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -33,16 +34,23 @@ export function startConsumer(
   // processor declares a third (its `length`), yet aborts it only on `Worker.cancelJob`,
   // which nothing here calls. That cost ~4 µs of CPU and its garbage per job.
   const processor = async (job: Job<ScoreJob>): Promise<void> => {
+    // Set aside at once, with its id and why: no try would ever read it.
+    const corrupt = corruptionOf(job);
+    if (corrupt !== undefined) {
+      throw new UnrecoverableError(`corrupt job ${job.id}: ${corrupt}; it cannot be scored`);
+    }
     // Started before: a retry, or recovered from a worker that died or lost its lock.
     if (job.attemptsStarted > 1 || job.stalledCounter > 0) onRedelivered?.(job.data);
+    // BullMQ counts the failed tries in `attemptsMade`; `attempts` is how many it makes.
+    const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     try {
-      await handler(job.data, NEVER_ABORTED);
+      await handler(job.data, NEVER_ABORTED, { final });
     } catch (error) {
       if (error instanceof UnrecoverableJobError) throw new UnrecoverableError(error.message);
       throw error;
     }
   };
-  const worker = new Worker<ScoreJob, void>(queueName, processor, {
+  const worker = new TolerantWorker(queueName, processor, {
     connection,
     prefix: options.prefix,
     // Named, so `assay status` can list the live workers (Redis CLIENT LIST) and tell

@@ -4,6 +4,7 @@ export {
   type QueueCounts,
 } from "./bullmq-transport.js";
 export type { PausableConsumer } from "./consumer.js";
+export { EnqueueAbortedError } from "./enqueue-aborted-error.js";
 export { checkEvictionPolicy, type EvictionCheck } from "./eviction-policy.js";
 export { jobOptionsOf } from "./job-options.js";
 export { type KeyLayout, keyLayout } from "./key-layout.js";
@@ -26,10 +27,13 @@ export {
 export { connectRedis, type RedisConnectOptions } from "./redis-connection.js";
 export { describeRedisFault } from "./redis-fault.js";
 export {
+  type CorruptJob,
   type FailedJob,
   failedJobsOf,
   moveSpelledQueueJobs,
   type RequeueResult,
+  readFailedJobs,
   requeueJobs,
   retryFailedJobs,
 } from "./run-jobs.js";
+export { type CorruptData, corruptionOf, TolerantJob, TolerantQueue } from "./tolerant-job.js";

@@ -35,6 +35,11 @@ export interface BullmqTransportOptions {
   keepCompleted?: number;
   /** Failed jobs kept in Redis, so `assay status` can show them. Default 10,000. */
   keepFailed?: number;
+  /**
+   * Aborting it ends an `enqueue` that waits for room in a full queue (backpressure) with
+   * an `EnqueueAbortedError`: a producer told to stop must not wait for workers first.
+   */
+  signal?: AbortSignal;
   /** Called with worker and connection errors (they are retried, not fatal). */
   onError?: (error: Error) => void;
   /**
@@ -46,9 +51,9 @@ export interface BullmqTransportOptions {
 }
 
 export type ResolvedOptions = Required<
-  Omit<BullmqTransportOptions, "onError" | "redisUrl" | "redisPassword" | "failOnOutage">
+  Omit<BullmqTransportOptions, "onError" | "redisUrl" | "redisPassword" | "failOnOutage" | "signal">
 > &
-  Pick<BullmqTransportOptions, "onError">;
+  Pick<BullmqTransportOptions, "onError" | "signal">;
 
 export function resolveOptions(options: BullmqTransportOptions): ResolvedOptions {
   const {

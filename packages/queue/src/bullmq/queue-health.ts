@@ -2,6 +2,7 @@ import type { ScoreJob } from "@assay/core";
 import type { Job, Queue } from "bullmq";
 import { isSpelledQueue, modelOf } from "./queue-names.js";
 import type { RedisConnection } from "./redis-cluster.js";
+import { corruptionOf } from "./tolerant-job.js";
 
 /** Who serves a queue, and what is held up in it, as `assay status` shows it. */
 export interface QueueHealth {
@@ -24,6 +25,11 @@ export interface QueueHealth {
   strayModel: string | null;
   /** A model the run's jobs here name, to say which worker would serve the queue. */
   model: string | null;
+  /**
+   * Jobs seen running, or waiting where no worker serves the queue, whose data cannot be
+   * read (the worker that takes one fails it at once, with its id and the reason).
+   */
+  corrupt: { jobId: string; state: "active" | "waiting"; reason: string }[];
 }
 
 export interface OrphanedJobs {
@@ -55,6 +61,7 @@ export async function readQueueHealth(
     runJobsWithoutWorker: 0,
     strayModel: null,
     model: null,
+    corrupt: [],
   };
   if (workers === null) return health;
   await findOrphanedJobs(queue, redis, health);
@@ -66,7 +73,7 @@ export async function readQueueHealth(
  * BullMQ names each worker's blocking connection `<prefix>:<queue>:w:<worker name>` and
  * finds them in CLIENT LIST; null where Redis does not tell.
  */
-async function liveWorkers(queue: Queue<ScoreJob>): Promise<string[] | null> {
+export async function liveWorkers(queue: Queue<ScoreJob>): Promise<string[] | null> {
   let clients: Array<Record<string, string>>;
   try {
     clients = await queue.getWorkers();
@@ -95,11 +102,15 @@ async function findOrphanedJobs(
   for (let start = 0; ; start += PAGE) {
     const jobs = (await queue.getActive(start, start + PAGE - 1)) as Job<ScoreJob>[];
     for (const job of jobs) {
+      const corrupt = job === undefined ? undefined : corruptionOf(job);
+      if (corrupt !== undefined) {
+        health.corrupt.push({ jobId: String(job?.id), state: "active", reason: corrupt });
+      }
       // A job taken by an unnamed worker (an older version) cannot be told apart: skip it.
       if (job?.processedBy === undefined || live.has(job.processedBy)) continue;
       orphaned.jobs += 1;
       gone.add(job.processedBy);
-      health.model ??= modelOf(job.data) ?? null;
+      if (corrupt === undefined) health.model ??= modelOf(job.data) ?? null;
       locks.push(`${queue.toKey(String(job.id))}:lock`);
     }
     if (jobs.length < PAGE) break;
@@ -125,6 +136,10 @@ async function countRunJobs(
       start + PAGE - 1,
     )) as Job<ScoreJob>[];
     for (const job of jobs) {
+      const corrupt = job === undefined ? undefined : corruptionOf(job);
+      if (corrupt !== undefined) {
+        health.corrupt.push({ jobId: String(job?.id), state: "waiting", reason: corrupt });
+      }
       if (job?.data?.runId !== runId) continue;
       health.runJobsWithoutWorker += 1;
       const model = modelOf(job.data);

@@ -1,7 +1,8 @@
 import { jobIdOf, resultKeyOfJob, type ScoreJob, scorerKey } from "@assay/core";
-import { type Job, Queue } from "bullmq";
+import type { Job, Queue } from "bullmq";
 import type { BullmqTransport } from "./bullmq-transport.js";
 import { isSpelledQueue, modelOf, queueNameOf } from "./queue-names.js";
+import { corruptionOf, TolerantQueue } from "./tolerant-job.js";
 
 /** A job that used up its attempts (or failed unrecoverably), as `assay status` lists it. */
 export interface FailedJob {
@@ -29,6 +30,14 @@ const ERROR_CHARS = 500;
 /** A retried job gets its full number of attempts again. */
 const FRESH_ATTEMPTS = { resetAttemptsMade: true, resetAttemptsStarted: true } as const;
 
+/** A failed job whose data cannot be read, so no run can be told it is its own. */
+export interface CorruptJob {
+  queue: string;
+  jobId: string;
+  /** Why its data cannot be read. */
+  reason: string;
+}
+
 /**
  * Every failed job of one run, in every queue under the transport's prefix, newest
  * failure first. Queues are shared by all runs, so jobs are matched on their run id.
@@ -38,21 +47,34 @@ export async function failedJobsOf(
   transport: BullmqTransport,
   runId: string,
 ): Promise<FailedJob[]> {
+  return (await readFailedJobs(transport, runId)).failed;
+}
+
+/** `failedJobsOf`, and the failed jobs of any run whose data cannot be read (`corrupt`). */
+export async function readFailedJobs(
+  transport: BullmqTransport,
+  runId: string,
+): Promise<{ failed: FailedJob[]; corrupt: CorruptJob[] }> {
   const failed: FailedJob[] = [];
+  const corrupt: CorruptJob[] = [];
   for (const counts of await transport.queueCounts()) {
     if (counts.failed === 0) continue;
     await withQueue(transport, counts.queue, async (queue) => {
       for (let start = 0; start < counts.failed; start += PAGE) {
         const jobs = (await queue.getFailed(start, start + PAGE - 1)) as Job<ScoreJob>[];
         for (const job of jobs) {
-          if (job?.data?.runId === runId) failed.push(describe(counts.queue, job));
+          const reason = job === undefined ? undefined : corruptionOf(job);
+          if (reason !== undefined) {
+            corrupt.push({ queue: counts.queue, jobId: String(job.id), reason });
+          } else if (job?.data?.runId === runId) failed.push(describe(counts.queue, job));
         }
         if (jobs.length < PAGE) break;
       }
     });
   }
   // ISO times sort as text; a job without one (never seen) goes last.
-  return failed.sort((a, b) => (b.failedAt ?? "").localeCompare(a.failedAt ?? ""));
+  failed.sort((a, b) => (b.failedAt ?? "").localeCompare(a.failedAt ?? ""));
+  return { failed, corrupt };
 }
 
 /**
@@ -156,10 +178,25 @@ export async function moveSpelledQueueJobs(
       // Added to their queue first: a crash between the two leaves a copy, never no job.
       await transport.enqueue(strays.map((job) => job.data));
       for (const job of strays) await job.remove();
+      // Emptied, the queue would stay listed (and warned about) after the run: remove it.
+      if (strays.length > 0 && (await isEmpty(queue))) await queue.obliterate();
     });
     moved += strays.length;
   }
   return moved;
+}
+
+/** No job of any state but completed left in the queue. */
+async function isEmpty(queue: Queue<ScoreJob>): Promise<boolean> {
+  const counts = await queue.getJobCounts(
+    "active",
+    "wait",
+    "prioritized",
+    "delayed",
+    "failed",
+    "waiting-children",
+  );
+  return Object.values(counts).every((count) => count === 0);
 }
 
 type JobState =
@@ -170,6 +207,11 @@ type JobState =
 async function stateOf(queue: Queue<ScoreJob>, job: ScoreJob): Promise<JobState> {
   const found = await queue.getJob(jobIdOf(resultKeyOfJob(job)));
   if (found === undefined) return { kind: "absent" };
+  // A job under this id whose data cannot be read is replaced by the job planned now.
+  if (corruptionOf(found) !== undefined && (await found.getState()) !== "active") {
+    await found.remove();
+    return { kind: "absent" };
+  }
   const state = await found.getState();
   if (state === "completed" || state === "failed") return { kind: state, job: found };
   return state === "unknown" ? { kind: "absent" } : { kind: "pending" };
@@ -192,7 +234,7 @@ async function withQueue<T>(
   name: string,
   use: (queue: Queue<ScoreJob>) => Promise<T>,
 ): Promise<T> {
-  const queue = new Queue<ScoreJob>(name, {
+  const queue = new TolerantQueue(name, {
     connection: transport.redis,
     prefix: transport.queuePrefixOf(name),
   });
