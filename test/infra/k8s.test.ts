@@ -163,7 +163,11 @@ describe("infra/k8s", () => {
     const container = containersOf(redis)[0] as Container;
     const claim = redis.spec.volumeClaimTemplates[0].metadata.name;
     const dataMount = container.volumeMounts?.find((mount) => mount.name === claim);
-    expect(dataMount?.mountPath, "the AOF is written on the claim").toBe(directive("dir"));
+    // redis.conf names no folder; redis-start.sh gives its default when the command gives none.
+    expect(directive("dir")).toBeUndefined();
+    expect(container.command).not.toContain("--dir");
+    const startDir = /^default_dir=(\S+)$/m.exec(files["redis-start.sh"] ?? "")?.[1];
+    expect(dataMount?.mountPath, "the AOF is written on the claim").toBe(startDir);
     const confPath = container.command?.at(-1) ?? "";
     const confMount = container.volumeMounts?.find((m) => confPath.startsWith(`${m.mountPath}/`));
     const confVolume = podSpec(redis).volumes.find(
