@@ -198,7 +198,7 @@ describe("infra/k8s", () => {
     expect(redis.spec.serviceName).toBe(service.metadata.name);
   });
 
-  it("probes each worker on its metrics port and gives it the compose file's drain time", async () => {
+  it("probes each worker's health on its metrics port and gives it the compose file's drain time", async () => {
     const compose = loadCompose();
     expect(workers.map((w) => w.metadata.name).sort()).toEqual(["worker-cpu", "worker-gpu"]);
     for (const worker of workers) {
@@ -207,11 +207,10 @@ describe("infra/k8s", () => {
       const options = await assayOptions(container);
       const port = container.ports?.find((p) => p.containerPort === options.metricsPort);
       expect(port, `${name} exposes --metrics-port`).toBeDefined();
-      for (const probe of ["startupProbe", "readinessProbe", "livenessProbe"]) {
-        expect(container[probe]?.httpGet, `${name} ${probe}`).toEqual({
-          path: "/metrics",
-          port: port?.name,
-        });
+      // Ready only while it takes jobs with both servers reachable; alive while it answers.
+      const paths = { startupProbe: "/livez", readinessProbe: "/readyz", livenessProbe: "/livez" };
+      for (const [probe, path] of Object.entries(paths)) {
+        expect(container[probe]?.httpGet, `${name} ${probe}`).toEqual({ path, port: port?.name });
       }
       const grace = compose.services[name]?.stop_grace_period ?? "";
       expect(podSpec(worker).terminationGracePeriodSeconds, name).toBe(durationSeconds(grace));

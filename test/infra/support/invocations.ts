@@ -26,6 +26,22 @@ export function imageDefaults(dockerfile: string): { cmd?: string[]; entrypoint?
   return { ...(cmd && { cmd }), ...(entrypoint && { entrypoint }) };
 }
 
+/**
+ * The command of the HEALTHCHECK of a Dockerfile's final stage (`CMD` form, exec form), or
+ * undefined when it has none.
+ */
+export function imageHealthcheck(dockerfile: string): string[] | undefined {
+  const parsed = DockerfileParser.parse(readFileSync(join(INFRA, dockerfile), "utf8"));
+  const instructions = parsed.getInstructions();
+  const from = instructions.map((i) => i.getKeyword()).lastIndexOf("FROM");
+  const check = instructions.slice(from).findLast((i) => i.getKeyword() === "HEALTHCHECK");
+  const text = check?.getArgumentsContent();
+  if (text === undefined || text === null) return undefined;
+  const json = /(?:^|\s)CMD\s+(\[.*\])\s*$/s.exec(text.replace(/\\\n/g, " "))?.[1];
+  if (json === undefined) throw new Error(`${dockerfile}: HEALTHCHECK is not CMD [...]: ${text}`);
+  return JSON.parse(json) as string[];
+}
+
 /** Every process that the compose file, the Dockerfiles, the manifests and the README start. */
 export function allInvocations(): Invocation[] {
   const compose = loadCompose();
