@@ -16,7 +16,7 @@ import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { pasteableCommand } from "../distributed/pasteable-command.js";
 import { produceCommand, produceFailure } from "../distributed/service-failure.js";
 import { unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
-import { ExitCode } from "../exit-codes.js";
+import { completedExitCode, type InputErrorsFlags } from "../input-errors-exit.js";
 import { writeErr } from "../output.js";
 import { printSummary } from "../print-summary.js";
 import { createProgressView } from "../progress/progress-view.js";
@@ -25,7 +25,7 @@ import { scorerRegistry } from "../scorer-registry.js";
 import { specFor } from "../spec-option.js";
 import { assertUsableDataset } from "../usable-dataset.js";
 
-export interface ProduceFlags extends DistributedFlags, AnswersFlags {
+export interface ProduceFlags extends DistributedFlags, AnswersFlags, InputErrorsFlags {
   spec?: string;
   runId?: string;
   wait?: boolean;
@@ -143,7 +143,7 @@ async function produceOpenDataset(
       } else {
         log(`Follow it with: ${pasteableCommand(["status", runId], flags)}`);
       }
-      return produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;
+      return completedExitCode(produced.inputErrors, flags);
     } catch (error) {
       throw produceFailure(error, dataset, runId, flags);
     } finally {
