@@ -17,7 +17,8 @@ COPY . .
 RUN npm ci --no-audit --no-fund
 RUN npm run build
 # What ships is installed again, from the cache `npm ci` filled: the workspaces the GPU
-# worker runs and their production dependencies, nothing else. A worker only scores: the
+# worker runs and their production dependencies, nothing else (the prune drops what the
+# install kept from the full lockfile's own flags, such as @types/node). A worker only scores: the
 # operator's model tools (model check, prepare, probe fitting, tiny models; apps/cli says so
 # when they are missing), their tokenizer packages (~400 MB) and ONNX writer, the producer
 # and the CPU worker are left out. A test emulates this stage and fails on any installed
@@ -25,6 +26,7 @@ RUN npm run build
 RUN npm pkg delete devDependencies \
  && npm pkg set --json 'workspaces=["packages/core","packages/queue","packages/store","packages/scorers","packages/selection","packages/report","packages/pipeline","packages/verifier","apps/cli","apps/worker-gpu"]' \
  && npm install --omit=dev --offline --no-audit --no-fund \
+ && npm prune --omit=dev --offline --no-audit --no-fund \
  && rm -rf .turbo test packages/model-tools apps/producer apps/worker-cpu \
  && find apps packages -name '*.tsbuildinfo' -delete
 # onnxruntime-node ships its CPU binaries for every OS and CPU (~290 MB); the CUDA provider

@@ -42,6 +42,33 @@ export function imageHealthcheck(dockerfile: string): string[] | undefined {
   return JSON.parse(json) as string[];
 }
 
+/**
+ * The entry points (`apps/.../dist/main.js`) of every process that infra/ starts with the
+ * image `dockerfile` builds: its CMD, the compose services built from it, the Kubernetes
+ * containers running it (assay:… for the CPU image, assay-gpu:… for the GPU one).
+ */
+export function imageEntryPoints(dockerfile: string): string[] {
+  const { cmd = [], entrypoint = [] } = imageDefaults(dockerfile);
+  const image = dockerfile === "gpu.Dockerfile" ? /^assay-gpu:/ : /^assay:/;
+  const argvs = [
+    [...entrypoint, ...cmd],
+    ...Object.values(loadCompose().services)
+      .filter((service) => service.build?.dockerfile === `infra/${dockerfile}`)
+      .map((service) => [
+        ...(service.entrypoint ?? []),
+        ...(service.command ?? imageCommandOf(service)),
+      ]),
+    ...loadManifests()
+      .flatMap(containersOf)
+      .filter((container) => image.test(container.image))
+      .map((container) => [...(container.command ?? []), ...(container.args ?? [])]),
+  ];
+  const entries = argvs
+    .filter((argv) => argv[0] === "node" && /^apps\/[^/]+\/dist\/.+\.js$/.test(argv[1] ?? ""))
+    .map((argv) => argv[1] as string);
+  return [...new Set(entries)];
+}
+
 /** Every process that the compose file, the Dockerfiles, the manifests and the README start. */
 export function allInvocations(): Invocation[] {
   const compose = loadCompose();
