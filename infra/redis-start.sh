@@ -4,6 +4,8 @@
 # The password reaches Redis on standard input, so it is neither in a file of the repository
 # nor in the process list. Without it Redis would serve only its own host (protected mode)
 # and refuse every worker with "DENIED".
+# The AOF goes to --dir when the options give it, else to /data (the container's volume);
+# redis.conf names no folder, so on a plain host `--dir /var/lib/assay-redis` is enough.
 set -eu
 conf="${1:-/usr/local/etc/redis/redis.conf}"
 if [ "$#" -gt 0 ]; then shift; fi
@@ -18,6 +20,19 @@ case "${REDIS_PASSWORD:-}" in
   exit 1
   ;;
 esac
+default_dir=/data
+dir_given=no
+for option in "$@"; do
+  if [ "$option" = --dir ]; then dir_given=yes; fi
+done
+if [ "$dir_given" = no ]; then
+  # Redis would stop at its config with only "No such file or directory"; say what to do.
+  if [ ! -d "$default_dir" ]; then
+    echo "redis-start.sh: no folder $default_dir for Redis's data: give one with --dir <folder> (e.g. redis-start.sh $conf --dir /var/lib/assay-redis)" >&2
+    exit 1
+  fi
+  set -- --dir "$default_dir" "$@"
+fi
 exec redis-server "$conf" "$@" - <<EOF
 requirepass $REDIS_PASSWORD
 EOF

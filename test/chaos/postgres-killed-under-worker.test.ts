@@ -17,7 +17,7 @@ import { setCpuQueuePaused } from "../distributed/support/cpu-queue.js";
 import { writeTextDataset } from "../distributed/support/dataset.js";
 import { type OwnPostgres, startPostgres } from "../distributed/support/postgres-server.js";
 import { storedKeys } from "../distributed/support/stored-keys.js";
-import { inFlight, scrapeWorker } from "../distributed/support/worker-counts.js";
+import { inFlight, scrapeSeries, scrapeWorker } from "../distributed/support/worker-counts.js";
 import { startCpuWorker, type WorkerProcess } from "../distributed/support/worker-process.js";
 
 const SAMPLES = 4000;
@@ -96,6 +96,7 @@ describe("chaos: Postgres killed under a worker", () => {
       `worker still running:\n${running.logs().slice(-3000)}`,
     ).toBeNull();
     expect(running.logs()).toMatch(/lost the connection to Postgres/);
+    expect(await scrapeSeries(running, "assay_service_up", 'service="postgres"')).toBe(0);
 
     await postgres.restart();
     await waitFor(
@@ -114,6 +115,10 @@ describe("chaos: Postgres killed under a worker", () => {
     // One line when the database went away and one when it came back, not one per job.
     expect(countMatches(running.logs(), /lost the connection to Postgres/g)).toBe(1);
     expect(countMatches(running.logs(), /is back after/g)).toBe(1);
+    expect(await scrapeSeries(running, "assay_service_up", 'service="postgres"')).toBe(1);
+    expect(await scrapeSeries(running, "assay_service_outages_total", 'service="postgres"')).toBe(
+      1,
+    );
 
     running.child.kill("SIGTERM");
     expect(await running.exited).toBe(0);

@@ -190,7 +190,7 @@ describe("infra/compose.yaml", () => {
     }
   });
 
-  it("checks each worker's health on the port it serves metrics on, with node (in both images)", async () => {
+  it("checks each worker's readiness on the port it serves metrics on, with node (in both images)", async () => {
     const workers = Object.entries(compose.services).filter(([, s]) => isWorker(s));
     expect(workers.map(([name]) => name).sort()).toEqual([
       "worker-cpu",
@@ -201,7 +201,7 @@ describe("infra/compose.yaml", () => {
       const options = await workerOptions(service);
       const [form, program, flag, script] = service.healthcheck?.test ?? [];
       expect([form, program, flag], name).toEqual(["CMD", "node", "-e"]);
-      expect(script, name).toContain(`http://127.0.0.1:${options.metricsPort}/metrics`);
+      expect(script, name).toContain(`http://127.0.0.1:${options.metricsPort}/readyz`);
     }
   });
 

@@ -9,14 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAssay } from "../distributed/support/assay-process.js";
 import { writeTextDataset } from "../distributed/support/dataset.js";
 import {
+  dashboardVariables,
   expandGrafanaSql,
   loadDashboard,
   loadDatasources,
   panelQueries,
 } from "./support/grafana.js";
 
-// Each SQL panel of the dashboard, its macros expanded as Grafana expands them, run as the
-// role Grafana's data source logs in as, against a store migrated and holding a real run.
+// Each SQL panel of the dashboard, its variables and macros expanded as Grafana expands
+// them, run as the role Grafana's data source logs in as (with the server's own
+// search_path: nothing set for it), against a store migrated into a schema of its own (as
+// `--db-schema` makes one) and holding a real run.
 
 const schema = freshSchema();
 const work = mkdtempSync(join(tmpdir(), "assay-grafana-sql-"));
@@ -51,16 +54,31 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** One panel query as Grafana sends it: macros expanded, as the data source's user. */
-async function runAsGrafana(sql: string, from: Date, to: Date) {
+/** `sql` run as the data source's user, in a transaction rolled back after. */
+async function asAnalyst<T>(run: () => Promise<T>): Promise<T> {
   await client.query("BEGIN");
   try {
     await client.query(`SET LOCAL ROLE ${postgres?.user}`);
-    await client.query(`SET LOCAL search_path TO "${schema}"`);
-    return await client.query(expandGrafanaSql(sql, from, to));
+    return await run();
   } finally {
     await client.query("ROLLBACK");
   }
+}
+
+/** One panel query as Grafana sends it: the store's schema chosen, macros expanded. */
+function runAsGrafana(sql: string, from: Date, to: Date, store = schema) {
+  return asAnalyst(() => client.query(expandGrafanaSql(sql, from, to, { schema: store })));
+}
+
+/** The values Grafana offers for the dashboard's `schema` variable, from its query. */
+async function schemaChoices(): Promise<string[]> {
+  const variable = dashboardVariables(loadDashboard()).find((v) => v.name === "schema");
+  expect(variable).toMatchObject({ type: "query", datasource: { uid: postgres?.uid } });
+  // One schema at a time, written as it is into the panels' SQL.
+  expect(variable?.multi ?? false).toBe(false);
+  expect(variable?.includeAll ?? false).toBe(false);
+  const { rows } = await asAnalyst(() => client.query(variable?.query as string));
+  return rows.map((row) => Object.values(row)[0] as string);
 }
 
 const lastMonth = () => [new Date(Date.now() - 30 * 86_400_000), new Date()] as const;
@@ -73,6 +91,13 @@ describe("the dashboard's SQL panels", () => {
       "Cost per solved task",
       "Last nights",
     ]);
+  });
+
+  it("offer every store's schema to choose from, this one included, and no schema without the views", async () => {
+    const choices = await schemaChoices();
+    expect(choices).toContain(schema);
+    expect(choices).not.toContain("pg_catalog");
+    expect(choices).not.toContain("information_schema");
   });
 
   it("each run as the read-only analyst role on a migrated store, returning the columns Grafana plots", async () => {
@@ -110,6 +135,28 @@ describe("the dashboard's SQL panels", () => {
     const before = [new Date("2020-01-01T00:00:00Z"), new Date("2020-02-01T00:00:00Z")] as const;
     expect((await runAsGrafana(passRate?.text as string, ...before)).rows).toEqual([]);
     expect((await runAsGrafana(table?.text as string, ...before)).rows).toEqual([]);
+  });
+
+  it("name the chosen schema as it is, for any name `--db-schema` accepts (reserved words included)", async () => {
+    // A schema that holds no views: the query must reach the server and fail there on the
+    // relation in that very schema, not on its syntax or on another schema's view.
+    const name = fc.oneof(
+      fc.constantFrom("select", "user", "order", "public_", "_", "analyst_runs"),
+      fc.stringMatching(/^[a-z_][a-z0-9_]{0,62}$/),
+    );
+    const [passRate] = sqlPanels;
+    await fc.assert(
+      fc.asyncProperty(name, async (store) => {
+        fc.pre(!(await schemaChoices()).includes(store));
+        const error = await runAsGrafana(passRate?.text as string, ...lastMonth(), store).then(
+          () => undefined,
+          (caught: { code?: string; message?: string }) => caught,
+        );
+        expect(error?.code, error?.message).toBe("42P01"); // undefined_table
+        expect(error?.message).toBe(`relation "${store}.analyst_runs" does not exist`);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it("get from $__timeFrom() and $__timeTo() the dashboard's instants to the millisecond, for any range", async () => {

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -27,6 +27,13 @@ function finalStage(file: string): { keyword: string; words: string[] }[] {
     keyword: instruction.getKeyword(),
     words: instruction.getExpandedArguments().map((argument) => argument.getValue()),
   }));
+}
+
+/** The workspaces a Dockerfile's production install keeps (`npm pkg set ... workspaces=[...]`). */
+function imageWorkspaces(file: string): string[] {
+  const json = /npm pkg set --json 'workspaces=(\[[^\]]*\])'/.exec(runText(file))?.[1];
+  if (json === undefined) throw new Error(`${file} sets no workspaces for its production install`);
+  return JSON.parse(json) as string[];
 }
 
 function runText(file: string): string {
@@ -116,13 +123,20 @@ describe("the images", () => {
     expect(productionTreeHas("apps/worker-gpu", "onnxruntime-node")).toBe(true);
   });
 
-  it("the GPU worker scores without the model tools, and its image removes them", () => {
+  it("the GPU worker scores without the model tools, and its image installs neither them nor the CPU pool", () => {
     expect(productionTreeHas("apps/worker-gpu", "@assay/verifier")).toBe(true);
     expect(productionTreeHas("apps/worker-gpu", "@assay/model-tools")).toBe(false);
     expect(productionTreeHas("apps/worker-gpu", "onnx-proto")).toBe(false);
-    expect(runText("gpu.Dockerfile")).toMatch(
-      /rm -rf packages\/model-tools node_modules\/@assay\/model-tools node_modules\/onnx-proto/,
-    );
+    const gpu = imageWorkspaces("gpu.Dockerfile");
+    expect(gpu).toContain("apps/worker-gpu");
+    for (const left of ["packages/model-tools", "apps/worker-cpu", "apps/producer"]) {
+      expect(gpu).not.toContain(left);
+    }
+    // The CPU image carries the verifier's scorer definitions (the producer checks a spec's
+    // verifier args), not the model tools.
+    const cpu = imageWorkspaces("Dockerfile");
+    expect(cpu).toEqual(expect.arrayContaining(["packages/verifier", "apps/producer"]));
+    expect(cpu).not.toContain("packages/model-tools");
   });
 
   it("the CPU image skips onnxruntime-node's CUDA download", () => {
@@ -186,13 +200,55 @@ describe("the images", () => {
   });
 });
 
+/**
+ * The ignore file a builder applies to a build of `dockerfile` whose context is the
+ * repository root: BuildKit takes `<Dockerfile>.dockerignore` beside the Dockerfile when
+ * there is one, the classic builder only ever the context's own `.dockerignore`.
+ */
+function contextIgnore(builder: "classic" | "BuildKit", dockerfile: string) {
+  const beside = join(INFRA, `${dockerfile}.dockerignore`);
+  const file = builder === "BuildKit" && existsSync(beside) ? beside : join(ROOT, ".dockerignore");
+  return dockerignore().add(readFileSync(file, "utf8"));
+}
+
+/** Every image, as each builder builds it. */
+const BUILDS = DOCKERFILES.flatMap((file) =>
+  (["classic", "BuildKit"] as const).map((builder) => [file, builder] as const),
+);
+
 describe("the build contexts", () => {
   const trackedFiles = execFileSync("git", ["ls-files"], { cwd: ROOT, encoding: "utf8" })
     .split("\n")
     .filter((file) => file !== "");
 
-  it.each(DOCKERFILES)("of %s never hold a model file", (file) => {
-    const ignore = dockerignore().add(read(`${file}.dockerignore`));
+  it("are one file at the root, which both builders read", () => {
+    expect(existsSync(join(ROOT, ".dockerignore"))).toBe(true);
+    expect(trackedFiles).toContain(".dockerignore");
+  });
+
+  it.each(BUILDS)("of %s (%s builder) hold no secret and no local state", (file, builder) => {
+    const ignore = contextIgnore(builder, file);
+    for (const path of [
+      // Passwords: Redis's and the analysts' (compose reads them from infra/.env).
+      "infra/.env",
+      ".env",
+      "apps/cli/.env.local",
+      // The repository's history, installed and built files, the embedded store, tests' files.
+      ".git/config",
+      "node_modules/.package-lock.json",
+      ".assay/base/1/1259",
+      ".assay.lock",
+      "test/.tmp/vitest-results.json",
+      ".turbo/cookies/1.cookie",
+      "infra/datasets/nightly.jsonl",
+      "infra/models/verifier/onnx/model.onnx",
+    ]) {
+      expect(ignore.ignores(path), path).toBe(true);
+    }
+  });
+
+  it.each(BUILDS)("of %s (%s builder) never hold a model file", (file, builder) => {
+    const ignore = contextIgnore(builder, file);
     const segment = fc.stringMatching(/^[a-z0-9_-]{1,8}$/);
     const modelPath = fc.oneof(
       // Any model weights anywhere...
@@ -217,78 +273,84 @@ describe("the build contexts", () => {
     }
   });
 
-  it.each(DOCKERFILES)("of %s hold every tracked source file the build needs", (file) => {
-    const ignore = dockerignore().add(read(`${file}.dockerignore`));
-    const needed = trackedFiles.filter((path) =>
-      /^(package(-lock)?\.json|turbo\.json|tsconfig\.base\.json|migrations\/.*|(apps|packages)\/[^/]+\/(src\/.*|package\.json|tsconfig\.build\.json|bin\/.*|scripts\/.*))$/.test(
-        path,
-      ),
-    );
-    expect(needed).toContain("migrations/meta/_journal.json");
-    expect(needed).toContain("packages/store/scripts/make-pglite-template.mjs");
-    expect(needed.filter((path) => ignore.ignores(path))).toEqual([]);
-    // npm ci installs every workspace the root manifest lists: each needs its manifest.
-    const workspaces = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"))
-      .workspaces as string[];
-    const manifests = trackedFiles.filter((path) =>
-      workspaces.some((glob) =>
-        new RegExp(`^${glob.replace("*", "[^/]+")}/package\\.json$`).test(path),
-      ),
-    );
-    expect(manifests).toContain("test/support/package.json");
-    expect(manifests.filter((path) => ignore.ignores(path))).toEqual([]);
-    expect(ignore.ignores("node_modules/onnxruntime-node/package.json")).toBe(true);
-  });
+  it.each(BUILDS)(
+    "of %s (%s builder) hold every tracked source file the build needs",
+    (file, builder) => {
+      const ignore = contextIgnore(builder, file);
+      const needed = trackedFiles.filter((path) =>
+        /^(package(-lock)?\.json|turbo\.json|tsconfig\.base\.json|migrations\/.*|(apps|packages)\/[^/]+\/(src\/.*|package\.json|tsconfig\.build\.json|bin\/.*|scripts\/.*))$/.test(
+          path,
+        ),
+      );
+      expect(needed).toContain("migrations/meta/_journal.json");
+      expect(needed).toContain("packages/store/scripts/make-pglite-template.mjs");
+      expect(needed.filter((path) => ignore.ignores(path))).toEqual([]);
+      // npm ci installs every workspace the root manifest lists: each needs its manifest.
+      const workspaces = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"))
+        .workspaces as string[];
+      const manifests = trackedFiles.filter((path) =>
+        workspaces.some((glob) =>
+          new RegExp(`^${glob.replace("*", "[^/]+")}/package\\.json$`).test(path),
+        ),
+      );
+      expect(manifests).toContain("test/support/package.json");
+      expect(manifests.filter((path) => ignore.ignores(path))).toEqual([]);
+      expect(ignore.ignores("node_modules/onnxruntime-node/package.json")).toBe(true);
+    },
+  );
 
-  it.each(DOCKERFILES)("of %s leave out whatever else a checkout holds", (file) => {
-    const ignore = dockerignore().add(read(`${file}.dockerignore`));
-    // What the README's commands leave in a checkout, and other things that are no source.
-    for (const path of [
-      ".assay-example/store/PG_VERSION",
-      ".assay-example/report.html",
-      ".assay/base/1/1259",
-      ".assay.lock",
-      "scores.csv",
-      "exports/night-2.csv",
-      "report.html",
-      "nightly.jsonl",
-      "test/.tmp/vitest-results.json",
-      "test/infra/compose.test.ts",
-      "infra/.env",
-      ".env",
-      "infra/datasets/nightly.jsonl",
-      "examples/mixed.jsonl",
-      "coverage/index.html",
-      "bench-results/store.json",
-      ".git/HEAD",
-      ".turbo/cookies/1.cookie",
-      "node_modules/onnxruntime-node/package.json",
-      "apps/cli/dist/main.js",
-      "packages/store/dist/pglite-template.tar.gz",
-      "packages/core/node_modules/zod/package.json",
-      "packages/core/tsconfig.tsbuildinfo",
-    ]) {
-      expect(ignore.ignores(path), path).toBe(true);
-    }
-    // Anything at the top but the build's own files and folders, whatever its name (but
-    // names such as valueOf, which the library's results cache, a plain object, answers).
-    const kept = new Set([
-      "package.json",
-      "package-lock.json",
-      "turbo.json",
-      "tsconfig.base.json",
-      "migrations",
-      "apps",
-      "packages",
-      "test",
-    ]);
-    const name = fc
-      .stringMatching(/^[A-Za-z0-9._-]{1,12}$/)
-      .filter((n) => !kept.has(n) && !/^\.+$/.test(n) && !(n in Object.prototype));
-    const rest = fc.array(fc.stringMatching(/^[a-z0-9_-][a-z0-9_.-]{0,7}$/), { maxLength: 2 });
-    fc.assert(
-      fc.property(name, rest, (top, under) => ignore.ignores([top, ...under].join("/"))),
-      { numRuns: 300 },
-    );
-  });
+  it.each(BUILDS)(
+    "of %s (%s builder) leave out whatever else a checkout holds",
+    (file, builder) => {
+      const ignore = contextIgnore(builder, file);
+      // What the README's commands leave in a checkout, and other things that are no source.
+      for (const path of [
+        ".assay-example/store/PG_VERSION",
+        ".assay-example/report.html",
+        ".assay/base/1/1259",
+        ".assay.lock",
+        "scores.csv",
+        "exports/night-2.csv",
+        "report.html",
+        "nightly.jsonl",
+        "test/.tmp/vitest-results.json",
+        "test/infra/compose.test.ts",
+        "infra/.env",
+        ".env",
+        "infra/datasets/nightly.jsonl",
+        "examples/mixed.jsonl",
+        "coverage/index.html",
+        "bench-results/store.json",
+        ".git/HEAD",
+        ".turbo/cookies/1.cookie",
+        "node_modules/onnxruntime-node/package.json",
+        "apps/cli/dist/main.js",
+        "packages/store/dist/pglite-template.tar.gz",
+        "packages/core/node_modules/zod/package.json",
+        "packages/core/tsconfig.tsbuildinfo",
+      ]) {
+        expect(ignore.ignores(path), path).toBe(true);
+      }
+      // Anything at the top but the build's own files and folders, whatever its name (but
+      // names such as valueOf, which the library's results cache, a plain object, answers).
+      const kept = new Set([
+        "package.json",
+        "package-lock.json",
+        "turbo.json",
+        "tsconfig.base.json",
+        "migrations",
+        "apps",
+        "packages",
+        "test",
+      ]);
+      const name = fc
+        .stringMatching(/^[A-Za-z0-9._-]{1,12}$/)
+        .filter((n) => !kept.has(n) && !/^\.+$/.test(n) && !(n in Object.prototype));
+      const rest = fc.array(fc.stringMatching(/^[a-z0-9_-][a-z0-9_.-]{0,7}$/), { maxLength: 2 });
+      fc.assert(
+        fc.property(name, rest, (top, under) => ignore.ignores([top, ...under].join("/"))),
+        { numRuns: 300 },
+      );
+    },
+  );
 });

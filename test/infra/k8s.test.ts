@@ -163,7 +163,11 @@ describe("infra/k8s", () => {
     const container = containersOf(redis)[0] as Container;
     const claim = redis.spec.volumeClaimTemplates[0].metadata.name;
     const dataMount = container.volumeMounts?.find((mount) => mount.name === claim);
-    expect(dataMount?.mountPath, "the AOF is written on the claim").toBe(directive("dir"));
+    // redis.conf names no folder; redis-start.sh gives its default when the command gives none.
+    expect(directive("dir")).toBeUndefined();
+    expect(container.command).not.toContain("--dir");
+    const startDir = /^default_dir=(\S+)$/m.exec(files["redis-start.sh"] ?? "")?.[1];
+    expect(dataMount?.mountPath, "the AOF is written on the claim").toBe(startDir);
     const confPath = container.command?.at(-1) ?? "";
     const confMount = container.volumeMounts?.find((m) => confPath.startsWith(`${m.mountPath}/`));
     const confVolume = podSpec(redis).volumes.find(
@@ -194,7 +198,7 @@ describe("infra/k8s", () => {
     expect(redis.spec.serviceName).toBe(service.metadata.name);
   });
 
-  it("probes each worker on its metrics port and gives it the compose file's drain time", async () => {
+  it("probes each worker's health on its metrics port and gives it the compose file's drain time", async () => {
     const compose = loadCompose();
     expect(workers.map((w) => w.metadata.name).sort()).toEqual(["worker-cpu", "worker-gpu"]);
     for (const worker of workers) {
@@ -203,11 +207,10 @@ describe("infra/k8s", () => {
       const options = await assayOptions(container);
       const port = container.ports?.find((p) => p.containerPort === options.metricsPort);
       expect(port, `${name} exposes --metrics-port`).toBeDefined();
-      for (const probe of ["startupProbe", "readinessProbe", "livenessProbe"]) {
-        expect(container[probe]?.httpGet, `${name} ${probe}`).toEqual({
-          path: "/metrics",
-          port: port?.name,
-        });
+      // Ready only while it takes jobs with both servers reachable; alive while it answers.
+      const paths = { startupProbe: "/livez", readinessProbe: "/readyz", livenessProbe: "/livez" };
+      for (const [probe, path] of Object.entries(paths)) {
+        expect(container[probe]?.httpGet, `${name} ${probe}`).toEqual({ path, port: port?.name });
       }
       const grace = compose.services[name]?.stop_grace_period ?? "";
       expect(podSpec(worker).terminationGracePeriodSeconds, name).toBe(durationSeconds(grace));

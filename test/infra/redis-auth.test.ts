@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,16 +29,9 @@ const work = mkdtempSync(join(tmpdir(), "assay-redis-auth-"));
 const schema = freshSchema();
 const servers: ChildProcess[] = [];
 let host: OtherHost;
-let conf: string;
-
-/** infra/redis.conf with only its data folder moved (the shipped /data does not exist here). */
-function shippedConfig(): string {
-  const text = readFileSync(join(INFRA, "redis.conf"), "utf8");
-  expect(text).toMatch(/^dir \/data$/m);
-  const file = join(work, "redis.conf");
-  writeFileSync(file, text.replace(/^dir \/data$/m, `dir ${work}`));
-  return file;
-}
+const conf = join(INFRA, "redis.conf");
+// The container's /data does not exist here: the data folder is given as on a plain host.
+const DATA = ["--dir", work];
 
 /** Starts `argv` in the other host; resolves once `port` there takes connections. */
 async function serveThere(argv: string[], port: number, env: NodeJS.ProcessEnv = {}) {
@@ -93,11 +86,10 @@ function runThere(argv: string[], password?: string) {
 
 beforeAll(async () => {
   host = createOtherHost();
-  conf = shippedConfig();
   // As shipped: redis-start.sh, the shipped port, the password from the environment.
-  await serveThere(["sh", START, conf], 6379, { REDIS_PASSWORD: PASSWORD });
+  await serveThere(["sh", START, conf, ...DATA], 6379, { REDIS_PASSWORD: PASSWORD });
   // As shipped before Redis had a password: the same config, no password.
-  await serveThere(["redis-server", conf, "--port", "6380", "--appendonly", "no"], 6380);
+  await serveThere(["redis-server", conf, ...DATA, "--port", "6380", "--appendonly", "no"], 6380);
   const store = await openStore({ databaseUrl: DATABASE_URL, schema, migrate: true });
   await store.close();
 });
@@ -156,11 +148,11 @@ describe("Redis as infra/ starts it, seen from another host", () => {
   });
 
   it("redis-start.sh refuses to start Redis without a password it can pass on, saying how to make one", () => {
-    const unset = runThere(["sh", START, conf]);
+    const unset = runThere(["sh", START, conf, ...DATA]);
     expect(unset.status).toBe(1);
     expect(unset.stderr).toContain("REDIS_PASSWORD is not set");
     expect(unset.stderr).toContain("openssl rand -hex 32");
-    const quoted = runThere(["sh", START, conf], 'pass word"');
+    const quoted = runThere(["sh", START, conf, ...DATA], 'pass word"');
     expect(quoted.status).toBe(1);
     expect(quoted.stderr).toContain("REDIS_PASSWORD may hold only letters, digits and . _ ~ -");
   });

@@ -171,6 +171,20 @@ describe("assay CLI", () => {
     );
   });
 
+  it("exits 0 on the same input errors with --allow-input-errors, still listing them", async () => {
+    const { code, stdout } = await runAssay([
+      "run",
+      "examples/bad-lines.jsonl",
+      "--allow-input-errors",
+      "--run-id",
+      "bad-allowed",
+      "--db",
+      db,
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/examples\/bad-lines\.jsonl:2: malformed JSON/);
+  });
+
   it("--strict refuses an invalid dataset before storing anything", async () => {
     const run = await runAssay([
       "run",

@@ -52,6 +52,19 @@ export async function scrapeWorker(worker: WorkerProcess): Promise<WorkerCounts>
   };
 }
 
+/** One series of the worker's /metrics, e.g. `assay_service_up` with `service="postgres"`. */
+export async function scrapeSeries(
+  worker: WorkerProcess,
+  name: string,
+  labels: string,
+): Promise<number> {
+  const port = /"port":(\d+)/.exec(worker.logs())?.[1];
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const sample = parseSamples(text).find((s) => s.name === name && s.labels === `{${labels}}`);
+  if (sample === undefined) throw new Error(`worker serves no ${name}{${labels}}:\n${text}`);
+  return sample.value;
+}
+
 /** The sum of one counter over several workers. */
 export async function sumOver(
   workers: readonly WorkerProcess[],

@@ -29,6 +29,18 @@ export function loadDatasources(): ProvisionedDatasource[] {
     .datasources;
 }
 
+/** The dashboard's template variables (`templating.list`). */
+export function dashboardVariables(dashboard: Dashboard) {
+  return (dashboard.templating?.list ?? []) as {
+    name: string;
+    type: string;
+    query?: string;
+    datasource?: { uid?: string; type?: string };
+    multi?: boolean;
+    includeAll?: boolean;
+  }[];
+}
+
 /** Every panel, those inside rows included, rows themselves too. */
 export function allPanels(dashboard: Dashboard): (Panel | RowPanel)[] {
   return (dashboard.panels ?? []).flatMap((panel) =>
@@ -105,29 +117,44 @@ function sqlTime(date: Date): string {
 
 /**
  * The Postgres data source's macros as Grafana expands them before sending the query
- * (pkg/tsdb/grafana-postgresql-datasource/macros.go), for the time range `from`..`to`.
- * A macro this function does not know, or any other `$` variable, throws.
+ * (pkg/tsdb/grafana-postgresql-datasource/macros.go), for the time range `from`..`to`, after
+ * the dashboard's variables (`$name`, `${name}`): a variable with one value and neither
+ * multi nor "All" is written as it is (grafana-sql's interpolateVariable). A macro this
+ * function does not know, or any other `$` variable, throws.
  */
-export function expandGrafanaSql(sql: string, from: Date, to: Date): string {
-  const expanded = sql.replace(/\$__(\w+)\(([^)]*)\)/g, (match, macro: string, args: string) => {
-    const column = args.trim();
-    switch (macro) {
-      case "timeFilter":
-        return `${column} BETWEEN ${sqlTime(from)} AND ${sqlTime(to)}`;
-      case "timeFrom":
-        return sqlTime(from);
-      case "timeTo":
-        return sqlTime(to);
-      case "time":
-        return `${column} AS "time"`;
-      case "timeEpoch":
-        return `extract(epoch from ${column}) as "time"`;
-      case "unixEpochFilter":
-        return `${column} >= ${Math.floor(from.getTime() / 1000)} AND ${column} <= ${Math.floor(to.getTime() / 1000)}`;
-      default:
-        throw new Error(`Grafana macro ${match} is not expanded by this test; add it`);
-    }
+export function expandGrafanaSql(
+  sql: string,
+  from: Date,
+  to: Date,
+  variables: Record<string, string> = {},
+): string {
+  const interpolated = sql.replace(/\$\{(\w+)\}|\$(?!__)(\w+)/g, (match, braced, bare) => {
+    const value = variables[(braced ?? bare) as string];
+    if (value === undefined) throw new Error(`Unexpanded variable ${match} in ${sql}`);
+    return value;
   });
+  const expanded = interpolated.replace(
+    /\$__(\w+)\(([^)]*)\)/g,
+    (match, macro: string, args: string) => {
+      const column = args.trim();
+      switch (macro) {
+        case "timeFilter":
+          return `${column} BETWEEN ${sqlTime(from)} AND ${sqlTime(to)}`;
+        case "timeFrom":
+          return sqlTime(from);
+        case "timeTo":
+          return sqlTime(to);
+        case "time":
+          return `${column} AS "time"`;
+        case "timeEpoch":
+          return `extract(epoch from ${column}) as "time"`;
+        case "unixEpochFilter":
+          return `${column} >= ${Math.floor(from.getTime() / 1000)} AND ${column} <= ${Math.floor(to.getTime() / 1000)}`;
+        default:
+          throw new Error(`Grafana macro ${match} is not expanded by this test; add it`);
+      }
+    },
+  );
   const left = /\$\w+/.exec(expanded);
   if (left !== null) throw new Error(`Unexpanded variable ${left[0]} in ${sql}`);
   return expanded;

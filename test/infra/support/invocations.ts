@@ -26,6 +26,49 @@ export function imageDefaults(dockerfile: string): { cmd?: string[]; entrypoint?
   return { ...(cmd && { cmd }), ...(entrypoint && { entrypoint }) };
 }
 
+/**
+ * The command of the HEALTHCHECK of a Dockerfile's final stage (`CMD` form, exec form), or
+ * undefined when it has none.
+ */
+export function imageHealthcheck(dockerfile: string): string[] | undefined {
+  const parsed = DockerfileParser.parse(readFileSync(join(INFRA, dockerfile), "utf8"));
+  const instructions = parsed.getInstructions();
+  const from = instructions.map((i) => i.getKeyword()).lastIndexOf("FROM");
+  const check = instructions.slice(from).findLast((i) => i.getKeyword() === "HEALTHCHECK");
+  const text = check?.getArgumentsContent();
+  if (text === undefined || text === null) return undefined;
+  const json = /(?:^|\s)CMD\s+(\[.*\])\s*$/s.exec(text.replace(/\\\n/g, " "))?.[1];
+  if (json === undefined) throw new Error(`${dockerfile}: HEALTHCHECK is not CMD [...]: ${text}`);
+  return JSON.parse(json) as string[];
+}
+
+/**
+ * The entry points (`apps/.../dist/main.js`) of every process that infra/ starts with the
+ * image `dockerfile` builds: its CMD, the compose services built from it, the Kubernetes
+ * containers running it (assay:… for the CPU image, assay-gpu:… for the GPU one).
+ */
+export function imageEntryPoints(dockerfile: string): string[] {
+  const { cmd = [], entrypoint = [] } = imageDefaults(dockerfile);
+  const image = dockerfile === "gpu.Dockerfile" ? /^assay-gpu:/ : /^assay:/;
+  const argvs = [
+    [...entrypoint, ...cmd],
+    ...Object.values(loadCompose().services)
+      .filter((service) => service.build?.dockerfile === `infra/${dockerfile}`)
+      .map((service) => [
+        ...(service.entrypoint ?? []),
+        ...(service.command ?? imageCommandOf(service)),
+      ]),
+    ...loadManifests()
+      .flatMap(containersOf)
+      .filter((container) => image.test(container.image))
+      .map((container) => [...(container.command ?? []), ...(container.args ?? [])]),
+  ];
+  const entries = argvs
+    .filter((argv) => argv[0] === "node" && /^apps\/[^/]+\/dist\/.+\.js$/.test(argv[1] ?? ""))
+    .map((argv) => argv[1] as string);
+  return [...new Set(entries)];
+}
+
 /** Every process that the compose file, the Dockerfiles, the manifests and the README start. */
 export function allInvocations(): Invocation[] {
   const compose = loadCompose();

@@ -23,6 +23,7 @@ import { produceCommand, produceFailure } from "../distributed/service-failure.j
 import { unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
 import { watchForWorkers } from "../distributed/worker-watch.js";
 import { ExitCode } from "../exit-codes.js";
+import { completedExitCode, type InputErrorsFlags } from "../input-errors-exit.js";
 import { writeErr } from "../output.js";
 import { printSummary } from "../print-summary.js";
 import { createProgressView, type ProgressView } from "../progress/progress-view.js";
@@ -33,7 +34,7 @@ import { shutdownSignal } from "../shutdown-signal.js";
 import { specFor } from "../spec-option.js";
 import { assertUsableDataset } from "../usable-dataset.js";
 
-export interface ProduceFlags extends DistributedFlags, AnswersFlags {
+export interface ProduceFlags extends DistributedFlags, AnswersFlags, InputErrorsFlags {
   spec?: string;
   runId?: string;
   wait?: boolean;
@@ -184,7 +185,7 @@ async function produceOpenDataset(
           `Enqueued ${produced.enqueued} jobs for ${produced.samples} samples (${produced.planned} results planned, ` +
             `${produced.skipped} already stored, ${produced.inputErrors} input errors).`,
         );
-        const exitCode = produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;
+        const exitCode = completedExitCode(produced.inputErrors, flags);
         const follow = pasteableCommand(["status", runId], flags);
         if (flags.wait !== true) {
           // The workers may have stored every result before the plan was recorded: then no

@@ -13,6 +13,7 @@ import type { AnswersFlags } from "../answers-options.js";
 import { answerSources } from "../answers-options.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { HeldLines } from "../held-lines.js";
+import { completedExitCode, type InputErrorsFlags } from "../input-errors-exit.js";
 import { lostDatabase } from "../lost-connection.js";
 import type { DeviceName } from "../options.js";
 import { writeErr } from "../output.js";
@@ -29,7 +30,7 @@ import { assertUsableDataset } from "../usable-dataset.js";
 import type { VerifierFlags } from "../verifier-flags.js";
 import { describeVerifierSettings, verifierTuning } from "../verifier-tuning.js";
 
-export interface RunFlags extends AnswersFlags {
+export interface RunFlags extends AnswersFlags, InputErrorsFlags {
   spec?: string;
   runId?: string;
   concurrency: number;
@@ -159,7 +160,7 @@ async function runOpenDataset(
       log(`Skipped ${outcome.produced.skipped} results already stored by an earlier attempt.`);
     }
     printSummary(outcome.summary, outcome.selection, flags.json === true);
-    return outcome.produced.inputErrors > 0 ? ExitCode.inputErrors : ExitCode.ok;
+    return completedExitCode(outcome.produced.inputErrors, flags);
   } catch (error) {
     throw lostDatabase(
       error,

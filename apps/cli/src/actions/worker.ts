@@ -1,5 +1,5 @@
 import { type Pool, readEnv, redactUrl } from "@assay/core";
-import { runWorker } from "@assay/pipeline/worker";
+import { RedisOutage, runWorker } from "@assay/pipeline/worker";
 import type { DistributedFlags } from "../distributed/distributed-options.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { argsWithoutDevices, runOnePerDevice } from "../distributed/per-device.js";
@@ -48,6 +48,11 @@ export async function workerAction(flags: WorkerFlags): Promise<void> {
   const { registry, model } = await registryFor(flags, log);
   // Listen first: a SIGTERM that arrives while connecting must still drain, not kill.
   const shutdown = shutdownSignal((name) => log.info({ signal: name }, "shutdown requested"));
+  // One warning when Redis goes (every 30 s while it lasts), one line when it is back.
+  const redisOutage = new RedisOutage({
+    name: `Redis at ${redactUrl(flags.redis ?? readEnv().REDIS_URL)}`,
+    log,
+  });
   try {
     const store = await openSharedStore(flags);
     try {
@@ -56,7 +61,9 @@ export async function workerAction(flags: WorkerFlags): Promise<void> {
         ...(flags.stalledIntervalMs !== undefined && {
           stalledIntervalMs: flags.stalledIntervalMs,
         }),
-        onError: (error) => log.warn({ err: error }, "queue connection error (retrying)"),
+        onError: (error) => {
+          if (!redisOutage.noticed(error)) log.warn({ err: error }, "queue error (retrying)");
+        },
       });
       try {
         await runWorker({
@@ -72,6 +79,7 @@ export async function workerAction(flags: WorkerFlags): Promise<void> {
           ...(flags.metricsPort !== undefined && { metricsPort: flags.metricsPort }),
           signal: shutdown.signal,
           database: `Postgres at ${redactUrl(storeTarget(flags.db).databaseUrl ?? "")}`,
+          redisOutage,
         });
       } finally {
         await transport.close();

@@ -3,6 +3,7 @@ import type { ProduceFlags } from "../actions/produce.js";
 import { addAnswersOptions } from "../answers-options.js";
 import { declaredFlags } from "../declared-flags.js";
 import { addDistributedOptions } from "../distributed/distributed-options.js";
+import { ALLOW_INPUT_ERRORS_OPTION } from "../input-errors-exit.js";
 import { FORMAT_OPTION, positiveInt } from "../options.js";
 import { parseRunId } from "../run-id.js";
 
@@ -36,6 +37,7 @@ export function registerProduce(program: CommandUnknownOpts): void {
       "resume a run even though its dataset changed (another path, size or content)",
     )
     .option("--allow-changed-spec", "resume a run even though its spec changed")
+    .option(...ALLOW_INPUT_ERRORS_OPTION)
     .option("-q, --quiet", "no progress output");
   addDistributedOptions(addAnswersOptions(command)).action(async (dataset, flags) => {
     const { produceAction } = await import("../actions/produce.js");

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { isConnectionLost } from "@assay/store";
 import type { Logger } from "../logger.js";
+import { ServiceOutage } from "./service-outage.js";
 
 export interface DatabaseOutageOptions {
   /** Resolves once the database answers again. */
@@ -16,22 +17,35 @@ export interface DatabaseOutageOptions {
   /** First wait before reconnecting; doubles up to `maxDelayMs`. */
   firstDelayMs?: number;
   maxDelayMs?: number;
+  /** While the database stays gone, its warning comes again at most this often (30 s). */
+  repeatMs?: number;
 }
 
 /**
  * A worker's view of its database: up, or gone. The first job that fails because the
- * server is out of reach turns it to gone: the worker stops taking jobs, says so once,
- * and reconnects with backoff; when the server answers it says so once more and takes
- * jobs again. The jobs that failed go back to the queue (BullMQ's retry), so each
- * outage costs them one attempt, and the idempotent writer absorbs any that had stored
- * their row before the failure was seen.
+ * server is out of reach turns it to gone: the worker stops taking jobs, says so once
+ * (again every 30 s while it lasts), and reconnects with backoff; when the server answers
+ * it says so once more, with the outage's length, and takes jobs again. The jobs that
+ * failed go back to the queue (BullMQ's retry), so each outage costs them one attempt,
+ * and the idempotent writer absorbs any that had stored their row before the failure
+ * was seen.
  */
 export class DatabaseOutage {
   readonly #options: DatabaseOutageOptions;
+  /** Its lines and counts, for the logs, the metrics and the health endpoint. */
+  readonly service: ServiceOutage;
   #recovering: Promise<void> | undefined;
 
   constructor(options: DatabaseOutageOptions) {
     this.#options = options;
+    this.service = new ServiceOutage({
+      service: "postgres",
+      name: options.database,
+      log: options.log,
+      meanwhile: "taking no jobs, reconnecting with backoff",
+      afterwards: "taking jobs again",
+      ...(options.repeatMs !== undefined && { repeatMs: options.repeatMs }),
+    });
   }
 
   /** True while the database is gone and the worker takes no jobs. */
@@ -45,11 +59,8 @@ export class DatabaseOutage {
    */
   noticed(error: unknown): boolean {
     if (!isConnectionLost(error)) return false;
+    this.service.failed(reasonOf(error));
     if (this.#recovering === undefined) {
-      this.#options.log.warn(
-        { reason: error instanceof Error ? error.message : String(error) },
-        `lost the connection to ${this.#options.database}: taking no jobs, reconnecting with backoff`,
-      );
       this.#recovering = this.#recover().finally(() => {
         this.#recovering = undefined;
       });
@@ -63,8 +74,7 @@ export class DatabaseOutage {
   }
 
   async #recover(): Promise<void> {
-    const { ping, pause, resume, log, database, signal } = this.#options;
-    const started = Date.now();
+    const { ping, pause, resume, signal } = this.#options;
     await pause().catch(() => {});
     let delay = this.#options.firstDelayMs ?? 500;
     const maxDelay = this.#options.maxDelayMs ?? 30_000;
@@ -77,12 +87,16 @@ export class DatabaseOutage {
       try {
         await ping();
         break;
-      } catch {
+      } catch (error) {
+        this.service.failed(reasonOf(error));
         delay = Math.min(delay * 2, maxDelay);
       }
     }
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    log.info(`${database} is back after ${seconds} s: taking jobs again`);
+    this.service.back();
     resume();
   }
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -2,15 +2,31 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ConfigError } from "@assay/core";
 import type { Registry } from "prom-client";
+import type { WorkerHealth } from "./worker-health.js";
 
-/** Serves `GET /metrics` for Prometheus. Port 0 picks a free port (tests). */
+/**
+ * Serves `GET /metrics` for Prometheus and the worker's health: `/livez` answers while the
+ * process serves requests (a restart would not help a worker whose server is gone, so
+ * liveness leaves them out), `/readyz` is 200 only while the worker takes jobs with Redis
+ * and Postgres reachable, else 503; both say why in JSON. Port 0 picks a free port (tests).
+ */
 export async function startMetricsServer(
   registry: Registry,
   port: number,
+  health: () => WorkerHealth,
 ): Promise<{ port: number; close(): Promise<void> }> {
   const server: Server = createServer((request, response) => {
-    if (request.url !== "/metrics") {
-      response.writeHead(404).end("try /metrics\n");
+    const path = request.url?.split("?")[0];
+    if (path === "/livez" || path === "/readyz") {
+      const now = health();
+      const ok = path === "/livez" || now.ready;
+      response
+        .writeHead(ok ? 200 : 503, { "content-type": "application/json" })
+        .end(`${JSON.stringify(now)}\n`);
+      return;
+    }
+    if (path !== "/metrics") {
+      response.writeHead(404).end("try /metrics, /readyz or /livez\n");
       return;
     }
     registry.metrics().then(

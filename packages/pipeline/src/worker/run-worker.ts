@@ -14,7 +14,9 @@ import { createScoreHandler } from "../run/score-handler.js";
 import { DatabaseOutage } from "./database-outage.js";
 import { meteredResultWriter } from "./metered-writer.js";
 import { startMetricsServer } from "./metrics-server.js";
+import type { RedisOutage } from "./redis-outage.js";
 import { RunCompletionWatch } from "./run-completion-watch.js";
+import { type ConsumerState, workerHealth } from "./worker-health.js";
 import { type VerifierTotals, WorkerMetrics } from "./worker-metrics.js";
 
 export interface RunWorkerOptions {
@@ -36,6 +38,11 @@ export interface RunWorkerOptions {
   signal: AbortSignal;
   /** The store's database as log lines name it; default "Postgres". */
   database?: string;
+  /**
+   * Follows the transport's Redis (its errors reach it through the transport's `onError`
+   * too): its outages are logged, served as metrics and make `/readyz` fail.
+   */
+  redisOutage?: RedisOutage;
 }
 
 /**
@@ -44,29 +51,14 @@ export interface RunWorkerOptions {
  * only after its row is stored, so a killed worker loses nothing: its unacknowledged jobs
  * go back to the queue (stalled-job recovery) and the idempotent writer absorbs repeats.
  * When the database goes away the worker stops taking jobs until it answers again
- * (`DatabaseOutage`); the jobs that failed on it are retried from the queue. The worker
+ * (`DatabaseOutage`); the jobs that failed on it are retried from the queue. Either
+ * server's outage is a warning when it starts (again every 30 s while it lasts) and a
+ * line when it ends (`ServiceOutage`), `assay_service_*` metrics and a failing `/readyz`. The worker
  * that stores a run's last result completes the run (`RunCompletionWatch`).
  */
 export async function runWorker(options: RunWorkerOptions): Promise<void> {
-  const { pool, store, transport, log } = options;
-  const metrics = new WorkerMetrics(() => transport.queueCounts(), options.verifierTotals);
-  // Every scorer this pool runs has its series from the first scrape; a scorer `key` a
-  // spec gives gets them when its first job starts.
-  const { registry } = options;
-  for (const scorer of registry.names().filter((name) => registry.get(name)?.pool === pool)) {
-    metrics.seeScorer(pool, scorer);
-  }
-  const server =
-    options.metricsPort === undefined
-      ? undefined
-      : await startMetricsServer(metrics.registry, options.metricsPort);
-  if (server !== undefined) log.info({ port: server.port }, "metrics on /metrics");
-
-  // A batch larger than the jobs in flight could never fill; it would always wait the deadline.
-  const writer = meteredResultWriter(store, metrics, {
-    maxBatch: Math.min(1000, options.concurrency),
-    maxDelayMs: 20,
-  });
+  const { pool, store, transport, log, redisOutage } = options;
+  redisOutage?.watch(transport.redis);
   // The consumer starts after the outage watch that pauses it; it reads it through this.
   const consumerRef: { current?: PausableConsumer } = {};
   const outage = new DatabaseOutage({
@@ -76,6 +68,36 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     log,
     database: options.database ?? "Postgres",
     signal: options.signal,
+  });
+  const services = () => [
+    outage.service.state(),
+    ...(redisOutage === undefined ? [] : [redisOutage.service.state()]),
+  ];
+  const consumerState = (): ConsumerState =>
+    options.signal.aborted ? "stopping" : outage.down ? "paused: Postgres is gone" : "taking jobs";
+  const metrics = new WorkerMetrics(
+    () => transport.queueCounts(),
+    options.verifierTotals,
+    services,
+  );
+  // Every scorer this pool runs has its series from the first scrape; a scorer `key` a
+  // spec gives gets them when its first job starts.
+  const { registry } = options;
+  for (const scorer of registry.names().filter((name) => registry.get(name)?.pool === pool)) {
+    metrics.seeScorer(pool, scorer);
+  }
+  const server =
+    options.metricsPort === undefined
+      ? undefined
+      : await startMetricsServer(metrics.registry, options.metricsPort, () =>
+          workerHealth(consumerState(), services()),
+        );
+  if (server !== undefined) log.info({ port: server.port }, "metrics on /metrics");
+
+  // A batch larger than the jobs in flight could never fill; it would always wait the deadline.
+  const writer = meteredResultWriter(store, metrics, {
+    maxBatch: Math.min(1000, options.concurrency),
+    maxDelayMs: 20,
   });
   const completion = new RunCompletionWatch({
     complete: (runId) => completeRun(store, runId),

@@ -1,6 +1,7 @@
 import type { Pool } from "@assay/core";
 import type { QueueCounts } from "@assay/queue";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { ServiceState } from "./service-outage.js";
 
 /** Why a job failed: retried (an outage), or failed at once (a job that cannot succeed). */
 export const FAILURE_KINDS = ["transient", "unrecoverable"] as const;
@@ -83,24 +84,65 @@ export class WorkerMetrics {
   }
 
   /**
-   * `counts` (and `verifier`, on the GPU pool) are read on each scrape, so the gauge shows
-   * the queue as it is now and the verifier's counters its totals since it loaded.
+   * `counts` (and `verifier`, on the GPU pool, and `services`) are read on each scrape, so
+   * the gauge shows the queue as it is now and the counters their totals since the start.
    */
-  constructor(counts: () => Promise<QueueCounts[]>, verifier?: () => VerifierTotals) {
+  constructor(
+    counts: () => Promise<QueueCounts[]>,
+    verifier?: () => VerifierTotals,
+    services: () => ServiceState[] = () => [],
+  ) {
     collectDefaultMetrics({ register: this.registry, prefix: "assay_worker_" });
     if (verifier !== undefined) this.#registerVerifier(verifier);
+    this.#registerServices(services);
     new Gauge({
       name: "assay_queue_depth",
-      help: "Jobs in each queue by state",
+      help: "Jobs in each queue by state (no series while Redis is out of reach)",
       labelNames: ["queue", "state"] as const,
       registers: [this.registry],
       async collect() {
         this.reset();
-        for (const queue of await counts().catch(() => [])) {
+        // Commands wait through a Redis outage: a scrape must not, or Prometheus would
+        // see no metric at all, assay_service_up included, for as long as it lasts.
+        const redisDown = services().some((s) => s.service === "redis" && !s.up);
+        const queues = redisDown ? [] : await withinTime(counts(), QUEUE_DEPTH_TIMEOUT_MS);
+        for (const queue of queues) {
           for (const state of ["waiting", "active", "delayed", "failed"] as const) {
             this.set({ queue: queue.queue, state }, queue[state]);
           }
         }
+      },
+    });
+  }
+
+  #registerServices(services: () => ServiceState[]): void {
+    new Gauge({
+      name: "assay_service_up",
+      help: "1 while the worker reaches the server (postgres, redis), 0 while it is gone",
+      labelNames: ["service"] as const,
+      registers: [this.registry],
+      collect() {
+        for (const s of services()) this.set({ service: s.service }, s.up ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: "assay_service_outages_total",
+      help: "Times the worker lost the server (postgres, redis) since it started",
+      labelNames: ["service"] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const s of services()) this.inc({ service: s.service }, s.outages);
+      },
+    });
+    new Counter({
+      name: "assay_service_down_seconds_total",
+      help: "Seconds the server (postgres, redis) was gone since the worker started, the current outage included",
+      labelNames: ["service"] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const s of services()) this.inc({ service: s.service }, s.downSeconds);
       },
     });
   }
@@ -128,5 +170,21 @@ export class WorkerMetrics {
         this.inc(totals().passes);
       },
     });
+  }
+}
+
+/** How long a scrape waits for the queue depth before it leaves the gauge out. */
+const QUEUE_DEPTH_TIMEOUT_MS = 2000;
+
+/** `promise`'s value, or no queues when it takes longer than `ms` or fails. */
+async function withinTime(promise: Promise<QueueCounts[]>, ms: number): Promise<QueueCounts[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<QueueCounts[]>((resolve) => {
+    timer = setTimeout(() => resolve([]), ms);
+  });
+  try {
+    return await Promise.race([promise.catch(() => []), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
