@@ -22,9 +22,9 @@ import { startCpuWorker, type WorkerProcess } from "./support/worker-process.js"
 
 const SAMPLES = 50;
 // The default prefix: the cluster is this test's own. Its CPU queue and this model's queue
-// hash to slots of different masters ({assay:cpu} 14540, {assay:gpu-acme_judge} 3412).
+// hash to slots of different masters ({assay:cpu} 14540, {assay:gpu-org_2fjudge} 138).
 const PREFIX = "assay";
-const MODEL = "acme/judge";
+const MODEL = "org/judge";
 
 describe("produce and work through a Redis Cluster", () => {
   const schema = freshSchema();

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gpuQueueName } from "@assay/queue/queue-names";
 import { deletePrefix, freshPrefix, REDIS_URL } from "@assay/test-support/services";
 import { DATABASE_URL, dropSchema, freshSchema, schemaExists } from "@assay/test-support/stores";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -105,8 +106,8 @@ describe("a spec's verifier model written as a relative path", () => {
     // Looked at from elsewhere, without --queue-prefix: the command names the folder itself.
     const status = await cliIn(tmpdir(), ["status", "served", ...flags]);
     expect(status.stdout).toContain(
-      "! 1 of this run's jobs wait in gpu-" +
-        `${join(work, "models/verifier").replace(/[^A-Za-z0-9_.-]+/g, "_")} and no worker serves it; ` +
+      `! 1 of this run's jobs wait in ${gpuQueueName(realpathSync(join(work, "models/verifier")))} ` +
+        "and no worker serves it; " +
         `start one with: assay worker --pool gpu --model ${join(work, "models/verifier")} ` +
         `--queue-prefix ${prefix} --db-schema ${schema} --db ${DATABASE_URL}\n`,
     );
