@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
 import { modelIdentity } from "@assay/core/model-identity";
+import { afterAll, describe, expect, it } from "vitest";
 import type { VerifierModel } from "../src/model/verifier-model.js";
 import { modelCache } from "../src/scorer/model-cache.js";
 
