@@ -14,6 +14,8 @@ export const ExitCode = {
   inputErrors: 4,
   /** A service (Postgres, Redis) is unreachable, or the setup is wrong (env, metrics port). */
   unavailable: 5,
+  /** A second Ctrl-C or SIGTERM while the first was still draining: stopped at once. */
+  interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

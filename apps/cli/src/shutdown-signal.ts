@@ -1,3 +1,5 @@
+import { ExitCode } from "./exit-codes.js";
+
 /**
  * An AbortSignal aborted by the first SIGTERM or SIGINT, so a long-running command can stop
  * taking work and drain. A second signal exits at once, for an operator who cannot wait.
@@ -8,7 +10,7 @@ export function shutdownSignal(onSignal?: (name: NodeJS.Signals) => void): {
 } {
   const controller = new AbortController();
   const handle = (name: NodeJS.Signals): void => {
-    if (controller.signal.aborted) process.exit(130);
+    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
     onSignal?.(name);
     controller.abort();
   };

@@ -37,8 +37,12 @@ describe("answer-join lock (Postgres)", () => {
   it("keeps runs of one id in two schemas apart: they are two runs", async () => {
     const [first, second] = [await storeIn(schemaA), await storeIn(schemaB)];
     const held = await first.lockAnswerJoin("shared-id");
-    const other = await second.lockAnswerJoin("shared-id");
-    await other.release();
+    // Held: the same schema is refused, the other schema's run of that id is not.
+    const third = await storeIn(schemaA);
+    await expect(third.lockAnswerJoin("shared-id")).rejects.toThrow(RunInUseError);
+    const other = second.lockAnswerJoin("shared-id");
+    await expect(other).resolves.toMatchObject({ release: expect.any(Function) });
+    await (await other).release();
     await held.release();
   });
 

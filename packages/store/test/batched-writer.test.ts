@@ -152,7 +152,6 @@ describe("BatchedWriter", () => {
     expect(failed.map((write) => write.rows)).toContain(4);
     expect(failed.map((write) => write.rows)).toContain(1);
     expect(stored.reduce((sum, write) => sum + (write.result ?? 0), 0)).toBe(3);
-    for (const write of seen) expect(write.seconds).toBeGreaterThanOrEqual(0);
     await writer.close();
   });
 });
