@@ -54,6 +54,17 @@ describe("a worker's watch for runs it may complete", () => {
     await watcher.stop();
   });
 
+  it("looks once more when stopped right after a result, before its idle look", async () => {
+    const done = { state: "completed", here: true, selection: undefined } as RunCompletion;
+    const { watcher, asked, completed } = watch(async () => done);
+    watcher.jobStarted();
+    watcher.jobEnded("d");
+    expect(asked).toEqual([]);
+    await watcher.stop();
+    expect(asked).toEqual(["d"]);
+    expect(completed).toEqual(["d"]);
+  });
+
   it("lets a completion in progress end before it stops", async () => {
     let finish = (): void => {};
     const { watcher, asked } = watch(

@@ -49,12 +49,20 @@ export class RunCompletionWatch {
     if (this.#inFlight === 0) this.#whenIdle();
   }
 
-  /** Stops looking; resolves once a look in progress (a completion, perhaps) has ended. */
+  /**
+   * Stops looking; resolves once a look in progress (a completion, perhaps) has ended and
+   * the runs stored since the last look were looked at once more: a worker drained right
+   * after storing a run's last result (a scale-down, a deploy) still completes that run.
+   */
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#idle);
     clearInterval(this.#busy);
     await this.#looking;
+    if (this.#touched.size === 0) return;
+    const runs = [...this.#touched];
+    this.#touched.clear();
+    await this.#lookAt(runs);
   }
 
   #whenIdle(): void {
