@@ -131,9 +131,14 @@ async function produceOpenDataset(
         modelQueues,
         bytesTotal: opened.bytes,
       });
-      const watch = watchForWorkers(transport, flags, (line) => screen.say(line), {
-        modelQueues,
-      });
+      const watch = watchForWorkers(
+        () => transport.fedQueues(),
+        flags,
+        (line) => screen.say(line),
+        {
+          modelQueues,
+        },
+      );
       try {
         const code = await streamAndWait();
         return code;

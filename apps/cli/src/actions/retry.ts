@@ -5,6 +5,7 @@ import { renderRetryOutcome, retryRun } from "../distributed/retry-run.js";
 import { withRunQueuePrefix } from "../distributed/run-queue-prefix.js";
 import { retryFailure } from "../distributed/service-failure.js";
 import { unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
+import { watchForWorkers } from "../distributed/worker-watch.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { writeErr, writeOut } from "../output.js";
 import { printSummary } from "../print-summary.js";
@@ -67,10 +68,18 @@ export async function retryAction(
         quiet: flags.quiet === true || flags.json === true,
         initial: {},
       });
+      const watch = watchForWorkers(
+        () => transport.prefixQueues(),
+        flags,
+        (line) => view.note(line),
+      );
       await waitForRun(store, runId, planned, {
         onTick: (done) => view.update({ done, planned }),
         unfinishedJobs: () => unfinishedJobs(transport),
-      }).finally(() => view.stop());
+      }).finally(() => {
+        watch.stop();
+        view.stop();
+      });
       const completion = await completeRun(store, runId, { wait: true });
       const summary = await store.runSummary(runId);
       view.finish(summary);

@@ -1,4 +1,4 @@
-import type { BullmqTransport } from "@assay/queue";
+import type { ServedQueue } from "@assay/queue";
 import type { ModelQueue } from "@assay/store";
 import type { DistributedFlags } from "./distributed-options.js";
 import { workerCommand } from "./queue-warnings.js";
@@ -11,15 +11,17 @@ export interface WorkerWatchOptions {
 }
 
 /**
- * Looks every `intervalMs` at the queues a producer fed: one with jobs waiting and no
+ * Looks every `intervalMs` at the queues a command waits on (those a producer fed, every
+ * queue of the prefix for a retry): one with jobs waiting and no
  * worker connected at two looks in a row (a worker that is starting up, loading its model,
  * has had the time between) gets one line through `say`, naming the queue and the
  * `assay worker` command that serves it; once a worker serves it, it may be said again.
- * Without it a `produce --wait` with no worker on a queue waits at 0% without a word.
+ * Without it a `produce --wait` or `retry --wait` with no worker on a queue waits at 0%
+ * without a word.
  * Where Redis does not list its clients, nothing is said.
  */
 export function watchForWorkers(
-  transport: Pick<BullmqTransport, "fedQueues">,
+  queues: () => Promise<ServedQueue[]>,
   flags: DistributedFlags,
   say: (line: string) => void,
   options: WorkerWatchOptions = {},
@@ -29,8 +31,7 @@ export function watchForWorkers(
   const said = new Set<string>();
   let looking = false;
   const look = async (): Promise<void> => {
-    const fed = await transport.fedQueues();
-    for (const { queue, waiting, workers } of fed) {
+    for (const { queue, waiting, workers } of await queues()) {
       const unserved = workers === 0 && waiting > 0;
       if (!unserved) {
         unservedBefore.delete(queue);

@@ -19,6 +19,13 @@ export interface BullmqConsumeOptions extends ConsumeOptions {
   onRedelivered?: (job: ScoreJob) => void;
 }
 
+/** A queue's jobs waiting (or retrying) and the workers connected to it now (null: unknown). */
+export interface ServedQueue {
+  queue: string;
+  waiting: number;
+  workers: number | null;
+}
+
 /** Jobs of one queue, as `assay status` shows them. */
 export interface QueueCounts {
   queue: string;
@@ -138,15 +145,28 @@ export class BullmqTransport implements Transport {
    * The queues this transport added jobs to, each with its jobs waiting (or retrying) and
    * the workers connected to it now (null where Redis does not list its clients).
    */
-  async fedQueues(): Promise<{ queue: string; waiting: number; workers: number | null }[]> {
-    const fed = [];
-    for (const name of [...this.#fed].sort()) {
+  fedQueues(): Promise<ServedQueue[]> {
+    return this.#served([...this.#fed].sort());
+  }
+
+  /**
+   * Every queue under the prefix, as `fedQueues` gives them: for a command that waits on
+   * jobs it did not add itself (`assay retry --wait`, whose jobs may wait where the
+   * producer put them).
+   */
+  async prefixQueues(): Promise<ServedQueue[]> {
+    return this.#served(await this.#queueNames());
+  }
+
+  async #served(names: readonly string[]): Promise<ServedQueue[]> {
+    const served = [];
+    for (const name of names) {
       const queue = this.#queue(name);
       const waiting = await queue.getJobCountByTypes("wait", "prioritized", "delayed");
       const workers = await liveWorkers(queue);
-      fed.push({ queue: name, waiting, workers: workers === null ? null : workers.length });
+      served.push({ queue: name, waiting, workers: workers === null ? null : workers.length });
     }
-    return fed;
+    return served;
   }
 
   /** Waiting, active, delayed (retrying) and failed jobs of every queue under the prefix. */

@@ -2,6 +2,7 @@ export {
   type BullmqConsumeOptions,
   BullmqTransport,
   type QueueCounts,
+  type ServedQueue,
 } from "./bullmq-transport.js";
 export type { PausableConsumer } from "./consumer.js";
 export { EnqueueAbortedError } from "./enqueue-aborted-error.js";
