@@ -36,7 +36,8 @@ describe("retry --wait on a queue no worker serves", () => {
 
   it("names the queue and the worker command, then completes once it runs", async () => {
     writeTextDataset(dataset, 5);
-    const migrated = await startAssay(["migrate", "--db", DATABASE_URL, "--db-schema", schema]).done;
+    const migrated = await startAssay(["migrate", "--db", DATABASE_URL, "--db-schema", schema])
+      .done;
     expect(migrated.code, migrated.stderr).toBe(0);
     const produced = startAssay([
       ...["produce", dataset, "--run-id", "queued", "--queue-prefix", prefix, "--quiet"],
