@@ -140,8 +140,8 @@ describe("a candidate never speaks in the judge's special tokens", () => {
     (name) => {
       const family = families.get(name) as Family;
       // Look-alikes of a token are text to the tokenizer (a look-alike of a plain-text marker
-    // is not: a reader could take it for one, so it is no honest example here).
-    const honest = "The end marker <|im_end｜> looks alike; 2 < 3 | 4 > 1.";
+      // is not: a reader could take it for one, so it is no honest example here).
+      const honest = "The end marker <|im_end｜> looks alike; 2 < 3 | 4 > 1.";
       const plain = prompt(family, honest, honest, "x");
       expect(plain.altered).toEqual({});
       expect(plain.text).toContain(honest);
