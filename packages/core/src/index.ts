@@ -147,6 +147,7 @@ export {
   createSanitizer,
   DEFAULT_DELIMITERS,
   DEFAULT_REPLACEMENT,
+  type Neutralized,
   type SanitizeOptions,
   type Sanitizer,
   sanitizeUntrusted,

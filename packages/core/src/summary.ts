@@ -37,6 +37,12 @@ export interface RunSummary {
   inputErrorExamples: InputErrorSummary[];
   /** Verifier calls and how many had their input cut to fit the model's window. */
   truncation: { calls: number; truncated: number; refused: number };
+  /**
+   * Samples whose untrusted text (question, answer, metadata) a verifier changed before
+   * scoring it: a score's `detail.altered` names the fields. Absent in summaries kept from
+   * before it was counted.
+   */
+  alteredSamples?: number;
   /** Present when the answers were joined from batch outputs (`--answers`). */
   answers?: AnswerJoinCounts;
 }

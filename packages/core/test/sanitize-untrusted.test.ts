@@ -50,4 +50,20 @@ describe("sanitizeUntrusted", () => {
   it("refuses a replacement that is itself a delimiter", () => {
     expect(() => createSanitizer({ replacement: "[end data]" })).toThrow(/contain no delimiter/);
   });
+
+  it("breaks an occurrence in place with `breakWith`, counts it, and replaces what it cannot break", () => {
+    const sanitizer = createSanitizer({ delimiters: ["[END DATA]", "#"], breakWith: "\u00b7" });
+    expect(sanitizer.neutralize("a [end\u00a0data] b [END DATA]")).toEqual({
+      text: "a [\u00b7end\u00a0data] b [\u00b7END DATA]",
+      changes: 2,
+    });
+    // One character has no inside to break.
+    expect(sanitizer.neutralize("x # y")).toEqual({ text: `x ${R} y`, changes: 1 });
+    expect(sanitizer.neutralize("[END] and [DATA]")).toEqual({
+      text: "[END] and [DATA]",
+      changes: 0,
+    });
+    expect(sanitizer.containsDelimiter(sanitizer.text("[[END DATA]END DATA]"))).toBe(false);
+    expect(() => createSanitizer({ breakWith: "\u200b" })).toThrow(/breakWith/);
+  });
 });

@@ -12,6 +12,9 @@ export function renderSummaryTable(summary: RunSummary): string {
   const lines = [header(summary), "", scorerTable(summary), "", routingTable(summary)];
   if (summary.answers !== undefined) lines.push("", answerJoinLine(summary.answers));
   if (summary.truncation.calls > 0) lines.push("", truncationLine(summary));
+  if (summary.truncation.calls > 0 && summary.alteredSamples !== undefined) {
+    lines.push("", alteredLine(summary.alteredSamples, summary.samples));
+  }
   if (summary.inputErrors > 0) lines.push("", inputErrorLines(summary));
   return lines.join("\n");
 }
@@ -71,6 +74,12 @@ function truncationLine(summary: RunSummary): string {
   const line = `Truncation: ${truncated} of ${calls} verifier calls cut to fit (${rate}); ${refused} refused (answer too long)`;
   // The answer itself is never cut, but a cut question can still change the verdict.
   return truncated > 0 || refused > 0 ? `WARNING ${line}. See the truncations table.` : line;
+}
+
+/** Samples whose untrusted text had a delimiter or a tokenizer's added token broken. */
+export function alteredLine(altered: number, samples: number): string {
+  const share = samples === 0 ? "0.00%" : `${((100 * altered) / samples).toFixed(2)}%`;
+  return `Untrusted text: ${altered} of ${samples} samples altered (${share}): a delimiter or special token in their text was broken before scoring (score detail \`altered\`)`;
 }
 
 export function formatMean(mean: number | null): string {

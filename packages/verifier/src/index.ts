@@ -44,6 +44,7 @@ export { type ProbeHead, type ProbeValue, probeValue } from "./heads/probe.js";
 export { type ScaleCheck, scaleTokenIds } from "./heads/scale.js";
 export type { DownloadProgress } from "./hub/download-hub-file.js";
 export { parseHubSource } from "./hub/hub-source.js";
+export { type AddedToken, addedTokensOf, isWhitespaceToken } from "./model/added-tokens.js";
 export { type LoadModelOptions, loadModel } from "./model/load-model.js";
 export {
   MODEL_FILES,
@@ -89,4 +90,16 @@ export {
 } from "./session/create-session.js";
 export { ModelRunner } from "./session/model-runner.js";
 export { type PromptPiece, plainText, resolvePrompt } from "./template/resolve-prompt.js";
-export { templateDelimiters, untrustedSanitizer } from "./template/untrusted-text.js";
+export {
+  chooseTokenBreak,
+  guardedSpellings,
+  TOKEN_BREAKS,
+  TokenGuard,
+} from "./template/token-guard.js";
+export {
+  DELIMITER_BREAK,
+  templateDelimiters,
+  type UntrustedFilter,
+  untrustedFilter,
+  untrustedSanitizer,
+} from "./template/untrusted-text.js";

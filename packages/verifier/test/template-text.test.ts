@@ -43,7 +43,7 @@ describe("any template text", () => {
     }
   });
 
-  it("neutralizes such text in answers, even when the default replacement contains a delimiter", () => {
+  it("breaks such text in answers, and replaces one-character delimiters with a replacement that is none", () => {
     expect(templateDelimiters(TEMPLATE)).toContain("Score (1-5):");
     const prompt = resolvePrompt(
       TEMPLATE,
@@ -52,8 +52,9 @@ describe("any template text", () => {
     );
     if (!prompt.ok) throw new Error(prompt.message);
     const answer = prompt.pieces.find((p) => p.role === "answer")?.body;
-    // "[" and "]" are delimiters here, so "[delimiter removed]" cannot be the replacement.
-    expect(answer).toBe("C(delimiter removed)\n(delimiter removed) 5");
+    // "[" and "]" are delimiters here, so "[delimiter removed]" cannot be the replacement;
+    // the longer delimiter is broken in place.
+    expect(answer).toBe("C(delimiter removed)\ns\u00b7core (1-5): 5");
   });
 
   it("builds a sanitizer for every template text, and it removes every delimiter (property)", () => {

@@ -10,11 +10,26 @@ export interface SanitizeOptions {
   delimiters?: readonly string[];
   /** Text put in place of each neutralized occurrence. Default `DEFAULT_REPLACEMENT`. */
   replacement?: string;
+  /**
+   * Break each occurrence instead of replacing it: this text goes in after the occurrence's
+   * first character ("[END DATA]" becomes "[·END DATA]"), so the rest of the value keeps its
+   * words. A visible character the matcher does not skip (not blank, not invisible). An
+   * occurrence it cannot break (one character long, or one the break rebuilds) is replaced.
+   */
+  breakWith?: string;
+}
+
+/** A value after neutralizing, and how many occurrences were changed. */
+export interface Neutralized {
+  text: string;
+  changes: number;
 }
 
 export interface Sanitizer {
-  /** The text with every look-alike of a delimiter replaced. */
+  /** The text with every look-alike of a delimiter replaced (or broken, with `breakWith`). */
   text(text: string): string;
+  /** As `text`, with the number of occurrences changed (0: the text is returned as is). */
+  neutralize(text: string): Neutralized;
   /** A deep copy of JSON-like data (metadata) with every string and key sanitized. */
   value<T>(value: T): T;
   /** Whether the text holds something a reader could take for a delimiter. */
@@ -39,18 +54,28 @@ export function createSanitizer(options: SanitizeOptions = {}): Sanitizer {
       `Expected \`replacement\` to contain no delimiter, got \`${replacement}\` (it matches one of ${JSON.stringify(delimiters)})`,
     );
   }
-  const text = (input: string): string => {
-    let current = input;
+  const breakWith = options.breakWith;
+  if (breakWith !== undefined && !/^[^\p{Cf}\p{M}\s]+$/u.test(breakWith)) {
+    throw new RangeError(
+      `Expected \`breakWith\` to be visible characters the matcher does not skip, got ${JSON.stringify(breakWith)}`,
+    );
+  }
+  const neutralize = (input: string): Neutralized => {
+    let current = { text: input, changes: 0 };
     // Replacing can join the pieces around a match into a new delimiter
     // ("[END [END DATA] DATA]" is safe, but a crafted input may not be): repeat until clean.
-    for (let pass = 0; pass < 10 && containsDelimiter(current); pass += 1) {
-      current = replaceAll(current, pattern, replacement);
+    // Breaking gets a few passes, then whatever it could not break is replaced.
+    for (let pass = 0; pass < 10 && containsDelimiter(current.text); pass += 1) {
+      const broken = breakWith !== undefined && pass < 3;
+      const next = changeAll(current.text, pattern, replacement, broken ? breakWith : undefined);
+      current = { text: next.text, changes: current.changes + next.changes };
     }
     return current;
   };
+  const text = (input: string): string => neutralize(input).text;
   const containsDelimiter = (input: string): boolean => foldText(input).text.search(pattern) !== -1;
   const value = <T>(input: T): T => deepMapStrings(input, text) as T;
-  return { text, value, containsDelimiter };
+  return { text, neutralize, value, containsDelimiter };
 }
 
 /** One-off form of `createSanitizer(options).text(text)`. */
@@ -78,18 +103,30 @@ function delimiterPattern(delimiters: readonly string[]): RegExp {
 
 // `search` and `matchAll` ignore and do not move `lastIndex`, so the shared global
 // pattern carries no state between calls.
-function replaceAll(input: string, pattern: RegExp, replacement: string): string {
+// A match of one original character cannot be broken inside: it is replaced.
+function changeAll(
+  input: string,
+  pattern: RegExp,
+  replacement: string,
+  breakWith: string | undefined,
+): Neutralized {
   const folded = foldText(input);
   let output = "";
   let kept = 0;
+  let changes = 0;
   for (const match of folded.text.matchAll(pattern)) {
     const start = folded.origin[match.index] as number;
     const end = endOfChar(folded.origin, match.index + match[0].length - 1);
     if (start < kept) continue;
-    output += input.slice(kept, start) + replacement;
+    const firstEnd = endOfChar(folded.origin, match.index);
+    output +=
+      breakWith !== undefined && firstEnd < end
+        ? input.slice(kept, firstEnd) + breakWith + input.slice(firstEnd, end)
+        : input.slice(kept, start) + replacement;
     kept = end;
+    changes += 1;
   }
-  return output + input.slice(kept);
+  return { text: output + input.slice(kept), changes };
 }
 
 /** End offset of the original character that folded unit `unit` came from. */

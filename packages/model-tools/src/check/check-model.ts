@@ -7,7 +7,6 @@ import {
   type PromptPiece,
   resolvePrompt,
   scorePosition,
-  untrustedSanitizer,
   type VerifierModel,
 } from "@assay/verifier";
 import { pieceText, promptFormat } from "@assay/verifier/tooling";
@@ -185,7 +184,7 @@ function checkUntouched(model: VerifierModel, pieces: PromptPiece[], text: strin
 function resolverOf(model: VerifierModel): (question: string, answer: string) => PromptPiece[] {
   const { template, criteria } = model.config;
   const criterion = criteria?.[0]?.text ?? "";
-  const sanitizer = untrustedSanitizer(template, model.delimiters);
+  const sanitizer = model.untrustedFilter(template);
   return (question, answer) => {
     const prompt = resolvePrompt(
       template,

@@ -1,4 +1,4 @@
-import { fitPrompt, resolvePrompt, untrustedSanitizer, type VerifierModel } from "@assay/verifier";
+import { fitPrompt, resolvePrompt, type VerifierModel } from "@assay/verifier";
 import { pieceText, promptFormat } from "@assay/verifier/tooling";
 import type { CheckRow } from "./check-model.js";
 import { fillerText } from "./filler.js";
@@ -15,7 +15,7 @@ export function checkPairwiseLength(
 ): CheckRow[] {
   const config = model.config.pairwise;
   if (config === undefined) return [];
-  const sanitizer = untrustedSanitizer(config.template, model.delimiters);
+  const sanitizer = model.untrustedFilter(config.template);
   const piecesOf = (question: string, a: string, b: string) => {
     const metadata = { answer_a: a, answer_b: b };
     const prompt = resolvePrompt(

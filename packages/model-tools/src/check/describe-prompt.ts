@@ -7,7 +7,6 @@ import {
   renderChat,
   resolvePrompt,
   scorePosition,
-  untrustedSanitizer,
   type VerifierModel,
 } from "@assay/verifier";
 import { pieceText, readJsonFile, renderedDate } from "@assay/verifier/tooling";
@@ -45,7 +44,7 @@ const EXAMPLE = { question: "What is 2 + 2?", answer: "4" };
  */
 export async function describePrompt(model: VerifierModel): Promise<PromptView> {
   const { template, criteria } = model.config;
-  const sanitizer = untrustedSanitizer(template, model.delimiters);
+  const sanitizer = model.untrustedFilter(template);
   const prompt = resolvePrompt(
     template,
     { ...EXAMPLE, metadata: {} },

@@ -1,11 +1,5 @@
 import type { Sample } from "@assay/core";
-import {
-  ModelFolderError,
-  PREPARED,
-  resolvePrompt,
-  untrustedSanitizer,
-  type VerifierModel,
-} from "@assay/verifier";
+import { ModelFolderError, PREPARED, resolvePrompt, type VerifierModel } from "@assay/verifier";
 
 /** The output a probe reads on graphs that are not prepared. */
 const HIDDEN_OUTPUT = "last_hidden_state";
@@ -50,7 +44,7 @@ export async function collectHiddenStates(
   const output = hiddenOutputOf(model);
   const template = model.config.template;
   const criterion = model.config.criteria?.[0]?.text ?? "";
-  const sanitizer = untrustedSanitizer(template, model.delimiters);
+  const sanitizer = model.untrustedFilter(template);
   const result: HiddenStates = { output, rows: [], samples: [], skipped: [] };
   for (let start = 0; start < samples.length; start += CHUNK) {
     const chunk = samples.slice(start, start + CHUNK);

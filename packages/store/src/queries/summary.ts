@@ -29,6 +29,7 @@ interface RunRow {
   calls: number;
   truncated: number;
   refused: number;
+  altered_samples: number;
 }
 
 /** Where `assay prune` keeps a run's summary, taken from its raw rows before they go. */
@@ -61,6 +62,7 @@ export async function runSummary(runner: SqlRunner, runId: string): Promise<RunS
     inputErrors: run.input_errors,
     inputErrorExamples: examples,
     truncation: { calls: run.calls, truncated: run.truncated, refused: run.refused },
+    alteredSamples: run.altered_samples,
     ...(answers !== undefined && { answers }),
   };
 }
@@ -84,6 +86,8 @@ async function runCounts(runner: SqlRunner, runId: string): Promise<RunRow | nul
             planned_results::float8 AS planned,
             (SELECT count(*)::int FROM samples WHERE run_id = $1) AS samples,
             (SELECT count(*)::int FROM input_errors WHERE run_id = $1) AS input_errors,
+            (SELECT count(DISTINCT sample_id)::int FROM scores
+             WHERE run_id = $1 AND detail -> 'altered' IS NOT NULL) AS altered_samples,
             t.calls, t.truncated, t.refused
      FROM runs,
      LATERAL (SELECT count(*)::int AS calls,

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AssayConfig } from "../config/assay-config.js";
 import { ModelFolderError } from "../errors/model-folder-error.js";
+import { type AddedToken, addedTokensOf } from "../model/added-tokens.js";
 import { readJsonFile } from "../model/read-assay-config.js";
 import { type ChatSpec, chatMessages, renderChat } from "./chat-template.js";
 import { DEFAULT_TEMPLATE_DATE } from "./template-date.js";
@@ -23,8 +24,14 @@ const SPECIAL_TOKEN_KEYS = [
  * `chat_template`, or a `chat_template.jinja` file as newer exports write it). The template
  * is rendered once here over the template's own layout, so a template that refuses it
  * (a role it does not support, turns that do not alternate) fails the load, not a sample.
+ * `addedTokens`: the tokenizer's (default: tokenizer_config.json's alone), which are no
+ * plain-text markers.
  */
-export async function readChatSpec(dir: string, config: AssayConfig): Promise<ChatSpec | null> {
+export async function readChatSpec(
+  dir: string,
+  config: AssayConfig,
+  addedTokens?: readonly AddedToken[],
+): Promise<ChatSpec | null> {
   const chat = config.chat;
   if (chat?.enabled === false) return null;
   const tokenizerConfig = (await readJsonFile(dir, "tokenizer_config.json")) as Record<
@@ -56,20 +63,57 @@ export async function readChatSpec(dir: string, config: AssayConfig): Promise<Ch
     markers: [],
     date: chat?.date ?? DEFAULT_TEMPLATE_DATE,
   };
-  const rendered = checkRenders(dir, spec, config);
-  spec.markers = specialTokensIn(tokenizerConfig, rendered);
+  checkRenders(dir, spec, config);
+  spec.markers = plainMarkers(spec, config, addedTokens ?? addedTokensOf(null, tokenizerConfig));
   return spec;
 }
 
-/** The special tokens of tokenizer_config.json `added_tokens_decoder` that `texts` contain. */
-function specialTokensIn(tokenizerConfig: Record<string, unknown>, texts: readonly string[]) {
-  const added = tokenizerConfig.added_tokens_decoder;
-  if (typeof added !== "object" || added === null) return [];
-  const specials = Object.values(added as Record<string, unknown>).flatMap((entry) => {
-    const token = entry as { content?: unknown; special?: unknown };
-    return token.special === true && typeof token.content === "string" ? [token.content] : [];
-  });
-  return [...new Set(specials)].filter((token) => texts.some((text) => text.includes(token)));
+/** Stands for every message's content when the template's own text is looked for. */
+const CONTENT = "\u2063content\u2063";
+
+/**
+ * The role markers the template writes as plain text (`[INST]`, `[/INST]`, `<<SYS>>`): each
+ * word of its own text (every content, the assistant prefix and the added tokens taken
+ * out) that holds a bracket, angle bracket, brace or bar and a letter. A candidate who
+ * writes one could open a turn of its own; role names ("user") and whitespace are no
+ * markers.
+ */
+function plainMarkers(
+  spec: ChatSpec,
+  config: AssayConfig,
+  addedTokens: readonly AddedToken[],
+): string[] {
+  const frame: ChatSpec = {
+    ...spec,
+    assistantPrefix: "",
+    examples: spec.examples.map(() => ({ user: CONTENT, assistant: CONTENT })),
+  };
+  const tokens = addedTokens.map((t) => t.content).sort((a, b) => b.length - a.length);
+  const markers = new Set<string>();
+  for (const template of [config.template, ...(config.variants ?? [])]) {
+    const pieces = template.map((piece) => ({
+      role: "text" as const,
+      name: "text",
+      prefix: "",
+      body: "",
+      suffix: "",
+      required: true,
+      priority: 0,
+      message: piece.message ?? "user",
+    }));
+    const messages = chatMessages(frame, pieces, [CONTENT]);
+    for (const text of [
+      renderChat(frame, messages),
+      renderChat(frame, [...messages, { role: "assistant", content: CONTENT }], false),
+    ]) {
+      let own = text.split(CONTENT).join(" ");
+      for (const token of tokens) if (own.includes(token)) own = own.split(token).join(" ");
+      for (const word of own.split(/\s+/u)) {
+        if (/[[\]<>{}|]/u.test(word) && /\p{L}/u.test(word)) markers.add(word);
+      }
+    }
+  }
+  return [...markers];
 }
 
 /** Whether the folder has a chat template, whatever assay.json says about using it. */

@@ -1,18 +1,22 @@
 import { join } from "node:path";
 import type { BatcherOptions } from "../batch/batcher.js";
+import type { ChatSpec } from "../chat/chat-template.js";
 import { readChatSpec } from "../chat/read-chat-spec.js";
+import type { AssayConfig } from "../config/assay-config.js";
 import { ModelFolderError } from "../errors/model-folder-error.js";
 import { FitThread } from "../fit/fit-thread.js";
 import { checkPreparedGraph } from "../graph/check-prepared-graph.js";
 import { createSession, type SessionOptions } from "../session/create-session.js";
 import { checkInputs, checkOutput } from "../session/model-io.js";
 import { ModelRunner } from "../session/model-runner.js";
+import { chooseTokenBreak, TOKEN_BREAKS, TokenGuard } from "../template/token-guard.js";
+import { untrustedFilter } from "../template/untrusted-text.js";
 import { checkHead } from "./check-head.js";
 import { readOpTypes } from "./graph-op-types.js";
 import { readAssayConfig, readAttentionSizes, readHiddenSize } from "./read-assay-config.js";
 import { type ResolveOptions, resolveModelSource } from "./resolve-source.js";
 import { batchSettings, prefixReuseWanted } from "./run-settings.js";
-import { loadTokenizer } from "./tokenizer.js";
+import { loadTokenizer, type VerifierTokenizer } from "./tokenizer.js";
 import { VerifierModel } from "./verifier-model.js";
 
 export interface LoadModelOptions extends SessionOptions, ResolveOptions {
@@ -42,7 +46,12 @@ export async function loadModel(
   const config = await readAssayConfig(dir);
   const declaredHidden = await readHiddenSize(dir);
   const tokenizer = await loadTokenizer(dir);
-  const chat = await readChatSpec(dir, config);
+  const tokenGuard = guardOf(tokenizer, dir);
+  const chat = guardExamples(
+    await readChatSpec(dir, config, tokenizer.addedTokens),
+    config,
+    tokenGuard,
+  );
   const onnxFile = join(dir, "onnx", "model.onnx");
   const session = await createSession(onnxFile, options);
   try {
@@ -100,6 +109,7 @@ export async function loadModel(
       prefixReuseAllowed: prefixReuseWanted(config, options) && !fused,
       chat,
       revision,
+      tokenGuard,
     });
   } catch (error) {
     await session.release();
@@ -115,4 +125,43 @@ export async function loadModel(
  */
 async function fusedAttention(onnxFile: string, needed: boolean): Promise<boolean> {
   return needed && (await readOpTypes(onnxFile)).has("GroupQueryAttention");
+}
+
+/**
+ * The guard that keeps the tokenizer's added tokens out of untrusted text, with a break
+ * character this tokenizer is seen to read as text; null when it has no added token.
+ */
+function guardOf(tokenizer: VerifierTokenizer, dir: string): TokenGuard | null {
+  const guard = TokenGuard.of(tokenizer.addedTokens);
+  if (guard.empty) return null;
+  const breakWith = chooseTokenBreak(tokenizer.addedTokens, (text) =>
+    tokenizer.encode(text, false),
+  );
+  if (breakWith === null) {
+    throw new ModelFolderError(
+      join(dir, "tokenizer.json"),
+      `no character in ${JSON.stringify(TOKEN_BREAKS)} breaks this tokenizer's added tokens (its normalizer removes them), so a candidate's text could spell one: check the normalizer`,
+    );
+  }
+  return TokenGuard.of(tokenizer.addedTokens, breakWith);
+}
+
+/**
+ * The chat examples (few-shot turns) with the same added tokens and plain-text markers
+ * broken as in a sample's values: they are text the template wraps in turns, not turns.
+ */
+function guardExamples(
+  chat: ChatSpec | null,
+  config: AssayConfig,
+  guard: TokenGuard | null,
+): ChatSpec | null {
+  if (chat === null || chat.examples.length === 0) return chat;
+  const filter = untrustedFilter([], [...(config.delimiters ?? []), ...chat.markers], guard);
+  if (filter === null) return chat;
+  const clean = (text: string) => filter.neutralize(text).text;
+  const examples = chat.examples.map((turn) => ({
+    user: clean(turn.user),
+    assistant: clean(turn.assistant),
+  }));
+  return { ...chat, examples };
 }

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";
 import { ModelFolderError } from "../errors/model-folder-error.js";
+import { type AddedToken, addedTokensOf } from "./added-tokens.js";
 import { readJsonFile } from "./read-assay-config.js";
 
 /** The tokenizer surface the verifier needs. */
@@ -17,6 +18,8 @@ export interface VerifierTokenizer {
    * before them, at `ids.length - 1 - appendedTokens` of `encode(text, true)`.
    */
   readonly appendedTokens: number;
+  /** tokenizer.json `added_tokens` and tokenizer_config.json `added_tokens_decoder`, by id. */
+  readonly addedTokens: readonly AddedToken[];
 }
 
 /** Where a head reads `ids` (from `encode(text, true)`): the last token of the text itself. */
@@ -55,6 +58,7 @@ export async function loadTokenizer(dir: string): Promise<VerifierTokenizer> {
     padId,
     paddingSide,
     appendedTokens: appendedTokens(encode, join(dir, "tokenizer.json")),
+    addedTokens: addedTokensOf(json, config),
   };
 }
 

@@ -2,12 +2,14 @@ import { modelIdentity } from "@assay/core/model-identity";
 import { type BatchedResult, Batcher, type BatchStats } from "../batch/batcher.js";
 import { GroupBatcher } from "../batch/group-batcher.js";
 import type { ChatSpec } from "../chat/chat-template.js";
-import type { AssayConfig } from "../config/assay-config.js";
+import type { AssayConfig, Template } from "../config/assay-config.js";
 import type { FitOptions, FitResult } from "../fit/fit.js";
 import type { FitThread } from "../fit/fit-thread.js";
 import type { SessionInfo } from "../session/inference-messages.js";
 import type { ModelRunner } from "../session/model-runner.js";
 import type { PromptPiece } from "../template/resolve-prompt.js";
+import type { TokenGuard } from "../template/token-guard.js";
+import { type UntrustedFilter, untrustedFilter } from "../template/untrusted-text.js";
 import type { BatchSettings } from "./run-settings.js";
 import type { VerifierTokenizer } from "./tokenizer.js";
 
@@ -52,6 +54,7 @@ export interface VerifierModelParts {
   prefixReuseAllowed: boolean;
   chat: ChatSpec | null;
   revision: string | null;
+  tokenGuard: TokenGuard | null;
 }
 
 /** A loaded verifier: load once per process, then build scorers from it. */
@@ -96,6 +99,8 @@ export class VerifierModel {
   readonly chat: ChatSpec | null;
   /** The Hub commit sha a hub id was loaded at; null for a local folder. */
   readonly revision: string | null;
+  /** Breaks the tokenizer's added tokens in untrusted text; null when it has none. */
+  readonly tokenGuard: TokenGuard | null;
 
   constructor(parts: VerifierModelParts) {
     this.name = parts.name;
@@ -113,6 +118,7 @@ export class VerifierModel {
     this.prefixReuseAllowed = parts.prefixReuseAllowed;
     this.chat = parts.chat;
     this.revision = parts.revision;
+    this.tokenGuard = parts.tokenGuard;
   }
 
   /**
@@ -180,10 +186,20 @@ export class VerifierModel {
 
   /**
    * Strings neutralized in untrusted values besides the template's own delimiters:
-   * assay.json `delimiters` and the special tokens the chat template writes.
+   * assay.json `delimiters` and the role markers the chat template writes as plain text.
    */
   get delimiters(): string[] {
     return [...(this.config.delimiters ?? []), ...(this.chat?.markers ?? [])];
+  }
+
+  /**
+   * What the untrusted values of `template` go through (question, answer, metadata): its
+   * delimiters and the chat template's plain-text markers broken where a reader could see
+   * one, and the tokenizer's added tokens where the tokenizer would read one. Build it once
+   * per template (the matcher compiles every delimiter).
+   */
+  untrustedFilter(template: Template): UntrustedFilter | null {
+    return untrustedFilter(template, this.delimiters, this.tokenGuard);
   }
 
   /** Fits a prompt in the tokenization thread (same result as fitPrompt with this tokenizer). */

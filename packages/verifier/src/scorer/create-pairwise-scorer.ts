@@ -6,7 +6,6 @@ import { distributionValue } from "../heads/distribution.js";
 import { scaleTokenIds } from "../heads/scale.js";
 import type { VerifierModel } from "../model/verifier-model.js";
 import { resolvePrompt } from "../template/resolve-prompt.js";
-import { untrustedSanitizer } from "../template/untrusted-text.js";
 import { emptyUsage, type VerifierUsage } from "./verifier-detail.js";
 
 /** The criterion name of a pairwise judgment's truncation record. */
@@ -23,6 +22,8 @@ export interface PairwiseDetail extends Record<string, unknown> {
   usage: VerifierUsage;
   /** The Hub commit sha of a hub-id model. */
   revision?: string;
+  /** As a verifier score's: untrusted fields changed before they entered the prompt. */
+  altered?: Record<string, number>;
 }
 
 /**
@@ -37,7 +38,7 @@ export function createPairwiseScorer(model: VerifierModel): Scorer {
   const checked = scaleTokenIds(model.tokenizer, [config.choices[1], config.choices[0]]);
   if (!checked.ok) throw new VerifierArgsError(`pairwise.choices: ${checked.message}`);
   const choiceIds = checked.ids;
-  const sanitizer = untrustedSanitizer(config.template, model.delimiters);
+  const sanitizer = model.untrustedFilter(config.template);
   return async (sample: Sample, context): Promise<Score> => {
     const detail = emptyDetail(model, config);
     const missing = PAIR_SLOTS.filter((slot) => typeof sample.metadata[slot] !== "string");
@@ -50,6 +51,7 @@ export function createPairwiseScorer(model: VerifierModel): Scorer {
     }
     const prompt = resolvePrompt(config.template, sample, "", sanitizer);
     if (!prompt.ok) return unscored("invalid_target", prompt.message, detail);
+    if (Object.keys(prompt.altered).length > 0) detail.altered = prompt.altered;
     const fit = await model.fit(prompt.pieces, {
       maxLength: model.config.max_length,
       margin: model.config.margin,

@@ -11,7 +11,14 @@ import type { VerifierModel } from "../model/verifier-model.js";
 import type { PromptSpec } from "./prompt-plan.js";
 import { promptPlan } from "./prompt-plan.js";
 import { type ResolvedHead, resolveHead } from "./resolve-head.js";
-import { meanValue, type PromptRun, type PromptRunner, runPrompts } from "./run-prompts.js";
+import {
+  type Altered,
+  meanValue,
+  mergeAltered,
+  type PromptRun,
+  type PromptRunner,
+  runPrompts,
+} from "./run-prompts.js";
 import { runSharingPrefixes } from "./run-sharing-prefixes.js";
 import { progressValue, trajectoryPrefixes } from "./trajectory.js";
 import { type VerifierArgs, type VerifierArgsInput, VerifierArgsSchema } from "./verifier-args.js";
@@ -48,6 +55,7 @@ export function createVerifierScorer(
     const detail = emptyDetail(runner, 1 + prefixes.length);
     const criteria = new Set(runner.prompts.map((p) => p.criterion.name)).size;
     if (prefixes.length > 0) addProgress(detail, steps);
+    addAltered(detail, [run, ...steps]);
     if (run.kind === "missing") {
       return withCalls(unscored("invalid_target", run.message, detail), detail, criteria);
     }
@@ -70,6 +78,13 @@ function withCalls(score: Score, detail: VerifierDetail, criteria: number): Scor
   const truncations =
     criteria === 1 ? detail.truncations.map((t) => ({ ...t, criterion: "" })) : detail.truncations;
   return { ...score, calls: { truncations, usage: detail.usage } };
+}
+
+/** The fields any of the sample's runs (answer, trajectory prefixes) changed; none: no key. */
+function addAltered(detail: VerifierDetail, runs: readonly PromptRun[]): void {
+  const altered: Altered = {};
+  for (const run of runs) mergeAltered(altered, run.altered);
+  if (Object.keys(altered).length > 0) detail.altered = altered;
 }
 
 /** The progress curve; prefix passes count in usage (they ran) but not in `truncations`. */

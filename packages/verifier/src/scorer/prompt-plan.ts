@@ -1,8 +1,7 @@
-import type { Sanitizer } from "@assay/core";
 import type { Criterion, Template } from "../config/assay-config.js";
 import { VerifierArgsError } from "../errors/verifier-args-error.js";
 import type { VerifierModel } from "../model/verifier-model.js";
-import { untrustedSanitizer } from "../template/untrusted-text.js";
+import type { UntrustedFilter } from "../template/untrusted-text.js";
 import type { VerifierArgs } from "./verifier-args.js";
 
 /** One prompt per criterion × variant. */
@@ -10,8 +9,8 @@ export interface PromptSpec {
   criterion: Criterion;
   variant: number;
   template: Template;
-  /** Neutralizes this template's delimiters in untrusted values; null if it has none. */
-  sanitizer: Sanitizer | null;
+  /** Neutralizes delimiters and added tokens in untrusted values; null if there are none. */
+  sanitizer: UntrustedFilter | null;
 }
 
 /** The C×K prompts of a scorer; refuses K>1 with a single variant (identical prompts add nothing). */
@@ -38,7 +37,7 @@ export function promptPlan(model: VerifierModel, args: VerifierArgs): PromptSpec
       "Several `criteria` need a `criterion` slot in every prompt variant; without it each criterion gets the same prompt: add `{ slot: criterion }` to each of the first `repetitions` variants, or give one criterion",
     );
   }
-  const sanitizers = used.map((template) => untrustedSanitizer(template, model.delimiters));
+  const sanitizers = used.map((template) => model.untrustedFilter(template));
   return criteria.flatMap((criterion) =>
     used.map((template, variant) => ({
       criterion,

@@ -11,11 +11,18 @@ import type { VariantResult, VerifierDetail } from "./verifier-detail.js";
 
 type Truncation = VerifierDetail["truncations"][number];
 
+/**
+ * Untrusted fields whose text was changed before it entered a prompt, and how many
+ * occurrences: per field, the most any one prompt of the sample changed (each prompt fills
+ * the same values, and variants may guard different delimiters).
+ */
+export type Altered = Record<string, number>;
+
 /** One answer's C×K prompts, fitted in order (stopping at the first that cannot be). */
 export type FitRun =
-  | { kind: "missing"; message: string; truncations: Truncation[] }
-  | { kind: "refused"; message: string; truncations: Truncation[] }
-  | { kind: "fitted"; truncations: Truncation[]; ids: number[][] };
+  | { kind: "missing"; message: string; truncations: Truncation[]; altered: Altered }
+  | { kind: "refused"; message: string; truncations: Truncation[]; altered: Altered }
+  | { kind: "fitted"; truncations: Truncation[]; ids: number[][]; altered: Altered };
 
 /** One answer through the C×K prompts: fitted in order, then one forward pass each. */
 export type PromptRun =
@@ -23,6 +30,7 @@ export type PromptRun =
   | {
       kind: "ran";
       truncations: Truncation[];
+      altered: Altered;
       /** One per prompt, in plan order. */
       values: VariantResult[];
       /** Tokens computed for these prompts. */
@@ -73,19 +81,28 @@ export async function fitPrompts(runner: PromptRunner, sample: Sample): Promise<
   const { model, args, prompts } = runner;
   const truncations: Truncation[] = [];
   const fitted: number[][] = [];
+  const altered: Altered = {};
   for (const spec of prompts) {
     const prompt = resolvePrompt(spec.template, sample, spec.criterion.text, spec.sanitizer);
-    if (!prompt.ok) return { kind: "missing", message: prompt.message, truncations };
+    if (!prompt.ok) return { kind: "missing", message: prompt.message, truncations, altered };
+    mergeAltered(altered, prompt.altered);
     const fit = await model.fit(prompt.pieces, {
       maxLength: model.config.max_length,
       margin: model.config.margin,
       policy: args.overflow,
     });
     truncations.push({ ...fit.record, criterion: spec.criterion.name, variant: spec.variant });
-    if (!fit.ok) return { kind: "refused", message: fit.message, truncations };
+    if (!fit.ok) return { kind: "refused", message: fit.message, truncations, altered };
     fitted.push(fit.ids);
   }
-  return { kind: "fitted", truncations, ids: fitted };
+  return { kind: "fitted", truncations, ids: fitted, altered };
+}
+
+/** Per field, the larger count of the two. */
+export function mergeAltered(into: Altered, from: Readonly<Altered>): void {
+  for (const [field, count] of Object.entries(from)) {
+    into[field] = Math.max(into[field] ?? 0, count);
+  }
 }
 
 /** The head applied to each prompt's output vector (in plan order). */
@@ -104,6 +121,7 @@ export function ranRun(
   return {
     kind: "ran",
     truncations: fit.truncations,
+    altered: fit.altered,
     values: outputs.vectors.map((vector, i) =>
       variantResult(head, prompts[i]?.variant ?? i, vector, model.prepared),
     ),

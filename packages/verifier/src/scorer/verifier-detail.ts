@@ -67,6 +67,12 @@ export interface VerifierDetail extends Record<string, unknown> {
    */
   templateDate?: string;
   /**
+   * Untrusted fields (`question`, `answer`, a metadata slot) whose text had delimiters or
+   * the tokenizer's added tokens broken before it entered the prompt, with how many
+   * occurrences: absent when nothing was changed. The report counts samples that have it.
+   */
+  altered?: Record<string, number>;
+  /**
    * Trajectories only (the sample has `steps`): entry i is the value of the prefix
    * steps[0..i] joined with newlines as the answer (same prompts, same head, same mean),
    * null where that prefix would be unscored. The score's own value stays the value of

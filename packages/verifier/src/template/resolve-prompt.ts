@@ -1,6 +1,6 @@
-import type { Sample, Sanitizer } from "@assay/core";
+import type { Sample } from "@assay/core";
 import { PAIR_SLOTS, type PieceMessage, type Template } from "../config/assay-config.js";
-import { untrustedSanitizer } from "./untrusted-text.js";
+import { type UntrustedFilter, untrustedSanitizer } from "./untrusted-text.js";
 
 export type PieceRole = "text" | "question" | "answer" | "criterion" | "slot";
 
@@ -18,21 +18,30 @@ export interface PromptPiece {
   message: PieceMessage;
 }
 
-export type ResolvedPrompt = { ok: true; pieces: PromptPiece[] } | { ok: false; message: string };
+export type ResolvedPrompt =
+  | {
+      ok: true;
+      pieces: PromptPiece[];
+      /** Per untrusted slot (`question`, `answer`, a metadata key): occurrences changed, when any. */
+      altered: Record<string, number>;
+    }
+  | { ok: false; message: string };
 
 /**
  * Fills `template` from the sample (question, answer, metadata) and the criterion text.
  * Untrusted values go through `sanitizer` here, before the pieces reach the fit thread,
- * so the fit and the model see the same text; a value without delimiters stays as is.
- * Pass the plan's sanitizer (built once); the default rebuilds it from the template.
+ * so the fit and the model see the same text; a value without delimiters or tokens stays
+ * as is, and each slot that changed is counted in `altered`. Pass the plan's filter (built
+ * once); the default rebuilds the template's delimiter sanitizer alone.
  */
 export function resolvePrompt(
   template: Template,
   sample: Pick<Sample, "question" | "answer" | "metadata">,
   criterion: string,
-  sanitizer: Sanitizer | null = untrustedSanitizer(template),
+  sanitizer: UntrustedFilter | null = untrustedSanitizer(template),
 ): ResolvedPrompt {
   const pieces: PromptPiece[] = [];
+  const altered: Record<string, number> = {};
   for (const piece of template) {
     if ("text" in piece) {
       pieces.push({
@@ -51,7 +60,11 @@ export function resolvePrompt(
     const value = slotValue(piece.slot, role, sample, criterion);
     // The criterion is the config's own text; every other value comes from the dataset.
     const untrusted = value !== undefined && role !== "criterion" && sanitizer !== null;
-    const body = untrusted ? sanitizer.text(value) : value;
+    const neutralized = untrusted ? sanitizer.neutralize(value) : null;
+    if (neutralized !== null && neutralized.changes > 0) {
+      altered[piece.slot] = (altered[piece.slot] ?? 0) + neutralized.changes;
+    }
+    const body = neutralized === null ? value : neutralized.text;
     if (body === undefined) {
       if (piece.required) {
         return {
@@ -78,7 +91,7 @@ export function resolvePrompt(
       message: piece.message ?? "user",
     });
   }
-  return { ok: true, pieces };
+  return { ok: true, pieces, altered };
 }
 
 /** The template filled as is: what a plain `template % (question, answer)` would give. */

@@ -1,6 +1,24 @@
-import { createSanitizer, DEFAULT_REPLACEMENT, type Sanitizer } from "@assay/core";
+import {
+  createSanitizer,
+  DEFAULT_REPLACEMENT,
+  type Neutralized,
+  type Sanitizer,
+} from "@assay/core";
 import type { SlotPiece, Template, TemplatePiece } from "../config/assay-config.js";
 import { VerifierArgsError } from "../errors/verifier-args-error.js";
+import type { TokenGuard } from "./token-guard.js";
+
+/** What untrusted values go through before they enter a prompt. */
+export interface UntrustedFilter {
+  neutralize(text: string): Neutralized;
+}
+
+/**
+ * What breaks a delimiter a reader could see: one visible character after its first
+ * ("[END DATA]" becomes "[·END DATA]"), which the matcher does not skip, so the rest of an
+ * honest answer keeps its words.
+ */
+export const DELIMITER_BREAK = "\u00b7";
 
 /** Question, answer and metadata come from the dataset; the criterion comes from the config. */
 export function isUntrustedSlot(piece: TemplatePiece | undefined): piece is SlotPiece {
@@ -52,7 +70,7 @@ export function untrustedSanitizer(
   let failure: unknown;
   for (const replacement of REPLACEMENTS) {
     try {
-      return createSanitizer({ delimiters, replacement });
+      return createSanitizer({ delimiters, replacement, breakWith: DELIMITER_BREAK });
     } catch (error) {
       failure = error;
     }
@@ -63,9 +81,34 @@ export function untrustedSanitizer(
 }
 
 /**
- * What a neutralized delimiter becomes, first choice first. A replacement must not contain a
- * delimiter itself, and short template text ("[" before the answer, "]" after it) can
- * rule out the bracketed default; removing the marker always works.
+ * The filter for one template's untrusted values: its delimiters (and `extra`) broken where
+ * a reader could see one, then the tokenizer's added tokens broken where the tokenizer would
+ * read one. In that order, because the token break is invisible and blank to the delimiter
+ * matcher, so it cannot rebuild a delimiter, while a delimiter break could in principle
+ * spell a token. Null when there is nothing to neutralize.
+ */
+export function untrustedFilter(
+  template: Template,
+  extra: readonly string[],
+  guard: TokenGuard | null,
+): UntrustedFilter | null {
+  const sanitizer = untrustedSanitizer(template, extra);
+  const tokens = guard === null || guard.empty ? null : guard;
+  if (tokens === null) return sanitizer;
+  if (sanitizer === null) return tokens;
+  return {
+    neutralize(text: string): Neutralized {
+      const delimiters = sanitizer.neutralize(text);
+      const broken = tokens.neutralize(delimiters.text);
+      return { text: broken.text, changes: delimiters.changes + broken.changes };
+    },
+  };
+}
+
+/**
+ * What a delimiter that cannot be broken (one character long) becomes, first choice first.
+ * A replacement must not contain a delimiter itself, and short template text ("[" before
+ * the answer, "]" after it) can rule out the bracketed default; removing it always works.
  */
 const REPLACEMENTS = [DEFAULT_REPLACEMENT, "(delimiter removed)", "<delimiter removed>", ""];
 
