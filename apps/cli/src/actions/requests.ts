@@ -1,7 +1,6 @@
 import { mkdir, readFile } from "node:fs/promises";
 import {
   compileTemplate,
-  describeInputError,
   type InputError,
   MAX_SAMPLES,
   type PriceTable,
@@ -57,7 +56,7 @@ export async function requestsAction(dataset: string, flags: RequestsFlags): Pro
   let refused = 0;
   const onError = (error: InputError) => {
     refused += 1;
-    if (refused <= SHOWN_ERRORS) writeErr(`${describeInputError(error)}\n`);
+    if (refused <= SHOWN_ERRORS) writeErr(`${error.message}\n`);
   };
   try {
     await assertUsableDataset(opened, flags.maxLineBytes, spec, flags.spec ?? "(default spec)", {
