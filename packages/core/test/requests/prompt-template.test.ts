@@ -18,8 +18,8 @@ describe("compileTemplate", () => {
     const text = fc.string({ unit: "grapheme" });
     fc.assert(
       fc.property(text, text, text, (before, question, after) => {
-        const escape = (s: string) => s.replaceAll("{", "{{").replaceAll("}", "}}");
-        const template = compileTemplate(`${escape(before)}{question}${escape(after)}`);
+        const braced = (s: string) => s.replaceAll("{", "{{").replaceAll("}", "}}");
+        const template = compileTemplate(`${braced(before)}{question}${braced(after)}`);
         expect(template.render(sample(question))).toEqual({ text: `${before}${question}${after}` });
       }),
       { numRuns: Number(process.env.TEMPLATE_RUNS ?? 200) },
