@@ -8,6 +8,7 @@ import { registerProbe } from "./commands/probe.js";
 import { registerProduce } from "./commands/produce.js";
 import { registerPrune } from "./commands/prune.js";
 import { registerReport } from "./commands/report.js";
+import { registerRequests } from "./commands/requests.js";
 import { registerRetry } from "./commands/retry.js";
 import { registerRun } from "./commands/run.js";
 import { registerShow } from "./commands/show.js";
@@ -36,6 +37,7 @@ export function createProgram() {
   registerMigrate(program);
   registerPrune(program);
   registerPrices(program);
+  registerRequests(program);
   registerProduce(program);
   registerWorker(program);
   registerStatus(program);

@@ -105,6 +105,7 @@ export type {
   SliceScorer,
   SliceSolved,
 } from "./report/slices.js";
+export * from "./requests/index.js";
 export {
   RESULT_KEY_FIELDS,
   type ResultKey,

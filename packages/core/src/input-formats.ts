@@ -15,3 +15,17 @@ export function datasetFormat(value: string): DatasetFormat | undefined {
 /** The batch-generation outputs `--answers` reads (vLLM's batch runner writes OpenAI's). */
 export const ANSWER_FORMATS = ["openai-batch", "anthropic-batch"] as const;
 export type AnswerFormat = (typeof ANSWER_FORMATS)[number];
+
+/**
+ * The request files `assay requests` writes, one per provider batch API:
+ * `openai-chat` (`/v1/chat/completions`), `openai-responses` (`/v1/responses`),
+ * `anthropic-batch` (a Message Batches create body) and `vllm` (chat lines for
+ * `vllm run-batch`).
+ */
+export const REQUEST_FORMATS = [
+  "openai-chat",
+  "openai-responses",
+  "anthropic-batch",
+  "vllm",
+] as const;
+export type RequestFormat = (typeof REQUEST_FORMATS)[number];

@@ -4,6 +4,7 @@ import {
   type GeneratorUsageSpec,
   InputError,
   type InputErrorSummary,
+  repeatCustomId,
   type Sample,
 } from "@assay/core";
 import type { StagedAnswer, Store } from "@assay/store";
@@ -35,6 +36,8 @@ export class AnswerJoin {
   readonly #record: ErrorRecorder;
   readonly #pending: InputErrorSummary[] = [];
   readonly #counts: AnswerJoinCounts;
+  /** Sample indexes `<id>__s<k>` to look for, k < repeats (see `StagingCounts.repeats`). */
+  #repeats = 0;
 
   private constructor(
     store: Store,
@@ -73,6 +76,7 @@ export class AnswerJoin {
       (error) => join.#report(error),
       maxLineBytes,
     );
+    join.#repeats = staged.repeats;
     counts.failedRequests = staged.failed;
     counts.duplicateAnswers = staged.duplicates;
     await join.#flushErrors();
@@ -82,11 +86,14 @@ export class AnswerJoin {
   /**
    * Gives each reference line (one answer-less sample each) its answer: one sample, or one
    * per choice when the response has several (`<id>#<n>`, as a candidates line). A row with
-   * no answer, or whose request failed, is reported to `missing` and left out.
+   * no line of its own custom id takes its repeats `<id>__s<k>` instead, one candidate per
+   * answered request. A row with no answer, or whose request failed, is reported to
+   * `missing` and left out.
    */
   async fill(lines: readonly Sample[][], file: string, missing: InputErrorSummary[]) {
     const ids = lines.map((samples) => this.#prefix + (samples[0] as Sample).id);
     const answers = await this.#store.takeStagedAnswers(this.#runId, ids);
+    const repeats = await this.#takeRepeats(ids.filter((id) => !answers.has(id)));
     const joined: Sample[][] = [];
     for (const samples of lines) {
       const reference = samples[0] as Sample;
@@ -97,10 +104,35 @@ export class AnswerJoin {
         joined.push(samplesOfAnswer(reference, answer));
         continue;
       }
+      const sampled = answer === undefined ? this.#repeatsOf(customId, repeats) : [];
+      const answered = sampled.filter((repeat) => repeat.outcome === "answered");
+      if (answered.length > 0) {
+        this.#counts.joined += 1;
+        joined.push(samplesOfRepeats(reference, answered));
+        continue;
+      }
       this.#counts.missingAnswers += 1;
-      this.#record(missingError(file, reference, customId, answer), missing);
+      this.#record(missingError(file, reference, customId, answer ?? sampled[0]), missing);
     }
     return joined;
+  }
+
+  /** The staged repeats of these custom ids, taken in one statement; none when none was staged. */
+  async #takeRepeats(customIds: readonly string[]): Promise<Map<string, StagedAnswer>> {
+    if (this.#repeats === 0 || customIds.length === 0) return new Map();
+    const ids = customIds.flatMap((id) =>
+      Array.from({ length: this.#repeats }, (_, sample) => repeatCustomId(id, sample)),
+    );
+    return this.#store.takeStagedAnswers(this.#runId, ids);
+  }
+
+  #repeatsOf(customId: string, repeats: Map<string, StagedAnswer>): StagedAnswer[] {
+    const found: StagedAnswer[] = [];
+    for (let sample = 0; sample < this.#repeats; sample += 1) {
+      const repeat = repeats.get(repeatCustomId(customId, sample));
+      if (repeat !== undefined) found.push(repeat);
+    }
+    return found;
   }
 
   /** Reports the answers no reference row took and records what the join came to. */
@@ -131,14 +163,18 @@ export class AnswerJoin {
   }
 }
 
-function samplesOfAnswer(reference: Sample, answer: StagedAnswer): Sample[] {
-  const usage: GeneratorUsage = {
+function usageOf(answer: StagedAnswer): GeneratorUsage {
+  return {
     model: answer.model ?? "",
     input_tokens: answer.inputTokens ?? 0,
     output_tokens: answer.outputTokens ?? 0,
     cached_input_tokens: answer.cachedInputTokens ?? 0,
     cache_write_tokens: answer.cacheWriteTokens ?? 0,
   };
+}
+
+function samplesOfAnswer(reference: Sample, answer: StagedAnswer): Sample[] {
+  const usage = usageOf(answer);
   if (answer.choices.length === 1) {
     return [{ ...reference, answer: answer.choices[0] as string, generator: usage }];
   }
@@ -155,6 +191,21 @@ function samplesOfAnswer(reference: Sample, answer: StagedAnswer): Sample[] {
   }));
 }
 
+/**
+ * One candidate per answered repeat request, numbered in sample order; each request was
+ * billed on its own, so each candidate carries its own usage.
+ */
+function samplesOfRepeats(reference: Sample, answers: readonly StagedAnswer[]): Sample[] {
+  return answers.map((answer, index) => ({
+    ...reference,
+    id: `${reference.id}#${index}`,
+    candidateIndex: index,
+    answer: answer.choices.join(""),
+    label: undefined,
+    generator: usageOf(answer),
+  }));
+}
+
 function missingError(
   file: string,
   reference: Sample,
@@ -164,7 +215,7 @@ function missingError(
   const message =
     answer === undefined
       ? `missing answer: no answer line has custom_id "${customId}"`
-      : `missing answer: the request with custom_id "${customId}" ${answer.outcome} (${answer.file}:${answer.line}): ${answer.reason}`;
+      : `missing answer: the request with custom_id "${answer.customId}" ${answer.outcome} (${answer.file}:${answer.line}): ${answer.reason}`;
   return new InputError({ file, line: reference.line, field: "id", message });
 }
 

@@ -1,4 +1,10 @@
-import { type AnswerFormat, type BatchAnswer, InputError, parseAnswerLine } from "@assay/core";
+import {
+  type AnswerFormat,
+  type BatchAnswer,
+  InputError,
+  parseAnswerLine,
+  repeatIndexOf,
+} from "@assay/core";
 import type { StagedAnswer, Store } from "@assay/store";
 import { readLines } from "../read-lines.js";
 import type { AnswerSources } from "./answer-sources.js";
@@ -15,6 +21,11 @@ export interface StagingCounts {
   duplicates: number;
   /** Lines that are not batch output lines. */
   invalid: number;
+  /**
+   * One more than the highest sample index a custom id `<id>__s<k>` named (0 when none
+   * did): how many repeat ids the join asks for per reference row.
+   */
+  repeats: number;
 }
 
 /**
@@ -32,7 +43,7 @@ export async function stageAnswerFiles(
   maxLineBytes: number,
 ): Promise<StagingCounts> {
   await store.clearStagedAnswers(runId);
-  const counts: StagingCounts = { staged: 0, failed: 0, duplicates: 0, invalid: 0 };
+  const counts: StagingCounts = { staged: 0, failed: 0, duplicates: 0, invalid: 0, repeats: 0 };
   for (const file of sources.files) {
     await stageFile(store, runId, file, sources.format, maxLineBytes, counts, report);
   }
@@ -89,6 +100,8 @@ async function stageFile(
         continue;
       }
       batch.set(parsed.customId, stagedOf(file, raw.number, parsed));
+      const repeat = repeatIndexOf(parsed.customId);
+      if (repeat !== undefined) counts.repeats = Math.max(counts.repeats, repeat + 1);
       if (batch.size >= BATCH) await flush();
     }
   } catch (error) {
