@@ -93,7 +93,7 @@ function parseReferenceRow(json: Record<string, unknown>): ParsedLine {
     if (Object.hasOwn(json, field)) {
       return refuse(
         field,
-        `a reference row must not give \`${field}\`: it comes from the batch output (--answers); remove it`,
+        `a reference row must not give \`${field}\`: it comes from the batch output (--answers); remove it${field === "answer" ? ", or, if it is the gold answer, map it (fields: { target: answer })" : ""}`,
       );
     }
   }
