@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { decompressed } from "../src/ingest/formats/decompress.js";
+
+// Every input has a bound: what a few compressed bytes stand for is decoded as it is
+// read, never all at once.
+
+/**
+ * A zstd frame of `blocks` RLE blocks of 128 KiB of `byte` each: 4 bytes a block, so
+ * 16 KiB of it stand for 512 MiB. Built by hand after RFC 8878 (frame header with a
+ * 128 KiB window, then block headers: last flag, type 1 = RLE, regenerated size).
+ */
+function zstdBomb(blocks: number, byte: number): Uint8Array {
+  const header = [0x28, 0xb5, 0x2f, 0xfd, 0x00, (17 - 10) << 3];
+  const out = new Uint8Array(header.length + 4 * blocks);
+  out.set(header);
+  for (let index = 0; index < blocks; index += 1) {
+    const last = index === blocks - 1 ? 1 : 0;
+    const value = last | (1 << 1) | (131072 << 3);
+    const at = header.length + 4 * index;
+    out.set([value & 0xff, (value >> 8) & 0xff, (value >> 16) & 0xff, byte], at);
+  }
+  return out;
+}
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
+}
+
+describe("bounded inputs", () => {
+  it("zstd is decoded a little at a time: 16 KiB standing for 512 MiB never sit in memory", async () => {
+    const before = process.memoryUsage().arrayBuffers;
+    let peak = 0;
+    let total = 0;
+    for await (const piece of decompressed(once(zstdBomb(4096, 0x0a)), "zstd")) {
+      total += piece.length;
+      peak = Math.max(peak, process.memoryUsage().arrayBuffers - before);
+      if (total >= 64 << 20) break;
+    }
+    // The decoded pieces came out (it is not refused), and what was held at any time was
+    // a few MiB of them, not the 512 MiB the chunk stands for.
+    expect(total).toBeGreaterThanOrEqual(64 << 20);
+    expect(peak).toBeLessThan(48 << 20);
+  });
+});
