@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { type DatasetEvent, readDataset } from "../src/index.js";
 import { decompressed } from "../src/ingest/formats/decompress.js";
+import { tempFiles } from "./temp-files.js";
+
+const files = tempFiles("assay-bounded-");
 
 // Every input has a bound: what a few compressed bytes stand for is decoded as it is
 // read, never all at once.
@@ -40,5 +44,19 @@ describe("bounded inputs", () => {
     // a few MiB of them, not the 512 MiB the chunk stands for.
     expect(total).toBeGreaterThanOrEqual(64 << 20);
     expect(peak).toBeLessThan(48 << 20);
+  });
+
+  it("a CSV quote never closed names the row it starts on and how many lines it lost", async () => {
+    const rows = ["id,question,answer", "1,a,x", '2,"b,x', "3,c,x", "4,d,x", "5,e,x"];
+    const path = files.write("open-quote.csv", `${rows.join("\n")}\n`);
+    const events: DatasetEvent[] = [];
+    for await (const event of readDataset(path)) events.push(event);
+    const samples = events.flatMap((event) => (event.kind === "samples" ? event.samples : []));
+    const errors = events.flatMap((event) => (event.kind === "error" ? [event.error] : []));
+    expect(samples.map((sample) => sample.id)).toEqual(["1"]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.line).toBe(3);
+    // Lines 3 to 6: the row with the open quote and the three after it.
+    expect(errors[0]?.reason).toContain("the 4 lines from here to the end of the file");
   });
 });
