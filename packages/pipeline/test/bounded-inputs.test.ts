@@ -1,3 +1,4 @@
+import { toParquet } from "@assay/test-support/dataset-renderings";
 import { describe, expect, it } from "vitest";
 import { type DatasetEvent, readDataset } from "../src/index.js";
 import { decompressed } from "../src/ingest/formats/decompress.js";
@@ -58,5 +59,32 @@ describe("bounded inputs", () => {
     expect(errors[0]?.line).toBe(3);
     // Lines 3 to 6: the row with the open quote and the three after it.
     expect(errors[0]?.reason).toContain("the 4 lines from here to the end of the file");
+  });
+
+  it("a Parquet cell or row group obeys --max-line-bytes as a JSONL line does", async () => {
+    const read = async (rowGroupSize: number, long: number) => {
+      const rows = [
+        { id: "1", question: "q", answer: "a" },
+        { id: "2", question: "x".repeat(long), answer: "a" },
+        { id: "3", question: "q", answer: "a" },
+      ];
+      const path = files.write(`long-${rowGroupSize}.parquet`, toParquet(rows, { rowGroupSize }));
+      const events: DatasetEvent[] = [];
+      for await (const event of readDataset(path, { maxLineBytes: 1000 })) events.push(event);
+      return {
+        ids: events.flatMap((event) => (event.kind === "samples" ? [event.samples[0]?.id] : [])),
+        errors: events.flatMap((event) => (event.kind === "error" ? [event.error] : [])),
+      };
+    };
+    // A row group of one long row is refused before it is decoded.
+    const alone = await read(1, 50_000);
+    expect(alone.ids).toEqual(["1", "3"]);
+    expect(alone.errors.map((error) => error.line)).toEqual([2]);
+    expect(alone.errors[0]?.reason).toContain("more than --max-line-bytes (1000) a row allows");
+    // Among short rows, the long row itself is refused once decoded.
+    const together = await read(3, 5000);
+    expect(together.ids).toEqual(["1", "3"]);
+    expect(together.errors.map((error) => error.line)).toEqual([2]);
+    expect(together.errors[0]?.reason).toContain("longer than 1000; shorten it");
   });
 });

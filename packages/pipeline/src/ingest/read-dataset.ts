@@ -145,7 +145,14 @@ export function recordOutcomes(
   const mapping = options.mapping ?? mappingOf(fields, answersJoined);
   const parse: LineParseOptions = { answersJoined, ...(mapping !== undefined && { mapping }) };
   if (dataset.format === "parquet") {
-    return parquetOutcomes(dataset.path, dataset.handle, dataset.bytes, onRead, parse);
+    return parquetOutcomes(
+      dataset.path,
+      dataset.handle,
+      dataset.bytes,
+      onRead,
+      parse,
+      maxLineBytes,
+    );
   }
   const parsed = (lines: AsyncIterable<StreamBatch>) =>
     threads > 0
