@@ -98,3 +98,30 @@ describe("a gold column called `answer`", () => {
     ]);
   });
 });
+
+describe("answers whose custom ids match no row", () => {
+  it("say that --answers-id-prefix may be missing", async () => {
+    const spec = RunSpecSchema.parse({ default: { scorers: [{ name: "exact" }] } });
+    const rows = [{ id: "1", question: "2+2?", target: "4" }];
+    const dataset = files.write("numbered.jsonl", jsonl(rows));
+    const answers = files.write("prefixed.jsonl", jsonl([openaiLine("request-1", "4")]));
+    const runId = "prefix-forgotten";
+    await store.startRun({ id: runId, dataset, spec, transport: "local" });
+    const outcome = await runLocal({
+      store,
+      registry,
+      dataset,
+      spec,
+      runId,
+      newRun: true,
+      answers: { files: [answers], format: "openai-batch" },
+    });
+    expect(outcome.produced.answers?.joined).toBe(0);
+    const errors = (await queryRows(
+      store,
+      `SELECT message FROM input_errors WHERE run_id = '${runId}' AND field = 'custom_id'`,
+    )) as { message: string }[];
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).toContain("pass that prefix with --answers-id-prefix");
+  });
+});
