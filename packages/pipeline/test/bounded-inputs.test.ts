@@ -68,7 +68,8 @@ describe("bounded inputs", () => {
         { id: "2", question: "x".repeat(long), answer: "a" },
         { id: "3", question: "q", answer: "a" },
       ];
-      const path = files.write(`long-${rowGroupSize}.parquet`, toParquet(rows, { rowGroupSize }));
+      const bytes = Buffer.from(toParquet(rows, { rowGroupSize }));
+      const path = files.write(`long-${rowGroupSize}.parquet`, bytes);
       const events: DatasetEvent[] = [];
       for await (const event of readDataset(path, { maxLineBytes: 1000 })) events.push(event);
       return {
