@@ -483,10 +483,10 @@ export const BAD_LINES: BadLine[] = [
     message: /unknown field `kind`/,
   },
   {
-    kind: "a null target",
-    bytes: text(`{"id":"null-target",${Q},"answer":"a","target":null}`),
+    kind: "a list target holding null",
+    bytes: text(`{"id":"null-target",${Q},"answer":"a","target":["a",null]}`),
     field: "target",
-    message: /got null$/,
+    message: /item \[1\] is null$/,
   },
   {
     kind: "a string label",

@@ -32,6 +32,7 @@ export function toJsonl(rows: Row[]): string {
  * The rows as CSV or TSV the way the documented cell rule reads them back: lists and
  * objects as JSON, booleans as true/false, a field left out as an unquoted empty cell and
  * the empty string as `""`, a string target that starts with `[`, `{` or `"` as a JSON string.
+ * A null field is left out, as every format reads it.
  */
 export function toCsv(
   rows: Row[],
@@ -58,7 +59,8 @@ function quoted(cell: string | undefined, delimiter: string): string {
 }
 
 function cellText(field: string, value: unknown): string | undefined {
-  if (value === undefined) return undefined;
+  // A null field is a field left out, in every format.
+  if (value === undefined || value === null) return undefined;
   if (typeof value === "string") {
     return field === "target" && /^\s*[[{"]/.test(value) ? JSON.stringify(value) : value;
   }
@@ -83,7 +85,7 @@ export function toParquet(
       ? {
           name,
           type: "BOOLEAN" as const,
-          data: rows.map((row) => (row[name] === undefined ? null : row[name])),
+          data: rows.map((row) => row[name] ?? null),
         }
       : {
           name,

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_INPUT_ERRORS } from "@assay/pipeline";
 import { ExitCode } from "./exit-codes.js";
 
 /** `--allow-input-errors`, the same on every command that completes a run. */
@@ -8,6 +9,8 @@ export const ALLOW_INPUT_ERRORS_OPTION = [
 
 export interface InputErrorsFlags {
   allowInputErrors?: boolean;
+  /** `--max-input-errors`; the default where a caller gives none. */
+  maxInputErrors?: number;
 }
 
 /**
@@ -16,4 +19,23 @@ export interface InputErrorsFlags {
  */
 export function completedExitCode(inputErrors: number, flags: InputErrorsFlags): ExitCode {
   return inputErrors > 0 && flags.allowInputErrors !== true ? ExitCode.inputErrors : ExitCode.ok;
+}
+
+/** `--max-input-errors`: where a run stops reading, on every command that reads a dataset. */
+export function maxInputErrorsOption(parse: (value: string) => number) {
+  return [
+    "--max-input-errors <n>",
+    "stop reading after this many input errors (what was read is stored; resume with --run-id), so a file in another shape does not become one error row per line",
+    parse,
+    DEFAULT_MAX_INPUT_ERRORS,
+  ] as const;
+}
+
+/** What the CLI says when reading stopped at the input error limit; exit 4 follows. */
+export function inputErrorLimitLine(limit: number, resume: string): string {
+  return (
+    `Stopped reading: ${limit} input errors, the limit (--max-input-errors). What was read is ` +
+    "stored and scored; the first errors are listed above and all are in input_errors. Fix " +
+    `the dataset (or the spec's fields), or raise --max-input-errors, then resume with: ${resume}`
+  );
 }

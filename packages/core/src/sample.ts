@@ -20,7 +20,9 @@ export const TargetSchema = z.union(
 
 function targetMessage(target: unknown): string {
   if (Array.isArray(target)) {
-    const index = target.findIndex((item) => typeof item === "object" && item !== null);
+    const index = target.findIndex(
+      (item) => !["string", "number", "boolean"].includes(typeof item),
+    );
     return `target is a list, so its items must be strings, numbers or booleans; item [${index}] is ${describeValue(target[index])}`;
   }
   return `target must be a string, a number, true or false, a list of those, or an object; got ${describeValue(target)}`;

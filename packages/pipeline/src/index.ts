@@ -25,7 +25,12 @@ export {
 export type { JobQueue } from "./run/enqueue-lines.js";
 export { modelQueuesOf } from "./run/model-queues.js";
 export { planSample } from "./run/plan.js";
-export { type ProduceOptions, type ProduceResult, produce } from "./run/produce.js";
+export {
+  DEFAULT_MAX_INPUT_ERRORS,
+  type ProduceOptions,
+  type ProduceResult,
+  produce,
+} from "./run/produce.js";
 export {
   HEARTBEAT_MS,
   PRODUCER_SILENT_S,

@@ -224,6 +224,38 @@ describe("dataset formats", () => {
     }
   });
 
+  it("a JSONL export that writes null for every missing field loses no row, on threads too", async () => {
+    // As DuckDB's COPY ... (FORMAT json) and pandas' to_json(lines=True) write it.
+    const exported = [
+      { id: "1", question: "q1", answer: "4", candidates: null, target: "4", label: null },
+      { id: "2", question: "q2", answer: null, candidates: [{ answer: "x", label: null }] },
+      { id: "3", question: "q3", answer: "5", target: null, metadata: { kind: null } },
+    ];
+    const path = write("duckdb.jsonl", toJsonl(exported));
+    for (const parseThreads of [0, 2]) {
+      const read = await events(path, { parseThreads });
+      expect(errorsOf(read), `threads ${parseThreads}`).toEqual([]);
+      const samples = samplesOf(read);
+      expect(samples.map((sample) => [sample.id, sample.answer, sample.target])).toEqual([
+        ["1", "4", "4"],
+        ["2#0", "x", undefined],
+        ["3", "5", undefined],
+      ]);
+      expect(samples[0]?.label).toBeUndefined();
+      expect(samples[1]?.label).toBeUndefined();
+      // Inside a value, null is data.
+      expect(samples[2]?.metadata).toEqual({ kind: null });
+    }
+    // Through a mapping, a null column is the field left out as well.
+    const mapped = write(
+      "mapped.jsonl",
+      toJsonl([{ id: "1", question: "q", answer: "a", gold: null }]),
+    );
+    const read = await events(mapped, { fields: { target: "gold" }, parseThreads: 0 });
+    expect(errorsOf(read)).toEqual([]);
+    expect(samplesOf(read)[0]?.target).toBeUndefined();
+  });
+
   it("CSV, TSV and Parquet renderings of any rows give the samples their JSONL gives", async () => {
     const text = fc.string({
       unit: fc.oneof(
@@ -232,13 +264,19 @@ describe("dataset formats", () => {
       ),
       maxLength: 12,
     });
+    // A field may be null, as DuckDB, pandas and `datasets` write a row's missing fields:
+    // in every format that is the field left out.
+    const orNull = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: null, freq: 4 });
     const row = fc.record(
       {
         question: text,
         answer: text,
-        target: fc.oneof(text, fc.array(text, { minLength: 1, maxLength: 3 })),
-        label: fc.boolean(),
-        metadata: fc.dictionary(fc.constantFrom("kind", "lang", 'k,"1'), text, { maxKeys: 2 }),
+        candidates: fc.constant(null),
+        target: orNull(fc.oneof(text, fc.array(text, { minLength: 1, maxLength: 3 }))),
+        label: orNull(fc.boolean()),
+        metadata: orNull(
+          fc.dictionary(fc.constantFrom("kind", "lang", 'k,"1'), orNull(text), { maxKeys: 2 }),
+        ),
       },
       { requiredKeys: ["question", "answer"] },
     );
@@ -247,6 +285,11 @@ describe("dataset formats", () => {
         const all = generated.map((fields, index) => ({ id: `row-${index}`, ...fields }));
         const jsonl = samplesOf(await events(write("p.jsonl", toJsonl(all))));
         expect(jsonl).toHaveLength(all.length);
+        const leftOut = all.map((fields) =>
+          Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null)),
+        );
+        const withoutNulls = samplesOf(await events(write("p.jsonl", toJsonl(leftOut))));
+        expect(jsonl).toEqual(withoutNulls);
         for (const [name, bytes] of [
           ["p.csv", toCsv(all)],
           ["p.tsv", toCsv(all, "\t")],

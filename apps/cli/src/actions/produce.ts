@@ -23,7 +23,11 @@ import { produceCommand, produceFailure } from "../distributed/service-failure.j
 import { unfinishedJobs, waitForRun } from "../distributed/wait-for-run.js";
 import { watchForWorkers } from "../distributed/worker-watch.js";
 import { ExitCode } from "../exit-codes.js";
-import { completedExitCode, type InputErrorsFlags } from "../input-errors-exit.js";
+import {
+  completedExitCode,
+  type InputErrorsFlags,
+  inputErrorLimitLine,
+} from "../input-errors-exit.js";
 import { writeErr } from "../output.js";
 import { printSummary } from "../print-summary.js";
 import { createProgressView, type ProgressView } from "../progress/progress-view.js";
@@ -166,6 +170,7 @@ async function produceOpenDataset(
           newRun: created,
           signal: shutdown.signal,
           ...(answers !== undefined && { answers }),
+          ...(flags.maxInputErrors !== undefined && { maxInputErrors: flags.maxInputErrors }),
           ...PIPELINE,
           onProgress: (progress) => {
             latest = progress;
@@ -183,6 +188,13 @@ async function produceOpenDataset(
         });
         if (produced === undefined || shutdown.signal.aborted) {
           return stopped(produced ?? latest);
+        }
+        if (produced.stoppedAtInputErrors !== undefined) {
+          await heartbeat.end("stopped", "stopped at the input error limit");
+          screen.view.stop();
+          // Printed even with --quiet: it is why the run stopped.
+          writeErr(`${inputErrorLimitLine(produced.stoppedAtInputErrors, resume)}\n`);
+          return ExitCode.inputErrors;
         }
         await heartbeat.end("planned");
         screen.view.stop();

@@ -1,4 +1,5 @@
-import { describeInputError } from "@assay/core";
+import { resolve } from "node:path";
+import { describeInputError, redactUrl, shellWord } from "@assay/core";
 import type { DatasetFormat } from "@assay/pipeline";
 import {
   checkDataset,
@@ -13,7 +14,11 @@ import type { AnswersFlags } from "../answers-options.js";
 import { answerSources } from "../answers-options.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { HeldLines } from "../held-lines.js";
-import { completedExitCode, type InputErrorsFlags } from "../input-errors-exit.js";
+import {
+  completedExitCode,
+  type InputErrorsFlags,
+  inputErrorLimitLine,
+} from "../input-errors-exit.js";
 import { lostDatabase } from "../lost-connection.js";
 import type { DeviceName } from "../options.js";
 import { writeErr } from "../output.js";
@@ -143,6 +148,7 @@ async function runOpenDataset(
       maxLineBytes: flags.maxLineBytes,
       newRun: created,
       ...answersOption(flags),
+      ...(flags.maxInputErrors !== undefined && { maxInputErrors: flags.maxInputErrors }),
       onProgress: (progress) => view.update(runSnapshot(progress)),
       signal: shutdown.signal,
     }).finally(() => {
@@ -150,6 +156,14 @@ async function runOpenDataset(
       shutdown.dispose();
     });
     view.finish(outcome.summary);
+    const limit = outcome.produced.stoppedAtInputErrors;
+    if (limit !== undefined) {
+      printSummary(outcome.summary, outcome.selection, flags.json === true);
+      // Printed even with --quiet: it is why the run stopped.
+      const resume = `assay run ${runCommandTail(opened.path, runId, flags)}`;
+      writeErr(`${inputErrorLimitLine(limit, resume)}\n`);
+      return ExitCode.inputErrors;
+    }
     if (outcome.interrupted) {
       log(
         `Interrupted: ${outcome.summary.results} results are stored. Resume with --run-id ${runId}.`,
@@ -170,6 +184,23 @@ async function runOpenDataset(
   } finally {
     await store.close();
   }
+}
+
+/** The arguments of the `assay run` that resumes this one, its files as absolute paths. */
+function runCommandTail(dataset: string, runId: string, flags: RunFlags): string {
+  const words = [dataset === "-" ? dataset : resolve(dataset), "--run-id", runId];
+  if (flags.spec !== undefined) words.push("--spec", resolve(flags.spec));
+  if (flags.format !== undefined) words.push("--format", flags.format);
+  // A password in a database URL is not printed (`***`; put it back to paste).
+  if (flags.db !== undefined) words.push("--db", redactUrl(flags.db));
+  if (flags.dbSchema !== undefined) words.push("--db-schema", flags.dbSchema);
+  for (const file of flags.answers ?? []) words.push("--answers", resolve(file));
+  if (flags.answersFormat !== undefined) words.push("--answers-format", flags.answersFormat);
+  if (flags.answersIdPrefix !== undefined) {
+    words.push("--answers-id-prefix", flags.answersIdPrefix);
+  }
+  if (flags.maxLineBytes !== 1 << 20) words.push("--max-line-bytes", String(flags.maxLineBytes));
+  return words.map(shellWord).join(" ");
 }
 
 function answersOption(flags: RunFlags) {

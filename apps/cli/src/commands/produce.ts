@@ -3,7 +3,7 @@ import type { ProduceFlags } from "../actions/produce.js";
 import { addAnswersOptions } from "../answers-options.js";
 import { declaredFlags } from "../declared-flags.js";
 import { addDistributedOptions } from "../distributed/distributed-options.js";
-import { ALLOW_INPUT_ERRORS_OPTION } from "../input-errors-exit.js";
+import { ALLOW_INPUT_ERRORS_OPTION, maxInputErrorsOption } from "../input-errors-exit.js";
 import { FORMAT_OPTION, positiveInt } from "../options.js";
 import { parseRunId } from "../run-id.js";
 
@@ -38,6 +38,7 @@ export function registerProduce(program: CommandUnknownOpts): void {
     )
     .option("--allow-changed-spec", "resume a run even though its spec changed")
     .option(...ALLOW_INPUT_ERRORS_OPTION)
+    .option(...maxInputErrorsOption(positiveInt("--max-input-errors")))
     .option("-q, --quiet", "no progress output");
   addDistributedOptions(addAnswersOptions(command)).action(async (dataset, flags) => {
     const { produceAction } = await import("../actions/produce.js");

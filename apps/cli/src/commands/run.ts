@@ -3,7 +3,7 @@ import type { RunFlags } from "../actions/run.js";
 import { addAnswersOptions } from "../answers-options.js";
 import { DB_OPTION_HELP, DB_SCHEMA_OPTION } from "../db-option.js";
 import { declaredFlags } from "../declared-flags.js";
-import { ALLOW_INPUT_ERRORS_OPTION } from "../input-errors-exit.js";
+import { ALLOW_INPUT_ERRORS_OPTION, maxInputErrorsOption } from "../input-errors-exit.js";
 import { deviceName, FORMAT_OPTION, positiveInt } from "../options.js";
 import { parseRunId } from "../run-id.js";
 import {
@@ -39,6 +39,7 @@ export function registerRun(program: CommandUnknownOpts): void {
     )
     .option("--strict", "refuse the whole dataset if any line is invalid, before scoring")
     .option(...ALLOW_INPUT_ERRORS_OPTION)
+    .option(...maxInputErrorsOption(positiveInt("--max-input-errors")))
     .option("--json", "print the summary as JSON on stdout")
     .option("--db <target>", DB_OPTION_HELP)
     .option(...DB_SCHEMA_OPTION)

@@ -1,6 +1,7 @@
 /// <reference lib="es2024.string" />
 import { type DatasetLine, DatasetLineSchema } from "../sample.js";
 import { firstIssue, formatPath } from "../zod-issues.js";
+import { withoutAbsentNulls } from "./absent-nulls.js";
 import { describeValue, printable } from "./describe-value.js";
 import { findDuplicateKey, hasDuplicateKeys } from "./duplicate-keys.js";
 import { checkJsonValue } from "./json-walk.js";
@@ -54,7 +55,8 @@ export function parseDatasetLine(text: string, options: LineParseOptions = {}): 
 }
 
 /** A record already parsed and checked as storable, validated as a dataset line. */
-export function validateDatasetRecord(record: Record<string, unknown>): ParsedLine {
+export function validateDatasetRecord(given: Record<string, unknown>): ParsedLine {
+  const record = withoutAbsentNulls(given);
   const result = DatasetLineSchema.safeParse(record);
   if (!result.success) return { ok: false, ...firstIssue(result.error, record) };
   return { ok: true, line: result.data };
@@ -88,12 +90,13 @@ function mapped(
 }
 
 /** A reference row, validated as a dataset line with the answer still to be joined. */
-function parseReferenceRow(json: Record<string, unknown>): ParsedLine {
+function parseReferenceRow(row: Record<string, unknown>): ParsedLine {
+  const json = withoutAbsentNulls(row);
   for (const field of JOINED_FIELDS) {
     if (Object.hasOwn(json, field)) {
       return refuse(
         field,
-        `a reference row must not give \`${field}\`: it comes from the batch output (--answers); remove it`,
+        `a reference row must not give \`${field}\`: it comes from the batch output (--answers); remove it${field === "answer" ? ", or, if it is the gold answer, map it (fields: { target: answer })" : ""}`,
       );
     }
   }

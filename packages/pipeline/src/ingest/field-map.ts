@@ -29,6 +29,17 @@ export interface CompiledFields {
    * column may be missing (not both; validation refuses that).
    */
   eitherAnswer: boolean;
+  /**
+   * The field (`target`, ...) that reads the column called `answer` while the answer itself
+   * is not mapped: that column is the gold, so the answer is not read from the record (it is
+   * joined with `--answers`; without them the spec is refused).
+   */
+  goldInAnswerColumn?: FieldSource;
+}
+
+/** Whether the run joins its answers from batch outputs; unknown when the spec loads. */
+export interface CompileOptions {
+  answersJoined?: boolean;
 }
 
 export type CompileResult =
@@ -58,7 +69,10 @@ type Reader = (record: Record_, out: Record_) => ParsedLine | undefined;
  * Assay's field names: done once per run (and once per parse thread), so a record costs
  * only its reads. Without `fields` there is no mapping at all.
  */
-export function compileFields(fields: FieldsSpec | undefined): CompileResult {
+export function compileFields(
+  fields: FieldsSpec | undefined,
+  options: CompileOptions = {},
+): CompileResult {
   const sources: FieldSource[] = [];
   const sameName = new Set<string>(ALL_FIELDS);
   const readers: Reader[] = [];
@@ -142,13 +156,59 @@ export function compileFields(fields: FieldsSpec | undefined): CompileResult {
 
   const repeated = repeatedColumn(sources);
   if (repeated !== undefined) return problem(repeated.field, repeated.message);
+  const gold = goldInAnswerColumn(fields, sources);
+  if (gold !== undefined) {
+    const answerMapped = fields?.answer !== undefined;
+    if (answerMapped || options.answersJoined === false) {
+      return problem(gold.field, goldAsAnswer(gold, answerMapped));
+    }
+    // The column feeds the gold: the answer comes from the batch outputs. Plain fields
+    // have one reader each, in PLAIN_FIELDS order.
+    readers.splice(PLAIN_FIELDS.indexOf("answer"), 1);
+    sameName.delete("answer");
+  }
   const mapping =
     fields === undefined
       ? undefined
       : sources.length === 0
         ? keepFieldColumns
         : mappingOf(readers, sources);
-  return { ok: true, fields: { mapping, sources, sameName, eitherAnswer } };
+  return {
+    ok: true,
+    fields: {
+      mapping,
+      sources,
+      sameName,
+      eitherAnswer,
+      ...(gold !== undefined && { goldInAnswerColumn: gold }),
+    },
+  };
+}
+
+/**
+ * A field other than the answer reading the top-level column `answer` (the Hugging Face
+ * name for the gold) while the answer reads that column by its own name, explicitly or
+ * by being left out. Metadata copies are not scored, so they do not count.
+ */
+function goldInAnswerColumn(
+  fields: FieldsSpec | undefined,
+  sources: FieldSource[],
+): FieldSource | undefined {
+  if (fields?.answer !== undefined && fields.answer !== "answer") return undefined;
+  return sources.find(
+    (source) =>
+      source.field !== "answer" &&
+      !source.field.startsWith("candidates") &&
+      !source.field.startsWith("metadata") &&
+      source.steps[0] === "answer",
+  );
+}
+
+function goldAsAnswer(gold: FieldSource, answerMapped: boolean): string {
+  const how = answerMapped
+    ? "fields.answer names it too"
+    : "fields.answer is not mapped, so it reads the column of its own name";
+  return `column ${quote(gold.column)} would be read as both fields.${gold.field} and fields.answer (${how}): the gold would be scored as the model's answer; map fields.answer to the column that holds the model's output, or join the answers from batch outputs with --answers`;
 }
 
 /** A column read by two fields is most likely a slip in the spec. */

@@ -21,7 +21,7 @@ export async function assertFieldsInFirstRecord(
   options: { answersJoined?: boolean } = {},
 ): Promise<void> {
   if (fields === undefined) return;
-  const compiled = compileFields(fields);
+  const compiled = compileFields(fields, { answersJoined: options.answersJoined === true });
   if (!compiled.ok) throw new SpecError(specFile, compiled.field, compiled.message);
   const first = await firstRecord(dataset, maxLineBytes);
   if (first === undefined) return;

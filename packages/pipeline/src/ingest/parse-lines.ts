@@ -59,8 +59,9 @@ export function parseLineBytes(
  * 128 KiB) was a large string three times over, in the thread that wrote it, in sending and
  * in the thread that got it. `outcomesOfReply` reads them back.
  * A valid line's record is written as the line's own text where validating it changed
- * nothing JSON keeps: no field mapping (`fields`), no reference row (`--answers`) and no
- * per-sample `scorers` (their `args` default to {}); the rest of the schema only checks.
+ * nothing JSON keeps: no field mapping (`fields`), no reference row (`--answers`), no
+ * per-sample `scorers` (their `args` default to {}) and no `null` (a null field is left
+ * out); the rest of the schema only checks.
  * Serializing every record again was about a third of a parse thread's time.
  */
 export function parsedLinesJson(
@@ -78,7 +79,11 @@ export function parsedLinesJson(
         return JSON.stringify(["refused", outcome.field, outcome.message] satisfies ReplyItem);
       default:
         // A line that parsed has its text: only a line that could not be read has none.
-        if (verbatim && outcome.record.scorers === undefined) return (raw as { text: string }).text;
+        if (verbatim && outcome.record.scorers === undefined) {
+          const { text } = raw as { text: string };
+          // A null field was left out of the record (`withoutAbsentNulls`): not the text then.
+          if (!text.includes("null")) return text;
+        }
         return JSON.stringify(outcome.record satisfies ReplyItem);
     }
   });

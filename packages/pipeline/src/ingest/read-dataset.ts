@@ -141,11 +141,18 @@ export function recordOutcomes(
   },
 ): AsyncIterable<LineOutcome[]> {
   const { onRead, maxLineBytes, parseThreads: threads, fields } = options;
-  const mapping = options.mapping ?? mappingOf(fields);
   const answersJoined = options.answersJoined === true;
+  const mapping = options.mapping ?? mappingOf(fields, answersJoined);
   const parse: LineParseOptions = { answersJoined, ...(mapping !== undefined && { mapping }) };
   if (dataset.format === "parquet") {
-    return parquetOutcomes(dataset.path, dataset.handle, dataset.bytes, onRead, parse);
+    return parquetOutcomes(
+      dataset.path,
+      dataset.handle,
+      dataset.bytes,
+      onRead,
+      parse,
+      maxLineBytes,
+    );
   }
   const parsed = (lines: AsyncIterable<StreamBatch>) =>
     threads > 0
@@ -161,8 +168,11 @@ export function recordOutcomes(
 }
 
 /** The spec's mapping, compiled; the spec was checked when it loaded. */
-function mappingOf(fields: FieldsSpec | undefined): RecordMapping | undefined {
-  const compiled = compileFields(fields);
+function mappingOf(
+  fields: FieldsSpec | undefined,
+  answersJoined: boolean,
+): RecordMapping | undefined {
+  const compiled = compileFields(fields, { answersJoined });
   if (!compiled.ok) throw new Error(`fields: ${compiled.field}: ${compiled.message}`);
   return compiled.fields.mapping;
 }

@@ -47,6 +47,13 @@ export interface ProduceOptions {
   answers?: AnswerSources;
   /** Aborting stops reading the dataset; the plan is then left unrecorded (incomplete). */
   signal?: AbortSignal;
+  /**
+   * Input errors (the dataset's and the answer files') after which reading stops, as an
+   * abort does: what was read is stored, the plan is left unrecorded, and a rerun with
+   * the same id resumes. A file written in a shape other than expected otherwise fills
+   * the store with one error row per line. Default DEFAULT_MAX_INPUT_ERRORS.
+   */
+  maxInputErrors?: number;
   onProgress?: (progress: ProduceProgress) => void;
 }
 
@@ -55,7 +62,12 @@ export interface ProduceResult extends ProduceProgress {
   errorExamples: InputErrorSummary[];
   /** What the answer join came to, when `answers` was given and the read completed. */
   answers?: AnswerJoinCounts;
+  /** Set when reading stopped at `maxInputErrors`: the limit it reached. */
+  stoppedAtInputErrors?: number;
 }
+
+/** Input errors of one run after which it stops reading (`--max-input-errors`). */
+export const DEFAULT_MAX_INPUT_ERRORS = 10_000;
 
 /**
  * Streams a dataset into the store and the transport: lines are routed, checked, stored
@@ -159,11 +171,13 @@ async function produceRead(options: ProduceOptions, opened: OpenDataset): Promis
       read.bytesRead += bytes.length;
     },
   };
+  const maxInputErrors = options.maxInputErrors ?? DEFAULT_MAX_INPUT_ERRORS;
+  const tooManyErrors = () => errorLog.count >= maxInputErrors;
   let chunk = emptyChunk();
   try {
     reading: for await (const events of readDatasetBatches(opened, readOptions)) {
       for (const event of events) {
-        if (options.signal?.aborted === true) break reading;
+        if (options.signal?.aborted === true || tooManyErrors()) break reading;
         read.lines += 1;
         if (event.kind === "error") errorLog.record(event.error, chunk.errors);
         else {
@@ -180,6 +194,7 @@ async function produceRead(options: ProduceOptions, opened: OpenDataset): Promis
       // loading, a large store insert) still shows the read moving.
       options.onProgress?.(progress());
     }
+    // Stopped at the error limit, what was read is stored all the same.
     if (options.signal?.aborted !== true) await flush(chunk);
   } catch (error) {
     // Let the chunks in flight end before the caller closes the store under them.
@@ -189,6 +204,9 @@ async function produceRead(options: ProduceOptions, opened: OpenDataset): Promis
   await inFlight.settle();
   const { examples: errorExamples } = errorLog;
   if (options.signal?.aborted === true) return { ...progress(), errorExamples };
+  if (tooManyErrors()) {
+    return { ...progress(), errorExamples, stoppedAtInputErrors: maxInputErrors };
+  }
   await recordHash();
   const answers = await join?.finish();
   await store.setPlanned(runId, {

@@ -42,6 +42,8 @@ export interface RunLocalOptions {
    * ones are dropped, everything scored is flushed. A rerun with the same id resumes.
    */
   signal?: AbortSignal;
+  /** See `ProduceOptions.maxInputErrors`. */
+  maxInputErrors?: number;
 }
 
 export interface RunProgress extends ProduceProgress {
@@ -60,7 +62,10 @@ export interface RunOutcome {
   summary: RunSummary;
   /** True when every planned result row exists. */
   complete: boolean;
-  /** True when `signal` stopped the run before it was complete. */
+  /**
+   * True when `signal` stopped the run before it was complete, or reading stopped at
+   * the input error limit (`produced.stoppedAtInputErrors`).
+   */
   interrupted: boolean;
   /** Best-of-N accuracy, when the spec asks for selection and the run is complete. */
   selection: SelectionTotals | undefined;
@@ -138,17 +143,18 @@ export async function runLocal(options: RunLocalOptions): Promise<RunOutcome> {
       newRun: options.newRun === true,
       ...(options.answers !== undefined && { answers: options.answers }),
       ...(options.signal !== undefined && { signal: options.signal }),
+      ...(options.maxInputErrors !== undefined && { maxInputErrors: options.maxInputErrors }),
       onProgress: (progress) => {
         latest = progress;
       },
     });
     latest = produced;
-    const interrupted = options.signal?.aborted === true;
+    const aborted = options.signal?.aborted === true;
+    // Stopped at the error limit: what was read is scored, the run is left to resume.
+    const interrupted = aborted || produced.stoppedAtInputErrors !== undefined;
     planKnown = !interrupted;
     report();
-    await (interrupted
-      ? Promise.all(consumers.map((consumer) => consumer.stop()))
-      : transport.drain());
+    await (aborted ? Promise.all(consumers.map((consumer) => consumer.stop())) : transport.drain());
     await writer.close();
     report();
     // The run's own process: it waits for any other completer rather than leave it.

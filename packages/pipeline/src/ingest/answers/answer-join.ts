@@ -142,7 +142,7 @@ export class AnswerJoin {
       const page = await this.#store.unmatchedAnswers(this.#runId, after, UNMATCHED_PAGE);
       for (const answer of page) {
         this.#counts.unmatchedAnswers += 1;
-        await this.#report(unmatchedError(answer, this.#prefix));
+        await this.#report(unmatchedError(answer, this.#prefix, this.#counts.joined === 0));
       }
       if (page.length < UNMATCHED_PAGE) break;
       after = (page[page.length - 1] as StagedAnswer).customId;
@@ -219,11 +219,17 @@ function missingError(
   return new InputError({ file, line: reference.line, field: "id", message });
 }
 
-function unmatchedError(answer: StagedAnswer, prefix: string): InputError {
+/**
+ * `noneJoined`: no answer matched any row, which is most often custom ids written as a
+ * prefix plus the row's id (`request-12` for row `12`) without `--answers-id-prefix`.
+ */
+function unmatchedError(answer: StagedAnswer, prefix: string, noneJoined: boolean): InputError {
   const hint =
     prefix === ""
-      ? "no reference row has this id"
-      : `no reference row has the id this names with --answers-id-prefix "${prefix}"`;
+      ? noneJoined
+        ? "no reference row has this id, and no answer matched any row: if the custom ids are a prefix plus the row's id (request-12 for row 12), pass that prefix with --answers-id-prefix"
+        : "no reference row has this id"
+      : `no reference row has the id this names with --answers-id-prefix "${prefix}"${noneJoined ? ", and no answer matched any row: check the prefix" : ""}`;
   return new InputError({
     file: answer.file,
     line: answer.line,

@@ -59,7 +59,16 @@ async function* gunzipped(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uin
   }
 }
 
-/** zstd through fzstd's streaming decoder (Node 20's zlib has no zstd). */
+/**
+ * Compressed bytes given to the zstd decoder at a time. A zstd block regenerates up to
+ * 128 KiB from as little as 4 bytes (an RLE block), and the decoder decodes every whole
+ * block it is given at once: a 64 KiB chunk could stand for gigabytes. Given this much,
+ * at most ~86 blocks (~11 MiB) come out before they are passed on. The decoder keeps an
+ * incomplete block's pieces in a list and joins them once, so small pieces cost little.
+ */
+export const ZSTD_INPUT_SLICE = 256;
+
+/** zstd through fzstd's streaming decoder (Node 20's zlib has no zstd), memory bounded. */
 async function* unzstd(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   let out: Uint8Array[] = [];
   const decoder = new Decompress((data) => {
@@ -76,9 +85,11 @@ async function* unzstd(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8A
     }
   };
   for await (const chunk of chunks) {
-    const broken = push(chunk, false);
-    yield* takeAll();
-    if (broken !== undefined) throw broken;
+    for (let start = 0; start < chunk.length; start += ZSTD_INPUT_SLICE) {
+      const broken = push(chunk.subarray(start, start + ZSTD_INPUT_SLICE), false);
+      if (out.length > 0) yield* takeAll();
+      if (broken !== undefined) throw broken;
+    }
   }
   const broken = push(new Uint8Array(0), true);
   yield* takeAll();

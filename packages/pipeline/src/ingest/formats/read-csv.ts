@@ -182,11 +182,16 @@ function rowOutcome(
 }
 
 function unreadableOutcome(line: number, error: CsvError, maxLineBytes: number): LineOutcome {
+  // csv-parse counts the lines it went through to the error: all of them from this row on
+  // were read as one cell and are lost, each most likely a row.
+  const through = (error as { lines?: unknown }).lines;
+  const lost = typeof through === "number" ? Math.max(1, through - line + 1) : undefined;
+  const lines = (count: number) => `${count} line${count === 1 ? "" : "s"}`;
   const message =
     error.code === "CSV_MAX_RECORD_SIZE"
-      ? `a row longer than ${maxLineBytes} bytes starts here (a quote never closed?); nothing after it can be read: close the quote, or raise --max-line-bytes`
+      ? `a row longer than ${maxLineBytes} bytes starts here (a quote never closed?); nothing after it can be read${lost === undefined ? "" : ` (at least ${lines(lost)} from here, each likely a row)`}: close the quote, or raise --max-line-bytes`
       : error.code === "CSV_QUOTE_NOT_CLOSED"
-        ? "a quoted cell starts in this row and is never closed; close the quote (a quote inside a quoted cell is written twice)"
+        ? `a quoted cell starts in this row and is never closed, so the ${lost === undefined ? "lines" : lines(lost)} from here to the end of the file (each likely a row) could not be read; close the quote (a quote inside a quoted cell is written twice)`
         : `this row cannot be read as CSV (${error.message})`;
   return { kind: "refused", line, field: "", message };
 }

@@ -29,6 +29,7 @@ export async function* parquetOutcomes(
   bytes: number,
   onRead: ((bytes: Uint8Array) => void) | undefined,
   options: LineParseOptions = {},
+  maxLineBytes = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<LineOutcome[]> {
   // Built once per file, not per row: the validator is the same for every row.
   const reading: CellReading = { options, validate: cellsThen(recordValidator(options)) };
@@ -58,6 +59,15 @@ export async function* parquetOutcomes(
     const rows = Number(group.num_rows);
     const rowEnd = rowStart + rows;
     await hashUpTo(groupEnd(group));
+    // Decoded whole, so bounded first: a group larger than its rows' line limits (a few
+    // compressed bytes can claim gigabytes) cannot hold rows that each pass it.
+    const decoded = Number(group.total_byte_size);
+    if (decoded > rows * maxLineBytes + group.columns.length * COLUMN_CHUNK_OVERHEAD) {
+      const message = `rows ${rowStart + 1}-${rowEnd} (row group ${index + 1}) decode to ${decoded} bytes, more than --max-line-bytes (${maxLineBytes}) a row allows; write smaller rows, or raise --max-line-bytes`;
+      yield [{ kind: "refused", line: rowStart + 1, field: "", message }];
+      rowStart = rowEnd;
+      continue;
+    }
     try {
       const objects = await parquetReadObjects({
         file: buffer,
@@ -66,7 +76,9 @@ export async function* parquetOutcomes(
         rowStart,
         rowEnd,
       });
-      yield objects.map((row, offset) => rowOutcome(row, rowStart + offset + 1, reading));
+      yield objects.map((row, offset) =>
+        rowOutcome(row, rowStart + offset + 1, reading, maxLineBytes),
+      );
     } catch (error) {
       const message = `rows ${rowStart + 1}-${rowEnd} (row group ${index + 1}) cannot be decoded (${detail(error)}); the other row groups are read`;
       yield [{ kind: "refused", line: rowStart + 1, field: "", message }];
@@ -75,6 +87,9 @@ export async function* parquetOutcomes(
   }
   await hashUpTo(bytes);
 }
+
+/** Page headers and statistics of a column chunk, counted in its decoded size. */
+const COLUMN_CHUNK_OVERHEAD = 4096;
 
 /** Reads of the open file, as hyparquet asks for them; never the whole file at once. */
 function handleBuffer(handle: FileHandle, bytes: number): AsyncBuffer {
@@ -105,7 +120,17 @@ function groupEnd(group: FileMetaData["row_groups"][number]): number {
   return end;
 }
 
-function rowOutcome(row: Record<string, unknown>, line: number, reading: CellReading): LineOutcome {
+function rowOutcome(
+  row: Record<string, unknown>,
+  line: number,
+  reading: CellReading,
+  maxLineBytes: number,
+): LineOutcome {
+  const size = rowBytes(row);
+  if (size > maxLineBytes) {
+    const message = `row of about ${size} bytes, longer than ${maxLineBytes}; shorten it or raise --max-line-bytes`;
+    return { kind: "refused", line, field: "", message };
+  }
   const record: Record<string, unknown> = {};
   for (const [column, raw] of Object.entries(row)) {
     if (raw === null || raw === undefined) continue;
@@ -122,6 +147,24 @@ function rowOutcome(row: Record<string, unknown>, line: number, reading: CellRea
   }
   // Strings are read as values once mapped, as CSV cells are (`cellValue`).
   return parseRecord(record, line, reading.options, reading.validate);
+}
+
+/**
+ * A row's size as its text would count against a JSONL line: string and binary cells by
+ * their length (UTF-16 units, a bound close enough for a limit), nested values as JSON.
+ */
+function rowBytes(row: Record<string, unknown>): number {
+  let size = 0;
+  for (const value of Object.values(row)) {
+    if (typeof value === "string") size += value.length;
+    else if (value instanceof Uint8Array) size += value.length;
+    else if (typeof value === "object" && value !== null && !(value instanceof Date)) {
+      size += JSON.stringify(value, (_key, item) =>
+        typeof item === "bigint" ? Number(item) : item,
+      ).length;
+    } else size += 8;
+  }
+  return size;
 }
 
 const UNDECODABLE = Symbol("undecodable");
