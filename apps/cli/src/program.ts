@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { Command } from "@commander-js/extra-typings";
+import { registerAbandon } from "./commands/abandon.js";
 import { registerExport } from "./commands/export.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerModel } from "./commands/model.js";
@@ -35,6 +36,7 @@ export function createProgram() {
   registerShow(program);
   registerExport(program);
   registerMigrate(program);
+  registerAbandon(program);
   registerPrune(program);
   registerPrices(program);
   registerRequests(program);

@@ -32,6 +32,7 @@ describe("assay status's queue table", () => {
       inputErrors: 0,
       finished: false,
       finishedAt: null,
+      abandonedAt: null,
       queues: queues.map((q) => q.counts),
       queueHealth: queues.map((q) => q.health),
       redisEvictionPolicy: "noeviction",

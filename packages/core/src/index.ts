@@ -185,6 +185,10 @@ export {
   type ReliabilityBin,
   reliabilityBins,
 } from "./stats/calibration.js";
+export {
+  type CountedDifferences,
+  pairedBootstrapOfCounts,
+} from "./stats/counted-differences.js";
 export { meanInterval } from "./stats/mean-interval.js";
 export {
   type BootstrapOptions,

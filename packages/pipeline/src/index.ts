@@ -16,7 +16,13 @@ export {
 } from "./report/selection-ablation.js";
 export { createRouter, type Route } from "./routing/router.js";
 export { checkDataset, type DatasetCheck } from "./run/check-dataset.js";
-export { type CompleteRunOptions, completeRun, type RunCompletion } from "./run/complete-run.js";
+export {
+  abandonRun,
+  type CompleteRunOptions,
+  completeRun,
+  type RunAbandonment,
+  type RunCompletion,
+} from "./run/complete-run.js";
 export {
   type CreatedOrResumedRun,
   type CreateOrResumeRunOptions,

@@ -94,6 +94,25 @@ describe.each([
     });
   });
 
+  it("leaves planner statistics on the run's partitions and on their partitioned parents", async () => {
+    // Analysed by the completion above; a parent's rows are those of every partition.
+    const stats = (await queryRows(
+      store,
+      `SELECT tablename AS table, inherited FROM pg_stats
+       WHERE schemaname = current_schema() AND attname = 'run_id'
+         AND tablename IN ('samples', 'scores', assay_run_partition('samples', 'r'),
+                           assay_run_partition('scores', 'r'), 'selections')`,
+    )) as { table: string; inherited: boolean }[];
+    const described = stats.map((s) => `${s.table.replace(/_[0-9a-f]{32}$/, "_r")}:${s.inherited}`);
+    expect(described.sort()).toEqual([
+      "samples:true",
+      "samples_r:false",
+      "scores:true",
+      "scores_r:false",
+      "selections:true",
+    ]);
+  });
+
   it("does nothing while the plan is unknown or results are missing", async () => {
     await store.clearPlan("r");
     expect(await completeRun(store, "r")).toEqual({

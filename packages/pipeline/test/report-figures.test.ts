@@ -1,6 +1,7 @@
 import {
+  type CountedDifferences,
   PriceTableSchema,
-  pairedBootstrap,
+  pairedBootstrapOfCounts,
   type Rate,
   type ReportBundle,
   type RunSummary,
@@ -677,10 +678,24 @@ function checkComparison(
     f.number(`${name}.current`, d?.current, mean(p.current));
     f.number(`${name}.baseline`, d?.baseline, mean(p.baseline));
     f.number(`${name}.difference`, d?.difference, mean(p.current) - mean(p.baseline));
-    const interval = pairedBootstrap(p.current, p.baseline, comparison);
+    // The interval is drawn from the tasks counted by difference, in ascending order.
+    const interval = pairedBootstrapOfCounts(countedDifferences(p.current, p.baseline), comparison);
     f.number(`${name}.low`, d?.low, interval.low);
     f.number(`${name}.high`, d?.high, interval.high);
   }
+}
+
+function countedDifferences(current: number[], baseline: number[]): CountedDifferences {
+  const counts = new Map<number, number>();
+  current.forEach((c, i) => {
+    const d = c - (baseline[i] as number);
+    counts.set(d, (counts.get(d) ?? 0) + 1);
+  });
+  return {
+    currentSum: current.reduce((sum, v) => sum + v, 0),
+    baselineSum: baseline.reduce((sum, v) => sum + v, 0),
+    differences: [...counts].sort(([x], [y]) => x - y).map(([value, count]) => ({ value, count })),
+  };
 }
 
 function scorerTaskMeans(exported: ExportedRun): Map<string, Map<string, number>> {

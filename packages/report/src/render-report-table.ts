@@ -34,7 +34,15 @@ const STYLE = {
 /** Selection, cost, truncation and trend as terminal tables (after the run summary). */
 export function renderReportTable(bundle: ReportBundle): string {
   const runs = [bundle.report, ...(bundle.compare === null ? [] : [bundle.compare])];
-  const sections = [headlineTable(runs)];
+  const sections = [
+    ...runs
+      .filter((r) => r.run.abandonedAt != null)
+      .map(
+        (r) =>
+          `Run ${r.run.runId} was abandoned at ${r.run.abandonedAt}: it will never finish, and its figures are what it stored before.`,
+      ),
+    headlineTable(runs),
+  ];
   if (bundle.answers !== undefined) sections.push(answerJoinLine(bundle.answers));
   if (bundle.ablation !== undefined) sections.push(ablationTable(bundle.ablation));
   if (bundle.comparison !== undefined) sections.push(comparisonTable(bundle.comparison));
@@ -236,8 +244,9 @@ function trendTable(bundle: ReportBundle): string {
           p.costPerSolvedTask === null ? "n/a" : formatMoney(p.costPerSolvedTask, currency),
         ]
       : [];
+    // A run without rollups has no figures in a trend: its state says why.
     table.push([
-      p.run.runId,
+      p.state === "completed" ? p.run.runId : `${p.run.runId} (${p.state})`,
       p.run.startedAt.slice(0, 16),
       ...means,
       ...selected,

@@ -60,6 +60,29 @@ describe("HTML report", () => {
 });
 
 describe("table report", () => {
+  it("says a run was abandoned, and shows runs without rollups in the trend by state", () => {
+    const abandoned = { ...REPORT.run, abandonedAt: "2026-11-03T04:00:00.000Z" };
+    const idle = (runId: string, state: "unfinished" | "abandoned") => ({
+      ...(TREND[0] as (typeof TREND)[number]),
+      run: { ...REPORT.run, runId },
+      state,
+      pass1: null,
+      selected: null,
+      oracle: null,
+      scorerMeans: [],
+    });
+    const text = renderReportTable({
+      report: { ...REPORT, run: abandoned },
+      compare: null,
+      trend: [...TREND, idle("gave-up", "abandoned"), idle("still-going", "unfinished")],
+    });
+    expect(text).toContain(
+      `Run ${REPORT.run.runId} was abandoned at 2026-11-03T04:00:00.000Z: it will never finish`,
+    );
+    expect(text).toMatch(/gave-up \(abandoned\)\s+│?\s*\S+\s+│?\s*n\/a/);
+    expect(text).toContain("still-going (unfinished)");
+  });
+
   it("puts the three accuracies and cost per solved task side by side for both runs", () => {
     const text = renderReportTable(bundle);
     expect(text).toMatch(/pass@1\s+│?\s*50\.0% \(5\/10\)\s+│?\s*40\.0% \(4\/10\)/);

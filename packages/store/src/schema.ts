@@ -86,6 +86,9 @@ export const runs = pgTable(
      * Null: the raw rows are there.
      */
     prunedAt: timestamp("pruned_at", { withTimezone: true }),
+    // Set by `assay abandon`: the run will never finish; completion refuses it, reports and
+    // trends show it as abandoned, and `assay prune` drops its raw rows.
+    abandonedAt: timestamp("abandoned_at", { withTimezone: true }),
   },
   // Report trends: "the last N runs" and "the last N runs named X", newest first.
   (t) => [

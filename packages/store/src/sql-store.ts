@@ -166,6 +166,10 @@ export class SqlStore implements Store {
     return runs.finishRun(await this.#db(), runId);
   }
 
+  async abandonRun(runId: string): Promise<boolean> {
+    return runs.abandonRun(await this.#db(), runId);
+  }
+
   async reopenRun(runId: string): Promise<void> {
     await runs.reopenRun(await this.#db(), runId);
   }

@@ -114,6 +114,11 @@ export interface Store extends AnswerJoinStore, ReportStore {
   /** Sets `finished_at` the first time only; true when this call set it. */
   finishRun(runId: string): Promise<boolean>;
   /**
+   * Sets `abandoned_at` the first time only (true when this call set it): the run will never
+   * finish. Use `abandonRun` in the pipeline, which refuses a completed run.
+   */
+  abandonRun(runId: string): Promise<boolean>;
+  /**
    * Clears `finished_at`: results of the finished run are missing again and are being put
    * back, so the run finishes anew (and `finishRun` records when) once they are stored.
    */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { driverOf } from "../src/driver.js";
 import { runSummary } from "../src/queries/summary.js";
 import { rawEarlyStops } from "../src/reports/early-stops.js";
-import { pairedTaskValues } from "../src/reports/paired-task-values.js";
+import { pairedDifferences } from "../src/reports/paired-differences.js";
 import { rawRunFigures } from "../src/reports/run-figures.js";
 import { runTablesOf } from "../src/reports/run-tables.js";
 import { runnerOf } from "../src/reports/runner-of.js";
@@ -130,8 +130,8 @@ describe.each(DRIVER_NAMES)("raw-row reports on %s", (driver) => {
       total: 0,
       candidates: [],
     });
-    const paired = await pairedTaskValues(runner, mine, "no-such-run");
-    expect(paired.flatMap((p) => p.current)).toEqual([]);
+    const paired = await pairedDifferences(runner, mine, "no-such-run");
+    expect(paired.flatMap((p) => p.counted.differences)).toEqual([]);
   });
 
   it("reads a run named twice once", async () => {
@@ -191,7 +191,7 @@ describe.each(DRIVER_NAMES)("raw-row reports on %s", (driver) => {
   it("plans a comparison of two runs on their partitions alone", async () => {
     const [a, b] = runs as [string, string];
     await expectOnly([a, b], async (runner) => {
-      await pairedTaskValues(runner, a, b);
+      await pairedDifferences(runner, a, b);
     });
   });
 });

@@ -3,12 +3,15 @@ import prettyBytes from "pretty-bytes";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { lostDatabase } from "../lost-connection.js";
 import { writeErr, writeOut } from "../output.js";
+import { requireRun } from "../require-run.js";
 import { openStoreFor, storeTarget } from "../store-option.js";
 
 export interface PruneFlags {
   /** Milliseconds. */
   olderThan?: number;
   keepLast?: number;
+  abandoned?: boolean;
+  run?: string[];
   dryRun?: boolean;
   json?: boolean;
   db?: string;
@@ -16,15 +19,22 @@ export interface PruneFlags {
 }
 
 export async function pruneAction(flags: PruneFlags): Promise<void> {
-  if (flags.olderThan === undefined && flags.keepLast === undefined) {
+  if (
+    flags.olderThan === undefined &&
+    flags.keepLast === undefined &&
+    flags.abandoned !== true &&
+    flags.run === undefined
+  ) {
     throw new CliExit(
       ExitCode.usage,
-      "assay prune needs --older-than <duration>, --keep-last <n> or both, e.g. `assay prune --older-than 90d --dry-run`.",
+      "assay prune needs --older-than <duration>, --keep-last <n>, --abandoned or --run <run-id>, e.g. `assay prune --older-than 90d --dry-run`.",
     );
   }
   const selection: PruneSelection = {
     ...(flags.olderThan !== undefined && { startedBefore: new Date(Date.now() - flags.olderThan) }),
     ...(flags.keepLast !== undefined && { keepLast: flags.keepLast }),
+    ...(flags.abandoned === true && { abandoned: true }),
+    ...(flags.run !== undefined && { runIds: flags.run }),
   };
   // A full disk is when a prune is most wanted: it writes almost nothing, so it opens the
   // embedded store with less room than a command that writes rows.
@@ -34,6 +44,7 @@ export async function pruneAction(flags: PruneFlags): Promise<void> {
     minFreeBytes: PRUNE_MIN_FREE_BYTES,
   });
   try {
+    for (const runId of flags.run ?? []) await requireRun(store, runId);
     const dryRun = flags.dryRun === true;
     const outcome = await store.pruneRuns(selection, { dryRun });
     if (flags.json === true) writeOut(`${JSON.stringify({ dryRun, ...outcome }, null, 2)}\n`);
@@ -55,6 +66,12 @@ function describeOutcome(outcome: PruneOutcome, dryRun: boolean): string {
   const lines: string[] = [];
   const verb = dryRun ? "would prune" : "pruned";
   for (const run of outcome.pruned) {
+    if (run.abandoned) {
+      lines.push(
+        `${verb} ${run.runId} (abandoned, started ${run.startedAt.toISOString()}): ${prettyBytes(run.bytes)}`,
+      );
+      continue;
+    }
     lines.push(
       `${verb} ${run.runId} (started ${run.startedAt.toISOString()}): ` +
         `${run.samples} samples, ${run.results} results, ${prettyBytes(run.bytes)}`,
@@ -76,7 +93,7 @@ function describeOutcome(outcome: PruneOutcome, dryRun: boolean): string {
   for (const run of outcome.skipped) {
     const why =
       run.reason === "unfinished"
-        ? "it has not finished"
+        ? `it has not finished (if it never will: \`assay abandon ${run.runId}\`)`
         : "it has no rollups (resume or rerun it to write them)";
     writeErr(`kept ${run.runId}: ${why}, so its raw rows are its only figures.\n`);
   }

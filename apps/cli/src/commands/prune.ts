@@ -12,12 +12,16 @@ Examples:
   assay prune --keep-last 30               prune all but the 30 newest runs
   assay prune --older-than 8w --keep-last 10 --db postgres://localhost/assay
                                            runs over 8 weeks old, never one of the 10 newest
+  assay prune --abandoned                  every run given up with \`assay abandon\`
+  assay prune --run night-0412 --dry-run   one run by id (repeat --run for more)
 
 A pruned run keeps its runs row and its rollups: \`assay report <run>\` with default
 settings and every trend still show its figures. Its raw rows (samples, scores,
 truncations, usage, selections) are dropped, so export, show, resume, retry, selection
 reruns, --by, --compare and other early-stop settings refuse it. Runs without rollups
-(unfinished, or rolled-up figures cleared) are never pruned; the command lists them.`;
+(unfinished, or rolled-up figures cleared) are never pruned; the command lists them. An
+abandoned run (\`assay abandon\`) has no rollups: it is pruned all the same, and reports
+and trends show it as abandoned.`;
 
 export function registerPrune(program: CommandUnknownOpts): void {
   program
@@ -32,6 +36,12 @@ export function registerPrune(program: CommandUnknownOpts): void {
       "--keep-last <n>",
       "never prune the n newest runs (by start time); alone: prune all others",
       wholeNumber("--keep-last", { min: 0 }),
+    )
+    .option("--abandoned", "prune every abandoned run (see `assay abandon`)")
+    .option(
+      "--run <run-id>",
+      "prune this run (repeatable): completed or abandoned",
+      (value: string, previous: string[] = []) => [...previous, value],
     )
     .option("--dry-run", "only list what would be pruned")
     .option("--json", "print the outcome as JSON")

@@ -27,6 +27,8 @@ export interface RunStatus {
   inputErrors: number;
   finished: boolean;
   finishedAt: string | null;
+  /** Given up with `assay abandon`: it never completes. */
+  abandonedAt: string | null;
   /** Jobs of every queue under the prefix; queues are shared by all runs. */
   queues: QueueCounts[];
   /** Each queue's live workers and the running jobs of workers that are gone. */
@@ -66,6 +68,7 @@ export async function readRunStatus(
 
   const complete = summary.planned !== null && summary.results >= summary.planned;
   const finishedAt = complete ? summary.finishedAt : null;
+  const abandonedAt = (await store.getRun(runId))?.abandonedAt ?? null;
   const recorded = await store.getProducer(runId);
   const producer = recorded === undefined ? null : producerView(recorded);
   const queues = await transport.queueCounts();
@@ -89,6 +92,7 @@ export async function readRunStatus(
     inputErrors: summary.inputErrors,
     finished: complete,
     finishedAt: finishedAt === null ? null : new Date(finishedAt).toISOString(),
+    abandonedAt: abandonedAt === null ? null : abandonedAt.toISOString(),
     queues,
     queueHealth: await transport.queueHealth(runId, queues),
     redisEvictionPolicy: (await checkEvictionPolicy(transport.redis, { allowEviction: true }))
@@ -124,7 +128,7 @@ export function renderRunStatus(status: RunStatus, flags: DistributedFlags): str
   );
   const nameWidth = Math.max(26, ...shown.map((q) => q.queue.length));
   const lines = [
-    `run        ${status.runId}: ${status.finished ? `finished at ${status.finishedAt}` : "in progress"}`,
+    `run        ${status.runId}: ${stateOf(status)}`,
     `planned    ${planned}`,
     `done       ${status.done}${pct}`,
     `unscored   ${status.unscored} (scorer errors: ${status.errors})`,
@@ -154,4 +158,11 @@ function formatSeconds(seconds: number): string {
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+}
+
+function stateOf(status: RunStatus): string {
+  if (status.abandonedAt !== null) {
+    return `abandoned at ${status.abandonedAt} (never completes; \`assay prune --run ${status.runId}\` drops its raw rows)`;
+  }
+  return status.finished ? `finished at ${status.finishedAt}` : "in progress";
 }

@@ -19,6 +19,8 @@ export interface RunIdentity {
   dataset: string | null;
   startedAt: string;
   finishedAt: string | null;
+  /** When `assay abandon` gave the run up; absent or null for a run not abandoned. */
+  abandonedAt?: string | null;
 }
 
 /**
@@ -185,6 +187,11 @@ export interface RunReport {
 /** One run's headline numbers, for trends across runs. */
 export interface RunTrendPoint {
   run: RunIdentity;
+  /**
+   * A trend reads rollups only: a run without them (still running, or abandoned) is shown
+   * as such, with every figure null.
+   */
+  state: "completed" | "unfinished" | "abandoned";
   pass1: number | null;
   selected: number | null;
   oracle: number | null;

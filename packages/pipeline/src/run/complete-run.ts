@@ -19,6 +19,8 @@ export type RunCompletion =
   | { state: "incomplete"; planned: number | null; stored: number }
   /** Another process is completing the run now (only when not told to wait). */
   | { state: "busy" }
+  /** The run was abandoned (`abandonRun`): it is never completed. */
+  | { state: "abandoned"; abandonedAt: Date }
   | {
       state: "completed";
       /** True when this call did the work; false when an earlier one had. */
@@ -51,6 +53,7 @@ export async function completeRun(
   try {
     const run = await store.getRun(runId);
     if (run === undefined) throw new Error(`completeRun: no run ${runId}`);
+    if (run.abandonedAt !== null) return { state: "abandoned", abandonedAt: run.abandonedAt };
     const selection = storedSelectionSpec(run);
     // Only runs with rollups are pruned, and their raw rows are gone: nothing to redo.
     if (run.prunedAt !== null) return { state: "completed", here: false, selection: undefined };
@@ -81,6 +84,35 @@ export async function reopenRunPlan(store: Store, runId: string): Promise<void> 
   try {
     await store.clearPlan(runId);
     await store.dropRollups(runId);
+  } finally {
+    await lock?.release();
+  }
+}
+
+/** What became of a call to `abandonRun`. */
+export type RunAbandonment =
+  | { state: "abandoned"; here: boolean; abandonedAt: Date }
+  /** Completed (rollups written) or pruned: nothing to give up; prune it instead. */
+  | { state: "completed" };
+
+/**
+ * Marks a run that will never finish (its producer gone, its dataset lost) as abandoned,
+ * under the completion lock, so that no completer is half-way through it: from then on
+ * `completeRun` refuses it, reports and trends show it as abandoned, and `assay prune`
+ * drops its raw rows. A completed run is left as it is.
+ */
+export async function abandonRun(store: Store, runId: string): Promise<RunAbandonment> {
+  const lock = await store.lockRunCompletion(runId, { wait: true });
+  try {
+    const run = await store.getRun(runId);
+    if (run === undefined) throw new Error(`abandonRun: no run ${runId}`);
+    if (run.abandonedAt !== null) {
+      return { state: "abandoned", here: false, abandonedAt: run.abandonedAt };
+    }
+    if (run.prunedAt !== null || (await isCompleted(store, run))) return { state: "completed" };
+    const here = await store.abandonRun(runId);
+    const marked = await store.getRun(runId);
+    return { state: "abandoned", here, abandonedAt: marked?.abandonedAt ?? new Date() };
   } finally {
     await lock?.release();
   }

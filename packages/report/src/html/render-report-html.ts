@@ -77,7 +77,11 @@ function runLine(report: RunReport): string {
     run.name === null ? null : `series ${run.name}`,
     run.dataset === null ? null : `dataset ${run.dataset}`,
     `started ${run.startedAt}`,
-    run.finishedAt === null ? "unfinished" : `finished ${run.finishedAt}`,
+    run.abandonedAt != null
+      ? `abandoned ${run.abandonedAt}`
+      : run.finishedAt === null
+        ? "unfinished"
+        : `finished ${run.finishedAt}`,
     `${report.tasks} tasks, ${report.samples} samples`,
     report.accuracy.methods.length === 0
       ? "no selection stored yet"

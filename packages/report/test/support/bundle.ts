@@ -78,6 +78,7 @@ export const COMPARE: RunReport = {
 export const TREND: RunTrendPoint[] = [
   {
     run: COMPARE.run,
+    state: "completed",
     pass1: 0.4,
     selected: 0.6,
     oracle: 0.9,
@@ -89,6 +90,7 @@ export const TREND: RunTrendPoint[] = [
   },
   {
     run: identity("r1b", "2026-11-01T12:00:00.000Z"),
+    state: "completed",
     pass1: 0.5,
     selected: 0.6,
     oracle: 0.9,
@@ -100,6 +102,7 @@ export const TREND: RunTrendPoint[] = [
   },
   {
     run: REPORT.run,
+    state: "completed",
     pass1: 0.5,
     selected: 0.7,
     oracle: 0.9,

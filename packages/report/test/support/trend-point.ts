@@ -4,6 +4,7 @@ import type { RunReport, RunTrendPoint } from "@assay/core";
 export function trendPoint(report: RunReport): RunTrendPoint {
   return {
     run: report.run,
+    state: "completed",
     pass1: report.accuracy.pass1.rate,
     selected: report.accuracy.selected.rate,
     oracle: report.accuracy.oracle.rate,

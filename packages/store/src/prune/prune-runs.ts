@@ -6,18 +6,27 @@ import { trySessionLock } from "../session-lock.js";
 import type { StoreDriver } from "../store-driver.js";
 import { dropRunPartitions } from "./drop-run-partitions.js";
 
-/** Which runs' raw rows to drop: both rules given, a run must meet both. */
+/**
+ * Which runs' raw rows to drop: a run the age rules name (both given, it must meet both),
+ * an abandoned run when `abandoned`, and each run of `runIds`.
+ */
 export interface PruneSelection {
   /** Runs started before this time. */
   startedBefore?: Date;
   /** All but the newest N runs (by start time), pruned or not. */
   keepLast?: number;
+  /** Every abandoned run (`assay abandon`). */
+  abandoned?: boolean;
+  /** These runs, whatever their age. */
+  runIds?: readonly string[];
 }
 
 export interface PrunedRun {
   runId: string;
   name: string | null;
   startedAt: Date;
+  /** Abandoned: no rollups counted its rows (`samples` and `results` are 0). */
+  abandoned: boolean;
   /** Samples and score rows dropped, as the run's rollups counted them. */
   samples: number;
   results: number;
@@ -28,7 +37,10 @@ export interface PrunedRun {
 export interface SkippedRun {
   runId: string;
   startedAt: Date;
-  /** Why its raw rows stay: the rollups a pruned run is reported from are missing. */
+  /**
+   * Why its raw rows stay: the rollups a pruned run is reported from are missing (an
+   * unfinished run that will never finish is abandoned first).
+   */
   reason: "unfinished" | "no rollups";
 }
 
@@ -48,6 +60,7 @@ interface RunRow {
   name: string | null;
   created_at: Date | string;
   finished_at: Date | string | null;
+  abandoned: boolean;
   rolled_up: boolean;
   samples: string | number | null;
   results: string | number | null;
@@ -61,7 +74,8 @@ interface RunRow {
 // Newest first, as `--keep-last` counts; already pruned runs count but are not listed.
 // With each run, what its partitions hold and how many are left: catalog reads only.
 const RUNS = `
-  SELECT r.id, r.name, r.created_at, r.finished_at, ru.run_id IS NOT NULL AS rolled_up,
+  SELECT r.id, r.name, r.created_at, r.finished_at, r.abandoned_at IS NOT NULL AS abandoned,
+         ru.run_id IS NOT NULL AS rolled_up,
          ru.samples, ru.results, r.pruned_at IS NOT NULL AS pruned, p.bytes, p.partitions
   FROM runs r LEFT JOIN run_rollups ru ON ru.run_id = r.id
   CROSS JOIN LATERAL (
@@ -73,7 +87,8 @@ const RUNS = `
   ORDER BY r.created_at DESC, r.id DESC`;
 
 /**
- * Drops the raw rows (the partitions) of the finished, rolled-up runs the selection names:
+ * Drops the raw rows (the partitions) of the finished, rolled-up runs and the abandoned
+ * runs the selection names (an abandoned run keeps its runs row, shown as abandoned):
  * each run is first marked `pruned_at` in a transaction of its own, then its partitions are
  * dropped one by one (drop-run-partitions.ts). The runs row and every rollup stay,
  * so reports with default settings and trends keep the run's figures. A run without
@@ -127,9 +142,9 @@ async function prune(
       }
       continue;
     }
-    if (!selected(selection, index, new Date(run.created_at))) continue;
+    if (!selected(selection, index, run)) continue;
     const startedAt = new Date(run.created_at);
-    if (run.finished_at === null || !run.rolled_up) {
+    if (!run.abandoned && (run.finished_at === null || !run.rolled_up)) {
       const reason = run.finished_at === null ? "unfinished" : "no rollups";
       outcome.skipped.push({ runId: run.id, startedAt, reason });
       continue;
@@ -139,6 +154,7 @@ async function prune(
       runId: run.id,
       name: run.name,
       startedAt,
+      abandoned: run.abandoned,
       samples: Number(run.samples ?? 0),
       results: Number(run.results ?? 0),
       bytes: Number(run.bytes),
@@ -147,8 +163,12 @@ async function prune(
   return outcome;
 }
 
-function selected(selection: PruneSelection, newestIndex: number, startedAt: Date): boolean {
+function selected(selection: PruneSelection, newestIndex: number, run: RunRow): boolean {
+  if (selection.runIds?.includes(run.id) === true) return true;
+  if (selection.abandoned === true && run.abandoned) return true;
+  if (selection.keepLast === undefined && selection.startedBefore === undefined) return false;
   if (selection.keepLast !== undefined && newestIndex < selection.keepLast) return false;
+  const startedAt = new Date(run.created_at);
   if (selection.startedBefore !== undefined && startedAt >= selection.startedBefore) return false;
   return true;
 }
@@ -163,8 +183,9 @@ function selected(selection: PruneSelection, newestIndex: number, startedAt: Dat
 async function pruneRun(driver: StoreDriver, runId: string): Promise<boolean> {
   const marked = await inTransaction(driver, async (runner) => {
     const { rows } = await runner.query<{ ok: boolean }>(
-      `SELECT r.finished_at IS NOT NULL AND r.pruned_at IS NULL
-              AND EXISTS (SELECT 1 FROM run_rollups ru WHERE ru.run_id = r.id) AS ok
+      `SELECT r.pruned_at IS NULL
+              AND (r.abandoned_at IS NOT NULL OR (r.finished_at IS NOT NULL
+                   AND EXISTS (SELECT 1 FROM run_rollups ru WHERE ru.run_id = r.id))) AS ok
        FROM runs r WHERE r.id = $1 FOR UPDATE OF r`,
       [runId],
     );

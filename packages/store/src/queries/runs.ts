@@ -70,6 +70,16 @@ export async function finishRun(db: AnyPgDatabase, runId: string): Promise<boole
   return updated.length > 0;
 }
 
+/** Sets `abandoned_at` the first time only; true when this call set it. */
+export async function abandonRun(db: AnyPgDatabase, runId: string): Promise<boolean> {
+  const updated = await db
+    .update(runs)
+    .set({ abandonedAt: sql`now()` })
+    .where(and(eq(runs.id, runId), isNull(runs.abandonedAt)))
+    .returning({ id: runs.id });
+  return updated.length > 0;
+}
+
 export async function reopenRun(db: AnyPgDatabase, runId: string): Promise<void> {
   await db.update(runs).set({ finishedAt: null }).where(eq(runs.id, runId));
 }

@@ -8,7 +8,7 @@ export {
   earlyStops,
 } from "./early-stops.js";
 export { pairScores } from "./pair-scores.js";
-export { type PairedValues, pairedTaskValues } from "./paired-task-values.js";
+export { type PairedDifferences, pairedDifferences } from "./paired-differences.js";
 export { type BundleOptions, reportBundle } from "./report-bundle.js";
 export { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL, metadataPath } from "./report-options.js";
 export { hasRollups, readRollups } from "./rollups/read-rollups.js";

@@ -3,15 +3,16 @@ import {
   DEFAULT_BOOTSTRAP_SEED,
   DEFAULT_CONFIDENCE,
   DEFAULT_RESAMPLES,
-  pairedBootstrap,
+  pairedBootstrapOfCounts,
   type RunComparison,
 } from "@assay/core";
 import type { SqlRunner } from "../sql-runner.js";
-import { pairedTaskValues } from "./paired-task-values.js";
+import { pairedDifferences } from "./paired-differences.js";
 
 /**
  * The reported run minus the baseline for pass@1, selected, oracle and each scorer's mean,
  * paired over the tasks both runs have, each with a bootstrap interval over those tasks.
+ * The database counts the tasks by difference; only those counts are read.
  */
 export async function runComparison(
   runner: SqlRunner,
@@ -22,17 +23,17 @@ export async function runComparison(
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const seed = options.seed ?? DEFAULT_BOOTSTRAP_SEED;
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
-  const paired = await pairedTaskValues(runner, runId, baselineRunId);
+  const paired = await pairedDifferences(runner, runId, baselineRunId);
   return {
     runId,
     baselineRunId,
     resamples,
     seed,
     confidence,
-    differences: paired.map(({ metric, kind, current, baseline }) => ({
+    differences: paired.map(({ metric, kind, counted }) => ({
       metric,
       kind,
-      ...pairedBootstrap(current, baseline, { resamples, seed, confidence }),
+      ...pairedBootstrapOfCounts(counted, { resamples, seed, confidence }),
     })),
   };
 }

@@ -7,9 +7,10 @@ interface RunRow {
   dataset: string | null;
   created_at: Date | string;
   finished_at: Date | string | null;
+  abandoned_at: Date | string | null;
 }
 
-const COLUMNS = "id, name, dataset, created_at, finished_at";
+const COLUMNS = "id, name, dataset, created_at, finished_at, abandoned_at";
 
 // runs_created_idx / runs_name_created_idx serve both orders without a sort.
 const LAST_RUNS = `SELECT ${COLUMNS} FROM runs ORDER BY created_at DESC LIMIT $1`;
@@ -56,5 +57,6 @@ function identityOf(row: RunRow): RunIdentity {
     dataset: row.dataset,
     startedAt: new Date(row.created_at).toISOString(),
     finishedAt: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
+    abandonedAt: row.abandoned_at === null ? null : new Date(row.abandoned_at).toISOString(),
   };
 }

@@ -1,0 +1,161 @@
+// The morning after: reports over runs of R score rows each, built straight in Postgres
+// (generate_series), autovacuum off on every table, each run completed as the pipeline
+// completes one (planner statistics, then rollups). Times `report`, `--compare`, `--by`
+// and both (the store's reportBundle, as `assay report` calls it), median of --reps, and
+// the comparison's old path (a row per task shipped to the client, bootstrapped there)
+// against the new (counted by difference in the database) in the same run.
+//
+//   npm run bench:morning -- --rows 100000,1000000 --runs 2 --reps 3
+import { type CountedDifferences, pairedBootstrap, pairedBootstrapOfCounts } from "@assay/core";
+import { openStore } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
+import { pairedDifferences, reportBundle, runnerOf } from "@assay/store/reports";
+import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
+import pg from "pg";
+import { fmt, median, timed } from "./bench-util.js";
+
+function flag(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? fallback : (process.argv[at + 1] ?? fallback);
+}
+const SIZES = flag("rows", "100000,1000000").split(",").map(Number);
+const RUNS = Number(flag("runs", "2"));
+const REPS = Number(flag("reps", "3"));
+const CANDIDATES = 4;
+
+// The comparison as main had it: per task means of both runs, one row per task and scorer.
+const OLD_SCORER_ROWS = (a: string, b: string) => `
+  SELECT scorer, avg(value) FILTER (WHERE side = 'a') AS a_value,
+         avg(value) FILTER (WHERE side = 'b') AS b_value
+  FROM (SELECT 'a' AS side, s.scorer, sm.task_id, s.value FROM ${a.replace("?", "scores")} s
+        JOIN ${a.replace("?", "samples")} sm ON sm.run_id = s.run_id AND sm.sample_id = s.sample_id
+        WHERE s.status = 'scored'
+        UNION ALL
+        SELECT 'b', s.scorer, sm.task_id, s.value FROM ${b.replace("?", "scores")} s
+        JOIN ${b.replace("?", "samples")} sm ON sm.run_id = s.run_id AND sm.sample_id = s.sample_id
+        WHERE s.status = 'scored') v
+  GROUP BY scorer, task_id HAVING bool_or(side = 'a') AND bool_or(side = 'b')
+  ORDER BY scorer, task_id`;
+
+async function build(pool: pg.Pool, rows: number): Promise<string[]> {
+  const ids = Array.from({ length: RUNS }, (_, i) => `night-${i}`);
+  for (const [i, id] of ids.entries()) {
+    await pool.query(
+      `INSERT INTO runs (id, name, spec, transport, created_at, planned_results, planned_model_results)
+       VALUES ($1, 'nightly', '{"selection": {"verifier": "judge"}}', 'local', now() - make_interval(days => $2), $3, 0)`,
+      [id, RUNS - i, rows],
+    );
+    await pool.query("SELECT assay_create_run_partitions($1)", [id]);
+  }
+  const { rows: tables } = await pool.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_class c
+     WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r'`,
+  );
+  for (const { name } of tables) {
+    await pool.query(`ALTER TABLE "${name}" SET (autovacuum_enabled = false)`);
+  }
+  for (const [r, id] of ids.entries()) {
+    await pool.query(
+      `INSERT INTO samples (run_id, sample_id, task_id, candidate_index, line, metadata)
+       SELECT $1, 's' || i, 't' || (i / ${CANDIDATES}), i % ${CANDIDATES}, i / ${CANDIDATES},
+              jsonb_build_object('kind', 'k' || (i / ${CANDIDATES}) % 8)
+       FROM generate_series(0, $2 - 1) i`,
+      [id, rows],
+    );
+    await pool.query(
+      `INSERT INTO scores (run_id, sample_id, scorer, rule, status, value)
+       SELECT $1, 's' || i, 'judge', 'default', 'scored', ((i * 7 + $3) % 11) / 10.0
+       FROM generate_series(0, $2 - 1) i`,
+      [id, rows, r],
+    );
+    await pool.query(
+      `INSERT INTO selections (run_id, task_id, method, candidates, selected_index, tie,
+                               selected_correct, first_correct, any_correct, detail)
+       SELECT $1, 't' || t, 'best_of_n', ${CANDIDATES}, 0, false, (t + $2) % 3 = 0,
+              (t + $2) % 2 = 0, (t + $2) % 5 <> 0, '{}'
+       FROM generate_series(0, $3 / ${CANDIDATES} - 1) t`,
+      [id, r, rows],
+    );
+  }
+  return ids;
+}
+
+async function measure<T>(work: () => Promise<T>): Promise<number> {
+  const ms: number[] = [];
+  for (let i = 0; i < REPS; i += 1) ms.push((await timed(work)).ms);
+  return median(ms);
+}
+
+const results: { rows: number; figure: string; ms: number }[] = [];
+for (const rows of SIZES) {
+  const schema = freshSchema();
+  const store = await openStore({ databaseUrl: DATABASE_URL, schema, migrate: true });
+  const pool = new pg.Pool({ connectionString: DATABASE_URL, options: `-c search_path=${schema}` });
+  try {
+    const built = await timed(() => build(pool, rows));
+    const completed = await timed(async () => {
+      for (const id of await built.value) {
+        await store.refreshPlannerStatistics("written", id);
+        await store.writeRollups(id);
+      }
+    });
+    const [a, b] = built.value as [string, string];
+    console.log(
+      `${rows} rows x ${RUNS} runs: built in ${fmt(built.ms / 1000, 1)} s, completed (statistics + rollups) in ${fmt(completed.ms / 1000, 1)} s`,
+    );
+    const runner = runnerOf(driverOf(store));
+    const parts = async (id: string) =>
+      (await pool.query<{ t: string }>("SELECT assay_run_partition('?', $1) AS t", [id])).rows[0]
+        ?.t as string;
+    const [pa, pb] = [await parts(a), await parts(b)];
+    const figures: [string, () => Promise<unknown>][] = [
+      ["report", () => reportBundle(runner, b)],
+      ["report --compare", () => reportBundle(runner, b, { compareRunId: a })],
+      ["report --by", () => reportBundle(runner, b, { by: "metadata.kind" })],
+      [
+        "report --compare --by",
+        () => reportBundle(runner, b, { compareRunId: a, by: "metadata.kind" }),
+      ],
+      [
+        "compare, old: rows per task",
+        async () => {
+          const { rows: paired } = await pool.query(OLD_SCORER_ROWS(pb, pa));
+          pairedBootstrap(
+            paired.map((p) => p.a_value),
+            paired.map((p) => p.b_value),
+          );
+          return paired.length;
+        },
+      ],
+      [
+        "compare, new: counted",
+        async () => {
+          const counted = await pairedDifferences(runner, b, a);
+          for (const c of counted) pairedBootstrapOfCounts(c.counted as CountedDifferences);
+        },
+      ],
+      ["count(*) analyst_samples", () => pool.query("SELECT count(*) FROM analyst_samples")],
+      ["analyst_runs", () => pool.query("SELECT * FROM analyst_runs")],
+    ];
+    for (const [figure, work] of figures) {
+      const ms = await measure(work);
+      results.push({ rows, figure, ms });
+      console.log(`  ${figure.padEnd(28)} median ${fmt(ms)} ms`);
+    }
+    const old = results.find((r) => r.rows === rows && r.figure.startsWith("compare, old"));
+    const now = results.find((r) => r.rows === rows && r.figure.startsWith("compare, new"));
+    console.log(`  compare old/new ratio: ${fmt((old?.ms ?? 0) / (now?.ms ?? 1), 1)}x`);
+  } finally {
+    await pool.end();
+    await store.close();
+    await dropSchema(schema);
+  }
+}
+if (SIZES.length > 1) {
+  const [small, large] = [SIZES[0] as number, SIZES.at(-1) as number];
+  console.log(`growth from ${small} to ${large} rows per run (${large / small}x rows):`);
+  for (const { figure } of results.filter((r) => r.rows === small)) {
+    const at = (n: number) => results.find((r) => r.rows === n && r.figure === figure)?.ms ?? 0;
+    console.log(`  ${figure.padEnd(28)} ${fmt(at(large) / at(small), 2)}x`);
+  }
+}
