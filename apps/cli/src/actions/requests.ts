@@ -20,7 +20,7 @@ import { scorerRegistry } from "../scorer-registry.js";
 import { specFor } from "../spec-option.js";
 import { assertUsableDataset } from "../usable-dataset.js";
 
-export interface RequestsFlags extends InputErrorsFlags {
+export interface RequestsFlags extends Pick<InputErrorsFlags, "allowInputErrors"> {
   api: RequestFormat;
   model: string;
   system?: string;
