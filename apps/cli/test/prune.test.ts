@@ -105,7 +105,9 @@ describe("assay prune on the embedded store", () => {
     expect(help.stdout).toMatch(/--keep-last <n>/);
     const none = await assay("prune");
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain("needs --older-than <duration>, --keep-last <n>, --abandoned or --run <run-id>");
+    expect(none.stderr).toContain(
+      "needs --older-than <duration>, --keep-last <n>, --abandoned or --run <run-id>",
+    );
     for (const bad of ["90", "1.5d", "3 months", "0d"]) {
       const refused = await assay("prune", "--older-than", bad);
       expect(refused.code, bad).toBe(2);
