@@ -5,6 +5,7 @@ import {
   DEFAULT_BOOTSTRAP_SEED,
   DEFAULT_CONFIDENCE,
   DEFAULT_RESAMPLES,
+  noPairedTasks,
   type PairedBootstrap,
 } from "./paired-bootstrap.js";
 import { seededRandom } from "./seeded-random.js";
@@ -48,15 +49,7 @@ export function pairedBootstrapOfCounts(
   }
   const n = groups.counts.reduce((sum, count) => sum + count, 0);
   if (n === 0) {
-    return {
-      tasks: 0,
-      current: null,
-      baseline: null,
-      difference: null,
-      low: null,
-      high: null,
-      excludesZero: false,
-    };
+    return noPairedTasks();
   }
   const random = seededRandom(options.seed ?? DEFAULT_BOOTSTRAP_SEED);
   const means = bootstrapMeansOfCounts(groups, resamples, random);

@@ -55,15 +55,7 @@ export function pairedBootstrap(
   const confidence = checkConfidence(options.confidence ?? DEFAULT_CONFIDENCE);
   const n = current.length;
   if (n === 0) {
-    return {
-      tasks: 0,
-      current: null,
-      baseline: null,
-      difference: null,
-      low: null,
-      high: null,
-      excludesZero: false,
-    };
+    return noPairedTasks();
   }
   const differences = new Float64Array(n);
   for (let i = 0; i < n; i += 1) differences[i] = (current[i] as number) - (baseline[i] as number);
@@ -78,6 +70,19 @@ export function pairedBootstrap(
     low,
     high,
     excludesZero: low > 0 || high < 0,
+  };
+}
+
+/** The comparison of no paired task: no figure, and no interval to exclude zero. */
+export function noPairedTasks(): PairedBootstrap {
+  return {
+    tasks: 0,
+    current: null,
+    baseline: null,
+    difference: null,
+    low: null,
+    high: null,
+    excludesZero: false,
   };
 }
 

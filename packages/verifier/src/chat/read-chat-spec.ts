@@ -91,16 +91,7 @@ function plainMarkers(
   const tokens = addedTokens.map((t) => t.content).sort((a, b) => b.length - a.length);
   const markers = new Set<string>();
   for (const template of [config.template, ...(config.variants ?? [])]) {
-    const pieces = template.map((piece) => ({
-      role: "text" as const,
-      name: "text",
-      prefix: "",
-      body: "",
-      suffix: "",
-      required: true,
-      priority: 0,
-      message: piece.message ?? "user",
-    }));
+    const pieces = emptyTextPieces(template);
     const messages = chatMessages(frame, pieces, [CONTENT]);
     for (const text of [
       renderChat(frame, messages),
@@ -162,16 +153,7 @@ function tokenContent(entry: unknown): string | undefined {
 function checkRenders(dir: string, spec: ChatSpec, config: AssayConfig): string[] {
   const texts: string[] = [];
   for (const template of [config.template, ...(config.variants ?? [])]) {
-    const pieces = template.map((piece) => ({
-      role: "text" as const,
-      name: "text",
-      prefix: "",
-      body: "",
-      suffix: "",
-      required: true,
-      priority: 0,
-      message: piece.message ?? "user",
-    }));
+    const pieces = emptyTextPieces(template);
     try {
       const messages = chatMessages(spec, pieces, ["x"]);
       texts.push(renderChat(spec, messages));
@@ -186,4 +168,19 @@ function checkRenders(dir: string, spec: ChatSpec, config: AssayConfig): string[
     }
   }
   return texts;
+}
+
+/** One empty text piece per template piece, in the message the piece goes to: a render of
+ * the chat template's own text, with nothing of a sample in it. */
+function emptyTextPieces(template: AssayConfig["template"]) {
+  return template.map((piece) => ({
+    role: "text" as const,
+    name: "text",
+    prefix: "",
+    body: "",
+    suffix: "",
+    required: true,
+    priority: 0,
+    message: piece.message ?? "user",
+  }));
 }
