@@ -4,6 +4,7 @@ import {
   chatMessages,
   fitPrompt,
   hasChatTemplate,
+  isWhitespaceToken,
   renderChat,
   resolvePrompt,
   scorePosition,
@@ -101,9 +102,12 @@ function afterAnswer(
   return model.tokenizer.encode(rest, false).map((id) => model.tokenizer.tokenText(id));
 }
 
+/** The tokenizer's special tokens: the ones a chat template writes as role headers and turn ends. */
 function markersOf(model: VerifierModel): string[] {
-  const bos = model.chat?.specialTokens.bos_token;
-  return [...new Set([...(model.chat?.markers ?? []), ...(bos === undefined ? [] : [bos])])];
+  if (model.chat === null) return [];
+  return model.tokenizer.addedTokens
+    .filter((token) => token.special && !isWhitespaceToken(token))
+    .map((token) => token.content);
 }
 
 /** Each special token wrapped in «», so role headers stand out from the prompt's text. */
