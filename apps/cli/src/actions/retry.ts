@@ -1,3 +1,4 @@
+import { AbandonedRunError } from "@assay/core/errors";
 import { completeRun } from "@assay/pipeline";
 import type { DistributedFlags } from "../distributed/distributed-options.js";
 import { openQueues, openSharedStore, sharedStoreUrl } from "../distributed/open-services.js";
@@ -37,6 +38,7 @@ export async function retryAction(
     const run = await store.getRun(runId);
     if (run === undefined) return;
     await store.refusePrunedRun(runId, "retried");
+    if (run.abandonedAt != null) throw new AbandonedRunError(runId, run.abandonedAt, "retried");
     if (run.transport !== "bullmq") {
       throw new CliExit(
         ExitCode.refused,

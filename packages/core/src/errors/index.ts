@@ -1,3 +1,4 @@
+export { AbandonedRunError } from "./abandoned-run-error.js";
 export { AssayError } from "./assay-error.js";
 export { ConfigError } from "./config-error.js";
 export { debugEnabled } from "./debug-enabled.js";

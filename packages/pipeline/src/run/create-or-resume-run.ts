@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { RunSpec } from "@assay/core";
-import { PrunedRunError } from "@assay/core/errors";
+import { AbandonedRunError, PrunedRunError } from "@assay/core/errors";
 import type { RunOrigin, RunRecord, Store } from "@assay/store";
 import type { OpenDataset } from "../ingest/open-dataset.js";
 import { specSha256 } from "../spec/spec-hash.js";
@@ -56,6 +56,9 @@ export async function createOrResumeRun(
   // Its raw rows are gone: resuming would score it again from nothing, beside rollups
   // that count what was pruned.
   if (run?.prunedAt != null) throw new PrunedRunError(runId, run.prunedAt, "resumed or run again");
+  if (run?.abandonedAt != null) {
+    throw new AbandonedRunError(runId, run.abandonedAt, "resumed or run again");
+  }
   if (run === undefined || run.datasetBytes === null || run.specSha256 === null) {
     await store.setRunOrigin(runId, { dataset: dataset.path, spec, origin });
     const note =
