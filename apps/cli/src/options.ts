@@ -1,4 +1,9 @@
-import { DATASET_FORMATS, type DatasetFormat, datasetFormat } from "@assay/core/input-formats";
+import {
+  DATASET_FORMATS,
+  type DatasetFormat,
+  DEFAULT_MAX_LINE_BYTES,
+  datasetFormat,
+} from "@assay/core/input-formats";
 import { InvalidArgumentError } from "@commander-js/extra-typings";
 
 /**
@@ -94,6 +99,14 @@ export function deviceName(value: string): DeviceName {
     `Expected --device to be "cpu" or "cuda:<id>" (e.g. cuda:0), got "${value}".`,
   );
 }
+
+/** `--max-line-bytes` on every command that reads a dataset (a resume must be given it again). */
+export const MAX_LINE_BYTES_OPTION = [
+  "--max-line-bytes <n>",
+  "longest accepted line",
+  positiveInt("--max-line-bytes"),
+  DEFAULT_MAX_LINE_BYTES,
+] as const;
 
 /** `--format` on every command that reads a dataset. */
 export const FORMAT_OPTION = [

@@ -1,6 +1,13 @@
 // The formats a dataset and a batch output may be read in. Kept apart from the core's
 // index (zod and every schema) so that `--help`, which lists them, stays light.
 
+/**
+ * The longest dataset line (or CSV row, Parquet row) read when no --max-line-bytes is given:
+ * 1 MiB, far above a real sample, small enough that a file without line breaks is refused
+ * instead of read into memory whole.
+ */
+export const DEFAULT_MAX_LINE_BYTES = 1 << 20;
+
 /** How a dataset's records are written. */
 export const DATASET_FORMATS = ["jsonl", "csv", "tsv", "parquet"] as const;
 export type DatasetFormat = (typeof DATASET_FORMATS)[number];

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { describeInputError, redactUrl, shellWord } from "@assay/core";
+import { DEFAULT_MAX_LINE_BYTES } from "@assay/core/input-formats";
 import type { DatasetFormat } from "@assay/pipeline";
 import {
   checkDataset,
@@ -199,7 +200,8 @@ function runCommandTail(dataset: string, runId: string, flags: RunFlags): string
   if (flags.answersIdPrefix !== undefined) {
     words.push("--answers-id-prefix", flags.answersIdPrefix);
   }
-  if (flags.maxLineBytes !== 1 << 20) words.push("--max-line-bytes", String(flags.maxLineBytes));
+  if (flags.maxLineBytes !== DEFAULT_MAX_LINE_BYTES)
+    words.push("--max-line-bytes", String(flags.maxLineBytes));
   return words.map(shellWord).join(" ");
 }
 

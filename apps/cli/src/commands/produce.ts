@@ -4,7 +4,7 @@ import { addAnswersOptions } from "../answers-options.js";
 import { declaredFlags } from "../declared-flags.js";
 import { addDistributedOptions } from "../distributed/distributed-options.js";
 import { ALLOW_INPUT_ERRORS_OPTION, maxInputErrorsOption } from "../input-errors-exit.js";
-import { FORMAT_OPTION, positiveInt } from "../options.js";
+import { FORMAT_OPTION, MAX_LINE_BYTES_OPTION, positiveInt } from "../options.js";
 import { parseRunId } from "../run-id.js";
 
 export function registerProduce(program: CommandUnknownOpts): void {
@@ -26,12 +26,7 @@ export function registerProduce(program: CommandUnknownOpts): void {
     )
     .option("--wait", "show progress until every result is stored, then print the summary")
     .option("--json", "with --wait: print the summary as JSON on stdout")
-    .option(
-      "--max-line-bytes <n>",
-      "longest accepted line",
-      positiveInt("--max-line-bytes"),
-      1 << 20,
-    )
+    .option(...MAX_LINE_BYTES_OPTION)
     .option(
       "--allow-changed-dataset",
       "resume a run even though its dataset changed (another path, size or content)",

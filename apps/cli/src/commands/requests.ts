@@ -3,7 +3,7 @@ import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import type { RequestsFlags } from "../actions/requests.js";
 import { declaredFlags } from "../declared-flags.js";
 import { ALLOW_INPUT_ERRORS_OPTION } from "../input-errors-exit.js";
-import { decimalNumber, FORMAT_OPTION, positiveInt } from "../options.js";
+import { decimalNumber, FORMAT_OPTION, MAX_LINE_BYTES_OPTION, positiveInt } from "../options.js";
 
 export function registerRequests(program: CommandUnknownOpts): void {
   program
@@ -61,12 +61,7 @@ export function registerRequests(program: CommandUnknownOpts): void {
     )
     .option("--prices <file>", "price table (as for `report --prices`) for --estimate")
     .option(...FORMAT_OPTION)
-    .option(
-      "--max-line-bytes <n>",
-      "longest accepted line",
-      positiveInt("--max-line-bytes"),
-      1 << 20,
-    )
+    .option(...MAX_LINE_BYTES_OPTION)
     .option(...ALLOW_INPUT_ERRORS_OPTION)
     .option("--json", "print what was written (or estimated) as JSON on stdout")
     .action(async (dataset, flags) => {

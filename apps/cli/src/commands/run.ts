@@ -4,7 +4,7 @@ import { addAnswersOptions } from "../answers-options.js";
 import { DB_OPTION_HELP, DB_SCHEMA_OPTION } from "../db-option.js";
 import { declaredFlags } from "../declared-flags.js";
 import { ALLOW_INPUT_ERRORS_OPTION, maxInputErrorsOption } from "../input-errors-exit.js";
-import { deviceName, FORMAT_OPTION, positiveInt } from "../options.js";
+import { deviceName, FORMAT_OPTION, MAX_LINE_BYTES_OPTION, positiveInt } from "../options.js";
 import { parseRunId } from "../run-id.js";
 import {
   addVerifierFlags,
@@ -43,12 +43,7 @@ export function registerRun(program: CommandUnknownOpts): void {
     .option("--json", "print the summary as JSON on stdout")
     .option("--db <target>", DB_OPTION_HELP)
     .option(...DB_SCHEMA_OPTION)
-    .option(
-      "--max-line-bytes <n>",
-      "longest accepted line",
-      positiveInt("--max-line-bytes"),
-      1 << 20,
-    )
+    .option(...MAX_LINE_BYTES_OPTION)
     .option("--device <device>", "where verifier models run: cpu or cuda:<id>", deviceName, "cpu")
     .option("--threads <n>", "onnxruntime threads for verifier models", positiveInt("--threads"))
     .option(

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { AssayError, readEnv } from "@assay/core";
+import { DEFAULT_MAX_LINE_BYTES } from "@assay/core/input-formats";
 import { describeRedisFault } from "@assay/queue";
 import type { ProduceFlags } from "../actions/produce.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
@@ -74,7 +75,8 @@ export function produceCommand(dataset: string, runId: string, flags: ProduceFla
     words.push("--answers-id-prefix", flags.answersIdPrefix);
   }
   // A resume reads the rest of the file as this produce did.
-  if (flags.maxLineBytes !== 1 << 20) words.push("--max-line-bytes", String(flags.maxLineBytes));
+  if (flags.maxLineBytes !== DEFAULT_MAX_LINE_BYTES)
+    words.push("--max-line-bytes", String(flags.maxLineBytes));
   return pasteableCommand(words, flags);
 }
 

@@ -6,6 +6,7 @@ import {
   type RecordMapping,
   type Sample,
 } from "@assay/core";
+import { DEFAULT_MAX_LINE_BYTES } from "@assay/core/input-formats";
 import { compileFields } from "./field-map.js";
 import { chunkLineBatches, type StreamBatch } from "./formats/chunk-line-batches.js";
 import type { DatasetFormat } from "./formats/dataset-format.js";
@@ -50,7 +51,7 @@ export type DatasetEvent =
   | { kind: "samples"; line: number; samples: Sample[] }
   | { kind: "error"; error: InputError };
 
-export const DEFAULT_MAX_LINE_BYTES = 1 << 20;
+export { DEFAULT_MAX_LINE_BYTES };
 
 const PARALLEL_FROM_BYTES = 4 << 20;
 
