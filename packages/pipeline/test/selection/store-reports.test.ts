@@ -144,19 +144,25 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
       expect(r1?.cost?.perSolvedTask.total).toBeNull();
     });
 
-    it("gives the trend of the last runs of a series, oldest first", async () => {
-      const trend = await runTrend(
-        runnerOf(driverOf(db.store)),
-        { name: "nightly", last: 5 },
-        { prices },
-      );
+    it("gives the trend of the last runs of a series, oldest first, from completed runs' rollups", async () => {
+      const runner = runnerOf(driverOf(db.store));
+      // Selected but never completed: the trend reads rollups only, so it shows the runs
+      // as unfinished, without figures, instead of reading their raw rows.
+      const unfinished = await runTrend(runner, { name: "nightly", last: 5 }, { prices });
+      expect(unfinished.map((p) => [p.run.runId, p.state, p.pass1])).toEqual([
+        ["r1", "unfinished", null],
+        ["r2", "unfinished", null],
+      ]);
+      for (const runId of ["r1", "r2", "other"]) await db.store.writeRollups(runId);
+      const trend = await runTrend(runner, { name: "nightly", last: 5 }, { prices });
+      expect(trend.map((p) => p.state)).toEqual(["completed", "completed"]);
       expect(trend.map((p) => [p.run.runId, p.pass1, p.selected, p.oracle])).toEqual([
         ["r1", 0.25, 0.5, 0.75],
         ["r2", 1, 1, 1],
       ]);
       expect(trend[0]?.costPerSolvedTask).toBeCloseTo(0.0165, 12);
       expect(trend[1]?.costPerSolvedTask).toBeNull();
-      const last = await runTrend(runnerOf(driverOf(db.store)), { last: 1 });
+      const last = await runTrend(runner, { last: 1 });
       expect(last.map((p) => p.run.runId)).toEqual(["other"]);
     });
 
