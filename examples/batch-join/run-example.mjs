@@ -67,7 +67,7 @@ for (const job of jobs) {
   assay(["report", job.run, "--prices", `${here}/prices.yaml`, "--db", store]);
 }
 
-// The figure an analyst asks for, from the views: cost-per-solved.sql, the README's query.
+// The figure an analyst asks for, from the views: cost-per-solved.sql, the query docs/cli.md quotes.
 // These runs planned no verifier, so their verification cost is 0 and `cost` is generation.
 const COST_PER_SOLVED_BY_MODEL = readFileSync(`${here}/cost-per-solved.sql`, "utf8").trim();
 process.stdout.write(`\n$ SQL on the store (${store})\n${COST_PER_SOLVED_BY_MODEL}\n\n`);

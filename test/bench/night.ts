@@ -19,7 +19,7 @@
  * Besides the rate it prints, per size: Redis peak used_memory (sampled, and Redis's own
  * peak) against the bound the producer's backpressure sets; producer and worker peak RSS;
  * rows stored against rows planned; the time from the last result to a finished report;
- * and the per-job costs the Sizing section of docs/architecture.md is built from: Redis CPU
+ * and the per-job costs the Sizing section of docs/performance.md is built from: Redis CPU
  * per job, worker CPU per job, rows/s per worker and rows per second of writer flushing.
  *
  *   --samples N[,N...]  dataset sizes, one run of each (default $ASSAY_BENCH_NIGHT_SAMPLES,

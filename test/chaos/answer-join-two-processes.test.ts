@@ -29,7 +29,7 @@ import { bounded } from "../distributed/support/stored-keys.js";
 // Large enough that the first attempt is still joining when it is seen staging.
 const ROWS = 40_000;
 const RUN = "nightly";
-// Exit codes (README.md, "Exit codes").
+// Exit codes (docs/cli.md, "Exit codes").
 const INPUT_ERRORS = 4;
 const UNAVAILABLE = 5;
 

@@ -26,7 +26,7 @@ import { type OwnPostgres, startPostgres } from "../distributed/support/postgres
 
 // Large enough that the join is seen in each phase, staging and joining.
 const ROWS = 40_000;
-// Exit codes (README.md, "Exit codes").
+// Exit codes (docs/cli.md, "Exit codes").
 const INPUT_ERRORS = 4;
 
 describe("chaos: Postgres killed during an answer join", () => {

@@ -21,7 +21,7 @@ const RUN = "pg-produce";
 const SAMPLES = 500;
 const PLANNED = 2 * SAMPLES; // exact and f1 per sample
 const SCHEMA = "assay";
-// The exit code of an unreachable service (README.md, "Exit codes").
+// The exit code of an unreachable service (docs/cli.md, "Exit codes").
 const UNAVAILABLE = 5;
 
 describe("chaos: Postgres killed under assay produce --wait", () => {

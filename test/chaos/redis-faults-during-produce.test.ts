@@ -24,7 +24,7 @@ import { writeTextDataset } from "../distributed/support/dataset.js";
 import { bounded, storedKeys } from "../distributed/support/stored-keys.js";
 import { startCpuWorker } from "../distributed/support/worker-process.js";
 
-// The exit code of an unreachable or misbehaving service (README.md, "Exit codes").
+// The exit code of an unreachable or misbehaving service (docs/cli.md, "Exit codes").
 const UNAVAILABLE = 5;
 const NOEVICTION = ["--maxmemory-policy", "noeviction"];
 

@@ -27,7 +27,7 @@ import { startCpuWorker } from "../distributed/support/worker-process.js";
 const RUN = "flushed";
 const SAMPLES = 200;
 const PLANNED = 2 * SAMPLES; // exact and f1 per sample
-// The exit code of an unreachable or misbehaving service (README.md, "Exit codes").
+// The exit code of an unreachable or misbehaving service (docs/cli.md, "Exit codes").
 const UNAVAILABLE = 5;
 
 describe("chaos: Redis flushed during assay produce --wait", () => {

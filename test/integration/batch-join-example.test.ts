@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // `npm run example:batch-join` runs this script after a build: a Parquet reference, an
 // OpenAI and an Anthropic batch output, joined, scored, and read back from the analyst
-// views as cost per solved task per model. The README quotes its query and its output.
+// views as cost per solved task per model. docs/cli.md quotes its query and its output.
 const SCRIPT = join(REPO_ROOT, "examples/batch-join/run-example.mjs");
 const out = mkdtempSync(join(tmpdir(), "assay-batch-join-example-"));
 let example: ProcessOutput;
@@ -37,16 +37,16 @@ describe("the batch-join example", () => {
     );
   });
 
-  it("ends with the cost per solved task per model that the README quotes", () => {
+  it("ends with the cost per solved task per model that docs/cli.md quotes", () => {
     expect(example.code, example.stderr).toBe(0);
-    const printed = readmeBlock("The example prints").join("\n");
+    const printed = readmeBlock("The example prints", "docs/cli.md").join("\n");
     expect(example.stdout.trimEnd().endsWith(printed)).toBe(true);
   });
 
-  it("runs the query the README gives", () => {
+  it("runs the query docs/cli.md gives", () => {
     const query = readFileSync(join(REPO_ROOT, "examples/batch-join/cost-per-solved.sql"), "utf8");
-    const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
-    expect(readme).toContain(`\`\`\`sql\n${query}\`\`\``);
+    const page = readFileSync(join(REPO_ROOT, "docs/cli.md"), "utf8");
+    expect(page).toContain(`\`\`\`sql\n${query}\`\`\``);
     expect(example.stdout).toContain(query.trim());
   });
 });

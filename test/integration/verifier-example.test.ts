@@ -53,9 +53,11 @@ describe("the best-of-N example", () => {
     expect(example.stderr).toContain(`Wrote ${out}/report.html`);
   });
 
-  it("prints the paired differences the README quotes", () => {
+  it("prints the paired differences docs/cli.md quotes", () => {
     expect(example.code, example.stderr).toBe(0);
-    expect(example.stdout).toContain(readmeBlock("The paired differences read:").join("\n"));
+    expect(example.stdout).toContain(
+      readmeBlock("The paired differences read:", "docs/cli.md").join("\n"),
+    );
   });
 
   it("writes report.html with the comparison and the slices, self-contained", () => {
@@ -153,7 +155,7 @@ if (!hasChromium) {
 }
 
 describe.skipIf(!hasChromium)("the example's report.html in a real browser", () => {
-  it("shows the verdicts and the slices, and takes the README's screenshot", async () => {
+  it("shows the verdicts and the slices, and takes docs/cli.md's screenshot", async () => {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
@@ -179,12 +181,12 @@ describe.skipIf(!hasChromium)("the example's report.html in a real browser", () 
       );
       expect(sliceHeads).toEqual(["open", "short"]);
 
-      // Headline cards and the paired differences: what the README shows, kept small.
+      // Headline cards and the paired differences: what docs/cli.md shows, kept small.
       const bottom = await page.$eval(
         "[data-section=comparison]",
         (section) => section.getBoundingClientRect().bottom,
       );
-      // `npm run example:screenshot` copies it to examples/best-of-n/report.png (the README's).
+      // `npm run example:screenshot` copies it to examples/best-of-n/report.png (docs/cli.md's).
       const shot = join(TMP, "example-report.png");
       await page.screenshot({
         path: shot,

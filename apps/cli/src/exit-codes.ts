@@ -1,4 +1,4 @@
-/** Process exit codes, documented in README.md. */
+/** Process exit codes, documented in docs/cli.md ("Exit codes"). */
 export const ExitCode = {
   ok: 0,
   /** Unexpected failure: a bug or a storage error mid-run. */

@@ -80,7 +80,7 @@ function reportFailure(thrown: unknown, debug: boolean): number {
   return code;
 }
 
-/** The documented exit code of a failure (README.md, "Exit codes"). */
+/** The documented exit code of a failure (docs/cli.md, "Exit codes"). */
 export function exitCodeOf(error: unknown): number {
   if (error instanceof CliExit) return error.code;
   if (isWriteError(error) || isConnectionLost(error)) return ExitCode.unavailable;

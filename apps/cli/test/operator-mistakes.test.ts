@@ -21,7 +21,7 @@ import { defaultRunId, isRunId } from "../src/run-id.js";
 
 // Mistakes an operator makes at a terminal: a wrong --db, a bad dataset path, a bad run id,
 // an --out that cannot be written, a port already taken. Each gets one line and the exit
-// code README.md documents, and leaves nothing behind.
+// code docs/cli.md documents, and leaves nothing behind.
 const work = mkdtempSync(join(tmpdir(), "assay-mistakes-"));
 const store = join(work, "store");
 const DATA = join(work, "one.jsonl");

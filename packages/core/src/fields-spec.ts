@@ -23,7 +23,7 @@ export type CandidateFields = z.infer<typeof CandidateFieldsSchema>;
 /**
  * The spec's `fields`: for a dataset that does not use Assay's field names, the column
  * each field is read from. A field left out is read from the column of its own name;
- * columns no field reads are ignored. README.md ("Field mapping") documents it.
+ * columns no field reads are ignored. docs/cli.md ("Field mapping") documents it.
  */
 export const FieldsSpecSchema = z.strictObject({
   id: FieldPathSchema.optional(),

@@ -89,7 +89,7 @@ export type PassSpec = z.infer<typeof PassSpecSchema>;
  * A run spec (YAML or JSON). Before this schema sees it, the document passes the checks a
  * dataset line passes (`parseJsonConfig`, `parseYamlConfig`): no key
  * written twice, no `__proto__` key, no NUL or lone surrogate, at most 64 levels deep,
- * only numbers that read exactly. README.md ("The run spec") documents it; change both.
+ * only numbers that read exactly. docs/cli.md ("The run spec") documents it; change both.
  */
 export const RunSpecSchema = z
   .strictObject({

@@ -20,7 +20,7 @@ export type Scorer = (sample: Sample, context: ScoreContext) => Score | Promise<
 export interface ScorerDefinition<Args = unknown> {
   name: string;
   pool: Pool;
-  /** One line for `--help` and the README's scorer reference. */
+  /** One line for `--help` and the scorer table in docs/cli.md. */
   description: string;
   args: z.ZodType<Args, unknown>;
   create(args: Args): Scorer;

@@ -119,7 +119,7 @@ function problems(rules: GeneratedRule[]): { key: string; says: RegExp }[] {
   return found;
 }
 
-/** The rule that should route `s`, written from the README, not from the router. */
+/** The rule that should route `s`, written from docs/cli.md, not from the router. */
 function expectedRule(rules: GeneratedRule[], withDefault: boolean, s: Sample): string | undefined {
   const fieldOf = (path: string): unknown => {
     switch (path) {

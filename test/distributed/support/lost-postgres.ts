@@ -1,7 +1,7 @@
 import type { ProcessOutput } from "@assay/test-support/process-output";
 import { expect } from "vitest";
 
-// The exit code of an unreachable service (README.md, "Exit codes").
+// The exit code of an unreachable service (docs/cli.md, "Exit codes").
 const UNAVAILABLE = 5;
 
 /**

@@ -17,7 +17,7 @@ export interface ShapesNight {
  * answers scored by `exact` and `f1` (which also decide correctness) and open answers
  * with labels, all ranked by the verifier and judged in pairs for a pivot tournament; the
  * generators' tokens and a price table for them and the verifier (named as the spec
- * spells it, as the README says to); and lines that are input errors (malformed JSON, a
+ * spells it, as docs/cli.md says to); and lines that are input errors (malformed JSON, a
  * field of the wrong type, a duplicate id), one of them late in the file. No two
  * candidates of a task share an answer, so no pick rests on an exact tie.
  */

@@ -11,7 +11,7 @@ import type { SelfPreference } from "./self-preference.js";
 import type { SliceReport } from "./slices.js";
 
 // What each figure counts, its denominator and its interval: docs/figures.md, the one place
-// the report, these JSON fields and the README are defined by.
+// the report, these JSON fields and docs/cli.md are defined by.
 
 export interface RunIdentity {
   runId: string;

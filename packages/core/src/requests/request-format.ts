@@ -25,7 +25,7 @@ const OPENAI = { maxRequests: 50_000, maxBytes: 200 * MB, answersFormat: "openai
 
 const ANTHROPIC_ID = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/** Where each provider documents these: README.md, "Requests for a batch job". */
+/** Where each provider documents these: docs/cli.md, "Requests for a batch job". */
 export const REQUEST_LIMITS: Record<RequestFormat, RequestLimits> = {
   "openai-chat": { ...OPENAI, customIdProblem: () => undefined, takesN: true, extension: ".jsonl" },
   // The Responses API has no `n`: best-of-N is N requests.

@@ -1,6 +1,6 @@
 /**
  * What a dataset line may hold so that Postgres `text` and `jsonb` can store it as written.
- * README.md ("Bad input") documents each limit; change them together.
+ * docs/cli.md ("Bad input") documents each limit; change them together.
  */
 
 /** Objects and lists nest at most this deep, counting the line itself as level 1. */
