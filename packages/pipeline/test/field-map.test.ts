@@ -12,7 +12,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type DatasetEvent, loadSpec, parseSpec, readDataset } from "../src/index.js";
 import { compileFields } from "../src/ingest/field-map.js";
-import type { PathStep } from "../src/ingest/field-path.js";
 import { jsonl, tempFiles } from "./temp-files.js";
 
 const files = tempFiles();
@@ -295,7 +294,7 @@ const assayRecord = fc
   });
 
 /** Puts `value` at `steps` inside `root`, making the objects and lists on the way. */
-function place(root: Record<string, unknown>, steps: PathStep[], value: unknown): void {
+function place(root: Record<string, unknown>, steps: (string | number)[], value: unknown): void {
   let at: Record<string | number, unknown> = root;
   for (const [depth, step] of steps.entries()) {
     if (depth === steps.length - 1) {
