@@ -41,6 +41,14 @@ export const JoinedFieldSchema = z.strictObject({
 });
 export type JoinedField = z.infer<typeof JoinedFieldSchema>;
 
+/**
+ * An id that is the record's position in its file, from 1, for data without ids: a JSONL
+ * line's number, a CSV or TSV row's place after the header, a Parquet row's place.
+ */
+export const RowIdSchema = z.strictObject({
+  row: z.literal(true),
+});
+
 /** Where the default separator of `join` is said once. */
 export const DEFAULT_JOIN_SEPARATOR = "\n\n";
 
@@ -50,7 +58,12 @@ export const DEFAULT_JOIN_SEPARATOR = "\n\n";
  * columns no field reads are ignored. README.md ("Field mapping") documents it.
  */
 export const FieldsSpecSchema = z.strictObject({
-  id: FieldPathSchema.optional(),
+  id: z
+    .union([FieldPathSchema, RowIdSchema], {
+      error: (issue) =>
+        `expected a column path (a string), or { row: true } for the record's position; got ${describeValue(issue.input)}`,
+    })
+    .optional(),
   task_id: FieldPathSchema.optional(),
   question: z
     .union([FieldPathSchema, JoinedFieldSchema], {

@@ -175,6 +175,13 @@ describe("a question joined from several columns", () => {
     ).toMatchObject([{ question: "Where is Paris?\nContext: Paris is in France." }]);
   });
 
+  it("keeps SQuAD 2.0's empty answer list as the target, the no answer of exact and f1", () => {
+    const unanswerable = { ...SQUAD_ROW, answers: { text: [], answer_start: [] } };
+    expect(
+      read(unanswerable, { question: { join: ["context", "q"] }, target: "answers.text" }),
+    ).toMatchObject([{ target: [] }]);
+  });
+
   it("refuses a row missing a column or holding other than text there, naming the column", () => {
     const { context: _, ...noContext } = SQUAD_ROW;
     expect(read(noContext, { question: { join: ["context", "q"] } })).toEqual({

@@ -167,7 +167,9 @@ describe("the spec's fields", () => {
     expect(spec("  answr: text\n")).toThrow(/s\.yaml: fields: unknown field `answr`/);
     expect(spec('  id: ""\n')).toThrow(/s\.yaml: fields\.id: the path is empty/);
     expect(spec("  id: a..b\n")).toThrow(/fields\.id: a key must follow the dot at character 2/);
-    expect(spec("  id: 3\n")).toThrow(/fields\.id: expected a column path \(a string\), got 3/);
+    expect(spec("  id: 3\n")).toThrow(
+      /fields\.id: expected a column path \(a string\), or \{ row: true \} for the record's position; got 3/,
+    );
     expect(spec("  id: x\n  task_id: x\n")).toThrow(
       /fields\.task_id: column `x` is already read by fields\.id; each column feeds one field/,
     );

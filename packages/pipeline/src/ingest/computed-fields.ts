@@ -11,8 +11,11 @@ import { parseFieldPath } from "./field-path.js";
 import { type FieldSource, missing, resolve } from "./field-resolve.js";
 
 type Record_ = Record<string, unknown>;
-/** Reads one field of a record into `out`; returns a refusal when it cannot. */
-export type Reader = (record: Record_, out: Record_) => ParsedLine | undefined;
+/**
+ * Reads one field of a record into `out`; returns a refusal when it cannot. `position` is
+ * the record's place in its file, from 1, where the reader was given it.
+ */
+export type Reader = (record: Record_, out: Record_, position?: number) => ParsedLine | undefined;
 
 export type BuiltReader =
   | { ok: true; sources: FieldSource[]; reader: Reader }
@@ -85,6 +88,22 @@ export function capturedReader(spec: CapturedField): BuiltReader {
   };
   return { ok: true, sources: [from], reader };
 }
+
+/**
+ * `id: { row: true }`: the record's position in its file as its id (text, as a number
+ * column's id is), so data without ids still has one per row, the same on every resume.
+ */
+export const readRowId: Reader = (_record, out, position) => {
+  if (position === undefined) {
+    // Every dataset reader passes it; only a caller parsing a lone line does not.
+    return refuse(
+      "id",
+      "the record's position is not known here, so `id: { row: true }` cannot read it",
+    );
+  }
+  out.id = String(position);
+  return undefined;
+};
 
 function refuse(field: string, message: string): ParsedLine {
   return { ok: false, field, message };

@@ -1,5 +1,5 @@
 import { type FieldsSpec, type ParsedLine, printable, type RecordMapping } from "@assay/core";
-import { capturedReader, joinedReader, type Reader } from "./computed-fields.js";
+import { capturedReader, joinedReader, type Reader, readRowId } from "./computed-fields.js";
 import { formatFieldPath, parseFieldPath } from "./field-path.js";
 import { type FieldSource, missing, resolve } from "./field-resolve.js";
 
@@ -69,6 +69,7 @@ export function compileFields(
   const sameName = new Set<string>(ALL_FIELDS);
   const readers: Reader[] = [];
   const computed: CompiledFields["computed"] = [];
+  let rowId = false;
   const renames = (name: "answer" | "candidates") =>
     fields?.[name] !== undefined && fields[name] !== name;
   const eitherAnswer = renames("answer") && renames("candidates");
@@ -86,6 +87,12 @@ export function compileFields(
     const column = fields?.[name];
     if (column === undefined || column === name) {
       readers.push(readSameName(name));
+      continue;
+    }
+    if (typeof column === "object" && "row" in column) {
+      rowId = true;
+      sameName.delete(name);
+      readers.push(readRowId);
       continue;
     }
     if (typeof column === "object") {
@@ -173,7 +180,7 @@ export function compileFields(
   const mapping =
     fields === undefined
       ? undefined
-      : sources.length === 0
+      : sources.length === 0 && !rowId
         ? keepFieldColumns
         : mappingOf(readers, sources);
   return {
@@ -236,10 +243,10 @@ function repeatedColumn(sources: FieldSource[]): { field: string; message: strin
 
 function mappingOf(readers: Reader[], sources: FieldSource[]): RecordMapping {
   const columnOf = new Map(sources.map((source) => [source.field, source.column]));
-  return (record, validate) => {
+  return (record, validate, position) => {
     const out: Record_ = {};
     for (const read of readers) {
-      const refused = read(record, out);
+      const refused = read(record, out, position);
       if (refused !== undefined) return refused;
     }
     const result = validate(out);
