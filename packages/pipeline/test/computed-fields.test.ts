@@ -134,6 +134,10 @@ describe("a target captured by a pattern", () => {
       message:
         'the pattern "#### (-?[0-9.,]+)" does not match column `answer` ("no marker here"); fix the pattern in the spec\'s fields.target, or the row',
     });
+    const long = { ...GSM8K_ROW, answer: `${"step. ".repeat(20)}so the answer is 7` };
+    expect(read(long, fields)).toMatchObject({
+      message: expect.stringContaining('(ending "…ep. step. step. step. so the answer is 7")'),
+    });
     expect(read({ ...GSM8K_ROW, answer: 42 }, fields)).toEqual({
       field: "target",
       message: 'column `answer` is 42, but the pattern "#### (-?[0-9.,]+)" reads text',

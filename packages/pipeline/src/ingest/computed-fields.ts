@@ -80,7 +80,7 @@ export function capturedReader(spec: CapturedField): BuiltReader {
     if (captured === undefined) {
       return refuse(
         "target",
-        `the pattern ${pattern} does not match column ${quote(from.column)} (${describeValue(found.value)}); fix the pattern in the spec's fields.target, or the row`,
+        `the pattern ${pattern} does not match column ${quote(from.column)} (${shownEnd(found.value)}); fix the pattern in the spec's fields.target, or the row`,
       );
     }
     out.target = captured;
@@ -104,6 +104,14 @@ export const readRowId: Reader = (_record, out, position) => {
   out.id = String(position);
   return undefined;
 };
+
+const SHOWN_CHARS = 40;
+
+/** A text as a message shows it: its end, where worked solutions put the answer. */
+function shownEnd(text: string): string {
+  if (text.length <= SHOWN_CHARS) return describeValue(text);
+  return `ending "…${printable(text.slice(-SHOWN_CHARS))}"`;
+}
 
 function refuse(field: string, message: string): ParsedLine {
   return { ok: false, field, message };
