@@ -5,12 +5,14 @@ import {
   type Sample,
   samplesFromLine,
 } from "@assay/core";
+import { ScorerRegistry } from "@assay/scorers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   assertFieldsInFirstRecord,
   type DatasetEvent,
   openDataset,
+  parseSpec,
   readDataset,
 } from "../src/index.js";
 import { compileFields } from "../src/ingest/field-map.js";
@@ -262,5 +264,29 @@ describe("chat paths, patterns and joins over a whole dataset", () => {
     } finally {
       await dataset.close();
     }
+  });
+});
+
+describe("the README's examples, as a spec writes them in YAML", () => {
+  it("load as the fields they show", () => {
+    const spec = parseSpec(
+      [
+        "default:",
+        "  scorers: [{ name: exact }]",
+        "fields:",
+        "  id: { row: true }",
+        '  question: { join: [context, "messages[role=user][-1].content"], separator: "\\n\\n" }',
+        "  answer: messages[-1].content",
+        "  target: { from: solution, pattern: '#### (-?\\d[0-9.,]*)' }",
+      ].join("\n"),
+      "s.yaml",
+      new ScorerRegistry(),
+    );
+    expect(spec.fields).toEqual({
+      id: { row: true },
+      question: { join: ["context", "messages[role=user][-1].content"], separator: "\n\n" },
+      answer: "messages[-1].content",
+      target: { from: "solution", pattern: "#### (-?\\d[0-9.,]*)" },
+    });
   });
 });
