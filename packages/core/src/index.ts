@@ -35,8 +35,11 @@ export * from "./errors/index.js";
 export {
   type CandidateFields,
   CandidateFieldsSchema,
+  type CapturedField,
+  DEFAULT_JOIN_SEPARATOR,
   type FieldsSpec,
   FieldsSpecSchema,
+  type JoinedField,
 } from "./fields-spec.js";
 export {
   jobIdOf,

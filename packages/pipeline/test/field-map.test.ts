@@ -12,7 +12,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type DatasetEvent, loadSpec, parseSpec, readDataset } from "../src/index.js";
 import { compileFields } from "../src/ingest/field-map.js";
-import type { PathStep } from "../src/ingest/field-path.js";
 import { jsonl, tempFiles } from "./temp-files.js";
 
 const files = tempFiles();
@@ -168,7 +167,9 @@ describe("the spec's fields", () => {
     expect(spec("  answr: text\n")).toThrow(/s\.yaml: fields: unknown field `answr`/);
     expect(spec('  id: ""\n')).toThrow(/s\.yaml: fields\.id: the path is empty/);
     expect(spec("  id: a..b\n")).toThrow(/fields\.id: a key must follow the dot at character 2/);
-    expect(spec("  id: 3\n")).toThrow(/fields\.id: expected a column path \(a string\), got 3/);
+    expect(spec("  id: 3\n")).toThrow(
+      /fields\.id: expected a column path \(a string\), or \{ row: true \} for the record's position; got 3/,
+    );
     expect(spec("  id: x\n  task_id: x\n")).toThrow(
       /fields\.task_id: column `x` is already read by fields\.id; each column feeds one field/,
     );
@@ -295,7 +296,7 @@ const assayRecord = fc
   });
 
 /** Puts `value` at `steps` inside `root`, making the objects and lists on the way. */
-function place(root: Record<string, unknown>, steps: PathStep[], value: unknown): void {
+function place(root: Record<string, unknown>, steps: (string | number)[], value: unknown): void {
   let at: Record<string | number, unknown> = root;
   for (const [depth, step] of steps.entries()) {
     if (depth === steps.length - 1) {

@@ -1,7 +1,7 @@
 import { formatPath } from "@assay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseFieldPath } from "../src/ingest/field-path.js";
+import { formatFieldPath, type PathStep, parseFieldPath } from "../src/ingest/field-path.js";
 
 const steps = (path: string) => {
   const parsed = parseFieldPath(path);
@@ -20,6 +20,13 @@ const awkwardKey = fc.string({
   maxLength: 6,
 });
 
+// A filter's key is written bare, so it holds none of the path's punctuation.
+const bareKey = fc.string({
+  unit: fc.constantFrom("a", "B", "_", "0", " ", "-", "é"),
+  minLength: 1,
+  maxLength: 5,
+});
+
 describe("column paths in the spec's fields", () => {
   it("reads keys, dotted nesting, list items and quoted keys", () => {
     expect(steps("reference")).toEqual(["reference"]);
@@ -33,17 +40,40 @@ describe("column paths in the spec's fields", () => {
     expect(steps("scores.0")).toEqual(["scores", "0"]);
   });
 
+  it("reads a negative index as counting from the end, and a filter by a key's value", () => {
+    expect(steps("messages[-1].content")).toEqual(["messages", -1, "content"]);
+    expect(steps("messages[role=user][-1].content")).toEqual([
+      "messages",
+      { key: "role", equals: "user" },
+      -1,
+      "content",
+    ]);
+    expect(steps('turns[speaker="Dr. Who"][0]')).toEqual([
+      "turns",
+      { key: "speaker", equals: "Dr. Who" },
+      0,
+    ]);
+    expect(steps('t[from="a]b"]')).toEqual(["t", { key: "from", equals: "a]b" }]);
+  });
+
   it("refuses a path that does not say which column, saying where", () => {
     expect(refusal("")).toMatch(/empty/);
     expect(refusal("a..b")).toMatch(/a key must follow the dot at character 2/);
     expect(refusal(".a")).toMatch(/unexpected "\." at character 1/);
     expect(refusal("a.")).toMatch(/a key must follow the dot/);
-    expect(refusal("a[")).toMatch(/expected \[<index>\] or \["<key>"\] at character 2/);
+    expect(refusal("a[")).toMatch(
+      /expected \[<index>\], \[<key>=<value>\] or \["<key>"\] at character 2/,
+    );
     expect(refusal("a[01]")).toMatch(/expected \[<index>\]/);
     expect(refusal('a["b"')).toMatch(/expected \[<index>\]/);
     expect(refusal('a[""]')).toMatch(/expected \[<index>\]/);
     expect(refusal('a"b')).toMatch(/unexpected "\\"" at character 2/);
     expect(refusal("a]")).toMatch(/unexpected "]"/);
+    expect(refusal("a[-0]")).toMatch(/expected \[<index>\]/);
+    expect(refusal("a[-]")).toMatch(/expected \[<index>\]/);
+    expect(refusal("a[role=]")).toMatch(/expected \[<index>\]/);
+    expect(refusal("a[=user]")).toMatch(/expected \[<index>\]/);
+    expect(refusal('a[role="user]')).toMatch(/expected \[<index>\]/);
   });
 
   it("reads back every path as error messages write it", () => {
@@ -54,6 +84,20 @@ describe("column paths in the spec's fields", () => {
           expect(steps(formatPath(path))).toEqual(path);
         },
       ),
+    );
+  });
+
+  it("reads back every path with negative indexes and filters as it is written", () => {
+    const filter = fc.record({ key: bareKey, equals: awkwardKey });
+    const step: fc.Arbitrary<PathStep> = fc.oneof(
+      awkwardKey,
+      fc.integer({ min: -20, max: 20 }),
+      filter,
+    );
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 5 }), (path) => {
+        expect(steps(formatFieldPath(path))).toEqual(path);
+      }),
     );
   });
 });

@@ -124,3 +124,56 @@ describe("the spec's fields over CSV, TSV, Parquet and compressed JSONL", () => 
     }
   });
 });
+
+describe("id: { row: true }", () => {
+  // No ids; the first prompt spans two lines of a CSV file, so lines and rows differ there.
+  const rows: Row[] = ["What is\n2+2?", "Say hi", "Count to 3"].map((prompt, i) => ({
+    prompt,
+    completion: `a${i}`,
+  }));
+  const columns: Column[] = [
+    ["prompt", "question"],
+    ["completion", "answer"],
+  ];
+  const byRow: FieldsSpec = { id: { row: true }, question: "prompt", answer: "completion" };
+
+  it("is the record's position from 1, the same in every format", async () => {
+    const renderings: [string, string | Uint8Array][] = [
+      ["rows.jsonl", toJsonl(rows)],
+      ["rows.csv", toCsv(rows, ",", columns)],
+      ["rows.tsv", toCsv(rows, "\t", columns)],
+      ["rows.parquet", toParquet(rows, { columns })],
+      ["rows.jsonl.gz", gzipSync(toJsonl(rows))],
+    ];
+    for (const [name, bytes] of renderings) {
+      const events = await read(write(name, bytes), byRow);
+      expect(
+        samplesOf(events).map(({ id, answer }) => [id, answer]),
+        name,
+      ).toEqual([
+        ["1", "a0"],
+        ["2", "a1"],
+        ["3", "a2"],
+      ]);
+    }
+    // On parse threads, a JSONL line's position is its line, as on the main thread.
+    const path = write(
+      "many.jsonl",
+      toJsonl(Array.from({ length: 300 }, (_, i) => rows[i % 3] as Row)),
+    );
+    const ids: string[] = [];
+    for await (const event of readDataset(path, { fields: byRow, parseThreads: 2 })) {
+      if (event.kind === "samples") ids.push(...event.samples.map((sample) => sample.id));
+    }
+    expect(ids).toEqual(Array.from({ length: 300 }, (_, i) => String(i + 1)));
+  });
+
+  it("is refused in any other spelling, naming fields.id", async () => {
+    const { FieldsSpecSchema } = await import("@assay/core");
+    const refused = FieldsSpecSchema.safeParse({ id: { row: false } });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]?.message).toBe(
+      "expected a column path (a string), or { row: true } for the record's position; got an object",
+    );
+  });
+});

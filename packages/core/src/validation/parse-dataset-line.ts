@@ -18,6 +18,7 @@ export type ParsedLine =
 export type RecordMapping = (
   record: Record<string, unknown>,
   validate: (record: Record<string, unknown>) => ParsedLine,
+  position?: number,
 ) => ParsedLine;
 
 /**
@@ -25,8 +26,13 @@ export type RecordMapping = (
  * or the field and a message saying what was expected. A line accepted here can be
  * stored as it is: every check Postgres would otherwise fail on is made first
  * (see `checkJsonValue`), and repeated keys, which JSON.parse silently collapses, are refused.
+ * `position` is the record's place in its file, from 1, for a mapping that reads it.
  */
-export function parseDatasetLine(text: string, options: LineParseOptions = {}): ParsedLine {
+export function parseDatasetLine(
+  text: string,
+  options: LineParseOptions = {},
+  position?: number,
+): ParsedLine {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -51,7 +57,7 @@ export function parseDatasetLine(text: string, options: LineParseOptions = {}): 
       "this key appears twice in one object (JSON would keep only the last value); remove one",
     );
   }
-  return mapped(json as Record<string, unknown>, options, recordValidator(options));
+  return mapped(json as Record<string, unknown>, options, recordValidator(options), position);
 }
 
 /** A record already parsed and checked as storable, validated as a dataset line. */
@@ -85,8 +91,11 @@ function mapped(
   record: Record<string, unknown>,
   options: LineParseOptions,
   validate: RecordValidator,
+  position: number | undefined,
 ): ParsedLine {
-  return options.mapping === undefined ? validate(record) : options.mapping(record, validate);
+  return options.mapping === undefined
+    ? validate(record)
+    : options.mapping(record, validate, position);
 }
 
 /** A reference row, validated as a dataset line with the answer still to be joined. */
@@ -121,6 +130,7 @@ export function parseDatasetObject(
   value: unknown,
   options: LineParseOptions = {},
   validate: RecordValidator = recordValidator(options),
+  position?: number,
 ): ParsedLine {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return refuse("", `expected an object, got ${describeValue(value)}`);
@@ -129,5 +139,5 @@ export function parseDatasetObject(
   if (check.problem !== undefined) {
     return refuse(formatPath(check.problem.path), check.problem.message);
   }
-  return mapped(value as Record<string, unknown>, options, validate);
+  return mapped(value as Record<string, unknown>, options, validate, position);
 }

@@ -1,20 +1,9 @@
-import {
-  describeValue,
-  type FieldsSpec,
-  formatPath,
-  type ParsedLine,
-  printable,
-  type RecordMapping,
-} from "@assay/core";
-import { type PathStep, parseFieldPath } from "./field-path.js";
+import { type FieldsSpec, type ParsedLine, printable, type RecordMapping } from "@assay/core";
+import { capturedReader, joinedReader, type Reader, readRowId } from "./computed-fields.js";
+import { formatFieldPath, parseFieldPath } from "./field-path.js";
+import { type FieldSource, missing, resolve } from "./field-resolve.js";
 
-/** A field read from a column: Assay's name for it, the column as the spec writes it. */
-export interface FieldSource {
-  /** `target`, `metadata.subject`, `candidates.answer`: the spec key it comes from. */
-  field: string;
-  column: string;
-  steps: PathStep[];
-}
+export { type FieldSource, resolve, whyMissing } from "./field-resolve.js";
 
 /** The spec's `fields`, checked and ready to apply to each record. */
 export interface CompiledFields {
@@ -35,6 +24,11 @@ export interface CompiledFields {
    * joined with `--answers`; without them the spec is refused).
    */
   goldInAnswerColumn?: FieldSource;
+  /**
+   * The fields made from columns (`question: { join }`, `target: { from, pattern }`), each
+   * with its reader: the first record is read with them before the run is registered.
+   */
+  computed: { field: string; reader: Reader }[];
 }
 
 /** Whether the run joins its answers from batch outputs; unknown when the spec loads. */
@@ -61,8 +55,6 @@ const CANDIDATE_FIELDS = ["answer", "label", "generator", "steps"] as const;
 const ALL_FIELDS: readonly string[] = [...PLAIN_FIELDS, "candidates", "metadata"];
 
 type Record_ = Record<string, unknown>;
-/** Reads one field of a record into `out`; returns a refusal when its column is missing. */
-type Reader = (record: Record_, out: Record_) => ParsedLine | undefined;
 
 /**
  * Checks the spec's `fields` and builds the function that rewrites each record into
@@ -76,6 +68,8 @@ export function compileFields(
   const sources: FieldSource[] = [];
   const sameName = new Set<string>(ALL_FIELDS);
   const readers: Reader[] = [];
+  const computed: CompiledFields["computed"] = [];
+  let rowId = false;
   const renames = (name: "answer" | "candidates") =>
     fields?.[name] !== undefined && fields[name] !== name;
   const eitherAnswer = renames("answer") && renames("candidates");
@@ -93,6 +87,22 @@ export function compileFields(
     const column = fields?.[name];
     if (column === undefined || column === name) {
       readers.push(readSameName(name));
+      continue;
+    }
+    if (typeof column === "object" && "row" in column) {
+      rowId = true;
+      sameName.delete(name);
+      readers.push(readRowId);
+      continue;
+    }
+    if (typeof column === "object") {
+      // `question: { join }` and `target: { from, pattern }`: the schema allows no other.
+      const built = "join" in column ? joinedReader(column) : capturedReader(column);
+      if (!built.ok) return problem(built.field, built.message);
+      sources.push(...built.sources);
+      sameName.delete(name);
+      readers.push(built.reader);
+      computed.push({ field: name, reader: built.reader });
       continue;
     }
     const from = source(name, column);
@@ -170,7 +180,7 @@ export function compileFields(
   const mapping =
     fields === undefined
       ? undefined
-      : sources.length === 0
+      : sources.length === 0 && !rowId
         ? keepFieldColumns
         : mappingOf(readers, sources);
   return {
@@ -180,6 +190,7 @@ export function compileFields(
       sources,
       sameName,
       eitherAnswer,
+      computed,
       ...(gold !== undefined && { goldInAnswerColumn: gold }),
     },
   };
@@ -217,7 +228,7 @@ function repeatedColumn(sources: FieldSource[]): { field: string; message: strin
   for (const source of sources) {
     // Candidate fields are read inside each candidate, not from the record.
     if (source.field.startsWith("candidates.")) continue;
-    const key = formatPath(source.steps);
+    const key = formatFieldPath(source.steps);
     const first = seen.get(key);
     if (first !== undefined) {
       return {
@@ -232,10 +243,10 @@ function repeatedColumn(sources: FieldSource[]): { field: string; message: strin
 
 function mappingOf(readers: Reader[], sources: FieldSource[]): RecordMapping {
   const columnOf = new Map(sources.map((source) => [source.field, source.column]));
-  return (record, validate) => {
+  return (record, validate, position) => {
     const out: Record_ = {};
     for (const read of readers) {
-      const refused = read(record, out);
+      const refused = read(record, out, position);
       if (refused !== undefined) return refused;
     }
     const result = validate(out);
@@ -327,52 +338,6 @@ function readCandidates(from: FieldSource, items: FieldSource[], optional: boole
     }
     out.candidates = candidates;
     return undefined;
-  };
-}
-
-type Resolved = { ok: true; value: unknown } | { ok: false; depth: number; parent: unknown };
-
-/** The value at `steps`, own keys only; else how far the path got and what stopped it. */
-export function resolve(record: unknown, steps: readonly PathStep[]): Resolved {
-  let value = record;
-  for (let depth = 0; depth < steps.length; depth += 1) {
-    const step = steps[depth] as PathStep;
-    if (typeof step === "number") {
-      if (!Array.isArray(value) || step >= value.length) return { ok: false, depth, parent: value };
-      value = value[step];
-    } else {
-      if (!isObject(value) || !Object.hasOwn(value, step))
-        return { ok: false, depth, parent: value };
-      value = value[step];
-    }
-  }
-  return { ok: true, value };
-}
-
-/** Why a path found nothing, after "missing": where it stopped, when not at the top. */
-export function whyMissing(
-  steps: readonly PathStep[],
-  found: { depth: number; parent: unknown },
-): string {
-  if (found.depth === 0) return "";
-  const step = steps[found.depth];
-  const wanted = typeof step === "number" ? "a list that long" : "an object with that key";
-  const container = typeof step === "number" ? Array.isArray(found.parent) : isObject(found.parent);
-  const prefix = formatPath(steps.slice(0, found.depth));
-  if (container) return `; \`${printable(prefix)}\` is not ${wanted}`;
-  return `; \`${printable(prefix)}\` is ${describeValue(found.parent)}, not ${typeof step === "number" ? "a list" : "an object"}`;
-}
-
-function missing(
-  field: string,
-  source: Pick<FieldSource, "column" | "steps">,
-  found: { depth: number; parent: unknown },
-): ParsedLine {
-  const why = whyMissing(source.steps, found);
-  return {
-    ok: false,
-    field,
-    message: `missing (mapped from column ${quote(source.column)})${why}`,
   };
 }
 

@@ -49,6 +49,14 @@ export async function assertFieldsInFirstRecord(
       );
     }
   }
+  // A pattern that misses the first row (or a join of a non-text column) would refuse
+  // every row alike.
+  for (const { field, reader } of compiled.fields.computed) {
+    const refused = reader(first.record, {});
+    if (refused !== undefined && !refused.ok) {
+      throw new SpecError(specFile, `fields.${field}`, `in ${where}: ${refused.message}`);
+    }
+  }
   for (const name of ["id", "question"]) {
     if (sameName.has(name) && !Object.hasOwn(first.record, name)) {
       refuse(`fields.${name}`, `not mapped, and ${where} has no \`${name}\` field either; map it`);

@@ -154,7 +154,8 @@ function parseLineRecord(
     return { kind: "refused", line, field: "", message: PROBLEMS[raw.problem](maxLineBytes) };
   }
   if (raw.text.trim() === "") return { kind: "blank", line };
-  const parsed = parseDatasetLine(raw.text, options);
+  // A JSONL record's position is its line.
+  const parsed = parseDatasetLine(raw.text, options, line);
   if (!parsed.ok) return { kind: "refused", line, field: parsed.field, message: parsed.message };
   return { kind: "line", line, record: parsed.line };
 }
@@ -171,7 +172,8 @@ function withSamples(outcome: ParsedOutcome): LineOutcome {
 
 /**
  * A record another format already made into an object (a CSV or Parquet row), through
- * the same validation as a JSONL line's parsed JSON. `line` is the record's row number.
+ * the same validation as a JSONL line's parsed JSON. `line` is the record's row number in
+ * errors; `position` its place among the file's records, from 1 (`id: { row: true }`).
  * `options.mapping` (the spec's `fields`) renames its fields first; `validate` is the last
  * step, e.g. reading text cells as the fields they were mapped to (`cell-values.ts`).
  */
@@ -180,8 +182,9 @@ export function parseRecord(
   line: number,
   options: LineParseOptions = {},
   validate?: RecordValidator,
+  position = line,
 ): LineOutcome {
-  const parsed = parseDatasetObject(record, options, validate);
+  const parsed = parseDatasetObject(record, options, validate, position);
   if (!parsed.ok) return { kind: "refused", line, field: parsed.field, message: parsed.message };
   return { kind: "samples", line, samples: samplesFromLine(parsed.line, line) };
 }

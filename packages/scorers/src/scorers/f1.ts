@@ -1,15 +1,26 @@
+import { scored } from "@assay/core";
 import { z } from "zod";
 import { defineScorer } from "../define-scorer.js";
 import { squadTokens } from "../text/normalize.js";
-import { bestOverTargets, type TargetResult, textTargets } from "../text/targets.js";
+import {
+  bestOverTargets,
+  isNoAnswerList,
+  type TargetResult,
+  textTargets,
+} from "../text/targets.js";
 
 export const f1 = defineScorer({
   name: "f1",
   pool: "cpu",
-  description: "SQuAD v1.1 token F1 after normalization; best over a list of targets",
+  description:
+    "SQuAD v1.1 token F1 after normalization; best over a list of targets; an empty list is SQuAD 2.0's no answer",
   args: z.strictObject({}),
   create() {
     return (sample) => {
+      if (isNoAnswerList(sample.target)) {
+        // SQuAD 2.0 `compute_f1`: with no gold tokens, 1 exactly when the answer has none.
+        return scored(squadTokens(sample.answer).length === 0 ? 1 : 0, { no_answer: true });
+      }
       const targets = textTargets(sample.target);
       if (!Array.isArray(targets)) return targets;
       const answerTokens = squadTokens(sample.answer);

@@ -26,6 +26,15 @@ export function textTargets(target: Target | undefined): string[] | UnscoredScor
   return texts;
 }
 
+/**
+ * SQuAD 2.0's unanswerable question: a target list with no answer in it (`answers.text:
+ * []`, or blank entries only). Its official script then takes "" as the only gold, so the
+ * one right answer is none at all; `exact` and `f1` score it so, other scorers refuse it.
+ */
+export function isNoAnswerList(target: Target | undefined): boolean {
+  return Array.isArray(target) && withoutBlankEntries(target).length === 0;
+}
+
 /** The entries of a target list that name something: blank strings are left out. */
 export function withoutBlankEntries<T>(list: readonly T[]): T[] {
   return list.filter((item) => !(typeof item === "string" && isBlank(item)));

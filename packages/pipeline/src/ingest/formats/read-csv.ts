@@ -77,6 +77,8 @@ export async function* csvOutcomes(
   input.pipe(parser);
 
   let header: string[] | undefined;
+  // Rows after the header, from 1: a row's position whatever lines it spans.
+  let rows = 0;
   let batch: LineOutcome[] = [];
   try {
     for await (const parsed of parser as AsyncIterable<Parsed>) {
@@ -89,7 +91,8 @@ export async function* csvOutcomes(
         header = headerOf(file, line, record);
         continue;
       }
-      batch.push(rowOutcome(header, record, line, reading));
+      rows += 1;
+      batch.push(rowOutcome(header, record, line, rows, reading));
       if (batch.length >= BATCH) {
         yield batch;
         batch = [];
@@ -162,6 +165,7 @@ function rowOutcome(
   header: string[],
   cells: (string | undefined)[],
   line: number,
+  position: number,
   reading: CellReading,
 ): LineOutcome {
   if (cells.length !== header.length) {
@@ -178,7 +182,7 @@ function rowOutcome(
     if (text !== undefined) record[column] = text;
   }
   // Cells are read as values once mapped: the rule follows the field a column feeds.
-  return parseRecord(record, line, reading.options, reading.validate);
+  return parseRecord(record, line, reading.options, reading.validate, position);
 }
 
 function unreadableOutcome(line: number, error: CsvError, maxLineBytes: number): LineOutcome {
