@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_INPUT_ERRORS } from "@assay/pipeline";
+import { DEFAULT_MAX_INPUT_ERRORS } from "@assay/core/input-formats";
 import { ExitCode } from "./exit-codes.js";
 
 /** `--allow-input-errors`, the same on every command that completes a run. */

@@ -1,5 +1,6 @@
-// The formats a dataset and a batch output may be read in. Kept apart from the core's
-// index (zod and every schema) so that `--help`, which lists them, stays light.
+// The formats a dataset and a batch output may be read in, and the bounds of reading them.
+// Kept apart from the core's index (zod and every schema) so that `--help`, which lists
+// them, stays light.
 
 /**
  * The longest dataset line (or CSV row, Parquet row) read when no --max-line-bytes is given:
@@ -7,6 +8,12 @@
  * instead of read into memory whole.
  */
 export const DEFAULT_MAX_LINE_BYTES = 1 << 20;
+
+/**
+ * Input errors of one run after which it stops reading (`--max-input-errors`): a file of
+ * one repeated bad line is told in ten thousand rows, not millions.
+ */
+export const DEFAULT_MAX_INPUT_ERRORS = 10_000;
 
 /** How a dataset's records are written. */
 export const DATASET_FORMATS = ["jsonl", "csv", "tsv", "parquet"] as const;

@@ -1,4 +1,5 @@
 import type { AnswerJoinCounts, InputErrorSummary, RunSpec, Sample } from "@assay/core";
+import { DEFAULT_MAX_INPUT_ERRORS } from "@assay/core/input-formats";
 import type { ScorerRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
 import { AnswerJoin, JOINED_USAGE } from "../ingest/answers/answer-join.js";
@@ -66,8 +67,7 @@ export interface ProduceResult extends ProduceProgress {
   stoppedAtInputErrors?: number;
 }
 
-/** Input errors of one run after which it stops reading (`--max-input-errors`). */
-export const DEFAULT_MAX_INPUT_ERRORS = 10_000;
+export { DEFAULT_MAX_INPUT_ERRORS };
 
 /**
  * Streams a dataset into the store and the transport: lines are routed, checked, stored
