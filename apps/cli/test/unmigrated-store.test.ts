@@ -16,6 +16,9 @@ const work = mkdtempSync(join(tmpdir(), "assay-unmigrated-"));
 const data = join(work, "data.jsonl");
 writeFileSync(data, '{"id": 1, "question": "q", "answer": "a", "target": "a"}\n');
 const schemas: string[] = [];
+// Another schema of the shared test database may hold a run of a common name, and a reader
+// then names that schema instead: this file's runs have names of their own.
+const RUN = `unmigrated-${process.pid}-${Date.now()}`;
 
 afterAll(async () => {
   for (const schema of schemas) await dropSchema(schema);
@@ -72,12 +75,12 @@ describe("a store without Assay's tables", () => {
     const schema = newSchema();
     const db = ["--db", DATABASE_URL, "--db-schema", schema];
     for (const args of [
-      ["run", data, "--run-id", "r", ...db],
-      ["report", "r", ...db],
-      ["export", "r", ...db],
-      ["show", "r", "1", ...db],
-      ["status", "r", ...db],
-      ["retry", "r", ...db],
+      ["run", data, "--run-id", RUN, ...db],
+      ["report", RUN, ...db],
+      ["export", RUN, ...db],
+      ["show", RUN, "1", ...db],
+      ["status", RUN, ...db],
+      ["retry", RUN, ...db],
     ]) {
       expectRefusal(await runAssay(args), schema, NO_TABLES);
     }
@@ -87,7 +90,7 @@ describe("a store without Assay's tables", () => {
 describe("the command a refusal names", () => {
   it("migrates the same store when pasted into a shell, and the refused run then goes through", async () => {
     const schema = newSchema();
-    const args = ["run", data, "--run-id", "r", "--db", DATABASE_URL, "--db-schema", schema];
+    const args = ["run", data, "--run-id", RUN, "--db", DATABASE_URL, "--db-schema", schema];
     const refused = await runAssay(args);
     expectRefusal(refused, schema, NO_TABLES);
     const pasted = await pasteCommand(migrateHint(refused));
