@@ -146,6 +146,9 @@ describe("json", () => {
       reason: "timeout",
       message: expect.stringContaining("validator calls"),
     });
+    // The spent budget is not charged to the next schema's compilation.
+    const fresh = { type: "object", properties: { after: { type: "string" } } };
+    expect(await scoreValue("json", { schema_from_target: true }, '{"after": "x"}', fresh)).toBe(1);
     expect(await scoreValue("json", { schema: doubling }, '{"next": {"next": {}}}')).toBe(1);
   });
 
