@@ -121,6 +121,27 @@ describe("dataset formats", () => {
     expect(errorsOf(read)[2]?.message).toContain("expected 5 cells as in the header, got 2");
   });
 
+  it("a CSV row's line counts each CRLF in a quoted cell once, so later rows keep their line", async () => {
+    const csv = [
+      "id,question,answer",
+      'ok1,"first\r\nsecond\r\nthird",a', // lines 2-4
+      'ok2,q,"x\r\ny"', // lines 5-6
+      "short,q", // line 7
+      'ok3,"one\ntwo",a', // lines 8-9
+      "missing-answer,q,", // line 10
+    ].join("\r\n");
+    const read = await events(write("crlf.csv", csv));
+    expect(samplesOf(read).map((sample) => [sample.id, sample.line])).toEqual([
+      ["ok1", 2],
+      ["ok2", 5],
+      ["ok3", 8],
+    ]);
+    expect(errorsOf(read).map(({ line, field }) => [line, field])).toEqual([
+      [7, ""],
+      [10, "answer"],
+    ]);
+  });
+
   it("a Parquet row with a bad value is refused by row and field", async () => {
     const bad: Row[] = [rows[0] as Row, { id: "x", question: "q" }, rows[3] as Row];
     const read = await events(write("bad.parquet", toParquet(bad)));
@@ -299,11 +320,25 @@ describe("dataset formats", () => {
           expect(errorsOf(read), name).toEqual([]);
           expect(withoutLines(samplesOf(read)), name).toEqual(withoutLines(jsonl));
         }
+        // A CSV row's line is the file's line (one per LF) where it starts, whatever line
+        // breaks its quoted cells hold: one plus the line feeds written before it.
+        for (const delimiter of [",", "\t"] as const) {
+          const name = delimiter === "," ? "p.csv" : "p.tsv";
+          const read = await events(write(name, toCsv(all, delimiter)));
+          const physical = all.map(
+            (_, index) => newlines(toCsv(all.slice(0, index), delimiter)) + 1,
+          );
+          expect(samplesOf(read).map((sample) => sample.line)).toEqual(physical);
+        }
       }),
       { numRuns: 60 },
     );
   });
 });
+
+function newlines(text: string): number {
+  return text.split("\n").length - 1;
+}
 
 async function events2(dataset: Awaited<ReturnType<typeof openDataset>>) {
   const out: DatasetEvent[] = [];

@@ -28,6 +28,7 @@ export function renderSampleView(view: SampleView): string {
     const heading = answerCuts.length === 0 ? "Answer" : "Answer (cut to fit: marked where)";
     lines.push("", heading, indent(markCuts(dataset.answer, answerCuts)));
   }
+  if (dataset.answerNote !== undefined) lines.push("", "Answer", indent(dataset.answerNote));
   if (dataset.target !== undefined) lines.push("", `Target    ${JSON.stringify(dataset.target)}`);
   if (dataset.steps !== undefined && dataset.steps.length > 0) {
     lines.push("", `Steps (${dataset.steps.length})`);

@@ -23,6 +23,8 @@ export interface AnswerJoinStore {
   ): Promise<Map<string, StagedAnswer>>;
   /** Answered lines no reference row took, a page in custom id order after `after`. */
   unmatchedAnswers(runId: string, after: string, limit: number): Promise<StagedAnswer[]>;
+  /** What the run's answer join came to; undefined for a run whose answers were not joined. */
+  answerJoinCounts(runId: string): Promise<AnswerJoinCounts | undefined>;
   /** Records what a complete join came to and clears the staged answers. */
   writeAnswerJoin(runId: string, counts: AnswerJoinCounts): Promise<void>;
 }

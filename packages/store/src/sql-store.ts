@@ -19,6 +19,7 @@ import { refreshPlannerStatistics } from "./planner-statistics.js";
 import { importPrices, type PriceImport } from "./prices/import-prices.js";
 import { type PruneOutcome, type PruneSelection, pruneRuns } from "./prune/prune-runs.js";
 import { refusePrunedRun } from "./prune/refuse-pruned.js";
+import { answerJoinCounts } from "./queries/answer-join-counts.js";
 import { type AnswerJoinLock, lockAnswerJoin } from "./queries/answer-join-lock.js";
 import {
   clearStagedAnswers,
@@ -281,6 +282,10 @@ export class SqlStore implements Store {
 
   async unmatchedAnswers(runId: string, after: string, limit: number): Promise<StagedAnswer[]> {
     return unmatchedAnswers(await this.#driver(), runId, after, limit);
+  }
+
+  async answerJoinCounts(runId: string): Promise<AnswerJoinCounts | undefined> {
+    return answerJoinCounts(await this.#runner(), runId);
   }
 
   async writeAnswerJoin(runId: string, counts: AnswerJoinCounts): Promise<void> {

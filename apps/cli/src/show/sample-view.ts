@@ -1,8 +1,8 @@
-import type { SampleView } from "@assay/core";
+import { FieldsSpecSchema, type SampleView } from "@assay/core";
 import type { Store } from "@assay/store";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { requireRun } from "../require-run.js";
-import { readBack } from "./read-back.js";
+import { type ReadBackOptions, readBack } from "./read-back.js";
 
 /**
  * One sample of a run as stored, with its text read back from the dataset (`dataset`
@@ -25,5 +25,13 @@ export async function sampleView(
     );
   }
   const started = new Date(run.createdAt).toISOString();
-  return { sample, dataset: await readBack(dataset ?? run.dataset ?? null, sample, started) };
+  // Rows are read back as the run read them: through the spec's `fields`, and as reference
+  // rows (no answer) when its answers were joined from batch outputs.
+  const fields = FieldsSpecSchema.safeParse((run.spec as { fields?: unknown } | null)?.fields);
+  const options: ReadBackOptions = {
+    answersJoined: (await store.answerJoinCounts(runId)) !== undefined,
+    ...(fields.success && fields.data !== undefined && { fields: fields.data }),
+  };
+  const path = dataset ?? run.dataset ?? null;
+  return { sample, dataset: await readBack(path, sample, started, options) };
 }

@@ -59,7 +59,8 @@ export interface SampleRecord {
  * The sample's line read back from the run's dataset. `ok`: the line still holds the
  * sample as stored; `modified`: it does, but the file changed after the run started, so
  * the text may differ from what was scored; `changed`: the line no longer holds it;
- * `missing`: the file cannot be read; `unknown`: the run recorded no dataset.
+ * `missing`: the file cannot be read; `unknown`: the run recorded no dataset, or read
+ * standard input, which cannot be read again.
  */
 export interface DatasetReadBack {
   path: string | null;
@@ -70,6 +71,8 @@ export interface DatasetReadBack {
   /** Present for `ok` and `modified`. */
   question?: string;
   answer?: string;
+  /** In place of `answer` when the dataset does not hold it (answers joined with --answers). */
+  answerNote?: string;
   target?: unknown;
   steps?: string[];
 }

@@ -1,7 +1,7 @@
 import { scored, type Target, unscored } from "@assay/core";
 import { z } from "zod";
 import { defineScorer } from "../define-scorer.js";
-import { type CompiledSchema, compileSchema, describeErrors } from "../json/schema-validator.js";
+import { type CompiledSchema, compileSchema } from "../json/schema-validator.js";
 import { extractJson } from "../text/extract-json.js";
 
 const JsonArgs = z
@@ -45,8 +45,9 @@ export const json = defineScorer({
       const parsed = extractJson(sample.answer, args.extract);
       if (!parsed.ok) return unscored("unparseable", parsed.message);
       if (schema.validate === undefined) return scored(1);
-      if (schema.validate(parsed.value)) return scored(1);
-      return scored(0, { errors: describeErrors(schema.validate.errors) });
+      const verdict = schema.validate(parsed.value);
+      if (verdict.status === "budget") return unscored("timeout", verdict.message);
+      return verdict.status === "valid" ? scored(1) : scored(0, { errors: verdict.errors });
     };
   },
 });

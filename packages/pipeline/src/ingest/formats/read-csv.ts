@@ -5,6 +5,7 @@ import { parse as parseSync } from "csv-parse/sync";
 import { type LineOutcome, parseRecord } from "../parse-lines.js";
 import { type CellReading, cellsThen } from "./cell-values.js";
 import { BrokenStreamError, brokenStreamMessage } from "./decompress.js";
+import { NewlineCount, newlinesIn } from "./newline-count.js";
 
 /** Outcomes handed on at a time: one step of the stream per batch, not per row. */
 const BATCH = 256;
@@ -24,7 +25,7 @@ const emptyUnlessQuoted: Options["cast"] = (value, context) =>
  * The rows of a CSV or TSV file (its bytes, decompressed) as line outcomes, in order,
  * through the same validation as a JSONL line. The first record is the header naming
  * each column's field. A row's number is the line of the file where it starts (the
- * header is line 1; a quoted cell may span lines). `options.mapping` (the spec's `fields`) reads
+ * header is line 1; a quoted cell may span lines; a line ends at each LF, as in JSONL). `options.mapping` (the spec's `fields`) reads
  * fields from columns by other names; then cells become values by `cellValue`;
  * an empty cell that is not quoted leaves its field out, while `""` is the empty string.
  * A row whose cells do not match the header is refused, the rows around it are not.
@@ -67,12 +68,12 @@ export async function* csvOutcomes(
         )[]));
   /** The line of the file the last record ended on. */
   let ended = 0;
-  let emptyLines = 0;
+  const newlines = new NewlineCount();
   let skipped: CsvError | undefined;
   parser.on("skip", (error: CsvError) => {
     skipped ??= error;
   });
-  const input = Readable.from(chunks, { objectMode: false });
+  const input = Readable.from(newlines.track(chunks), { objectMode: false });
   input.on("error", (error) => parser.destroy(error));
   input.pipe(parser);
 
@@ -84,9 +85,12 @@ export async function* csvOutcomes(
     for await (const parsed of parser as AsyncIterable<Parsed>) {
       const { info } = parsed;
       const record = cellsOf(parsed);
-      const line = ended + 1 + (info.empty_lines - emptyLines);
-      ended = info.lines;
-      emptyLines = info.empty_lines;
+      // Lines are counted here, not by csv-parse, which counts a CRLF in a quoted cell as
+      // two lines: the record ends at `info.bytes`, and starts as many line feeds earlier
+      // as its cells hold.
+      const through = newlines.through(info.bytes);
+      ended = through.newlines + (through.endsWithNewline ? 0 : 1);
+      const line = ended - parsed.record.reduce((sum, cell) => sum + newlinesIn(cell), 0);
       if (header === undefined) {
         header = headerOf(file, line, record);
         continue;
