@@ -205,8 +205,12 @@ async function expectedByRule(
     `SELECT id, created_at, finished_at IS NOT NULL AS finished, pruned_at IS NOT NULL AS pruned
      FROM runs ORDER BY created_at DESC, id DESC`,
   )) as { id: string; created_at: Date | string; finished: boolean; pruned: boolean }[];
+  // A rule without an age or a count names no run by age (it may still name abandoned runs
+  // or runs by id, which these runs are not): an empty selection never prunes everything.
+  const byAge = selection.keepLast !== undefined || selection.startedBefore !== undefined;
   const named = rows.filter(
     (row, newest) =>
+      byAge &&
       !row.pruned &&
       (selection.keepLast === undefined || newest >= selection.keepLast) &&
       (selection.startedBefore === undefined || new Date(row.created_at) < selection.startedBefore),
