@@ -8,7 +8,7 @@ import {
 } from "@assay/core";
 import { compileSafeRegex } from "@assay/scorers/safe-regex";
 import { parseFieldPath } from "./field-path.js";
-import { type FieldSource, missing, resolve } from "./field-resolve.js";
+import { type FieldSource, missing, quoteColumn, resolve } from "./field-resolve.js";
 
 type Record_ = Record<string, unknown>;
 /**
@@ -42,7 +42,7 @@ export function joinedReader(spec: JoinedField): BuiltReader {
       if (typeof found.value !== "string") {
         return refuse(
           "question",
-          `column ${quote(part.column)} is ${describeValue(found.value)}, but the question joins text columns`,
+          `column ${quoteColumn(part.column)} is ${describeValue(found.value)}, but the question joins text columns`,
         );
       }
       texts.push(found.value);
@@ -72,7 +72,7 @@ export function capturedReader(spec: CapturedField): BuiltReader {
     if (typeof found.value !== "string") {
       return refuse(
         "target",
-        `column ${quote(from.column)} is ${describeValue(found.value)}, but the pattern ${pattern} reads text`,
+        `column ${quoteColumn(from.column)} is ${describeValue(found.value)}, but the pattern ${pattern} reads text`,
       );
     }
     const match = regex.exec(found.value);
@@ -80,7 +80,7 @@ export function capturedReader(spec: CapturedField): BuiltReader {
     if (captured === undefined) {
       return refuse(
         "target",
-        `the pattern ${pattern} does not match column ${quote(from.column)} (${shownEnd(found.value)}); fix the pattern in the spec's fields.target, or the row`,
+        `the pattern ${pattern} does not match column ${quoteColumn(from.column)} (${shownEnd(found.value)}); fix the pattern in the spec's fields.target, or the row`,
       );
     }
     out.target = captured;
@@ -115,8 +115,4 @@ function shownEnd(text: string): string {
 
 function refuse(field: string, message: string): ParsedLine {
   return { ok: false, field, message };
-}
-
-function quote(text: string): string {
-  return `\`${printable(text)}\``;
 }

@@ -1,7 +1,7 @@
-import { type FieldsSpec, type ParsedLine, printable, type RecordMapping } from "@assay/core";
+import type { FieldsSpec, ParsedLine, RecordMapping } from "@assay/core";
 import { capturedReader, joinedReader, type Reader, readRowId } from "./computed-fields.js";
 import { formatFieldPath, parseFieldPath } from "./field-path.js";
-import { type FieldSource, missing, resolve } from "./field-resolve.js";
+import { type FieldSource, isObject, missing, quoteColumn, resolve } from "./field-resolve.js";
 
 export { type FieldSource, resolve, whyMissing } from "./field-resolve.js";
 
@@ -154,7 +154,7 @@ export function compileFields(
       if (entries.some((entry) => entry.field === field)) {
         return problem(
           `metadata[${index}]`,
-          `two columns would both be metadata ${quote(last)}; list each name once`,
+          `two columns would both be metadata ${quoteColumn(last)}; list each name once`,
         );
       }
       entries.push({ field, column, steps: parsed.steps });
@@ -219,7 +219,7 @@ function goldAsAnswer(gold: FieldSource, answerMapped: boolean): string {
   const how = answerMapped
     ? "fields.answer names it too"
     : "fields.answer is not mapped, so it reads the column of its own name";
-  return `column ${quote(gold.column)} would be read as both fields.${gold.field} and fields.answer (${how}): the gold would be scored as the model's answer; map fields.answer to the column that holds the model's output, or join the answers from batch outputs with --answers`;
+  return `column ${quoteColumn(gold.column)} would be read as both fields.${gold.field} and fields.answer (${how}): the gold would be scored as the model's answer; map fields.answer to the column that holds the model's output, or join the answers from batch outputs with --answers`;
 }
 
 /** A column read by two fields is most likely a slip in the spec. */
@@ -233,7 +233,7 @@ function repeatedColumn(sources: FieldSource[]): { field: string; message: strin
     if (first !== undefined) {
       return {
         field: source.field,
-        message: `column ${quote(source.column)} is already read by fields.${first}; each column feeds one field`,
+        message: `column ${quoteColumn(source.column)} is already read by fields.${first}; each column feeds one field`,
       };
     }
     seen.set(key, source.field);
@@ -348,7 +348,7 @@ function withColumn(
 ): ParsedLine {
   const column = columnOfField(refused.field, columnOf);
   if (column === undefined) return refused;
-  return { ...refused, message: `${refused.message} (mapped from column ${quote(column)})` };
+  return { ...refused, message: `${refused.message} (mapped from column ${quoteColumn(column)})` };
 }
 
 /** The column a refused field (`target`, `candidates[2].answer.x`) was read from, if mapped. */
@@ -364,12 +364,4 @@ function columnOfField(field: string, columnOf: ReadonlyMap<string, string>): st
 
 function itemColumn(list: string, index: number, column: string): string {
   return `${list}[${index}]${column.startsWith("[") ? "" : "."}${column}`;
-}
-
-function isObject(value: unknown): value is Record_ {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function quote(text: string): string {
-  return `\`${printable(text)}\``;
 }

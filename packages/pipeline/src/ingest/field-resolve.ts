@@ -63,14 +63,16 @@ export function missing(
   return {
     ok: false,
     field,
-    message: `missing (mapped from column ${quote(source.column)})${why}`,
+    message: `missing (mapped from column ${quoteColumn(source.column)})${why}`,
   };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/** A plain object (not null, not a list): a record, or a step into one. */
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function quote(text: string): string {
+/** A column as messages name it, in backticks, unprintable characters escaped. */
+export function quoteColumn(text: string): string {
   return `\`${printable(text)}\``;
 }
