@@ -142,6 +142,17 @@ describe("dataset formats", () => {
     ]);
   });
 
+  it("a CSV whose lines end in CR alone (old Mac tools) numbers its rows by those lines", async () => {
+    const csv = ["id,question,answer", "ok1,q,a", 'ok2,"x\ry",b', "short,q", "ok3,q,c"].join("\r");
+    const read = await events(write("cr.csv", csv));
+    expect(samplesOf(read).map((sample) => [sample.id, sample.line])).toEqual([
+      ["ok1", 2],
+      ["ok2", 3],
+      ["ok3", 6],
+    ]);
+    expect(errorsOf(read).map(({ line }) => line)).toEqual([5]);
+  });
+
   it("a Parquet row with a bad value is refused by row and field", async () => {
     const bad: Row[] = [rows[0] as Row, { id: "x", question: "q" }, rows[3] as Row];
     const read = await events(write("bad.parquet", toParquet(bad)));

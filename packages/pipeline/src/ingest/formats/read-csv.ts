@@ -5,7 +5,7 @@ import { parse as parseSync } from "csv-parse/sync";
 import { type LineOutcome, parseRecord } from "../parse-lines.js";
 import { type CellReading, cellsThen } from "./cell-values.js";
 import { BrokenStreamError, brokenStreamMessage } from "./decompress.js";
-import { NewlineCount, newlinesIn } from "./newline-count.js";
+import { NewlineCount } from "./newline-count.js";
 
 /** Outcomes handed on at a time: one step of the stream per batch, not per row. */
 const BATCH = 256;
@@ -90,7 +90,7 @@ export async function* csvOutcomes(
       // as its cells hold.
       const through = newlines.through(info.bytes);
       ended = through.newlines + (through.endsWithNewline ? 0 : 1);
-      const line = ended - parsed.record.reduce((sum, cell) => sum + newlinesIn(cell), 0);
+      const line = ended - parsed.record.reduce((sum, cell) => sum + newlines.newlinesIn(cell), 0);
       if (header === undefined) {
         header = headerOf(file, line, record);
         continue;
