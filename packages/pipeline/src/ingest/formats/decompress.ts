@@ -2,17 +2,20 @@ import { Readable } from "node:stream";
 import { constants, createGunzip } from "node:zlib";
 import { Decompress } from "fzstd";
 import type { Compression } from "./dataset-format.js";
+import { ZstdFrameWalker } from "./zstd-frames.js";
 
 /**
  * The compressed stream ended or broke before its end: what came out before it is good,
  * nothing after it can be read. `truncated` when the file simply stops (a copy not
- * finished), rather than holding bytes that are not valid compressed data.
+ * finished), rather than holding bytes that are not valid compressed data; `beyondBound`
+ * when the data is valid but asks for more memory than a reader allows.
  */
 export class BrokenStreamError extends Error {
   constructor(
     readonly compression: Exclude<Compression, "none">,
     readonly truncated: boolean,
     detail: string,
+    readonly beyondBound = false,
   ) {
     super(detail);
   }
@@ -21,6 +24,7 @@ export class BrokenStreamError extends Error {
 /** What a user reads where a compressed stream broke off; `unit` is lines or rows. */
 export function brokenStreamMessage(error: BrokenStreamError, unit: "lines" | "rows"): string {
   const before = `the ${unit} before it were read and are kept`;
+  if (error.beyondBound) return `${error.message}; ${before}`;
   if (error.truncated) {
     return (
       `the ${error.compression} stream is cut off here (the file is truncated: a copy not finished?); ` +
@@ -71,18 +75,27 @@ export const ZSTD_INPUT_SLICE = 256;
 /** zstd through fzstd's streaming decoder (Node 20's zlib has no zstd), memory bounded. */
 async function* unzstd(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   let out: Uint8Array[] = [];
+  const frames = new ZstdFrameWalker();
   const decoder = new Decompress((data) => {
     out.push(data);
   });
   /** Decodes a chunk; what it decoded before any failure is kept to be yielded first. */
   const push = (chunk: Uint8Array, final: boolean): BrokenStreamError | undefined => {
+    // Each frame's header is seen before the decoder allocates the window it asks for; the
+    // bytes before a refused frame are still decoded, as the stream's end. (The decoder only
+    // reads a header once it holds 18 bytes, so a header begun in an earlier piece has not
+    // been read yet.)
+    const start = frames.offset;
+    const refused = frames.check(chunk);
     try {
-      decoder.push(chunk, final);
-      return undefined;
+      if (refused === undefined) decoder.push(chunk, final);
+      else decoder.push(chunk.subarray(0, Math.max(0, refused.offset - start)), true);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return new BrokenStreamError("zstd", /unexpected EOF/i.test(message), message);
     }
+    if (refused !== undefined) return new BrokenStreamError("zstd", false, refused.message, true);
+    return undefined;
   };
   for await (const chunk of chunks) {
     for (let start = 0; start < chunk.length; start += ZSTD_INPUT_SLICE) {
