@@ -85,6 +85,38 @@ describe("chat turns in the spec's fields", () => {
     });
   });
 
+  it("warns, before the run, of a chat turn read by its position from the start", async () => {
+    const path = files.write("chats.jsonl", jsonl([CONVERSATION]));
+    const warningsOf = async (fields: FieldsSpec) => {
+      const dataset = await openDataset(path);
+      try {
+        return await assertFieldsInFirstRecord(dataset, fields, "spec.yaml", 1 << 20);
+      } finally {
+        await dataset.close();
+      }
+    };
+    // messages[2] is the first reply here; in a row without the system turn it is the
+    // next question.
+    expect(
+      await warningsOf({
+        question: "messages[role=user][0].content",
+        answer: "messages[2].content",
+      }),
+    ).toEqual([
+      "fields.answer reads messages[2].content: turn 2 of a chat, counted from its start, and a row whose chat " +
+        "has another shape (a system turn first, more turns) has another turn there; to read the last " +
+        "assistant turn, map messages[role=assistant][-1].content",
+    ]);
+    // By role, from the end, or a list that is no chat: nothing to say.
+    expect(
+      await warningsOf({
+        question: "messages[role=user][0].content",
+        answer: "messages[-1].content",
+        target: "gold",
+      }),
+    ).toEqual([]);
+  });
+
   it("reads [-k] as the item at length - k, for every list and k", () => {
     fc.assert(
       fc.property(

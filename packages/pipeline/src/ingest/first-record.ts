@@ -1,4 +1,5 @@
 import { type FieldsSpec, printable, type RecordMapping, SpecError } from "@assay/core";
+import { fixedChatPositions } from "./chat-positions.js";
 import { compileFields, type FieldSource, resolve, whyMissing } from "./field-map.js";
 import type { OpenDataset } from "./open-dataset.js";
 import { recordOutcomes } from "./read-dataset.js";
@@ -12,6 +13,7 @@ const SHOWN_KEYS = 12;
  * candidate fields) and, for `id`, `question` and an answer or candidates left unmapped,
  * a column of their own name. A first line that is not a record is left to the line
  * checks. Reads through the open handle, from its start, in the dataset's format.
+ * Returns warnings for what it does not refuse: a chat turn picked by a fixed position.
  */
 export async function assertFieldsInFirstRecord(
   dataset: OpenDataset,
@@ -19,12 +21,12 @@ export async function assertFieldsInFirstRecord(
   specFile: string,
   maxLineBytes: number,
   options: { answersJoined?: boolean } = {},
-): Promise<void> {
-  if (fields === undefined) return;
+): Promise<string[]> {
+  if (fields === undefined) return [];
   const compiled = compileFields(fields, { answersJoined: options.answersJoined === true });
   if (!compiled.ok) throw new SpecError(specFile, compiled.field, compiled.message);
   const first = await firstRecord(dataset, maxLineBytes);
-  if (first === undefined) return;
+  if (first === undefined) return [];
   const where = `the dataset's first record (${printable(dataset.path)} line ${first.line})`;
   const refuse = (field: string, message: string): never => {
     throw new SpecError(specFile, field, `${message}; ${keysOf(first.record)}`);
@@ -62,8 +64,9 @@ export async function assertFieldsInFirstRecord(
       refuse(`fields.${name}`, `not mapped, and ${where} has no \`${name}\` field either; map it`);
     }
   }
+  const warnings = fixedChatPositions(first.record, sources);
   // A reference row's answers come from the batch outputs (`--answers`), not its columns.
-  if (options.answersJoined === true) return;
+  if (options.answersJoined === true) return warnings;
   const hasAnswer = ["answer", "candidates"].some(
     (name) => !sameName.has(name) || Object.hasOwn(first.record, name),
   );
@@ -73,6 +76,7 @@ export async function assertFieldsInFirstRecord(
       `neither answer nor candidates is mapped, and ${where} has neither field; map fields.answer (one answer) or fields.candidates (a list)`,
     );
   }
+  return warnings;
 }
 
 /** The spec key a source comes from: `metadata` for every column of a metadata list. */

@@ -78,7 +78,7 @@ export class ZstdFrameWalker {
   #frameHeader(end: number): ZstdWindowError | undefined {
     const header = this.#header;
     if (header.length < 5) return;
-    const magic = (header[0] | (header[1] << 8) | (header[2] << 16) | (header[3] << 24)) >>> 0;
+    const magic = littleEndian(header, 0, 4);
     if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
       if (header.length < 8) return;
       this.#skip = littleEndian(header, 4, 4);
