@@ -17,7 +17,7 @@ export function answerJoinLine(counts: AnswerJoinCounts): string {
   const lost = counts.missingAnswers + counts.unmatchedAnswers + counts.duplicateAnswers;
   const first =
     lost > 0
-      ? `WARNING ${line}. Each is an input error (assay export --table input_errors).`
+      ? `WARNING ${line}. Each but a retried failure is an input error (assay export --table input_errors).`
       : line;
   const billed = billedLine(counts.unjoined ?? [], counts.unjoinedCost);
   return billed === undefined ? first : `${first}\n${billed}`;
