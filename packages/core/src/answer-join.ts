@@ -1,7 +1,8 @@
 /**
  * What joining answers from batch-generation outputs to a reference dataset came to. Every
- * reference row is joined or missing; every answer line is joined, failed, a duplicate,
- * unmatched or an input error of its own (a line that is not a batch output line).
+ * reference row is joined or missing; every answer line is joined, failed, a retried
+ * failure, a duplicate, unmatched or an input error of its own (a line that is not a batch
+ * output line).
  */
 export interface AnswerJoinCounts {
   /** Reference rows that took an answer. */
@@ -12,8 +13,61 @@ export interface AnswerJoinCounts {
   unmatchedAnswers: number;
   /** Requests that errored, were canceled or expired. */
   failedRequests: number;
-  /** Answer lines whose custom id an earlier line already gave. */
+  /** Answered lines whose custom id an earlier answered line already gave. */
   duplicateAnswers: number;
+  /**
+   * Failed lines of a custom id that another line answered (a retry, in whichever file), or
+   * that failed again after the line counted in `failedRequests`. No input error: the
+   * request is joined, or counted failed, once.
+   */
+  retriedFailures: number;
+  /**
+   * Tokens billed for answered lines that joined no reference row (unmatched custom ids,
+   * duplicates), per model in model order; empty when every billed line joined.
+   */
+  unjoined: UnjoinedUsage[];
+  /**
+   * What `unjoined` cost at the report's prices (`amount` null when some model has no
+   * price); absent when no price table was given.
+   */
+  unjoinedCost?: { amount: number | null; currency: string };
+}
+
+/** Tokens of one model's answer lines that were billed but joined no row. */
+export interface UnjoinedUsage {
+  model: string;
+  lines: number;
+  /** Uncached input tokens; cached ones and cache writes are counted apart. */
+  inputTokens: number;
+  cachedInputTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+}
+
+/** Adds one billed line that joined no row to the per-model totals. */
+export function addUnjoined(
+  totals: UnjoinedUsage[],
+  line: Omit<UnjoinedUsage, "lines">,
+): UnjoinedUsage[] {
+  let total = totals.find((usage) => usage.model === line.model);
+  if (total === undefined) {
+    total = {
+      model: line.model,
+      lines: 0,
+      inputTokens: 0,
+      cachedInputTokens: 0,
+      cacheWriteTokens: 0,
+      outputTokens: 0,
+    };
+    totals.push(total);
+    totals.sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
+  }
+  total.lines += 1;
+  total.inputTokens += line.inputTokens;
+  total.cachedInputTokens += line.cachedInputTokens;
+  total.cacheWriteTokens += line.cacheWriteTokens;
+  total.outputTokens += line.outputTokens;
+  return totals;
 }
 
 /** The formats `--answers-format` reads. */

@@ -1,6 +1,17 @@
-export { ANSWER_FORMATS, type AnswerFormat, type AnswerJoinCounts } from "./answer-join.js";
+export {
+  ANSWER_FORMATS,
+  type AnswerFormat,
+  type AnswerJoinCounts,
+  addUnjoined,
+  type UnjoinedUsage,
+} from "./answer-join.js";
 export { parseAnswerLine } from "./answers/answer-line.js";
-export type { AnswerLineProblem, BatchAnswer, FailedOutcome } from "./answers/answer-shape.js";
+export type {
+  AnswerChoice,
+  AnswerLineProblem,
+  BatchAnswer,
+  FailedOutcome,
+} from "./answers/answer-shape.js";
 export { parsePriceTable } from "./cost/parse-price-table.js";
 export {
   MEASURED_TIME_NOTE,
@@ -146,6 +157,7 @@ export {
   TargetSchema,
   type TargetType,
   targetType,
+  type Unanswered,
 } from "./sample.js";
 export {
   createSanitizer,

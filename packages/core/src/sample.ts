@@ -124,8 +124,20 @@ export interface Sample {
   scorers?: ScorerRef[];
   generator?: GeneratorUsage;
   steps?: string[];
+  /**
+   * Set when the generator gave no text to score (a refusal, only tool calls, a reply cut
+   * off before any text): every scorer's result is unscored with this reason, and `answer`
+   * is "". Only joined answers (`--answers`) set it; a dataset line cannot.
+   */
+  unanswered?: Unanswered;
   /** 1-based line of the dataset file the sample came from. */
   line: number;
+}
+
+/** Why a joined reply holds no answer text, and the provider's own words for it. */
+export interface Unanswered {
+  reason: "refusal" | "tool_call" | "incomplete";
+  message: string;
 }
 
 export function samplesFromLine(line: DatasetLine, lineNumber: number): Sample[] {

@@ -11,6 +11,10 @@ export const UNSCORED_REASONS = [
   "no_score_mass", // the verifier put zero probability on every score token
   "timeout", // a bounded computation (e.g. a regex) ran out of budget
   "error", // the scorer threw; the message says why
+  // The generator gave no text to score (answers joined from a batch output):
+  "refusal", // the model refused; the message quotes its refusal
+  "tool_call", // the reply holds only tool or function calls
+  "incomplete", // the reply stopped before any text (the provider's reason in the message)
 ] as const;
 export type UnscoredReason = (typeof UNSCORED_REASONS)[number];
 

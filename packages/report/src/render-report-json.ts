@@ -11,6 +11,8 @@ export function renderReportJson(summary: RunSummary, bundle: ReportBundle): str
   return JSON.stringify(
     {
       ...summary,
+      // The bundle's counts add what the billed-but-not-joined tokens cost at the prices.
+      ...(bundle.answers !== undefined && { answers: bundle.answers }),
       scorers: totalsByScorer(summary),
       report: bundle.report,
       compare: bundle.compare,

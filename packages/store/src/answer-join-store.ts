@@ -1,6 +1,6 @@
 import type { AnswerJoinCounts } from "@assay/core";
 import type { AnswerJoinLock } from "./queries/answer-join-lock.js";
-import type { DuplicateAnswer, StagedAnswer } from "./queries/answer-staging.js";
+import type { StagedAnswer, StagingOutcome } from "./queries/answer-staging.js";
 
 /** What joining batch-output answers to a reference dataset keeps in the store. */
 export interface AnswerJoinStore {
@@ -12,15 +12,18 @@ export interface AnswerJoinStore {
   /** Forgets what an earlier attempt staged: each attempt joins the files it is given. */
   clearStagedAnswers(runId: string): Promise<void>;
   /**
-   * Stages answers whose custom ids are distinct within the call; a custom id staged before
-   * keeps its first line and this one comes back as a duplicate naming that line.
+   * Stages answers whose custom ids are distinct within the call. Against a custom id staged
+   * before, an answer replaces a staged failure, a failure is set aside (both counted as
+   * retried), and an answer to an answered id comes back as a duplicate naming that line.
    */
-  stageAnswers(runId: string, answers: readonly StagedAnswer[]): Promise<DuplicateAnswer[]>;
+  stageAnswers(runId: string, answers: readonly StagedAnswer[]): Promise<StagingOutcome>;
   /** The staged answers for these custom ids, marked as taken by a reference row. */
   takeStagedAnswers(
     runId: string,
     customIds: readonly string[],
   ): Promise<Map<string, StagedAnswer>>;
+  /** Staged failures (no line answered them), a page in custom id order after `after`. */
+  stagedFailures(runId: string, after: string, limit: number): Promise<StagedAnswer[]>;
   /** Answered lines no reference row took, a page in custom id order after `after`. */
   unmatchedAnswers(runId: string, after: string, limit: number): Promise<StagedAnswer[]>;
   /** What the run's answer join came to; undefined for a run whose answers were not joined. */

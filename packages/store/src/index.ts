@@ -18,7 +18,11 @@ export {
   type SkippedRun,
 } from "./prune/prune-runs.js";
 export { type AnswerJoinLock, RunInUseError } from "./queries/answer-join-lock.js";
-export type { DuplicateAnswer, StagedAnswer } from "./queries/answer-staging.js";
+export type {
+  DuplicateAnswer,
+  StagedAnswer,
+  StagingOutcome,
+} from "./queries/answer-staging.js";
 export {
   EXPORTED_TABLES,
   type ExportedRow,

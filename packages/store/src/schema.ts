@@ -459,6 +459,16 @@ export const answerJoins = pgTable("answer_joins", {
   failedRequests: bigint("failed_requests", { mode: "number" }).notNull(),
   /** Answer lines whose custom id an earlier line gave. */
   duplicateAnswers: bigint("duplicate_answers", { mode: "number" }).notNull(),
+  /**
+   * Failed lines of a request another line of its custom id answered (a retry), or that
+   * failed again after the line counted as its failure.
+   */
+  retriedFailures: bigint("retried_failures", { mode: "number" }).notNull().default(0),
+  /**
+   * Tokens billed for answer lines that joined no row (unmatched, duplicate), per model:
+   * `[{model, lines, inputTokens, cachedInputTokens, cacheWriteTokens, outputTokens}]`.
+   */
+  unjoinedUsage: jsonb("unjoined_usage").notNull().default([]),
 });
 
 /**

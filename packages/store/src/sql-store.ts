@@ -23,9 +23,10 @@ import { answerJoinCounts } from "./queries/answer-join-counts.js";
 import { type AnswerJoinLock, lockAnswerJoin } from "./queries/answer-join-lock.js";
 import {
   clearStagedAnswers,
-  type DuplicateAnswer,
   type StagedAnswer,
+  type StagingOutcome,
   stageAnswers,
+  stagedFailures,
   takeStagedAnswers,
   unmatchedAnswers,
   writeAnswerJoin,
@@ -269,8 +270,12 @@ export class SqlStore implements Store {
     await clearStagedAnswers(await this.#driver(), runId);
   }
 
-  async stageAnswers(runId: string, answers: readonly StagedAnswer[]): Promise<DuplicateAnswer[]> {
+  async stageAnswers(runId: string, answers: readonly StagedAnswer[]): Promise<StagingOutcome> {
     return stageAnswers(await this.#driver(), runId, answers);
+  }
+
+  async stagedFailures(runId: string, after: string, limit: number): Promise<StagedAnswer[]> {
+    return stagedFailures(await this.#driver(), runId, after, limit);
   }
 
   async takeStagedAnswers(

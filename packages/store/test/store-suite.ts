@@ -66,6 +66,8 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
         unmatchedAnswers: 0,
         failedRequests: 0,
         duplicateAnswers: 0,
+        retriedFailures: 0,
+        unjoined: [],
       };
       const attempts: Record<string, () => Promise<unknown>> = {
         ping: () => bare.ping(),
@@ -86,6 +88,7 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
         stageAnswers: () => bare.stageAnswers("r", []),
         takeStagedAnswers: () => bare.takeStagedAnswers("r", []),
         unmatchedAnswers: () => bare.unmatchedAnswers("r", "", 10),
+        stagedFailures: () => bare.stagedFailures("r", "", 10),
         writeAnswerJoin: () => bare.writeAnswerJoin("r", counts),
         importPrices: () =>
           bare.importPrices(

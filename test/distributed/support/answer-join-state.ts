@@ -30,7 +30,8 @@ export async function answerJoinState(run: ServerRun): Promise<AnswerJoinState> 
     const count = async (sql: string) =>
       Number((await client.query(sql, [run.runId])).rows[0]?.n ?? 0);
     const { rows: joins } = await client.query(
-      `SELECT joined, missing_answers, unmatched_answers, failed_requests, duplicate_answers
+      `SELECT joined, missing_answers, unmatched_answers, failed_requests, duplicate_answers,
+              retried_failures, unjoined_usage
          FROM ${table("answer_joins")} WHERE run_id = $1`,
       [run.runId],
     );
@@ -52,6 +53,8 @@ export async function answerJoinState(run: ServerRun): Promise<AnswerJoinState> 
               unmatchedAnswers: Number(join.unmatched_answers),
               failedRequests: Number(join.failed_requests),
               duplicateAnswers: Number(join.duplicate_answers),
+              retriedFailures: Number(join.retried_failures),
+              unjoined: join.unjoined_usage,
             },
       finished:
         (await count(

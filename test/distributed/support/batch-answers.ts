@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
-import type { AnswerJoinCounts } from "@assay/core";
+import { type AnswerJoinCounts, addUnjoined } from "@assay/core";
 
 /** A reference dataset and an OpenAI-shaped batch output for it, with what their join comes to. */
 export interface BatchAnswerFiles {
@@ -36,7 +36,18 @@ export async function writeBatchAnswerFiles(
     unmatchedAnswers: 0,
     failedRequests: 0,
     duplicateAnswers: 0,
+    retriedFailures: 0,
+    unjoined: [],
   };
+  // What each answer line is billed (see answerLine), counted when it joins no row.
+  const billed = () =>
+    addUnjoined(counts.unjoined, {
+      model: "gpt-x",
+      inputTokens: 16,
+      cachedInputTokens: 4,
+      cacheWriteTokens: 0,
+      outputTokens: 5,
+    });
   await writeLines(reference, function* () {
     for (let i = 0; i < rows; i += 1) {
       yield JSON.stringify({ id: `r${i}`, question: `question ${i}?`, target: `answer ${i}` });
@@ -55,11 +66,13 @@ export async function writeBatchAnswerFiles(
         yield answerLine(`r${i}`, i % 10 === 0 ? "no idea" : `answer ${i}`);
         if (answeredTwice(i)) {
           counts.duplicateAnswers += 1;
+          billed();
           yield answerLine(`r${i}`, "a later answer, which the join ignores");
         }
       }
       if (i % UNMATCHED_EVERY === 0) {
         counts.unmatchedAnswers += 1;
+        billed();
         yield answerLine(`gone-${i}`, "an answer to a row the reference no longer has");
       }
     }

@@ -108,7 +108,21 @@ const FORMATS = [
       unmatchedAnswers: 1,
       failedRequests: 1,
       duplicateAnswers: 1,
+      retriedFailures: 0,
+      // q1's second line (7 in, 7 out) and q9's (10 in, 1 out): billed, joined no row.
+      unjoined: [
+        {
+          model: "gpt-x",
+          lines: 2,
+          inputTokens: 17,
+          cachedInputTokens: 0,
+          cacheWriteTokens: 0,
+          outputTokens: 8,
+        },
+      ],
     },
+    // At 2 input and 8 output per million.
+    unjoinedCost: (17 * 2 + 8 * 8) / 1e6,
     errors: [
       ["answers", 3, "error", "request q3 errored: The server had an error"],
       ["answers", 4, "custom_id", 'duplicate custom_id "q1" (first given on line 1'],
@@ -127,7 +141,21 @@ const FORMATS = [
       unmatchedAnswers: 1,
       failedRequests: 2,
       duplicateAnswers: 1,
+      retriedFailures: 0,
+      // q9 (1 in, 1 out) and q5's second line (99 in, 99 out).
+      unjoined: [
+        {
+          model: "claude-x",
+          lines: 2,
+          inputTokens: 100,
+          cachedInputTokens: 0,
+          cacheWriteTokens: 0,
+          outputTokens: 100,
+        },
+      ],
     },
+    // At 3 input and 15 output per million.
+    unjoinedCost: (100 * 3 + 100 * 15) / 1e6,
     errors: [
       ["answers", 2, "result.type", "request q2 expired"],
       ["answers", 3, "result.type", "request q3 errored: Overloaded"],
@@ -143,7 +171,7 @@ const FORMATS = [
 describe.each(["pglite", "postgres"] as const)("assay run --answers (%s)", (store) => {
   it.each(FORMATS)(
     "joins $format output: stores what the same answers as JSONL store, counts what did not join",
-    async ({ format, output, direct, counts, errors }) => {
+    async ({ format, output, direct, counts, unjoinedCost, errors }) => {
       const answers = write(`${format}.jsonl`, jsonl(output));
       const db = await storeFlags(store, `${format}-${store}`);
       const run = ["run", reference, "--spec", spec, "--answers", answers];
@@ -186,9 +214,13 @@ describe.each(["pglite", "postgres"] as const)("assay run --answers (%s)", (stor
       expect(fromJoin.scores.length).toBeGreaterThan(0);
       expect(fromJoin.usage.every((row) => row.role === "generator")).toBe(true);
       expect(fromJoin).toEqual(await stored("direct", db));
-      // The report prices both alike, and shows the join's counts, stored with the run.
+      // The report prices both alike, and shows the join's counts, stored with the run, and
+      // what the lines that joined no row were billed.
       const joinedReport = await reported("joined", db);
-      expect(joinedReport.answers).toEqual(counts);
+      expect(joinedReport.answers).toEqual({
+        ...counts,
+        unjoinedCost: { amount: expect.closeTo(unjoinedCost, 12), currency: "USD" },
+      });
       expect(joinedReport.cost).toEqual((await reported("direct", db)).cost);
 
       // A rerun with the same files stores nothing new and counts the same.

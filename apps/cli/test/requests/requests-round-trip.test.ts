@@ -183,6 +183,8 @@ describe("assay requests → batch → run --answers → report", () => {
         unmatchedAnswers: 0,
         failedRequests: failed,
         duplicateAnswers: 0,
+        retriedFailures: 0,
+        unjoined: [],
       });
       const report = await runAssay(["report", api, "--prices", prices, "--json", "--db", db]);
       expect(report.code, report.stderr).toBe(0);

@@ -37,7 +37,7 @@ function unstorable(answer: BatchAnswer): AnswerLineProblem | undefined {
   if (answer.kind === "answered") {
     texts.push(["model", answer.model]);
     answer.choices.forEach((choice, index) => {
-      texts.push([`choices[${index}]`, choice]);
+      texts.push([`choices[${index}]`, typeof choice === "string" ? choice : choice.message]);
     });
   }
   for (const [field, value] of texts) {

@@ -1,5 +1,13 @@
 import type { z } from "zod";
+import type { Unanswered } from "../sample.js";
 import { firstIssue } from "../zod-issues.js";
+
+/**
+ * One choice of a reply: its text, or why it holds none (a refusal, only tool calls, a
+ * reply cut off). A choice with no text is stored unscored with that reason, never scored
+ * as an empty answer; its request's tokens are billed all the same.
+ */
+export type AnswerChoice = string | Unanswered;
 
 /**
  * What one line of a batch output said, in the store's usage convention: `inputTokens`
@@ -11,8 +19,8 @@ export type BatchAnswer =
       kind: "answered";
       customId: string;
       model: string;
-      /** One text per choice, in choice order. */
-      choices: string[];
+      /** One per choice, in choice order. */
+      choices: AnswerChoice[];
       inputTokens: number;
       cachedInputTokens: number;
       /** Input tokens written to the provider's prompt cache, apart from `inputTokens`. */
@@ -63,4 +71,10 @@ export function missingTopLevelKey(
     own.keys[0] as string,
     `an ${own.format} line has ${keys}; this one has ${none}${hint}`,
   );
+}
+
+/** What an unscored `tool_call` choice says: the tools it called, by name. */
+export function toolCallMessage(names: readonly (string | undefined)[]): string {
+  const named = names.map((name) => name ?? "(unnamed)").join(", ");
+  return `the reply holds only tool calls (${named}), no text`;
 }

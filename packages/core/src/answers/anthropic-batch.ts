@@ -1,18 +1,23 @@
 import { z } from "zod";
 import { MAX_TOKEN_COUNT } from "../validation/limits.js";
 import {
+  type AnswerChoice,
   type AnswerLineProblem,
   type BatchAnswer,
   missingTopLevelKey,
   refused,
   refusedByIssue,
+  toolCallMessage,
 } from "./answer-shape.js";
 
 const tokens = z.int().nonnegative().max(MAX_TOKEN_COUNT);
 
 const Message = z.looseObject({
   model: z.string().min(1),
-  content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
+  stop_reason: z.string().nullish(),
+  content: z.array(
+    z.looseObject({ type: z.string(), text: z.string().optional(), name: z.string().optional() }),
+  ),
   usage: z.looseObject({
     input_tokens: tokens,
     output_tokens: tokens,
@@ -55,20 +60,36 @@ export function anthropicAnswer(json: unknown): BatchAnswer | AnswerLineProblem 
     return refused(field, problem.message);
   }
   const { usage } = message.data;
-  const text = message.data.content
-    .filter((block) => block.type === "text" && block.text !== undefined)
-    .map((block) => block.text as string)
-    .join("");
   return {
     kind: "answered",
     customId,
     model: message.data.model,
-    choices: [text],
+    choices: [messageChoice(message.data)],
     inputTokens: usage.input_tokens,
     cachedInputTokens: usage.cache_read_input_tokens ?? 0,
     cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
     outputTokens: usage.output_tokens,
   };
+}
+
+/**
+ * The message's text, or why it has none: a refusal (`stop_reason: "refusal"`), or only
+ * `tool_use` blocks. Never an empty answer standing in for either.
+ */
+function messageChoice(message: z.infer<typeof Message>): AnswerChoice {
+  const texts = message.content.filter(
+    (block) => block.type === "text" && block.text !== undefined,
+  );
+  const text = texts.map((block) => block.text as string).join("");
+  if (message.stop_reason === "refusal") {
+    return { reason: "refusal", message: text === "" ? "stop_reason: refusal" : text };
+  }
+  if (texts.length > 0) return text;
+  const calls = message.content.filter((block) => block.type === "tool_use");
+  if (calls.length > 0) {
+    return { reason: "tool_call", message: toolCallMessage(calls.map((block) => block.name)) };
+  }
+  return text;
 }
 
 function failureReason(result: { type: string; error?: unknown }): string {

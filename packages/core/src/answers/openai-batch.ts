@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { MAX_TOKEN_COUNT } from "../validation/limits.js";
 import {
+  type AnswerChoice,
   type AnswerLineProblem,
   type BatchAnswer,
   missingTopLevelKey,
   refused,
   refusedByIssue,
+  toolCallMessage,
 } from "./answer-shape.js";
 
 // Only the fields the join reads are checked; the rest of a line (ids, timestamps, logprobs,
@@ -13,9 +15,16 @@ import {
 const tokens = z.int().nonnegative().max(MAX_TOKEN_COUNT);
 const cachedDetails = z.looseObject({ cached_tokens: tokens.nullish() }).nullish();
 
+// `content` is null when the model refused (`refusal` holds its words) or only called
+// tools (`tool_calls`); such a choice is kept, unscored with that reason.
 const ChatChoice = z.looseObject({
   index: z.int().nonnegative().optional(),
-  message: z.looseObject({ content: z.string({ error: "expected the answer text" }) }),
+  finish_reason: z.string().nullish(),
+  message: z.looseObject({
+    content: z.string({ error: "expected the answer text" }).nullable(),
+    refusal: z.string().nullish(),
+    tool_calls: z.array(z.looseObject({ function: z.looseObject({}).optional() })).nullish(),
+  }),
 });
 
 const ChatCompletion = z.looseObject({
@@ -30,10 +39,21 @@ const ChatCompletion = z.looseObject({
 
 const ResponsesOutput = z.looseObject({
   model: z.string().min(1),
+  status: z.string().nullish(),
+  incomplete_details: z.looseObject({ reason: z.string().nullish() }).nullish(),
   output: z.array(
     z.looseObject({
       type: z.string(),
-      content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })).optional(),
+      name: z.string().optional(),
+      content: z
+        .array(
+          z.looseObject({
+            type: z.string(),
+            text: z.string().optional(),
+            refusal: z.string().optional(),
+          }),
+        )
+        .optional(),
     }),
   ),
   usage: z.looseObject({
@@ -86,10 +106,20 @@ export function openaiAnswer(json: unknown): BatchAnswer | AnswerLineProblem {
       `cached tokens (${cached}) exceed prompt_tokens (${usage.prompt_tokens}), which count them`,
     );
   }
-  const choices = [...chat.data.choices]
-    .map((choice, position) => ({ at: choice.index ?? position, text: choice.message.content }))
-    .sort((a, b) => a.at - b.at)
-    .map((choice) => choice.text);
+  const ordered = [...chat.data.choices]
+    .map((choice, position) => ({ at: choice.index ?? position, choice }))
+    .sort((a, b) => a.at - b.at);
+  const choices: AnswerChoice[] = [];
+  for (const { at, choice } of ordered) {
+    const read = chatChoice(choice);
+    if (read === undefined) {
+      return refused(
+        `response.body.choices[${at}].message.content`,
+        "expected the answer text, a `refusal` or `tool_calls`; got null content with neither",
+      );
+    }
+    choices.push(read);
+  }
   return {
     kind: "answered",
     customId,
@@ -113,22 +143,58 @@ function responsesAnswer(customId: string, body: unknown): BatchAnswer | AnswerL
       `cached tokens (${cached}) exceed input_tokens (${usage.input_tokens}), which count them`,
     );
   }
-  const text = parsed.data.output
-    .filter((item) => item.type === "message")
-    .flatMap((item) => item.content ?? [])
-    .filter((part) => part.type === "output_text" && part.text !== undefined)
-    .map((part) => part.text as string)
-    .join("");
   return {
     kind: "answered",
     customId,
     model: parsed.data.model,
-    choices: [text],
+    choices: [responsesChoice(parsed.data)],
     inputTokens: usage.input_tokens - cached,
     cachedInputTokens: cached,
     cacheWriteTokens: 0,
     outputTokens: usage.output_tokens,
   };
+}
+
+/** A chat choice's text, or why it has none; undefined when null content says nothing. */
+function chatChoice(choice: z.infer<typeof ChatChoice>): AnswerChoice | undefined {
+  const { content, refusal, tool_calls: calls } = choice.message;
+  if (content !== null) return content;
+  if (typeof refusal === "string") return { reason: "refusal", message: refusal };
+  if (calls != null && calls.length > 0) {
+    return { reason: "tool_call", message: toolCallMessage(calls.map(functionName)) };
+  }
+  if (choice.finish_reason === "length" || choice.finish_reason === "content_filter") {
+    return { reason: "incomplete", message: `finish_reason: ${choice.finish_reason}` };
+  }
+  return undefined;
+}
+
+/**
+ * A Responses API output's text, or why it has none: a reply the provider marked
+ * incomplete (even with some text: it was cut off), a refusal, or only function calls.
+ */
+function responsesChoice(output: z.infer<typeof ResponsesOutput>): AnswerChoice {
+  if (output.status === "incomplete") {
+    const reason = output.incomplete_details?.reason ?? "no reason given";
+    return { reason: "incomplete", message: `status incomplete: ${reason}` };
+  }
+  const parts = output.output
+    .filter((item) => item.type === "message")
+    .flatMap((item) => item.content ?? []);
+  const texts = parts.filter((part) => part.type === "output_text" && part.text !== undefined);
+  if (texts.length > 0) return texts.map((part) => part.text as string).join("");
+  const refusal = parts.find((part) => part.type === "refusal" && part.refusal !== undefined);
+  if (refusal !== undefined) return { reason: "refusal", message: refusal.refusal as string };
+  const calls = output.output.filter((item) => item.type === "function_call");
+  if (calls.length > 0) {
+    return { reason: "tool_call", message: toolCallMessage(calls.map((item) => item.name)) };
+  }
+  return "";
+}
+
+function functionName(call: { function?: Record<string, unknown> }): string | undefined {
+  const name = call.function?.name;
+  return typeof name === "string" ? name : undefined;
 }
 
 function failureReason(line: z.infer<typeof OpenAIBatchLine>): string {

@@ -195,3 +195,63 @@ describe("a batch output file read in the other format", () => {
     });
   });
 });
+
+describe("a reply with no text to score", () => {
+  const usage = { prompt_tokens: 5, completion_tokens: 2 };
+
+  it("names what an OpenAI choice held instead of text, and refuses null content that says nothing", () => {
+    const line = chat({
+      model: "gpt-x",
+      choices: [
+        { index: 0, message: { content: null, refusal: "No." } },
+        { index: 1, message: { content: null, tool_calls: [{ function: { name: "f" } }] } },
+        { index: 2, message: { content: null }, finish_reason: "length" },
+      ],
+      usage,
+    });
+    expect(parseAnswerLine(line, "openai-batch")).toMatchObject({
+      kind: "answered",
+      choices: [
+        { reason: "refusal", message: "No." },
+        { reason: "tool_call", message: "the reply holds only tool calls (f), no text" },
+        { reason: "incomplete", message: "finish_reason: length" },
+      ],
+    });
+    const silent = chat({ model: "gpt-x", choices: [{ message: { content: null } }], usage });
+    expect(parseAnswerLine(silent, "openai-batch")).toEqual({
+      kind: "refused",
+      field: "response.body.choices[0].message.content",
+      message: expect.stringContaining("`refusal` or `tool_calls`"),
+    });
+  });
+
+  it("reads a Responses API refusal part as a refusal", () => {
+    const line = chat({
+      model: "gpt-y",
+      output: [{ type: "message", content: [{ type: "refusal", refusal: "Not that." }] }],
+      usage: { input_tokens: 1, output_tokens: 1 },
+    });
+    expect(parseAnswerLine(line, "openai-batch")).toMatchObject({
+      choices: [{ reason: "refusal", message: "Not that." }],
+    });
+  });
+
+  it("reads an Anthropic stop_reason refusal as a refusal, whatever text came before", () => {
+    const line = JSON.stringify({
+      custom_id: "q1",
+      result: {
+        type: "succeeded",
+        message: {
+          model: "claude-x",
+          content: [{ type: "text", text: "I won't" }],
+          stop_reason: "refusal",
+          usage: { input_tokens: 3, output_tokens: 2 },
+        },
+      },
+    });
+    expect(parseAnswerLine(line, "anthropic-batch")).toMatchObject({
+      choices: [{ reason: "refusal", message: "I won't" }],
+      outputTokens: 2,
+    });
+  });
+});

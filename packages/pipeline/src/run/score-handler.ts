@@ -107,6 +107,9 @@ function scoring(
 ): (job: ScoreJob, signal: AbortSignal, final: boolean) => Score | Promise<Score> {
   let context: ScoreContext = {};
   return (job, signal, final) => {
+    // A joined reply with no text (a refusal, only tool calls) is no answer to score.
+    const { unanswered } = job.sample;
+    if (unanswered !== undefined) return unscored(unanswered.reason, unanswered.message);
     if (context.signal !== signal) context = { signal };
     let limit: AbortController | undefined;
     let jobContext = context;

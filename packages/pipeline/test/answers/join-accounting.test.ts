@@ -8,9 +8,11 @@ import { runLocal } from "../../src/index.js";
 import { pgliteTarget } from "../store-targets.js";
 import { jsonl, tempFiles } from "../temp-files.js";
 
-// Whatever the reference rows and answer lines (any order, missing on either side,
-// custom ids given twice, failed requests), every reference row is scored or counted
-// missing, and every answer line is joined or counted: nothing is lost or counted twice.
+// Whatever the reference rows and answer lines (any order, over several files, missing on
+// either side, custom ids given twice, failed requests and their retries), every reference
+// row is scored or counted missing, every answer line is joined or counted, a request with
+// a success is joined once whatever the order of its lines, and every billed token is
+// either in a joined sample's usage or billed-but-not-joined: nothing lost, nothing twice.
 
 const files = tempFiles("assay-join-accounting-");
 const registry = defaultRegistry();
@@ -28,16 +30,23 @@ type Outcome = "answered" | "errored" | "expired";
 interface AnswerLine {
   id: string;
   outcome: Outcome;
+  /** Which answers file holds the line (files are read in order). */
+  file: number;
 }
 
-function answerLine(format: AnswerFormat, { id, outcome }: AnswerLine): unknown {
+/** An answered line's input tokens: its position, so each line's tokens are told apart. */
+const inputTokensOf = (at: number) => 3 + at;
+const OUTPUT_TOKENS = 2;
+
+function answerLine(format: AnswerFormat, { id, outcome }: AnswerLine, at: number): unknown {
+  const input = inputTokensOf(at);
   if (format === "openai-batch") {
     if (outcome !== "answered")
       return { custom_id: id, response: null, error: { message: outcome } };
     const body = {
       model: "m",
       choices: [{ index: 0, message: { content: `answer ${id}` } }],
-      usage: { prompt_tokens: 3, completion_tokens: 2 },
+      usage: { prompt_tokens: input, completion_tokens: OUTPUT_TOKENS },
     };
     return { custom_id: id, response: { status_code: 200, body }, error: null };
   }
@@ -45,7 +54,7 @@ function answerLine(format: AnswerFormat, { id, outcome }: AnswerLine): unknown 
   const message = {
     model: "m",
     content: [{ type: "text", text: `answer ${id}` }],
-    usage: { input_tokens: 3, output_tokens: 2 },
+    usage: { input_tokens: input, output_tokens: OUTPUT_TOKENS },
   };
   return { custom_id: id, result: { type: "succeeded", message } };
 }
@@ -54,7 +63,11 @@ const ids = fc.integer({ min: 0, max: 12 }).map((n) => `r${n}`);
 const cases = fc.record({
   references: fc.uniqueArray(ids, { maxLength: 10 }).filter((rows) => rows.length > 0),
   answers: fc.array(
-    fc.record({ id: ids, outcome: fc.constantFrom<Outcome>("answered", "errored", "expired") }),
+    fc.record({
+      id: ids,
+      outcome: fc.constantFrom<Outcome>("answered", "errored", "expired"),
+      file: fc.integer({ min: 0, max: 2 }),
+    }),
     {
       minLength: 1,
       maxLength: 14,
@@ -73,10 +86,17 @@ describe("joining answers to a reference", () => {
           `${runId}-reference.jsonl`,
           jsonl(references.map((id) => ({ id, question: `q ${id}`, target: `answer ${id}` }))),
         );
-        const answersFile = files.write(
-          `${runId}-answers.jsonl`,
-          jsonl(answers.map((line) => answerLine(format, line))),
-        );
+        // Files in order, each line where its file puts it: the order the join reads them.
+        const read = [0, 1, 2].flatMap((file) => answers.filter((line) => line.file === file));
+        const answerFiles = [0, 1, 2]
+          .map((file) => ({ file, lines: read.filter((line) => line.file === file) }))
+          .filter(({ lines }) => lines.length > 0)
+          .map(({ file, lines }) =>
+            files.write(
+              `${runId}-answers-${file}.jsonl`,
+              jsonl(lines.map((line) => answerLine(format, line, read.indexOf(line)))),
+            ),
+          );
         await store.startRun({ id: runId, dataset, spec, transport: "local" });
         const outcome = await runLocal({
           store,
@@ -85,30 +105,64 @@ describe("joining answers to a reference", () => {
           spec,
           runId,
           newRun: true,
-          answers: { files: [answersFile], format },
+          answers: { files: answerFiles, format },
         });
 
-        // What each side should come to: the first line of a custom id is the one used.
-        const first = new Map<string, number>();
-        answers.forEach((line, index) => {
-          if (!first.has(line.id)) first.set(line.id, index);
+        // What each side should come to: a request's first success is its answer, whatever
+        // failed before or after it; with none, its first failure is the failed request.
+        const chosen = new Map<string, number>();
+        read.forEach((line, at) => {
+          const before = chosen.get(line.id);
+          const upgrade = before !== undefined && read[before]?.outcome !== "answered";
+          if (before === undefined || (upgrade && line.outcome === "answered")) {
+            chosen.set(line.id, at);
+          }
         });
         const usable = (id: string) => {
-          const at = first.get(id);
-          return at !== undefined && answers[at]?.outcome === "answered";
+          const at = chosen.get(id);
+          return at !== undefined && read[at]?.outcome === "answered";
         };
+        const answered = read.filter((line) => line.outcome === "answered");
         const joined = references.filter(usable);
+        const unmatched = [...chosen.keys()].filter((id) => usable(id) && !references.includes(id));
+        const duplicates = answered.filter((line) => read.indexOf(line) !== chosen.get(line.id));
+        const failed = [...chosen.values()].filter((at) => read[at]?.outcome !== "answered");
         const expected = {
           joined: joined.length,
           missingAnswers: references.length - joined.length,
-          unmatchedAnswers: [...first.keys()].filter((id) => usable(id) && !references.includes(id))
-            .length,
-          failedRequests: [...first.values()].filter((at) => answers[at]?.outcome !== "answered")
-            .length,
-          duplicateAnswers: answers.length - first.size,
+          unmatchedAnswers: unmatched.length,
+          failedRequests: failed.length,
+          duplicateAnswers: duplicates.length,
+          retriedFailures: read.length - chosen.size - duplicates.length,
         };
-        expect(outcome.produced.answers).toEqual(expected);
-        expect(outcome.summary.answers).toEqual(expected);
+        expect(outcome.produced.answers).toMatchObject(expected);
+        expect(outcome.summary.answers).toMatchObject(expected);
+
+        // Billed tokens: every answered line's, in a joined sample's usage or billed but
+        // not joined (unmatched and duplicate lines), each counted once.
+        const unjoinedLines = [
+          ...duplicates,
+          ...unmatched.map((id) => read[chosen.get(id) as number] as AnswerLine),
+        ];
+        const billedInput = (lines: AnswerLine[]) =>
+          lines.reduce((sum, line) => sum + inputTokensOf(read.indexOf(line)), 0);
+        const unjoined = outcome.summary.answers?.unjoined ?? [];
+        expect(unjoined.reduce((sum, usage) => sum + usage.lines, 0)).toBe(unjoinedLines.length);
+        expect(unjoined.reduce((sum, usage) => sum + usage.inputTokens, 0)).toBe(
+          billedInput(unjoinedLines),
+        );
+        const [usage] = (await queryRows(
+          store,
+          `SELECT coalesce(sum(input_tokens), 0)::int AS input,
+                  coalesce(sum(output_tokens), 0)::int AS output
+           FROM usage WHERE run_id = '${runId}' AND role = 'generator'`,
+        )) as { input: number; output: number }[];
+        const input =
+          Number(usage?.input) + unjoined.reduce((sum, used) => sum + used.inputTokens, 0);
+        const output =
+          Number(usage?.output) + unjoined.reduce((sum, used) => sum + used.outputTokens, 0);
+        expect(input).toBe(billedInput(answered));
+        expect(output).toBe(OUTPUT_TOKENS * answered.length);
 
         const scored = (await queryRows(
           store,
@@ -119,25 +173,31 @@ describe("joining answers to a reference", () => {
           `SELECT file, line FROM input_errors WHERE run_id = '${runId}'`,
         )) as { file: string; line: number }[];
         const missingLines = errors.filter((e) => e.file === dataset).map((e) => e.line);
-        const countedAnswerLines = errors.filter((e) => e.file === answersFile).map((e) => e.line);
+        const erroredAnswers = new Set(
+          errors.filter((e) => e.file !== dataset).map((e) => `${e.file}:${e.line}`),
+        );
 
         // Each reference row: scored, or an input error on its line; never both.
         expect(scored.map((row) => row.sample_id)).toEqual([...joined].sort());
         references.forEach((id, index) => {
           expect(missingLines.includes(index + 1)).toBe(!usable(id));
         });
-        // Each answer line: the one joined to a row, or an input error on its line.
-        answers.forEach((line, index) => {
-          const joinedHere =
-            first.get(line.id) === index && usable(line.id) && references.includes(line.id);
-          expect(countedAnswerLines.includes(index + 1)).toBe(!joinedHere);
+        // Each answer line: joined to a row, a retried failure, or an input error on its line.
+        read.forEach((line, at) => {
+          const chosenHere = chosen.get(line.id) === at;
+          const joinedHere = chosenHere && usable(line.id) && references.includes(line.id);
+          const retried = line.outcome !== "answered" && !chosenHere;
+          const file = answerFiles.find((path) => path.endsWith(`-answers-${line.file}.jsonl`));
+          const lineNumber = read.filter((other) => other.file === line.file).indexOf(line) + 1;
+          expect(erroredAnswers.has(`${file}:${lineNumber}`)).toBe(!joinedHere && !retried);
         });
         expect(expected.joined + expected.missingAnswers).toBe(references.length);
         expect(
           expected.joined +
             expected.unmatchedAnswers +
             expected.failedRequests +
-            expected.duplicateAnswers,
+            expected.duplicateAnswers +
+            expected.retriedFailures,
         ).toBe(answers.length);
       }),
       { numRuns: 25 },

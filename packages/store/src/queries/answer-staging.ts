@@ -1,4 +1,4 @@
-import type { AnswerJoinCounts } from "@assay/core";
+import type { AnswerChoice, AnswerJoinCounts } from "@assay/core";
 import { type BulkTarget, bulkInsert, bulkPart } from "../bulk/bulk-statement.js";
 import { columnList } from "../bulk/column-list.js";
 import { countedInsert } from "../bulk/insert-rows.js";
@@ -15,7 +15,8 @@ export interface StagedAnswer {
   outcome: string;
   reason: string;
   model: string | null;
-  choices: string[];
+  /** One per choice: its text, or why it has none (stored unscored with that reason). */
+  choices: AnswerChoice[];
   /** Uncached input tokens; cached ones are counted apart (the store's convention). */
   inputTokens: number | null;
   cachedInputTokens: number | null;
@@ -28,6 +29,17 @@ export interface StagedAnswer {
 export interface DuplicateAnswer {
   answer: StagedAnswer;
   first: { file: string; line: number };
+}
+
+/** What staging a batch came to beside the lines it staged as they were. */
+export interface StagingOutcome {
+  /** Answered lines whose custom id an earlier answered line gave: not staged. */
+  duplicates: DuplicateAnswer[];
+  /**
+   * Failed lines set aside for another line of their custom id: an answer (which took the
+   * place of an earlier failure), or a failure staged before.
+   */
+  retried: number;
 }
 
 const ANSWER_COLUMNS = columnList(answerStaging, [
@@ -62,39 +74,60 @@ export async function clearStagedAnswers(driver: StoreDriver, runId: string): Pr
 }
 
 /**
- * Stages answers whose custom ids are distinct within the call; a custom id staged before
- * keeps its first line and this one comes back as a duplicate naming that line.
+ * Stages answers whose custom ids are distinct within the call. Against a custom id staged
+ * before, a request is answered once: an answer takes the place of a staged failure (the
+ * retry wins, whichever file came first), a failure is set aside for what is staged, and
+ * an answer to an answered id is a duplicate naming the first line, which stays.
  */
 export async function stageAnswers(
   driver: StoreDriver,
   runId: string,
   answers: readonly StagedAnswer[],
-): Promise<DuplicateAnswer[]> {
-  if (answers.length === 0) return [];
-  const rows = answers.map((answer) => ({ runId, ...answer }));
-  const inserted = await bulkInsert(
-    bulkTargetOf(driver),
-    [bulkPart(ANSWER_COLUMNS, rows)],
-    (from) => countedInsert(ANSWER_COLUMNS, from),
-  );
-  if (inserted === answers.length) return [];
+): Promise<StagingOutcome> {
+  const outcome: StagingOutcome = { duplicates: [], retried: 0 };
+  if (answers.length === 0) return outcome;
+  const inserted = await insertStaged(driver, runId, answers);
+  if (inserted === answers.length) return outcome;
   const { rows: stored } = await runnerOfDriver(driver).query<{
     custom_id: string;
     file: string;
     line: number;
+    outcome: string;
   }>(
-    "SELECT custom_id, file, line FROM answer_staging WHERE run_id = $1 AND custom_id = ANY($2::text[])",
+    "SELECT custom_id, file, line, outcome FROM answer_staging WHERE run_id = $1 AND custom_id = ANY($2::text[])",
     [runId, answers.map((answer) => answer.customId)],
   );
   const firstOf = new Map(stored.map((row) => [row.custom_id, row]));
-  const duplicates: DuplicateAnswer[] = [];
+  const retries: StagedAnswer[] = [];
   for (const answer of answers) {
     const first = firstOf.get(answer.customId);
-    if (first !== undefined && (first.file !== answer.file || first.line !== answer.line)) {
-      duplicates.push({ answer, first: { file: first.file, line: first.line } });
-    }
+    if (first === undefined || (first.file === answer.file && first.line === answer.line)) continue;
+    if (answer.outcome !== "answered") outcome.retried += 1;
+    else if (first.outcome !== "answered") {
+      outcome.retried += 1;
+      retries.push(answer);
+    } else outcome.duplicates.push({ answer, first: { file: first.file, line: first.line } });
   }
-  return duplicates;
+  if (retries.length > 0) {
+    await runnerOfDriver(driver).query(
+      "DELETE FROM answer_staging WHERE run_id = $1 AND custom_id = ANY($2::text[])",
+      [runId, retries.map((answer) => answer.customId)],
+    );
+    await insertStaged(driver, runId, retries);
+  }
+  return outcome;
+}
+
+/** Inserts the lines whose custom id is not staged yet; how many it inserted. */
+function insertStaged(
+  driver: StoreDriver,
+  runId: string,
+  answers: readonly StagedAnswer[],
+): Promise<number> {
+  const rows = answers.map((answer) => ({ runId, ...answer }));
+  return bulkInsert(bulkTargetOf(driver), [bulkPart(ANSWER_COLUMNS, rows)], (from) =>
+    countedInsert(ANSWER_COLUMNS, from),
+  );
 }
 
 interface StagedRow {
@@ -104,7 +137,7 @@ interface StagedRow {
   outcome: string;
   reason: string;
   model: string | null;
-  choices: string[] | string;
+  choices: AnswerChoice[] | string;
   input_tokens: number | null;
   cached_input_tokens: number | null;
   cache_write_tokens: number | null;
@@ -152,6 +185,28 @@ export async function unmatchedAnswers(
   return rows.map(answerOf);
 }
 
+/**
+ * Staged failures (errored, canceled, expired requests no line answered), a page at a time
+ * in custom id order (start after `after`, '' for the first page): each is reported once
+ * every file is staged, since a retry in a later file may answer it.
+ */
+export async function stagedFailures(
+  driver: StoreDriver,
+  runId: string,
+  after: string,
+  limit: number,
+): Promise<StagedAnswer[]> {
+  const { rows } = await runnerOfDriver(driver).query<StagedRow>(
+    `SELECT custom_id, file, line, outcome, reason, model, choices,
+            input_tokens, cached_input_tokens, cache_write_tokens, output_tokens
+     FROM answer_staging
+     WHERE run_id = $1 AND outcome <> 'answered' AND custom_id > $2
+     ORDER BY custom_id LIMIT ${Math.trunc(limit)}`,
+    [runId, after],
+  );
+  return rows.map(answerOf);
+}
+
 function answerOf(row: StagedRow): StagedAnswer {
   return {
     customId: row.custom_id,
@@ -175,6 +230,8 @@ const JOIN_COLUMNS = columnList(answerJoins, [
   "unmatchedAnswers",
   "failedRequests",
   "duplicateAnswers",
+  "retriedFailures",
+  "unjoinedUsage",
 ]);
 
 /** Records what a complete join came to, replacing an earlier attempt's figures. */
@@ -190,7 +247,7 @@ export async function writeAnswerJoin(
     .join(", ");
   await runnerOfDriver(driver).query(
     `INSERT INTO answer_joins (${names.join(", ")})
-     VALUES ($1, $2, $3, $4, $5, $6)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)
      ON CONFLICT (run_id) DO UPDATE SET ${updates}`,
     [
       runId,
@@ -199,6 +256,8 @@ export async function writeAnswerJoin(
       counts.unmatchedAnswers,
       counts.failedRequests,
       counts.duplicateAnswers,
+      counts.retriedFailures,
+      JSON.stringify(counts.unjoined),
     ],
   );
   // Staged rows served their purpose: the samples and input errors now hold what they said.

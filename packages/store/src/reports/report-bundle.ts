@@ -1,4 +1,10 @@
-import type { BootstrapOptions, ReportBundle } from "@assay/core";
+import {
+  type AnswerJoinCounts,
+  type BootstrapOptions,
+  costOfUsage,
+  type PriceTable,
+  type ReportBundle,
+} from "@assay/core";
 import { answerJoinCounts } from "../queries/answer-join-counts.js";
 import type { SqlRunner } from "../sql-runner.js";
 import { earlyStops } from "./early-stops.js";
@@ -55,7 +61,7 @@ export async function reportBundle(
       : await sliceReport(runner, runId, options.by, {
           ...(options.prices !== undefined && { prices: options.prices }),
         });
-  const answers = await answerJoinCounts(runner, runId);
+  const answers = priced(await answerJoinCounts(runner, runId), options.prices);
   return {
     report,
     compare: compare ?? null,
@@ -65,4 +71,29 @@ export async function reportBundle(
     ...(slices !== undefined && { slices }),
     ...(answers !== undefined && { answers }),
   };
+}
+
+/**
+ * The join's counts with what its billed-but-not-joined tokens cost at these prices, as
+ * generation usage: null when a model has no price, never 0.
+ */
+function priced(
+  answers: AnswerJoinCounts | undefined,
+  prices: PriceTable | undefined,
+): AnswerJoinCounts | undefined {
+  if (answers === undefined || prices === undefined || answers.unjoined.length === 0) {
+    return answers;
+  }
+  const totals = answers.unjoined.map((usage) => ({
+    role: "generator" as const,
+    model: usage.model,
+    inputTokens: usage.inputTokens,
+    cachedInputTokens: usage.cachedInputTokens,
+    cacheWriteTokens: usage.cacheWriteTokens,
+    outputTokens: usage.outputTokens,
+    computeMs: null,
+    rows: usage.lines,
+  }));
+  const cost = costOfUsage(totals, prices, { idle: ["verifier"] });
+  return { ...answers, unjoinedCost: { amount: cost.generation, currency: cost.currency } };
 }

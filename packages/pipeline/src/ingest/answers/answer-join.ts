@@ -1,5 +1,7 @@
 import {
+  type AnswerChoice,
   type AnswerJoinCounts,
+  addUnjoined,
   type GeneratorUsage,
   type GeneratorUsageSpec,
   InputError,
@@ -9,7 +11,7 @@ import {
 } from "@assay/core";
 import type { StagedAnswer, Store } from "@assay/store";
 import type { AnswerSources } from "./answer-sources.js";
-import { stageAnswerFiles } from "./stage-answers.js";
+import { billedOf, stageAnswerFiles } from "./stage-answers.js";
 
 /**
  * Joined usage is already in the store's convention (uncached input apart from cached), so
@@ -67,6 +69,8 @@ export class AnswerJoin {
       unmatchedAnswers: 0,
       failedRequests: 0,
       duplicateAnswers: 0,
+      retriedFailures: 0,
+      unjoined: [],
     };
     const join = new AnswerJoin(store, runId, sources, record, counts);
     const staged = await stageAnswerFiles(
@@ -79,6 +83,8 @@ export class AnswerJoin {
     join.#repeats = staged.repeats;
     counts.failedRequests = staged.failed;
     counts.duplicateAnswers = staged.duplicates;
+    counts.retriedFailures = staged.retried;
+    counts.unjoined = staged.duplicateUsage;
     await join.#flushErrors();
     return join;
   }
@@ -142,6 +148,7 @@ export class AnswerJoin {
       const page = await this.#store.unmatchedAnswers(this.#runId, after, UNMATCHED_PAGE);
       for (const answer of page) {
         this.#counts.unmatchedAnswers += 1;
+        addUnjoined(this.#counts.unjoined, billedOf(answer));
         await this.#report(unmatchedError(answer, this.#prefix, this.#counts.joined === 0));
       }
       if (page.length < UNMATCHED_PAGE) break;
@@ -149,7 +156,7 @@ export class AnswerJoin {
     }
     await this.#flushErrors();
     await this.#store.writeAnswerJoin(this.#runId, this.#counts);
-    return { ...this.#counts };
+    return { ...this.#counts, unjoined: this.#counts.unjoined.map((usage) => ({ ...usage })) };
   }
 
   async #report(error: InputError): Promise<void> {
@@ -176,16 +183,16 @@ function usageOf(answer: StagedAnswer): GeneratorUsage {
 function samplesOfAnswer(reference: Sample, answer: StagedAnswer): Sample[] {
   const usage = usageOf(answer);
   if (answer.choices.length === 1) {
-    return [{ ...reference, answer: answer.choices[0] as string, generator: usage }];
+    return [{ ...reference, ...answerOf(answer.choices[0] as AnswerChoice), generator: usage }];
   }
   // One request produced every choice: its tokens are counted once, on the first
   // candidate; the others name the model with no tokens, so cost adds up exactly.
   const unbilled: GeneratorUsage = { model: usage.model, input_tokens: 0, output_tokens: 0 };
-  return answer.choices.map((text, index) => ({
+  return answer.choices.map((choice, index) => ({
     ...reference,
     id: `${reference.id}#${index}`,
     candidateIndex: index,
-    answer: text,
+    ...answerOf(choice),
     label: undefined,
     generator: index === 0 ? usage : unbilled,
   }));
@@ -200,10 +207,22 @@ function samplesOfRepeats(reference: Sample, answers: readonly StagedAnswer[]): 
     ...reference,
     id: `${reference.id}#${index}`,
     candidateIndex: index,
-    answer: answer.choices.join(""),
+    ...answerOf(repeatChoice(answer.choices)),
     label: undefined,
     generator: usageOf(answer),
   }));
+}
+
+/** A choice as a sample's answer: its text, or "" with why it has none (scored unscored). */
+function answerOf(choice: AnswerChoice): Pick<Sample, "answer" | "unanswered"> {
+  return typeof choice === "string" ? { answer: choice } : { answer: "", unanswered: choice };
+}
+
+/** A repeat request's one answer: its texts joined, or why it has none when none has text. */
+function repeatChoice(choices: readonly AnswerChoice[]): AnswerChoice {
+  const texts = choices.filter((choice): choice is string => typeof choice === "string");
+  if (texts.length === 0 && choices.length > 0) return choices[0] as AnswerChoice;
+  return texts.join("");
 }
 
 function missingError(

@@ -1,9 +1,11 @@
 import {
   type AnswerFormat,
+  addUnjoined,
   type BatchAnswer,
   InputError,
   parseAnswerLine,
   repeatIndexOf,
+  type UnjoinedUsage,
 } from "@assay/core";
 import type { StagedAnswer, Store } from "@assay/store";
 import { readLines } from "../read-lines.js";
@@ -11,14 +13,18 @@ import type { AnswerSources } from "./answer-sources.js";
 
 /** Lines staged per statement. */
 const BATCH = 2000;
+/** Staged failures reported per page, once every file is staged. */
+const FAILURE_PAGE = 2000;
 
 export interface StagingCounts {
-  /** Answer lines staged (answered or failed), the first of each custom id. */
-  staged: number;
-  /** Requests that errored, were canceled or expired. */
+  /** Requests that errored, were canceled or expired, and that no line answered. */
   failed: number;
-  /** Lines whose custom id an earlier line gave. */
+  /** Answered lines whose custom id an earlier answered line gave. */
   duplicates: number;
+  /** Failed lines set aside for another line of their custom id (see `resolveRepeat`). */
+  retried: number;
+  /** Tokens of the duplicate lines: billed, never joined. */
+  duplicateUsage: UnjoinedUsage[];
   /** Lines that are not batch output lines. */
   invalid: number;
   /**
@@ -31,9 +37,11 @@ export interface StagingCounts {
 /**
  * Reads every answer file a line at a time and stages its lines in the store, a batch per
  * statement (COPY for large batches), so memory holds one batch whatever the file's size.
- * Each line is staged, or is an input error naming its file, line and field: a failed
- * request, a duplicate custom id (naming the line that gave it first), or a line that is
- * not a batch output line. What an earlier attempt staged is cleared first.
+ * Each line is staged, set aside as a retried failure, or is an input error naming its
+ * file, line and field: a duplicate custom id (naming the line that gave it first), or a
+ * line that is not a batch output line. Failed requests are reported once every file is
+ * staged, since a retry in a later file may answer them. What an earlier attempt staged is
+ * cleared first.
  */
 export async function stageAnswerFiles(
   store: Store,
@@ -43,11 +51,44 @@ export async function stageAnswerFiles(
   maxLineBytes: number,
 ): Promise<StagingCounts> {
   await store.clearStagedAnswers(runId);
-  const counts: StagingCounts = { staged: 0, failed: 0, duplicates: 0, invalid: 0, repeats: 0 };
+  const counts: StagingCounts = {
+    failed: 0,
+    duplicates: 0,
+    retried: 0,
+    duplicateUsage: [],
+    invalid: 0,
+    repeats: 0,
+  };
   for (const file of sources.files) {
     await stageFile(store, runId, file, sources.format, maxLineBytes, counts, report);
   }
+  let after = "";
+  for (;;) {
+    const page = await store.stagedFailures(runId, after, FAILURE_PAGE);
+    for (const failure of page) {
+      counts.failed += 1;
+      await report(failedError(failure, sources.format));
+    }
+    if (page.length < FAILURE_PAGE) break;
+    after = (page[page.length - 1] as StagedAnswer).customId;
+  }
   return counts;
+}
+
+/**
+ * Of two lines of one custom id, which is staged: an answer over a failure (a retry wins,
+ * in whichever order the files came), else the earlier line. The other is a retried
+ * failure, or, when both answered, a duplicate.
+ */
+export function resolveRepeat(
+  earlier: StagedAnswer,
+  later: StagedAnswer,
+): { kept: StagedAnswer; setAside: StagedAnswer; duplicate: boolean } {
+  if (earlier.outcome !== "answered" && later.outcome === "answered") {
+    return { kept: later, setAside: earlier, duplicate: false };
+  }
+  const duplicate = earlier.outcome === "answered" && later.outcome === "answered";
+  return { kept: earlier, setAside: later, duplicate };
 }
 
 async function stageFile(
@@ -63,19 +104,16 @@ async function stageFile(
   const flush = async (): Promise<void> => {
     const answers = [...batch.values()];
     batch = new Map();
-    const duplicates = await store.stageAnswers(runId, answers);
-    const duplicated = new Set(duplicates.map(({ answer }) => answer));
-    for (const { answer, first } of duplicates) {
-      counts.duplicates += 1;
-      await report(duplicateError(answer, first));
+    const staged = await store.stageAnswers(runId, answers);
+    counts.retried += staged.retried;
+    for (const { answer, first } of staged.duplicates) {
+      await duplicated(answer, first);
     }
-    for (const answer of answers) {
-      if (duplicated.has(answer)) continue;
-      counts.staged += 1;
-      if (answer.outcome === "answered") continue;
-      counts.failed += 1;
-      await report(failedError(answer, format));
-    }
+  };
+  const duplicated = async (answer: StagedAnswer, first: { file: string; line: number }) => {
+    counts.duplicates += 1;
+    addUnjoined(counts.duplicateUsage, billedOf(answer));
+    await report(duplicateError(answer, first));
   };
   let sawLine = false;
   try {
@@ -93,13 +131,16 @@ async function stageFile(
         await report(lineError(file, raw.number, parsed.field, `${parsed.message} (${format})`));
         continue;
       }
+      const line = stagedOf(file, raw.number, parsed);
       const earlier = batch.get(parsed.customId);
       if (earlier !== undefined) {
-        counts.duplicates += 1;
-        await report(duplicateError(stagedOf(file, raw.number, parsed), earlier));
+        const { kept, setAside, duplicate } = resolveRepeat(earlier, line);
+        batch.set(parsed.customId, kept);
+        if (duplicate) await duplicated(setAside, earlier);
+        else counts.retried += 1;
         continue;
       }
-      batch.set(parsed.customId, stagedOf(file, raw.number, parsed));
+      batch.set(parsed.customId, line);
       const repeat = repeatIndexOf(parsed.customId);
       if (repeat !== undefined) counts.repeats = Math.max(counts.repeats, repeat + 1);
       if (batch.size >= BATCH) await flush();
@@ -119,6 +160,17 @@ async function stageFile(
   if (!sawLine) {
     throw new InputError({ file, line: 0, field: "", message: "the answers file is empty" });
   }
+}
+
+/** What an answered line was billed, in the store's usage convention. */
+export function billedOf(answer: StagedAnswer): Omit<UnjoinedUsage, "lines"> {
+  return {
+    model: answer.model ?? "",
+    inputTokens: answer.inputTokens ?? 0,
+    cachedInputTokens: answer.cachedInputTokens ?? 0,
+    cacheWriteTokens: answer.cacheWriteTokens ?? 0,
+    outputTokens: answer.outputTokens ?? 0,
+  };
 }
 
 function stagedOf(file: string, line: number, answer: BatchAnswer): StagedAnswer {
