@@ -7,10 +7,18 @@ const PLAIN = { head: [], border: [] };
 // Borders around the table and under the header only: long tables stay easy to scan.
 const COMPACT = { mid: "", "left-mid": "", "mid-mid": "", "right-mid": "" };
 
-/** The run summary as plain-text tables for a terminal. */
-export function renderSummaryTable(summary: RunSummary): string {
+/**
+ * The run summary as plain-text tables for a terminal; `answers: false` leaves out the
+ * batch join line, for a report that prints its own (priced) one.
+ */
+export function renderSummaryTable(
+  summary: RunSummary,
+  options: { answers?: boolean } = {},
+): string {
   const lines = [header(summary), "", scorerTable(summary), "", routingTable(summary)];
-  if (summary.answers !== undefined) lines.push("", answerJoinLine(summary.answers));
+  if (summary.answers !== undefined && options.answers !== false) {
+    lines.push("", answerJoinLine(summary.answers));
+  }
   if (summary.truncation.calls > 0) lines.push("", truncationLine(summary));
   if (summary.truncation.calls > 0 && summary.alteredSamples !== undefined) {
     lines.push("", alteredLine(summary.alteredSamples, summary.samples));

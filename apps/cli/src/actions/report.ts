@@ -90,7 +90,8 @@ async function reportText(
     ? renderReportJson(summary, bundle)
     : format === "html"
       ? renderReportHtml(bundle)
-      : `${renderSummaryTable(summary)}\n\n${renderReportTable(bundle)}`;
+      : // The report's join line has the cost of what was billed but not joined: it alone.
+        `${renderSummaryTable(summary, { answers: bundle.answers === undefined })}\n\n${renderReportTable(bundle)}`;
 }
 
 /**

@@ -222,6 +222,10 @@ describe.each(["pglite", "postgres"] as const)("assay run --answers (%s)", (stor
         unjoinedCost: { amount: expect.closeTo(unjoinedCost, 12), currency: "USD" },
       });
       expect(joinedReport.cost).toEqual((await reported("direct", db)).cost);
+      // The text report says it once, with the cost of what joined no row.
+      const text = await assay(["report", "joined", "--prices", prices, ...db.flags]);
+      expect(text.stdout.split("Answers joined:").length - 1, text.stdout).toBe(1);
+      expect(text.stdout).toContain("Billed but not joined");
 
       // A rerun with the same files stores nothing new and counts the same.
       const rerun = await assay([...joinArgs, ...db.flags]);
