@@ -20,6 +20,7 @@ export {
 export {
   type CostOptions,
   costOfUsage,
+  type ModelCost,
   perUnit,
   type UsageCost,
   type UsageRole,
