@@ -78,6 +78,31 @@ describe("assay run --answers with an answers file the join refuses", () => {
     60_000,
   );
 
+  it("assay produce refuses the same file before registering the run or queueing", async () => {
+    const bad = write("produce-invalid.jsonl", "not json\n");
+    // The services are never reached: the file is checked first.
+    const refused = await runAssay(
+      [
+        "produce",
+        reference,
+        "--spec",
+        spec,
+        "--answers",
+        bad,
+        "--answers-format",
+        "anthropic-batch",
+        "--db",
+        "postgres://nobody@127.0.0.1:1/none",
+        "--redis",
+        "redis://127.0.0.1:1",
+      ],
+      { cwd: work },
+    );
+    expect(refused.code, refused.stderr).toBe(3);
+    expect(refused.stderr).toContain("produce-invalid.jsonl:1");
+    expect(refused.stderr).toContain("no run was registered");
+  }, 60_000);
+
   it("runs the corrected file under the refused run's id, to the end", async () => {
     const runId = "corrected";
     const refused = await runWith(write("wrong.jsonl", jsonl(OPENAI_OUTPUT)), runId);
