@@ -31,6 +31,7 @@ export {
 export {
   type CostOptions,
   costOfUsage,
+  type ModelCost,
   perUnit,
   type UsageCost,
   type UsageRole,

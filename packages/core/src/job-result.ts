@@ -23,6 +23,8 @@ export interface UsageRow {
   cachedInputTokens: number;
   /** Input tokens written to a prompt cache, apart from `inputTokens`; 0 for verifiers. */
   cacheWriteTokens: number;
+  /** The part of `cacheWriteTokens` written to a 1-hour cache. Absent: none (verifiers). */
+  cacheWrite1hTokens?: number;
   outputTokens: number;
   computeMs: number | null;
   device: string | null;

@@ -1,4 +1,5 @@
 export type { AnswerSources } from "./ingest/answers/answer-sources.js";
+export { checkAnswerFiles } from "./ingest/answers/check-answer-files.js";
 export { assertFieldsInFirstRecord } from "./ingest/first-record.js";
 export {
   DATASET_FORMATS,

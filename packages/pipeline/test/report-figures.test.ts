@@ -8,7 +8,7 @@ import {
   SELF_PREFERENCE_MIN_ANSWERS,
   SELF_PREFERENCE_THRESHOLD,
 } from "@assay/core";
-import { renderReportHtml, renderReportJson, renderReportTable } from "@assay/report";
+import { formatMoney, renderReportHtml, renderReportJson, renderReportTable } from "@assay/report";
 import type { Store } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
 import { importPrices, runnerOf } from "@assay/store/reports";
@@ -29,6 +29,7 @@ import {
 import {
   accuracyOf,
   calibrationOf,
+  costByModelOf,
   costOf,
   earlyStopsOf,
   histogramsOf,
@@ -57,6 +58,7 @@ const prices = PriceTableSchema.parse({
       input_per_million: 0.2,
       cached_input_per_million: 0.05,
       cache_write_per_million: 0.25,
+      cache_write_1h_per_million: 0.4,
       output_per_million: 1,
     },
     "other-7b": { input_per_million: 0.5, output_per_million: 0.5 },
@@ -242,6 +244,28 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
   f.count("cost.solvedTasks", report.cost?.solvedTasks, solved);
   f.number("cost.perSolvedTask.total", report.cost?.perSolvedTask.total, per(cost.total, solved));
   f.number("cost.perSample", report.cost?.perSample, per(cost.total, exported.samples.length));
+  // Each generator model and the verifier: tokens (cache writes split by lifetime) and cost.
+  const byModel = costByModelOf(exported.usage, prices);
+  const reportedByModel = [...(report.cost?.byModel ?? [])].sort(
+    (x, y) => x.role.localeCompare(y.role) || (x.model < y.model ? -1 : x.model > y.model ? 1 : 0),
+  );
+  f.same(
+    "cost.byModel",
+    reportedByModel.map((m) => [
+      m.role,
+      m.model,
+      m.inputTokens,
+      m.cachedInputTokens,
+      m.cacheWriteTokens - (m.cacheWrite1hTokens ?? 0),
+      m.cacheWrite1hTokens ?? 0,
+      m.outputTokens,
+    ]),
+    byModel.map((m) => [m.role, m.model, ...m.tokens]),
+  );
+  for (const m of byModel) {
+    const reported = reportedByModel.find((r) => r.role === m.role && r.model === m.model);
+    f.number(`cost.byModel.${m.role}.${m.model}`, reported?.cost, m.cost);
+  }
 
   const tokens = verifierTokensOf(exported.usage);
   const effort = report.verifierEffort;
@@ -763,6 +787,37 @@ async function checkViews(
       total === null || solved === 0 ? null : total / solved,
     );
   }
+  // Each model's tokens, cost and cost per solved task, recomputed from the export.
+  const byModel = await query(
+    `SELECT role, model, input_tokens, cached_input_tokens, cache_write_tokens,
+            cache_write_1h_tokens, output_tokens, solved, cost_usd, cost_per_solved_usd
+     FROM analyst_cost_by_model WHERE run_id = $1`,
+  );
+  const expected = costByModelOf(exported.usage, prices);
+  f.count("analyst_cost_by_model rows", byModel.length, expected.length);
+  for (const m of expected) {
+    const row = byModel.find((r) => r.role === m.role && r.model === m.model);
+    const name = `analyst_cost_by_model.${m.role}.${m.model}`;
+    const [input, cached, fiveMinute, oneHour, output] = m.tokens;
+    f.same(
+      `${name} tokens`,
+      [
+        row?.input_tokens,
+        row?.cached_input_tokens,
+        row?.cache_write_tokens,
+        row?.cache_write_1h_tokens,
+        row?.output_tokens,
+      ].map(n),
+      [input, cached, (fiveMinute as number) + (oneHour as number), oneHour, output],
+    );
+    f.count(`${name}.solved`, n(row?.solved), solved);
+    f.number(`${name}.cost_usd`, n(row?.cost_usd), m.cost);
+    f.number(
+      `${name}.cost_per_solved_usd`,
+      n(row?.cost_per_solved_usd),
+      m.cost === null || solved === 0 ? null : m.cost / solved,
+    );
+  }
   return f.wrong;
 }
 
@@ -784,6 +839,17 @@ function checkRendering(bundle: ReportBundle, summary: RunSummary): string[] {
   const table = renderReportTable(bundle);
   const html = renderReportHtml(bundle);
   const r = bundle.report;
+  // The table gives each model its line: role, model, then its tokens and cost.
+  for (const m of r.cost?.byModel ?? []) {
+    const line = table
+      .split("\n")
+      .find((l) =>
+        new RegExp(`^│\\s*${m.role}\\s+│\\s+${m.model.replace(/\./g, "\\.")}\\s+│`).test(l),
+      );
+    const money = formatMoney(m.cost, r.cost?.currency ?? "");
+    if (line === undefined || !line.includes(money))
+      wrong.push(`table lacks the cost by model line of ${m.role} ${m.model} (${money})`);
+  }
   for (const [name, rate] of [
     ["pass@1", r.accuracy.pass1],
     ["selected", r.accuracy.selected],

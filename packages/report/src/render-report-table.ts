@@ -21,6 +21,7 @@ import {
 import { pricingLines } from "./pricing-lines.js";
 import { ablationTable } from "./render-ablation-table.js";
 import { comparisonTable } from "./render-comparison-table.js";
+import { costByModelTable } from "./render-cost-by-model.js";
 import { pairwiseTable, verifierEffortTable } from "./render-pairwise-table.js";
 import { selfPreferenceTable } from "./render-self-preference-table.js";
 import { slicesTable } from "./render-slices-table.js";
@@ -55,6 +56,8 @@ export function renderReportTable(bundle: ReportBundle): string {
   if (calibration.length > 0) sections.push(calibrationTable(calibration));
   const preference = bundle.report.selfPreference ?? [];
   if (preference.length > 0) sections.push(selfPreferenceTable(preference));
+  const byModel = costByModelTable(bundle.report);
+  if (byModel !== null) sections.push(byModel);
   const basis = pricingLines(bundle.report);
   if (basis.lines.length > 0) {
     const note = basis.note === null ? "" : `\n  ${basis.note}`;

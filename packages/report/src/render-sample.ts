@@ -103,12 +103,18 @@ function truncationText(s: ScoreRecord): string {
 function usageText(u: UsageRecord): string {
   const apart = [
     u.cachedInputTokens > 0 ? `${u.cachedInputTokens} cached` : "",
-    u.cacheWriteTokens > 0 ? `${u.cacheWriteTokens} written to cache` : "",
+    u.cacheWriteTokens > 0 ? `${u.cacheWriteTokens} written to cache${hourPart(u)}` : "",
   ].filter((part) => part !== "");
   const cached = apart.length === 0 ? "" : ` (${apart.join(", ")})`;
   const compute = u.computeMs === null ? "" : `, ${u.computeMs.toFixed(1)} ms`;
   const device = u.device === null ? "" : ` on ${u.device}`;
   return `${u.model}: ${u.inputTokens} in${cached}, ${u.outputTokens} out${compute}${device}`;
+}
+
+/** The 1-hour part of the cache writes, priced apart from the 5-minute ones. */
+function hourPart(u: UsageRecord): string {
+  const hour = u.cacheWrite1hTokens ?? 0;
+  return hour > 0 ? `, ${hour} of them for 1 hour` : "";
 }
 
 function indent(text: string): string {

@@ -95,6 +95,10 @@ describe("one sample for a terminal", () => {
     expect(text).toContain("Sample t7#1 of run night-2 (task t7, candidate 1, label false)");
     expect(text).toContain("dataset   data/night-2.jsonl, line 7\n");
     expect(text).toContain("generator gen-a: 120 in (100 cached, 40 written to cache), 30 out");
+    const generator = { ...VIEW.sample.generator, cacheWrite1hTokens: 10 } as never;
+    expect(renderSampleView({ ...VIEW, sample: { ...VIEW.sample, generator } })).toContain(
+      "120 in (100 cached, 40 written to cache, 10 of them for 1 hour), 30 out",
+    );
     expect(text).toContain("  Why?\n  Explain.\n");
     expect(text).toContain("\n\nAnswer\n  Because.");
     expect(text).toContain('Target    ["because"]');

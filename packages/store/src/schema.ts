@@ -203,6 +203,8 @@ export const usage = pgTable(
     cachedInputTokens: integer("cached_input_tokens").notNull(),
     /** Input tokens written to a prompt cache, apart from the two above. */
     cacheWriteTokens: integer("cache_write_tokens").notNull().default(0),
+    /** The part of `cache_write_tokens` written to a 1-hour cache (priced at its own rate). */
+    cacheWrite1hTokens: integer("cache_write_1h_tokens").notNull().default(0),
     outputTokens: integer("output_tokens").notNull(),
     computeMs: doublePrecision("compute_ms"),
     device: text("device"),
@@ -330,6 +332,7 @@ export const usageRollups = pgTable(
     inputTokens: bigint("input_tokens", { mode: "number" }).notNull(),
     cachedInputTokens: bigint("cached_input_tokens", { mode: "number" }).notNull(),
     cacheWriteTokens: bigint("cache_write_tokens", { mode: "number" }).notNull().default(0),
+    cacheWrite1hTokens: bigint("cache_write_1h_tokens", { mode: "number" }).notNull().default(0),
     outputTokens: bigint("output_tokens", { mode: "number" }).notNull(),
     computeMs: doublePrecision("compute_ms"),
     rows: bigint("rows", { mode: "number" }).notNull(),
@@ -407,6 +410,8 @@ export const prices = pgTable(
     /** Null: the input price (no cache discount), as `report --prices` reads it. */
     cachedInputPerMillion: doublePrecision("cached_input_per_million"),
     cacheWritePerMillion: doublePrecision("cache_write_per_million"),
+    /** Null: the cache-write price, else the input price. */
+    cacheWrite1hPerMillion: doublePrecision("cache_write_1h_per_million"),
     outputPerMillion: doublePrecision("output_per_million"),
     gpuHour: doublePrecision("gpu_hour"),
   },
@@ -437,6 +442,7 @@ export const answerStaging = pgTable(
     inputTokens: integer("input_tokens"),
     cachedInputTokens: integer("cached_input_tokens"),
     cacheWriteTokens: integer("cache_write_tokens"),
+    cacheWrite1hTokens: integer("cache_write_1h_tokens"),
     outputTokens: integer("output_tokens"),
     matched: boolean("matched").notNull().default(false),
   },

@@ -2,6 +2,7 @@ import type { RunSpec } from "@assay/core";
 import type { DatasetFormat } from "@assay/pipeline";
 import {
   type AnswerSources,
+  checkAnswerFiles,
   completeRun,
   createOrResumeRun,
   modelQueuesOf,
@@ -84,6 +85,8 @@ export async function produceAction(dataset: string, flags: ProduceFlags): Promi
     await assertUsableDataset(opened, flags.maxLineBytes, spec, flags.spec ?? "(default spec)", {
       answersJoined: answers !== undefined,
     });
+    // An answers file the join could take nothing from is refused before the run exists.
+    if (answers !== undefined) await checkAnswerFiles(answers, flags.maxLineBytes);
     return await produceOpenDataset(opened, flags, spec, registry, log, answers, modelQueues);
   } finally {
     await opened.close();

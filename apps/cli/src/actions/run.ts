@@ -3,6 +3,7 @@ import { describeInputError, redactUrl, shellWord } from "@assay/core";
 import { DEFAULT_MAX_LINE_BYTES } from "@assay/core/input-formats";
 import type { DatasetFormat } from "@assay/pipeline";
 import {
+  checkAnswerFiles,
   checkDataset,
   createOrResumeRun,
   type OpenDataset,
@@ -99,6 +100,9 @@ async function runWithRegistry(
       answersJoined: flags.answers !== undefined,
     });
     if (flags.strict === true) await refuseInvalidDataset(opened, flags, registry, spec);
+    // An answers file the join could take nothing from is refused before the run exists.
+    const answers = answerSources(flags);
+    if (answers !== undefined) await checkAnswerFiles(answers, flags.maxLineBytes);
     // Checked: say what each verifier model runs with (a refused run printed only its refusal).
     settings.release();
     return await runOpenDataset(opened, flags, registry, spec);

@@ -25,6 +25,8 @@ export type BatchAnswer =
       cachedInputTokens: number;
       /** Input tokens written to the provider's prompt cache, apart from `inputTokens`. */
       cacheWriteTokens: number;
+      /** The part of `cacheWriteTokens` written to a 1-hour cache. */
+      cacheWrite1hTokens: number;
       outputTokens: number;
     }
   | { kind: "failed"; customId: string; outcome: FailedOutcome; reason: string };

@@ -23,6 +23,13 @@ const Message = z.looseObject({
     output_tokens: tokens,
     cache_read_input_tokens: tokens.nullish(),
     cache_creation_input_tokens: tokens.nullish(),
+    /** The cache writes split by lifetime; their sum is `cache_creation_input_tokens`. */
+    cache_creation: z
+      .looseObject({
+        ephemeral_5m_input_tokens: tokens.nullish(),
+        ephemeral_1h_input_tokens: tokens.nullish(),
+      })
+      .nullish(),
   }),
 });
 
@@ -60,6 +67,8 @@ export function anthropicAnswer(json: unknown): BatchAnswer | AnswerLineProblem 
     return refused(field, problem.message);
   }
   const { usage } = message.data;
+  const writes = cacheWrites(usage);
+  if ("field" in writes) return refused(writes.field, writes.message);
   return {
     kind: "answered",
     customId,
@@ -67,7 +76,8 @@ export function anthropicAnswer(json: unknown): BatchAnswer | AnswerLineProblem 
     choices: [messageChoice(message.data)],
     inputTokens: usage.input_tokens,
     cachedInputTokens: usage.cache_read_input_tokens ?? 0,
-    cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+    cacheWriteTokens: writes.total,
+    cacheWrite1hTokens: writes.oneHour,
     outputTokens: usage.output_tokens,
   };
 }
@@ -90,6 +100,25 @@ function messageChoice(message: z.infer<typeof Message>): AnswerChoice {
     return { reason: "tool_call", message: toolCallMessage(calls.map((block) => block.name)) };
   }
   return text;
+}
+
+/**
+ * The cache writes of a message: the total, and the part of it written to the 1-hour cache
+ * (priced at its own rate). Usage that gives only the total has no 1-hour part.
+ */
+function cacheWrites(
+  usage: z.infer<typeof Message>["usage"],
+): { total: number; oneHour: number } | { field: string; message: string } {
+  const fiveMinute = usage.cache_creation?.ephemeral_5m_input_tokens ?? 0;
+  const oneHour = usage.cache_creation?.ephemeral_1h_input_tokens ?? 0;
+  const total = usage.cache_creation_input_tokens ?? fiveMinute + oneHour;
+  if (oneHour > total) {
+    return {
+      field: "result.message.usage.cache_creation.ephemeral_1h_input_tokens",
+      message: `${oneHour} 1-hour cache writes exceed cache_creation_input_tokens (${total}), which counts every cache write`,
+    };
+  }
+  return { total, oneHour };
 }
 
 function failureReason(result: { type: string; error?: unknown }): string {

@@ -128,6 +128,7 @@ export function openaiAnswer(json: unknown): BatchAnswer | AnswerLineProblem {
     inputTokens: usage.prompt_tokens - cached,
     cachedInputTokens: cached,
     cacheWriteTokens: 0,
+    cacheWrite1hTokens: 0,
     outputTokens: usage.completion_tokens,
   };
 }
@@ -151,6 +152,7 @@ function responsesAnswer(customId: string, body: unknown): BatchAnswer | AnswerL
     inputTokens: usage.input_tokens - cached,
     cachedInputTokens: cached,
     cacheWriteTokens: 0,
+    cacheWrite1hTokens: 0,
     outputTokens: usage.output_tokens,
   };
 }

@@ -24,6 +24,7 @@ export function priceBasisOf(price: ModelPrice | undefined): PriceBasis | null {
     price.input_per_million !== undefined ||
     price.cached_input_per_million !== undefined ||
     price.cache_write_per_million !== undefined ||
+    price.cache_write_1h_per_million !== undefined ||
     price.output_per_million !== undefined;
   if (price.gpu_hour === undefined) return "tokens";
   return tokens ? "tokens_and_gpu_hour" : "gpu_hour";

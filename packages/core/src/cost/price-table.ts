@@ -16,6 +16,11 @@ export const ModelPriceSchema = z
     output_per_million: price.optional(),
     /** Writing a token to the provider's prompt cache. Default: the input price. */
     cache_write_per_million: price.optional(),
+    /**
+     * Writing a token to a 1-hour prompt cache (Anthropic's `ephemeral_1h_input_tokens`).
+     * Default: the cache-write price, else the input price.
+     */
+    cache_write_1h_per_million: price.optional(),
     gpu_hour: price.optional(),
   })
   .refine(

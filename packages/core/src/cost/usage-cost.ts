@@ -12,6 +12,11 @@ export interface UsageTotals {
   cachedInputTokens: number;
   /** Input tokens written to a prompt cache (counted apart from both of the above). */
   cacheWriteTokens: number;
+  /**
+   * The part of `cacheWriteTokens` written to a 1-hour cache (the rest: 5-minute writes).
+   * Absent: none.
+   */
+  cacheWrite1hTokens?: number;
   outputTokens: number;
   /** Summed compute time; null when no row measured it. */
   computeMs: number | null;
@@ -31,6 +36,17 @@ export interface UsageCost {
    * (varies with load). Absent from reports built before it was recorded.
    */
   pricing?: ModelPricing[];
+  /**
+   * Each (role, model)'s tokens and cost, in the order of the usage rows (role, then
+   * model): the generator models of the answers and the verifier model. Absent from
+   * reports built before it was recorded.
+   */
+  byModel?: ModelCost[];
+}
+
+/** One (role, model)'s usage and what it cost; `cost` is null when it could not be priced. */
+export interface ModelCost extends UsageTotals {
+  cost: number | null;
 }
 
 const MILLION = 1_000_000;
@@ -56,6 +72,8 @@ export function costOfUsage(
   options: CostOptions = {},
 ): UsageCost {
   const warnings: string[] = [];
+  // Each row's cost, kept for the breakdown by model: the roles sum the same numbers.
+  const rowCosts = new Map<UsageTotals, number | null>();
   const roleCost = (role: UsageRole): number | null => {
     const rows = totals.filter((t) => t.role === role);
     if (rows.length === 0 && options.idle?.includes(role) === true) return 0;
@@ -66,6 +84,7 @@ export function costOfUsage(
     let sum: number | null = 0;
     for (const row of rows) {
       const cost = costOfRow(row, priceOf(table, row.model), warnings);
+      rowCosts.set(row, cost);
       sum = sum === null || cost === null ? null : sum + cost;
     }
     return sum;
@@ -73,12 +92,13 @@ export function costOfUsage(
   const generation = roleCost("generator");
   const verification = roleCost("verifier");
   const total = generation === null || verification === null ? null : generation + verification;
+  const byModel = totals.map((row) => ({ ...row, cost: rowCosts.get(row) ?? null }));
   const pricing = totals.map((t) => ({
     role: t.role,
     model: t.model,
     basis: priceBasisOf(priceOf(table, t.model)),
   }));
-  return { generation, verification, total, currency: table.currency, warnings, pricing };
+  return { generation, verification, total, currency: table.currency, warnings, pricing, byModel };
 }
 
 /** A model's own entry: a model named `constructor` must not find Object's constructor. */
@@ -100,7 +120,7 @@ function costOfRow(
   const tokenCost =
     (row.inputTokens * (price.input_per_million ?? 0) +
       row.cachedInputTokens * (price.cached_input_per_million ?? price.input_per_million ?? 0) +
-      row.cacheWriteTokens * (price.cache_write_per_million ?? price.input_per_million ?? 0) +
+      cacheWriteCost(row, price) +
       row.outputTokens * (price.output_per_million ?? 0)) /
     MILLION;
   if (price.gpu_hour === undefined) return tokenCost;
@@ -111,6 +131,18 @@ function costOfRow(
     return null;
   }
   return tokenCost + (row.computeMs / MS_PER_HOUR) * price.gpu_hour;
+}
+
+/**
+ * Cache writes, per million tokens: 5-minute writes at `cache_write_per_million` and 1-hour
+ * writes at `cache_write_1h_per_million` (each else the input price). Usage that gave only
+ * the total has no 1-hour part, so it is all priced as 5-minute writes.
+ */
+function cacheWriteCost(row: UsageTotals, price: ModelPrice): number {
+  const fiveMinuteRate = price.cache_write_per_million ?? price.input_per_million ?? 0;
+  const oneHourRate = price.cache_write_1h_per_million ?? fiveMinuteRate;
+  const oneHour = Math.min(row.cacheWrite1hTokens ?? 0, row.cacheWriteTokens);
+  return (row.cacheWriteTokens - oneHour) * fiveMinuteRate + oneHour * oneHourRate;
 }
 
 /** Amount divided by a count, null when either is unknown or the count is 0. */

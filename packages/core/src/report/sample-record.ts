@@ -5,6 +5,8 @@ export interface UsageRecord {
   cachedInputTokens: number;
   /** Input tokens written to a prompt cache, apart from the two above. */
   cacheWriteTokens: number;
+  /** The part of `cacheWriteTokens` written to a 1-hour cache. Absent: none. */
+  cacheWrite1hTokens?: number;
   outputTokens: number;
   computeMs: number | null;
   device: string | null;

@@ -35,6 +35,7 @@ describe("OpenAI batch output lines", () => {
       inputTokens: 36,
       cachedInputTokens: 64,
       cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
       outputTokens: 9,
     });
   });
@@ -55,6 +56,7 @@ describe("OpenAI batch output lines", () => {
       inputTokens: 20,
       cachedInputTokens: 0,
       cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
     });
   });
 
@@ -127,6 +129,7 @@ describe("Anthropic Message Batches result lines", () => {
       inputTokens: 50,
       cachedInputTokens: 30,
       cacheWriteTokens: 20,
+      cacheWrite1hTokens: 0,
       outputTokens: 5,
     });
   });

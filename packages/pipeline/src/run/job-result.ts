@@ -40,6 +40,7 @@ export function jobResultOf(job: ScoreJob, score: Score): JobResult {
     inputTokens: calls.usage.inputTokens,
     cachedInputTokens: calls.usage.cachedInputTokens ?? 0,
     cacheWriteTokens: 0,
+    cacheWrite1hTokens: 0,
     outputTokens: calls.usage.outputTokens,
     computeMs: calls.usage.computeMs,
     device: calls.usage.device,

@@ -31,6 +31,8 @@ export interface UsageLine {
   input_tokens: number;
   cached_input_tokens: number;
   cache_write_tokens: number;
+  /** The part of cache_write_tokens written to a 1-hour cache. */
+  cache_write_1h_tokens: number;
   output_tokens: number;
   compute_ms: number | null;
   [column: string]: unknown;

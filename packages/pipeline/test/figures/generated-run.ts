@@ -316,6 +316,8 @@ function sampleOf(task: number, index: number, candidate: DrawnCandidate): Sampl
       output_tokens: 50 + task,
       cached_input_tokens: 0,
       cache_write_tokens: candidate.cacheWrites,
+      // Every other candidate wrote part of its cache for an hour (priced at its own rate).
+      cache_write_1h_tokens: index % 2 === 1 ? Math.floor(candidate.cacheWrites / 3) : 0,
     },
     line: task + 1,
   };

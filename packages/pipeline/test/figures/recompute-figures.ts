@@ -296,18 +296,9 @@ export function costOf(
     if (rows.length === 0) return idle.includes(role) ? 0 : null;
     let sum = 0;
     for (const row of rows) {
-      const price = prices.models[row.model];
-      if (price === undefined) return null;
-      if (price.gpu_hour !== undefined && row.compute_ms === null) return null;
-      const cachedPrice = price.cached_input_per_million ?? price.input_per_million ?? 0;
-      const cacheWritePrice = price.cache_write_per_million ?? price.input_per_million ?? 0;
-      sum +=
-        (row.input_tokens * (price.input_per_million ?? 0) +
-          row.cached_input_tokens * cachedPrice +
-          row.cache_write_tokens * cacheWritePrice +
-          row.output_tokens * (price.output_per_million ?? 0)) /
-          1e6 +
-        ((row.compute_ms ?? 0) / 3.6e6) * (price.gpu_hour ?? 0);
+      const cost = usageLineCost(row, prices);
+      if (cost === null) return null;
+      sum += cost;
     }
     return sum;
   };
@@ -315,6 +306,60 @@ export function costOf(
   const verification = roleCost("verifier");
   const total = generation === null || verification === null ? null : generation + verification;
   return { generation, verification, total };
+}
+
+/** One exported usage line priced: null when its model has no price it can be priced by. */
+function usageLineCost(row: UsageLine, prices: PriceTable): number | null {
+  const price = prices.models[row.model];
+  if (price === undefined) return null;
+  if (price.gpu_hour !== undefined && row.compute_ms === null) return null;
+  const cachedPrice = price.cached_input_per_million ?? price.input_per_million ?? 0;
+  const cacheWritePrice = price.cache_write_per_million ?? price.input_per_million ?? 0;
+  const hourWritePrice = price.cache_write_1h_per_million ?? cacheWritePrice;
+  const hourWrites = row.cache_write_1h_tokens;
+  return (
+    (row.input_tokens * (price.input_per_million ?? 0) +
+      row.cached_input_tokens * cachedPrice +
+      (row.cache_write_tokens - hourWrites) * cacheWritePrice +
+      hourWrites * hourWritePrice +
+      row.output_tokens * (price.output_per_million ?? 0)) /
+      1e6 +
+    ((row.compute_ms ?? 0) / 3.6e6) * (price.gpu_hour ?? 0)
+  );
+}
+
+/**
+ * Tokens and cost per (role, model), summed over the exported usage lines: what the report's
+ * cost by model shows. A model's cost is null when it has no price.
+ */
+export function costByModelOf(usage: readonly UsageLine[], prices: PriceTable) {
+  const byModel = new Map<
+    string,
+    { role: string; model: string; tokens: number[]; cost: number | null }
+  >();
+  for (const row of usage) {
+    const key = `${row.role}\u0000${row.model}`;
+    const entry = byModel.get(key) ?? {
+      role: row.role,
+      model: row.model,
+      tokens: [0, 0, 0, 0, 0],
+      cost: 0,
+    };
+    const tokens = [
+      row.input_tokens,
+      row.cached_input_tokens,
+      row.cache_write_tokens - row.cache_write_1h_tokens,
+      row.cache_write_1h_tokens,
+      row.output_tokens,
+    ];
+    entry.tokens = entry.tokens.map((sum, i) => sum + (tokens[i] as number));
+    const cost = usageLineCost(row, prices);
+    entry.cost = entry.cost === null || cost === null ? null : entry.cost + cost;
+    byModel.set(key, entry);
+  }
+  return [...byModel.values()].sort(
+    (a, b) => a.role.localeCompare(b.role) || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0),
+  );
 }
 
 export function verifierTokensOf(usage: readonly UsageLine[]) {

@@ -31,17 +31,27 @@ export const USAGE_AMOUNTS = [
   "computeMs",
 ] as const;
 
-export const USAGE_COLUMNS = columnList(usage, [
-  "runId",
-  "sampleId",
-  "role",
-  "scorer",
-  "model",
-  ...USAGE_AMOUNTS,
-  "device",
-  "prompts",
-  "forwardPasses",
-]);
+/** 1-hour cache writes, part of `cacheWriteTokens`: a row without them (a verifier's) has none. */
+export const cacheWrite1hOf = {
+  cacheWrite1hTokens: (row: { cacheWrite1hTokens?: number }) => row.cacheWrite1hTokens ?? 0,
+};
+
+export const USAGE_COLUMNS = columnList(
+  usage,
+  [
+    "runId",
+    "sampleId",
+    "role",
+    "scorer",
+    "model",
+    ...USAGE_AMOUNTS,
+    "cacheWrite1hTokens",
+    "device",
+    "prompts",
+    "forwardPasses",
+  ],
+  cacheWrite1hOf,
+);
 
 export const SAMPLE_COLUMNS = columnList(samples, [
   "runId",

@@ -15,12 +15,13 @@ const INSERT_VERSION = `
 // Every model of the table in one statement, as one JSON array parameter.
 const INSERT_PRICES = `
   INSERT INTO prices (version, model, input_per_million, cached_input_per_million,
-                      cache_write_per_million, output_per_million, gpu_hour)
+                      cache_write_per_million, cache_write_1h_per_million,
+                      output_per_million, gpu_hour)
   SELECT $1, x.model, x.input_per_million, x.cached_input_per_million,
-         x.cache_write_per_million, x.output_per_million, x.gpu_hour
+         x.cache_write_per_million, x.cache_write_1h_per_million, x.output_per_million, x.gpu_hour
   FROM jsonb_to_recordset($2::jsonb) AS x(model text, input_per_million float8,
        cached_input_per_million float8, cache_write_per_million float8,
-       output_per_million float8, gpu_hour float8)`;
+       cache_write_1h_per_million float8, output_per_million float8, gpu_hour float8)`;
 
 /**
  * Stores a price table as a new version (never changing an earlier one), in one

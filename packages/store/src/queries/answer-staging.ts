@@ -22,6 +22,8 @@ export interface StagedAnswer {
   cachedInputTokens: number | null;
   /** Input tokens written to the provider's prompt cache, apart from the two above. */
   cacheWriteTokens: number | null;
+  /** The part of `cacheWriteTokens` written to a 1-hour cache. */
+  cacheWrite1hTokens: number | null;
   outputTokens: number | null;
 }
 
@@ -54,6 +56,7 @@ const ANSWER_COLUMNS = columnList(answerStaging, [
   "inputTokens",
   "cachedInputTokens",
   "cacheWriteTokens",
+  "cacheWrite1hTokens",
   "outputTokens",
 ]);
 
@@ -141,6 +144,7 @@ interface StagedRow {
   input_tokens: number | null;
   cached_input_tokens: number | null;
   cache_write_tokens: number | null;
+  cache_write_1h_tokens: number | null;
   output_tokens: number | null;
 }
 
@@ -158,7 +162,7 @@ export async function takeStagedAnswers(
     `UPDATE answer_staging SET matched = true
      WHERE run_id = $1 AND custom_id = ANY($2::text[])
      RETURNING custom_id, file, line, outcome, reason, model, choices,
-               input_tokens, cached_input_tokens, cache_write_tokens, output_tokens`,
+               input_tokens, cached_input_tokens, cache_write_tokens, cache_write_1h_tokens, output_tokens`,
     [runId, customIds],
   );
   return new Map(rows.map((row) => [row.custom_id, answerOf(row)]));
@@ -176,7 +180,7 @@ export async function unmatchedAnswers(
 ): Promise<StagedAnswer[]> {
   const { rows } = await runnerOfDriver(driver).query<StagedRow>(
     `SELECT custom_id, file, line, outcome, reason, model, choices,
-            input_tokens, cached_input_tokens, cache_write_tokens, output_tokens
+            input_tokens, cached_input_tokens, cache_write_tokens, cache_write_1h_tokens, output_tokens
      FROM answer_staging
      WHERE run_id = $1 AND NOT matched AND outcome = 'answered' AND custom_id > $2
      ORDER BY custom_id LIMIT ${Math.trunc(limit)}`,
@@ -219,6 +223,8 @@ function answerOf(row: StagedRow): StagedAnswer {
     inputTokens: row.input_tokens === null ? null : Number(row.input_tokens),
     cachedInputTokens: row.cached_input_tokens === null ? null : Number(row.cached_input_tokens),
     cacheWriteTokens: row.cache_write_tokens === null ? null : Number(row.cache_write_tokens),
+    cacheWrite1hTokens:
+      row.cache_write_1h_tokens === null ? null : Number(row.cache_write_1h_tokens),
     outputTokens: row.output_tokens === null ? null : Number(row.output_tokens),
   };
 }

@@ -71,6 +71,7 @@ function generatorUsage(runId: string, sample: Sample) {
       inputTokens: generator.input_tokens,
       cachedInputTokens: generator.cached_input_tokens ?? 0,
       cacheWriteTokens: generator.cache_write_tokens ?? 0,
+      cacheWrite1hTokens: generator.cache_write_1h_tokens ?? 0,
       outputTokens: generator.output_tokens,
       computeMs: null,
       device: null,

@@ -20,7 +20,8 @@ const TRUNCATIONS = `
 
 // The generator's row has scorer ''; a verifier's row carries its scorer key.
 const USAGE = `
-  SELECT role, scorer, model, input_tokens, cached_input_tokens, cache_write_tokens, output_tokens,
+  SELECT role, scorer, model, input_tokens, cached_input_tokens, cache_write_tokens,
+         cache_write_1h_tokens, output_tokens,
          compute_ms, device
   FROM usage WHERE run_id = $1 AND sample_id = $2`;
 
@@ -94,6 +95,7 @@ function usageRecord(row: Row): UsageRecord {
     inputTokens: num(row.input_tokens),
     cachedInputTokens: num(row.cached_input_tokens),
     cacheWriteTokens: num(row.cache_write_tokens),
+    cacheWrite1hTokens: num(row.cache_write_1h_tokens),
     outputTokens: num(row.output_tokens),
     computeMs: numOrNull(row.compute_ms),
     device: (row.device as string | null) ?? null,

@@ -68,6 +68,7 @@ const USAGE = `
   SELECT sm.${SLICE} AS slice, u.role, u.model,
          sum(u.input_tokens) AS input_tokens, sum(u.cached_input_tokens) AS cached_input_tokens,
          sum(u.cache_write_tokens) AS cache_write_tokens,
+         sum(u.cache_write_1h_tokens) AS cache_write_1h_tokens,
          sum(u.output_tokens) AS output_tokens, sum(u.compute_ms) AS compute_ms, count(*) AS rows
   FROM usage u JOIN samples sm ON sm.run_id = u.run_id AND sm.sample_id = u.sample_id
   WHERE u.run_id = $1 GROUP BY 1, 2, 3 ORDER BY 2, 3`;
@@ -206,6 +207,7 @@ function groupUsage(rows: readonly Row[]): Map<string | null, UsageTotals[]> {
       inputTokens: num(r.input_tokens),
       cachedInputTokens: num(r.cached_input_tokens),
       cacheWriteTokens: num(r.cache_write_tokens),
+      cacheWrite1hTokens: num(r.cache_write_1h_tokens),
       outputTokens: num(r.output_tokens),
       computeMs: numOrNull(r.compute_ms),
       rows: num(r.rows),

@@ -9,6 +9,7 @@ const USAGE_TOTALS = `
   SELECT run_id, role, model,
          sum(input_tokens) AS input_tokens, sum(cached_input_tokens) AS cached_input_tokens,
          sum(cache_write_tokens) AS cache_write_tokens,
+         sum(cache_write_1h_tokens) AS cache_write_1h_tokens,
          sum(output_tokens) AS output_tokens, sum(compute_ms::numeric)::float8 AS compute_ms,
          count(*) AS rows
   FROM usage WHERE run_id = ANY($1::text[]) GROUP BY run_id, role, model ORDER BY run_id, role, model`;
@@ -20,6 +21,7 @@ export interface UsageRow {
   input_tokens: unknown;
   cached_input_tokens: unknown;
   cache_write_tokens: unknown;
+  cache_write_1h_tokens: unknown;
   output_tokens: unknown;
   compute_ms: unknown;
   rows: unknown;
@@ -43,6 +45,7 @@ export function usageTotalsOf(r: Omit<UsageRow, "run_id">): UsageTotals {
     inputTokens: num(r.input_tokens),
     cachedInputTokens: num(r.cached_input_tokens),
     cacheWriteTokens: num(r.cache_write_tokens),
+    cacheWrite1hTokens: num(r.cache_write_1h_tokens),
     outputTokens: num(r.output_tokens),
     computeMs: numOrNull(r.compute_ms),
     rows: num(r.rows),

@@ -177,6 +177,7 @@ function usageOf(answer: StagedAnswer): GeneratorUsage {
     output_tokens: answer.outputTokens ?? 0,
     cached_input_tokens: answer.cachedInputTokens ?? 0,
     cache_write_tokens: answer.cacheWriteTokens ?? 0,
+    cache_write_1h_tokens: answer.cacheWrite1hTokens ?? 0,
   };
 }
 

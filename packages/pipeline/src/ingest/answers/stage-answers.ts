@@ -186,6 +186,7 @@ function stagedOf(file: string, line: number, answer: BatchAnswer): StagedAnswer
       inputTokens: null,
       cachedInputTokens: null,
       cacheWriteTokens: null,
+      cacheWrite1hTokens: null,
       outputTokens: null,
     };
   }
@@ -200,6 +201,7 @@ function stagedOf(file: string, line: number, answer: BatchAnswer): StagedAnswer
     inputTokens: answer.inputTokens,
     cachedInputTokens: answer.cachedInputTokens,
     cacheWriteTokens: answer.cacheWriteTokens,
+    cacheWrite1hTokens: answer.cacheWrite1hTokens,
     outputTokens: answer.outputTokens,
   };
 }

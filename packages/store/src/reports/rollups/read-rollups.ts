@@ -28,7 +28,8 @@ const HISTOGRAMS = `
   SELECT run_id, scorer, scored, counts FROM histogram_rollups WHERE run_id = ANY($1::text[])`;
 // The order the raw query returns usage in.
 const USAGE = `
-  SELECT run_id, role, model, input_tokens, cached_input_tokens, cache_write_tokens, output_tokens,
+  SELECT run_id, role, model, input_tokens, cached_input_tokens, cache_write_tokens,
+         cache_write_1h_tokens, output_tokens,
          compute_ms, rows
   FROM usage_rollups WHERE run_id = ANY($1::text[]) ORDER BY run_id, role, model`;
 const SUMMARIES = `

@@ -1,6 +1,6 @@
 import { getTableName } from "drizzle-orm";
 import { columnList } from "../../bulk/column-list.js";
-import { USAGE_AMOUNTS } from "../../bulk/tables.js";
+import { cacheWrite1hOf, USAGE_AMOUNTS } from "../../bulk/tables.js";
 import {
   earlyStopCandidateRollups,
   earlyStopRollups,
@@ -66,13 +66,11 @@ export const PASS_ROLLUP_COLUMNS = columnList(passRollups, [
   "threshold",
 ]);
 
-export const USAGE_ROLLUP_COLUMNS = columnList(usageRollups, [
-  "runId",
-  "role",
-  "model",
-  ...USAGE_AMOUNTS,
-  "rows",
-]);
+export const USAGE_ROLLUP_COLUMNS = columnList(
+  usageRollups,
+  ["runId", "role", "model", ...USAGE_AMOUNTS, "cacheWrite1hTokens", "rows"],
+  cacheWrite1hOf,
+);
 
 export const SUMMARY_ROLLUP_COLUMNS = columnList(summaryRollups, [
   "runId",
