@@ -55,8 +55,7 @@ async function storeOver(
       driver: { kind: "pglite", client, schema },
       runner,
       db,
-      applyMigrations: () =>
-        migrate(db, { migrationsFolder: migrationsFolder(), migrationsSchema }),
+      applyMigrations: () => migratePglite(client, schema),
       assertMigrated: () =>
         assertMigrated(runner, {
           where: `in ${options.dataDir}`,
@@ -73,6 +72,18 @@ async function storeOver(
   );
   if (options.migrate) await store.migrate();
   return store;
+}
+
+/**
+ * Applies every migration not yet applied to an embedded store (in `schema`, else the
+ * default one). The build's template cluster is migrated with it too, so that a new store
+ * starts migrated and only a store made by an older version has migrations left to run.
+ */
+export async function migratePglite(client: PGlite, schema: string | undefined): Promise<void> {
+  await migrate(drizzle(client), {
+    migrationsFolder: migrationsFolder(),
+    migrationsSchema: migrationsSchemaOf(schema),
+  });
 }
 
 // Postgres' default 128 MB of shared buffers lives inside the process here, and WASM memory

@@ -21,7 +21,10 @@ async function removeTempDirs(): Promise<void> {
 }
 
 const pglite: StoreFactory = {
-  open: async ({ migrate }) => openStore({ dataDir: await tempDir(), migrate }),
+  // A new store folder starts migrated (the build's template cluster is); a schema of its
+  // own is a store with no tables yet, as one made before a migration has none of it.
+  open: async ({ migrate }) =>
+    openStore({ dataDir: await tempDir(), migrate, ...(!migrate && { schema: "unmigrated" }) }),
   cleanup: removeTempDirs,
 };
 registerStoreSuite("pglite", pglite);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type OpenStoreOptions, openStore } from "@assay/store";
+import { type OpenStoreOptions, openStore, type Store } from "@assay/store";
 import { runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema, queryRows } from "@assay/test-support/stores";
 import { afterAll, describe, expect, it } from "vitest";
@@ -61,32 +61,36 @@ async function assay(args: string[]) {
   return runAssay(args, { cwd: work });
 }
 
-/** A table's rows of one run, as a reviewer would export them, without run, line or time. */
-async function tableRows(db: TestDb, run: string, table: string, order: string) {
-  const rows = await rowsOf(db, run, table, order);
-  return rows.map(({ line: _line, ...row }) => row);
+/** A table's rows of one run, without run or time. */
+async function rowsOf(store: Store, run: string, table: string, order: string) {
+  const rows = (await queryRows(
+    store,
+    `SELECT * FROM ${table} WHERE run_id = '${run}' ORDER BY ${order}`,
+  )) as Record<string, unknown>[];
+  return rows.map(({ run_id: _run, created_at: _at, ...row }) => row);
 }
 
-/** A table's rows of one run, without run or time. */
-async function rowsOf(db: TestDb, run: string, table: string, order: string) {
+/** A table's rows of one run, as a reviewer would export them, without run, line or time. */
+async function tableRows(store: Store, run: string, table: string, order: string) {
+  return (await rowsOf(store, run, table, order)).map(({ line: _line, ...row }) => row);
+}
+
+async function withStore<T>(db: TestDb, read: (store: Store) => Promise<T>): Promise<T> {
   const store = await openStore(db.options);
   try {
-    const rows = (await queryRows(
-      store,
-      `SELECT * FROM ${table} WHERE run_id = '${run}' ORDER BY ${order}`,
-    )) as Record<string, unknown>[];
-    return rows.map(({ run_id: _run, created_at: _at, ...row }) => row);
+    return await read(store);
   } finally {
     await store.close();
   }
 }
 
+/** What a run stored, read through one store opened once (an embedded store is slow to open). */
 async function stored(run: string, db: TestDb) {
-  return {
-    scores: await tableRows(db, run, "scores", "sample_id, scorer"),
-    usage: await tableRows(db, run, "usage", "sample_id, role, scorer"),
-    samples: await tableRows(db, run, "samples", "sample_id"),
-  };
+  return withStore(db, async (store) => ({
+    scores: await tableRows(store, run, "scores", "sample_id, scorer"),
+    usage: await tableRows(store, run, "usage", "sample_id, role, scorer"),
+    samples: await tableRows(store, run, "samples", "sample_id"),
+  }));
 }
 
 /** The report's cost of a run and the answer-join counts it shows. */
@@ -180,7 +184,10 @@ describe.each(["pglite", "postgres"] as const)("assay run --answers (%s)", (stor
       // Exit 4: the run completed, and what did not join is listed as input errors.
       expect(joined.code, joined.stderr).toBe(4);
       expect(JSON.parse(joined.stdout).answers).toEqual(counts);
-      const inputErrors = (await rowsOf(db, "joined", "input_errors", "file, line")).map((e) => [
+      const errorRows = await withStore(db, (store) =>
+        rowsOf(store, "joined", "input_errors", "file, line"),
+      );
+      const inputErrors = errorRows.map((e) => [
         e.file === answers ? "answers" : "reference",
         e.line,
         e.field,
