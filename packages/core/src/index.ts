@@ -1,7 +1,6 @@
 export { ANSWER_FORMATS, type AnswerFormat, type AnswerJoinCounts } from "./answer-join.js";
 export { parseAnswerLine } from "./answers/answer-line.js";
 export type { AnswerLineProblem, BatchAnswer, FailedOutcome } from "./answers/answer-shape.js";
-export { CHAT_FAMILIES, type ChatFamily } from "./chat-families.js";
 export { parsePriceTable } from "./cost/parse-price-table.js";
 export {
   MEASURED_TIME_NOTE,

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
-import { CHAT_FAMILIES, type ChatFamily } from "@assay/core";
+import { CHAT_FAMILIES, type ChatFamily } from "@assay/core/chat-families";
 
 /** The chat families tested on real templates (core's list). */
 export { CHAT_FAMILIES };

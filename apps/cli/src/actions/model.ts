@@ -1,4 +1,4 @@
-import type { ChatFamily } from "@assay/core";
+import type { ChatFamily } from "@assay/core/chat-families";
 import Table from "cli-table3";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { requireModelTools } from "../model-tools.js";

@@ -1,7 +1,7 @@
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type { ChatFamily } from "@assay/core";
+import type { ChatFamily } from "@assay/core/chat-families";
 import type { AssayConfigInput } from "@assay/verifier";
 import { normalArray, seededNormal } from "./random.js";
 import { tinyPairwiseConfig } from "./tiny-pairwise.js";
