@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ExitCode } from "@assay/cli";
 import { openStore } from "@assay/store";
 import { deletePrefix, freshPrefix, REDIS_URL, waitFor } from "@assay/test-support/services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -97,7 +98,7 @@ describe("chaos: Postgres killed under assay produce --wait", () => {
     });
     try {
       const rerun = await startAssay([...args(), "--quiet"]).done;
-      expect(rerun.code, rerun.stderr).toBe(0);
+      expect(rerun.code, rerun.stderr).toBe(ExitCode.ok);
       expect(await storedKeys({ url: postgres.url, runId: RUN, schema: SCHEMA })).toEqual({
         rows: PLANNED,
         distinctKeys: PLANNED,

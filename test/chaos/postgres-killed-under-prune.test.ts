@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ExitCode } from "@assay/cli";
 import { openStore } from "@assay/store";
 import { waitFor } from "@assay/test-support/services";
 import pg from "pg";
@@ -35,7 +36,7 @@ describe("chaos: Postgres killed under assay prune", () => {
     writeTextDataset(dataset, SAMPLES);
     for (const runId of [...OLD_RUNS, KEPT]) {
       const run = await startAssay(["run", dataset, "--db", postgres.url, "--run-id", runId]).done;
-      expect(run.code, run.stderr).toBe(0);
+      expect(run.code, run.stderr).toBe(ExitCode.ok);
     }
     // The first two nights are a month old; the last one is tonight's.
     await sql(`UPDATE runs SET created_at = now() - interval '30 days' WHERE id = ANY($1)`, [
@@ -79,7 +80,7 @@ describe("chaos: Postgres killed under assay prune", () => {
 
   async function report(runId: string): Promise<unknown> {
     const out = await startAssay(["report", runId, "--db", postgres.url, "--json"]).done;
-    expect(out.code, out.stderr).toBe(0);
+    expect(out.code, out.stderr).toBe(ExitCode.ok);
     const { trend: _, ...bundle } = JSON.parse(out.stdout) as Record<string, unknown>;
     return bundle;
   }
@@ -133,7 +134,7 @@ describe("chaos: Postgres killed under assay prune", () => {
     // Recovery kept the mark: the run is half-pruned, not quietly whole again.
     expect(await partitions(marked[0]?.id as string)).toBeGreaterThan(0);
     const next = await startAssay(prune()).done;
-    expect(next.code, next.stderr).toBe(0);
+    expect(next.code, next.stderr).toBe(ExitCode.ok);
     const outcome = JSON.parse(next.stdout) as {
       pruned: { runId: string }[];
       completed: string[];

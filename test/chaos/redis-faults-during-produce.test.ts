@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ExitCode } from "@assay/cli";
 import { openStore } from "@assay/store";
 import { type OwnRedis, startRedis } from "@assay/test-support/redis-server";
 import {
@@ -128,7 +129,7 @@ describe("chaos: Redis faults during assay produce", () => {
         "--wait",
         "--quiet",
       ]).done;
-      expect(rerun.code, rerun.stderr).toBe(0);
+      expect(rerun.code, rerun.stderr).toBe(ExitCode.ok);
       expect(await storedKeys({ schema, runId: "killed" })).toEqual({
         rows: 24_000,
         distinctKeys: 24_000,
@@ -158,7 +159,7 @@ describe("chaos: Redis faults during assay produce", () => {
 
     await configSet(redis.url, "maxmemory", "0");
     const rerun = await startAssay(produceArgs(file, "oom", redis.url, prefix)).done;
-    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.code, rerun.stderr).toBe(ExitCode.ok);
     expect((await cpuQueueCounts(redis.url, prefix)).waiting).toBe(10_000);
   });
 
@@ -192,7 +193,7 @@ describe("chaos: Redis faults during assay produce", () => {
     }
 
     const rerun = await startAssay(produceArgs(file, "replica", primary.url, prefix)).done;
-    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.code, rerun.stderr).toBe(ExitCode.ok);
     expect(unfinished(await cpuQueueCounts(primary.url, prefix))).toBe(400);
   });
 
@@ -207,7 +208,7 @@ describe("chaos: Redis faults during assay produce", () => {
     const prefix = freshPrefix();
     const file = dataset("retry-replica", 100);
     const produced = await startAssay(produceArgs(file, "retry-replica", primary.url, prefix)).done;
-    expect(produced.code, produced.stderr).toBe(0);
+    expect(produced.code, produced.stderr).toBe(ExitCode.ok);
     // The jobs vanish (on the replica too): retry has all 200 to put back.
     await withRedis(primary.url, (redis) => redis.flushall());
     const retryArgs = (redisUrl: string) => [
@@ -240,7 +241,7 @@ describe("chaos: Redis faults during assay produce", () => {
     expect(failed.code).toBe(UNAVAILABLE);
 
     const rerun = await startAssay(retryArgs(primary.url)).done;
-    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.code, rerun.stderr).toBe(ExitCode.ok);
     expect(unfinished(await cpuQueueCounts(primary.url, prefix))).toBe(200);
   });
 });

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ExitCode } from "@assay/cli";
 import { openStore } from "@assay/store";
 import { type OwnRedis, startRedis } from "@assay/test-support/redis-server";
 import {
@@ -99,7 +100,7 @@ describe("chaos: Redis flushed during assay produce --wait", () => {
         90_000,
         "assay retry --wait to complete the run",
       );
-      expect(retry.code, retry.stderr).toBe(0);
+      expect(retry.code, retry.stderr).toBe(ExitCode.ok);
       expect(await storedKeys({ schema, runId: RUN })).toEqual({
         rows: PLANNED,
         distinctKeys: PLANNED,

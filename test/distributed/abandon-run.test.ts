@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ExitCode } from "@assay/cli";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -33,20 +34,20 @@ describe("assay abandon on a distributed run no worker served", () => {
 
   it("marks it, refuses new work for it, shows it, and prunes it by id", async () => {
     writeTextDataset(dataset, 4);
-    expect((await run(["migrate", ...db])).code).toBe(0);
+    expect((await run(["migrate", ...db])).code).toBe(ExitCode.ok);
     const produce = ["produce", dataset, "--run-id", "lost-night", "--quiet", ...db, ...queues];
     const produced = await run(produce);
-    expect(produced.code, produced.stderr).toBe(0);
+    expect(produced.code, produced.stderr).toBe(ExitCode.ok);
 
     const abandoned = await run(["abandon", "lost-night", ...db]);
-    expect(abandoned.code, abandoned.stderr).toBe(0);
+    expect(abandoned.code, abandoned.stderr).toBe(ExitCode.ok);
     expect(abandoned.stdout).toMatch(/^Abandoned lost-night \(\d{4}-\d\d-\d\dT/);
     const again = await run(["abandon", "lost-night", ...db]);
     expect(again.stdout).toMatch(/^lost-night was abandoned already/);
 
     for (const args of [produce, ["retry", "lost-night", ...db, ...queues]]) {
       const refused = await run(args);
-      expect(refused.code, args[0]).toBe(3);
+      expect(refused.code, args[0]).toBe(ExitCode.refused);
       expect(refused.stderr).toContain('Run "lost-night" cannot be');
       expect(refused.stderr).toContain("it was abandoned on");
     }
@@ -55,7 +56,7 @@ describe("assay abandon on a distributed run no worker served", () => {
     expect(status.stdout + status.stderr).toContain("abandoned at");
 
     const pruned = await run(["prune", "--run", "lost-night", ...db]);
-    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(pruned.code, pruned.stderr).toBe(ExitCode.ok);
     expect(pruned.stdout).toContain("pruned lost-night (abandoned");
   });
 });

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ExitCode } from "@assay/cli";
 import { makeTinyModel } from "@assay/model-tools";
 import { identityOfQueueName } from "@assay/queue";
 import { openStore, type Store } from "@assay/store";
@@ -96,7 +97,7 @@ describe("a verifier spelled one way in the spec and another on the GPU worker",
       "m",
       ...flags,
     ]).done;
-    expect(produced.code, produced.stderr).toBe(0);
+    expect(produced.code, produced.stderr).toBe(ExitCode.ok);
     await waitFor(
       async () => (await store.countResults("m")) === SAMPLES,
       240_000,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runCli } from "@assay/cli";
+import { ExitCode, runCli } from "@assay/cli";
 import { DEFAULT_SPEC, produce } from "@assay/pipeline";
 import { BullmqTransport, identityOfQueueName, queueNameFor } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
@@ -132,7 +132,7 @@ describe("assay status for an operator on call", () => {
 
     // In this process, to look within the 15-30 s the dead worker's locks have left.
     const status = await cliInProcess(["status", "killed", ...flags]);
-    expect(status.code, status.stderr).toBe(0);
+    expect(status.code, status.stderr).toBe(ExitCode.ok);
     const line = status.stdout
       .split("\n")
       .find((l) => l.includes("belong to workers that are gone"));
@@ -198,7 +198,7 @@ describe("assay status for an operator on call", () => {
     expect(identityOfQueueName(modelQueue)).toBe(resolve(ROOT, spelling));
 
     const status = await startAssay(["status", runId, ...flags]).done;
-    expect(status.code, status.stderr).toBe(0);
+    expect(status.code, status.stderr).toBe(ExitCode.ok);
     const commonFlags = `--queue-prefix ${prefix} --db-schema ${schema}`;
     // --redis is the default REDIS_URL here, so the commands leave it out; --db is not.
     const urls = `--db ${DATABASE_URL}`;
@@ -212,7 +212,7 @@ describe("assay status for an operator on call", () => {
     expect(move).toBe(`assay retry ${runId} ${commonFlags} ${urls}`);
 
     const moved = await pasteCommand(move);
-    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.code, moved.stderr).toBe(ExitCode.ok);
     expect(moved.stderr).toContain(
       "1 jobs waiting in a queue named after a spelling of their model were moved to their model's queue.",
     );
@@ -250,7 +250,7 @@ describe("assay status for an operator on call", () => {
       "--dataset",
       join(dir, "no-such-file.jsonl"),
     ]).done;
-    expect(noop.code, noop.stderr).toBe(0);
+    expect(noop.code, noop.stderr).toBe(ExitCode.ok);
     expect(noop.stderr).toContain(
       "Every one of the run's 20 planned results is stored: nothing is missing, the dataset was not read again.",
     );
@@ -260,7 +260,7 @@ describe("assay status for an operator on call", () => {
       [runId],
     );
     const restored = await startAssay(["retry", runId, ...flags, "--wait", "--quiet"]).done;
-    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.code, restored.stderr).toBe(ExitCode.ok);
     expect(restored.stderr).toContain("4 missing results enqueued");
     const run = await store.getRun(runId);
     const secondFinish = new Date(run?.finishedAt ?? 0).toISOString();

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCli } from "@assay/cli";
+import { ExitCode, runCli } from "@assay/cli";
 import { DEFAULT_SPEC, produce } from "@assay/pipeline";
 import { BullmqTransport } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
@@ -73,7 +73,7 @@ describe("assay produce + assay worker", () => {
       "--wait",
       "--quiet",
     ]);
-    expect(code).toBe(0);
+    expect(code).toBe(ExitCode.ok);
     expect(await store.countResults("e2e")).toBe(1000);
     const run = await store.getRun("e2e");
     expect(run?.plannedResults).toBe(1000);
@@ -178,6 +178,6 @@ describe("assay produce + assay worker", () => {
       "--queue-prefix",
       prefix,
     ]);
-    expect(code).toBe(5);
+    expect(code).toBe(ExitCode.unavailable);
   });
 });

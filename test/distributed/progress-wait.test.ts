@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ExitCode } from "@assay/cli";
 import { openStore } from "@assay/store";
 import { builtCli } from "@assay/test-support/built-entry";
 import { processOutput } from "@assay/test-support/process-output";
@@ -77,7 +78,7 @@ describe("the progress of produce --wait and retry --wait", () => {
 
   it("shows the read at once, then results of the plan, and ends with the final counts", async () => {
     const produced = await assay(["produce", dataset, "--run-id", RUN, ...queues, "--wait"]);
-    expect(produced.code, produced.stderr).toBe(0);
+    expect(produced.code, produced.stderr).toBe(ExitCode.ok);
     const lines = produced.stderr.split("\n");
     const firstRead = lines.findIndex((line) =>
       /^reading dataset 0% \(0 B of [\d.]+ kB\): 0 jobs enqueued, 0 input errors/.test(line),
@@ -99,7 +100,7 @@ describe("the progress of produce --wait and retry --wait", () => {
     );
     expect(lost.rowCount).toBe(LOST);
     const retried = await assay(["retry", RUN, ...queues, "--wait"]);
-    expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.code, retried.stderr).toBe(ExitCode.ok);
     expect(retried.stderr).toContain(`${LOST} missing results enqueued`);
     // The store is polled a second apart at most this often, and only LOST results come.
     for (const rate of ratesShown(retried.stderr)) expect(rate).toBeLessThanOrEqual(LOST);

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ExitCode } from "@assay/cli";
 import { ConfigError } from "@assay/core";
 import {
   BullmqTransport,
@@ -61,7 +62,7 @@ describe("produce and work through a Redis Cluster", () => {
       ...["--db", DATABASE_URL, "--db-schema", schema, "--redis", cluster.url],
       ...["--queue-prefix", PREFIX, "--run-id", "cluster", "--wait", "--quiet"],
     ]);
-    expect(produced.code, produced.stderr).toBe(0);
+    expect(produced.code, produced.stderr).toBe(ExitCode.ok);
     expect(await storedKeys({ runId: "cluster", schema })).toEqual({
       rows: 2 * SAMPLES,
       distinctKeys: 2 * SAMPLES,
@@ -75,7 +76,7 @@ describe("produce and work through a Redis Cluster", () => {
       ...["--db", DATABASE_URL, "--db-schema", schema, "--redis", cluster.url],
       ...["--queue-prefix", PREFIX, "--json"],
     ]);
-    expect(status.code, status.stderr).toBe(0);
+    expect(status.code, status.stderr).toBe(ExitCode.ok);
     // Workers are found on the node their connections are on (CLIENT LIST of each node).
     expect(JSON.parse(status.stdout)).toMatchObject({
       done: 2 * SAMPLES,
@@ -145,7 +146,7 @@ describe("produce and work through a Redis Cluster", () => {
       ...["--db", DATABASE_URL, "--db-schema", schema, "--redis", cluster.url],
       ...["--queue-prefix", "assay{"],
     ]);
-    expect(refused.code).toBe(5);
+    expect(refused.code).toBe(ExitCode.unavailable);
     expect(refused.stderr).toContain(
       '--queue-prefix "assay{" has a "{" without its "}": on a Redis Cluster',
     );

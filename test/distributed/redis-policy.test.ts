@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { runCli } from "@assay/cli";
+import { ExitCode, runCli } from "@assay/cli";
 import { DEFAULT_SPEC } from "@assay/pipeline";
 import { openStore } from "@assay/store";
 import { commandAfter, pasteCommand } from "@assay/test-support/paste-command";
@@ -41,7 +41,7 @@ describe("distributed commands refuse unsafe or unreachable services", () => {
 
   it("refuses a Redis that may evict jobs, unless --allow-eviction (then warns loudly)", async () => {
     const refused = await cli(["worker", "--pool", "cpu", ...db, "--redis", evicting.url]);
-    expect(refused.code).toBe(5);
+    expect(refused.code).toBe(ExitCode.unavailable);
     expect(refused.stderr).toContain('maxmemory-policy is "allkeys-lru", expected "noeviction"');
 
     const allowed = await cli([
@@ -74,7 +74,7 @@ describe("distributed commands refuse unsafe or unreachable services", () => {
       await store.close();
     }
     const status = await startAssay(["status", "seen", ...db, "--redis", evicting.url]).done;
-    expect(status.code, status.stderr).toBe(0);
+    expect(status.code, status.stderr).toBe(ExitCode.ok);
     expect(status.stdout).toContain(
       '! Redis maxmemory-policy is "allkeys-lru", not "noeviction": under memory pressure Redis may delete queued jobs',
     );
@@ -92,7 +92,7 @@ describe("distributed commands refuse unsafe or unreachable services", () => {
       "--redis",
       "redis://:hunter2@127.0.0.1:1",
     ]);
-    expect(code).toBe(5);
+    expect(code).toBe(ExitCode.unavailable);
     expect(stderr).toContain("Cannot reach Redis at redis://:***@127.0.0.1:1");
     expect(stderr).not.toContain("hunter2");
   });

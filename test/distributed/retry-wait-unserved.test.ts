@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ExitCode } from "@assay/cli";
 import { commandAfter } from "@assay/test-support/paste-command";
 import {
   DATABASE_URL,
@@ -38,13 +39,13 @@ describe("retry --wait on a queue no worker serves", () => {
     writeTextDataset(dataset, 5);
     const migrated = await startAssay(["migrate", "--db", DATABASE_URL, "--db-schema", schema])
       .done;
-    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(migrated.code, migrated.stderr).toBe(ExitCode.ok);
     const produced = startAssay([
       ...["produce", dataset, "--run-id", "queued", "--queue-prefix", prefix, "--quiet"],
       ...flags,
     ]);
     const done = await produced.done;
-    expect(done.code, done.stderr).toBe(0);
+    expect(done.code, done.stderr).toBe(ExitCode.ok);
 
     const retry = startAssay(["retry", "queued", "--wait", ...flags]);
     const line = "! No worker serves queue cpu";
@@ -60,7 +61,7 @@ describe("retry --wait on a queue no worker serves", () => {
       prefix,
     });
     const waited = await retry.done;
-    expect(waited.code, waited.stderr).toBe(0);
+    expect(waited.code, waited.stderr).toBe(ExitCode.ok);
     // The line is said once, not at every look.
     expect(waited.stderr.split(line)).toHaveLength(2);
   });

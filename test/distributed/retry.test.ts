@@ -1,7 +1,7 @@
 import { mkdtempSync, realpathSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCli } from "@assay/cli";
+import { ExitCode, runCli } from "@assay/cli";
 import { DEFAULT_SPEC, produce } from "@assay/pipeline";
 import { BullmqTransport } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
@@ -123,7 +123,7 @@ describe("assay retry and the failed jobs in assay status", () => {
     );
 
     const status = await cli(["status", RUN, ...queues, "--json"]);
-    expect(status.code, status.stderr).toBe(0);
+    expect(status.code, status.stderr).toBe(ExitCode.ok);
     const failed = JSON.parse(status.stdout).failedJobs;
     expect(failed.total).toBe(2);
     expect(
@@ -145,7 +145,7 @@ describe("assay retry and the failed jobs in assay status", () => {
     await admin.query(`DROP TRIGGER outage ON "${schema}".scores`);
     // --wait follows the run to its end and prints the summary.
     const retried = await cli(["retry", RUN, ...queues, "--wait", "--quiet"]);
-    expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.code, retried.stderr).toBe(ExitCode.ok);
     expect(retried.stderr).toContain(
       `Re-enqueued 3 jobs of run ${RUN}: 2 failed jobs retried, 1 missing results enqueued.`,
     );
@@ -190,7 +190,7 @@ describe("assay retry and the failed jobs in assay status", () => {
     renameSync(dataset, `${dataset}.moved`);
     try {
       const { code, stdout } = await cli(["retry", RUN, ...queues, "--json"]);
-      expect(code).toBe(0);
+      expect(code).toBe(ExitCode.ok);
       expect(JSON.parse(stdout)).toMatchObject({ failed: 0, planned: null });
       expect(JSON.parse(stdout).skippedMissing).toMatch(
         // The path recorded with links resolved, readable from any folder while it exists.
@@ -210,7 +210,7 @@ describe("assay retry and the failed jobs in assay status", () => {
   it("refuses a run that `assay run` scored, saying how to finish it", async () => {
     await store.startRun({ id: "local", dataset, spec: DEFAULT_SPEC, transport: "local" });
     const { code, stderr } = await cli(["retry", "local", ...queues]);
-    expect(code).toBe(3);
+    expect(code).toBe(ExitCode.refused);
     expect(stderr).toContain("was scored by `assay run`, not by workers");
   });
 });

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ExitCode } from "@assay/cli";
 import { makeTinyModel } from "@assay/model-tools";
 import { BullmqTransport } from "@assay/queue";
 import { openStore, type Store } from "@assay/store";
@@ -241,7 +242,7 @@ describe("one dataset and spec, scored embedded and as a distributed night", () 
     // The producer resumed with the same command; it exits 4 for the input errors. No
     // worker runs, so the plan it records leaves the run incomplete.
     const resumed = await startAssay(produceArgs()).done;
-    expect(resumed.code, resumed.stderr).toBe(4);
+    expect(resumed.code, resumed.stderr).toBe(ExitCode.inputErrors);
     const planned = (await store.getRun(RUN))?.plannedResults ?? null;
     expect(planned).not.toBeNull();
     expect(await store.countResults(RUN)).toBeLessThan(planned as number);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCli } from "@assay/cli";
+import { ExitCode, runCli } from "@assay/cli";
 import { openStore, type Store } from "@assay/store";
 import { commandAfter, pasteCommand } from "@assay/test-support/paste-command";
 import {
@@ -109,7 +109,7 @@ describe("a night you can watch", () => {
 
     // Held at the high-water mark: the plan is not known, but the share read is.
     const watched = await status("watched");
-    expect(watched.code, watched.stderr).toBe(0);
+    expect(watched.code, watched.stderr).toBe(ExitCode.ok);
     const share =
       /^planned {4}\(still reading the dataset: (\d+\.\d)% of [\d.]+ MB read, (\d+) jobs enqueued so far\)$/m.exec(
         watched.stdout,
@@ -126,7 +126,7 @@ describe("a night you can watch", () => {
 
     producer.child.kill("SIGTERM");
     const stopped = await producer.done;
-    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.code, stopped.stderr).toBe(ExitCode.ok);
     expect(stopped.stderr).toMatch(
       /\nstopped: 0 results stored \(the dataset was not read to its end\)/,
     );
@@ -145,7 +145,7 @@ describe("a night you can watch", () => {
 
     // Without --db-schema, status names the schema that holds the run.
     const elsewhere = await cli(["status", "watched", "--db", DATABASE_URL, "--redis", REDIS_URL]);
-    expect(elsewhere.code).toBe(3);
+    expect(elsewhere.code).toBe(ExitCode.refused);
     expect(elsewhere.stderr).toContain(`schema ${schema} holds it: add --db-schema ${schema}`);
 
     // The command, pasted in another folder once a worker serves the queue, reads the rest.
@@ -159,7 +159,7 @@ describe("a night you can watch", () => {
       }),
     );
     const resumed = await pasteCommand(`cd / && ${resume}`);
-    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.code, resumed.stderr).toBe(ExitCode.ok);
     expect((await store.getRun("watched"))?.plannedResults).toBe(PLANNED);
     const planned = await status("watched");
     expect(planned.stdout).toMatch(new RegExp(`^planned {4}${PLANNED}$`, "m"));

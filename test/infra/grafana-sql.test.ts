@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ExitCode } from "@assay/cli";
 import { openStore } from "@assay/store";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/services";
 import fc from "fast-check";
@@ -45,7 +46,7 @@ beforeAll(async () => {
     schema,
     "--quiet",
   ]).done;
-  expect(run.code, run.stderr).toBe(0);
+  expect(run.code, run.stderr).toBe(ExitCode.ok);
   await client.connect();
 });
 afterAll(async () => {

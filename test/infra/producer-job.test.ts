@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ExitCode } from "@assay/cli";
 import { openStore } from "@assay/store";
 import { processOutput } from "@assay/test-support/process-output";
 import {
@@ -85,14 +86,14 @@ describe("the producer Job example, on a night with bad input lines", () => {
   it("completes (exit 0) as written, --allow-input-errors being the operator's choice there", async () => {
     expect(container.command).toContain("--allow-input-errors");
     const run = await runJob();
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(ExitCode.ok);
     // The bad lines are not hidden: the summary lists them.
     expect(run.stdout).toMatch(/nightly\.jsonl:2: malformed JSON/);
   });
 
   it("fails at once (exit 4, FailJob: no retry) with the other choice, without the flag", async () => {
     const run = await runJob(["--allow-input-errors"]);
-    expect(run.code, run.stderr).toBe(4);
+    expect(run.code, run.stderr).toBe(ExitCode.inputErrors);
     expect(run.stdout).toMatch(/nightly\.jsonl:2: malformed JSON/);
     expect(failsJobAt()).toContain(4);
     // Exits that a retry may cure are left to backoffLimit.

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ExitCode } from "@assay/cli";
 import { openStore } from "@assay/store";
 import {
   DATABASE_URL,
@@ -105,31 +106,31 @@ describe("Redis as infra/ starts it, seen from another host", () => {
     const fromEnv = await startAndStop(`redis://${host.address}:6379`, {
       REDIS_PASSWORD: PASSWORD,
     });
-    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    expect(fromEnv.code, fromEnv.stderr).toBe(ExitCode.ok);
     const inUrl = await startAndStop(`redis://:${PASSWORD}@${host.address}:6379`);
-    expect(inUrl.code, inUrl.stderr).toBe(0);
+    expect(inUrl.code, inUrl.stderr).toBe(ExitCode.ok);
     // A password in the URL is the one used; REDIS_PASSWORD only fills in a URL without one.
     const both = await startAndStop(`redis://:${PASSWORD}@${host.address}:6379`, {
       REDIS_PASSWORD: "x",
     });
-    expect(both.code, both.stderr).toBe(0);
+    expect(both.code, both.stderr).toBe(ExitCode.ok);
   });
 
   it("refuses a worker without the password or with a wrong one, quoting Redis's reason", async () => {
     const without = await refused(`redis://${host.address}:6379`);
-    expect(without.code).toBe(5);
+    expect(without.code).toBe(ExitCode.unavailable);
     expect(without.stderr).toContain(
       `assay: Redis at redis://${host.address}:6379 refused the connection: "NOAUTH Authentication required." It requires a password: set REDIS_PASSWORD`,
     );
     const wrong = await refused(`redis://${host.address}:6379`, { REDIS_PASSWORD: "wrong" });
-    expect(wrong.code).toBe(5);
+    expect(wrong.code).toBe(ExitCode.unavailable);
     expect(wrong.stderr).toContain('refused the connection: "WRONGPASS');
     expect(wrong.stderr).not.toContain("Connection is closed");
   });
 
   it("without a password, protected mode refuses every other host; the worker says so", async () => {
     const denied = await refused(`redis://${host.address}:6380`);
-    expect(denied.code).toBe(5);
+    expect(denied.code).toBe(ExitCode.unavailable);
     expect(denied.stderr).toContain(
       'refused the connection: "DENIED Redis is running in protected mode because protected mode is enabled and no password is set for the default user." Redis takes clients from other hosts only with a password',
     );

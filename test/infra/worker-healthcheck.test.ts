@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
+import { ExitCode } from "@assay/cli";
 import { openStore } from "@assay/store";
 import { freePort, type OwnRedis, startRedis } from "@assay/test-support/redis-server";
 import {
@@ -150,7 +151,7 @@ describe("the worker healthcheck, and a Redis outage as the worker reports it", 
   it("fails once SIGTERM has drained the worker", async () => {
     worker?.kill("SIGTERM");
     const [code] = await exited;
-    expect(code, output).toBe(0);
+    expect(code, output).toBe(ExitCode.ok);
     expect(run(healthcheck)).not.toBe(0);
   });
 });

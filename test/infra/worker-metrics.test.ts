@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ExitCode } from "@assay/cli";
 import { makeTinyModel } from "@assay/model-tools";
 import { identityOfQueueName, queueNameFor } from "@assay/queue";
 import { openStore } from "@assay/store";
@@ -225,7 +226,7 @@ describe("a GPU worker", () => {
       "--queue-prefix",
       prefix,
     ]).done;
-    expect(produced.code, produced.stderr).toBe(0);
+    expect(produced.code, produced.stderr).toBe(ExitCode.ok);
 
     const after = await scrape(gpu.port);
     const tokens = samplesOf(after, "assay_verifier_tokens_total");

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ExitCode } from "@assay/cli";
 import { builtCli } from "@assay/test-support/built-entry";
 import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
 import { readmeBlock } from "@assay/test-support/readme-block";
@@ -24,7 +25,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe("the batch-join example", () => {
   it("joins the Parquet reference to both batch outputs and counts what did not join", () => {
-    expect(example.code, example.stderr).toBe(0);
+    expect(example.code, example.stderr).toBe(ExitCode.ok);
     // OpenAI: q3's request errored; Anthropic: q4 expired, q6 never asked, q7 names no row.
     expect(example.stdout).toContain(
       "Answers joined: 5; missing answers: 1; unmatched answers: 0; failed requests: 1",
@@ -38,7 +39,7 @@ describe("the batch-join example", () => {
   });
 
   it("ends with the cost per solved task per model that docs/cli.md quotes", () => {
-    expect(example.code, example.stderr).toBe(0);
+    expect(example.code, example.stderr).toBe(ExitCode.ok);
     const printed = readmeBlock("The example prints", "docs/cli.md").join("\n");
     expect(example.stdout.trimEnd().endsWith(printed)).toBe(true);
   });

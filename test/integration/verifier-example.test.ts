@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { ExitCode } from "@assay/cli";
 import { builtCli } from "@assay/test-support/built-entry";
 import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
 import { readmeBlock } from "@assay/test-support/readme-block";
@@ -31,7 +32,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe("the best-of-N example", () => {
   it("scores two nights and prints their paired differences, by kind", () => {
-    expect(example.code, example.stderr).toBe(0);
+    expect(example.code, example.stderr).toBe(ExitCode.ok);
     const text = example.stdout;
     expect(text).toContain(
       "Paired differences: night-2 minus night-1 (95% paired bootstrap interval over tasks, 2000 resamples, seed 1)",
@@ -54,7 +55,7 @@ describe("the best-of-N example", () => {
   });
 
   it("prints the paired differences docs/cli.md quotes", () => {
-    expect(example.code, example.stderr).toBe(0);
+    expect(example.code, example.stderr).toBe(ExitCode.ok);
     expect(example.stdout).toContain(
       readmeBlock("The paired differences read:", "docs/cli.md").join("\n"),
     );
@@ -80,7 +81,7 @@ describe("the best-of-N example", () => {
       "--seed",
       "9",
     ]);
-    expect(code, stderr).toBe(0);
+    expect(code, stderr).toBe(ExitCode.ok);
     const json = JSON.parse(stdout);
     expect(json.comparison).toMatchObject({
       runId: "night-2",
@@ -101,10 +102,10 @@ describe("the best-of-N example", () => {
     expect(json.slices.slices.map((s: { value: string }) => s.value)).toContain("ops");
 
     const badField = await runAssay([...args, "--by", "kind"]);
-    expect(badField.code).toBe(2);
+    expect(badField.code).toBe(ExitCode.usage);
     expect(badField.stderr).toMatch(/`--by` to be a metadata field such as metadata\.kind/);
     const badResamples = await runAssay([...args, "--resamples", "0"]);
-    expect(badResamples.code).toBe(2);
+    expect(badResamples.code).toBe(ExitCode.usage);
     expect(badResamples.stderr).toMatch(/--resamples to be an integer from 1 to 4294967295/);
   });
 
@@ -116,7 +117,7 @@ describe("the best-of-N example", () => {
       "--db",
       store,
     ]);
-    expect(code, stderr).toBe(0);
+    expect(code, stderr).toBe(ExitCode.ok);
     expect(stdout).toContain("dataset   examples/best-of-n/night-2.jsonl, line");
     expect(stdout).toContain("Here is the application log of last night's incident:");
     expect(stdout).toMatch(

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { makeTinyModel } from "@assay/model-tools";
 import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // The report's count of samples whose untrusted text was altered, recomputed from what
 // `assay export` writes: the samples with a score whose detail names altered fields.
@@ -37,14 +38,14 @@ describe("the report's altered samples", () => {
       ["run", "data.jsonl", "--spec", "spec.yaml", "--db", store, "--run-id", "alt"],
       { cwd: work },
     );
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(ExitCode.ok);
     const report = await runAssay(["report", "alt", "--db", store], { cwd: work });
-    expect(report.code, report.stderr).toBe(0);
+    expect(report.code, report.stderr).toBe(ExitCode.ok);
     const line = /Untrusted text: (\d+) of (\d+) samples altered \(([\d.]+)%\)/.exec(report.stdout);
     expect(line, report.stdout).not.toBeNull();
 
     const exported = await runAssay(["export", "alt", "--db", store], { cwd: work });
-    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.code, exported.stderr).toBe(ExitCode.ok);
     const rows = exported.stdout
       .trim()
       .split("\n")

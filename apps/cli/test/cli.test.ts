@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 const work = mkdtempSync(join(tmpdir(), "assay-cli-"));
 const db = join(work, "store");
@@ -19,19 +20,19 @@ function write(name: string, content: string): string {
 describe("assay CLI", () => {
   it("lists its commands in --help", async () => {
     const { code, stdout } = await runAssay(["--help"]);
-    expect(code).toBe(0);
+    expect(code).toBe(ExitCode.ok);
     for (const command of ["run", "report", "export", "migrate"]) expect(stdout).toContain(command);
   });
 
   it("exits 2 with a clear message on a bad option value", async () => {
     const { code, stderr } = await runAssay(["run", "x.jsonl", "--concurrency", "0"]);
-    expect(code).toBe(2);
+    expect(code).toBe(ExitCode.usage);
     expect(stderr).toMatch(/--concurrency to be an integer from 1 and up, got "0"/);
   });
 
   it("scores the example dataset, then reports and exports the same run from the store", async () => {
     const run = await runAssay(["run", ...EXAMPLE, "--run-id", "ex", "--db", db, "--json"]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(ExitCode.ok);
     const summary = JSON.parse(run.stdout);
     expect(summary.results).toBe(summary.planned);
     expect(summary.inputErrors).toBe(0);
@@ -46,7 +47,7 @@ describe("assay CLI", () => {
     ]);
 
     const report = await runAssay(["report", "ex", "--db", db, "--json"]);
-    expect(report.code).toBe(0);
+    expect(report.code).toBe(ExitCode.ok);
     expect(JSON.parse(report.stdout).groups).toEqual(summary.groups);
     const stops = await runAssay([
       "report",
@@ -66,10 +67,10 @@ describe("assay CLI", () => {
       candidates: [],
     });
     const badSteps = await runAssay(["report", "ex", "--db", db, "--fall-steps", "0"]);
-    expect(badSteps.code).toBe(2);
+    expect(badSteps.code).toBe(ExitCode.usage);
     expect(badSteps.stderr).toMatch(/--fall-steps to be an integer from 1 and up, got "0"/);
     const badFall = await runAssay(["report", "ex", "--db", db, "--min-fall=-1"]);
-    expect(badFall.code).toBe(2);
+    expect(badFall.code).toBe(ExitCode.usage);
     expect(badFall.stderr).toMatch(/--min-fall to be a number from 0 and up, got "-1"/);
 
     const table = await runAssay(["report", "ex", "--db", db]);
@@ -78,7 +79,7 @@ describe("assay CLI", () => {
 
     const csvPath = join(work, "ex.csv");
     const csv = await runAssay(["export", "ex", "--db", db, "--format", "csv", "--out", csvPath]);
-    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.code, csv.stderr).toBe(ExitCode.ok);
     const csvLines = readFileSync(csvPath, "utf8").trim().split("\n");
     expect(csvLines[0]).toBe(
       "run_id,sample_id,task_id,scorer,criterion,repetition,status,value,reason,rule,detail",
@@ -103,10 +104,12 @@ describe("assay CLI", () => {
       JSON.stringify({ id: `q${i}`, question: "q", answer: `a${i}`, target: [`a${i}`] }),
     );
     const first = write("resume.jsonl", `${lines.slice(0, 20).join("\n")}\n`);
-    expect((await runAssay(["run", first, "--run-id", "resume", "--db", db])).code).toBe(0);
+    expect((await runAssay(["run", first, "--run-id", "resume", "--db", db])).code).toBe(
+      ExitCode.ok,
+    );
     write("resume.jsonl", `${lines.join("\n")}\n`);
     const second = await runAssay(["run", first, "--run-id", "resume", "--db", db, "--json"]);
-    expect(second.code).toBe(0);
+    expect(second.code).toBe(ExitCode.ok);
     expect(second.stderr).toMatch(/Resuming run resume/);
     expect(second.stderr).toMatch(/Skipped 40 results already stored/);
     expect(JSON.parse(second.stdout).results).toBe(60);
@@ -136,7 +139,7 @@ describe("assay CLI", () => {
       scoredAtSignal,
       `no progress with stored results before the run ended:\n${first.stderr}`,
     ).toBeGreaterThan(0);
-    expect(first.code, first.stderr).toBe(0);
+    expect(first.code, first.stderr).toBe(ExitCode.ok);
     const interrupted = /Interrupted: (\d+) results are stored\. Resume with --run-id ctrl-c/.exec(
       first.stderr,
     );
@@ -148,7 +151,7 @@ describe("assay CLI", () => {
 
     // The rerun scores exactly what the first run left: nothing twice, nothing missing.
     const second = await runAssay(["run", dataset, "--run-id", "ctrl-c", "--db", db, "--json"]);
-    expect(second.code, second.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(ExitCode.ok);
     expect(second.stderr).toContain(`Skipped ${storedFirst} results already stored`);
     const summary = JSON.parse(second.stdout);
     expect(summary).toMatchObject({ planned: 40_000, results: 40_000 });
@@ -164,7 +167,7 @@ describe("assay CLI", () => {
       "--db",
       db,
     ]);
-    expect(code).toBe(4);
+    expect(code).toBe(ExitCode.inputErrors);
     expect(stdout).toMatch(/examples\/bad-lines\.jsonl:2: malformed JSON/);
     expect(stdout).toMatch(
       /examples\/bad-lines\.jsonl:4: field `answer`: answer must be a string, got 8/,
@@ -181,7 +184,7 @@ describe("assay CLI", () => {
       "--db",
       db,
     ]);
-    expect(code).toBe(0);
+    expect(code).toBe(ExitCode.ok);
     expect(stdout).toMatch(/examples\/bad-lines\.jsonl:2: malformed JSON/);
   });
 
@@ -195,12 +198,12 @@ describe("assay CLI", () => {
       "--db",
       db,
     ]);
-    expect(run.code).toBe(3);
+    expect(run.code).toBe(ExitCode.refused);
     expect(run.stderr).toMatch(
       /--strict: refused .*bad-lines\.jsonl: \d+ invalid lines, nothing was scored/,
     );
     const report = await runAssay(["report", "strict", "--db", db]);
-    expect(report.code).toBe(3);
+    expect(report.code).toBe(ExitCode.refused);
     expect(report.stderr).toMatch(/No run "strict"/);
   });
 
@@ -230,13 +233,13 @@ describe("assay CLI", () => {
       "--db",
       db,
     ]);
-    expect(code).toBe(3);
+    expect(code).toBe(ExitCode.refused);
     for (const pattern of expected) expect(stderr).toMatch(pattern);
   });
 
   it("refuses a missing dataset", async () => {
     const { code, stderr } = await runAssay(["run", join(work, "nope.jsonl"), "--db", db]);
-    expect(code).toBe(3);
+    expect(code).toBe(ExitCode.refused);
     expect(stderr).toMatch(/nope\.jsonl: file not found/);
   });
 });

@@ -7,6 +7,7 @@ import { type Row, toCsv, toJsonl, toParquet } from "@assay/test-support/dataset
 import { runAssay } from "@assay/test-support/run-assay";
 import { queryRows } from "@assay/test-support/stores";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // Each format through `assay run` on the embedded store, as a user runs it: what is stored
 // must be what the same rows stored from JSONL.
@@ -66,7 +67,7 @@ describe("assay run on each dataset format", () => {
       const run = await runAssay(["run", ...args, "--db", store, "--run-id", "r", "--json"], {
         ...(stdin !== undefined && { stdin }),
       });
-      expect(run.code, `${name}: ${run.stderr}`).toBe(0);
+      expect(run.code, `${name}: ${run.stderr}`).toBe(ExitCode.ok);
       expect(JSON.parse(run.stdout), name).toMatchObject({ samples: 5, inputErrors: 0 });
       results.push(await stored(store));
     }
@@ -94,7 +95,7 @@ describe("assay run on each dataset format", () => {
     ] as const) {
       const store = join(work, `store-bad-${samples}`);
       const run = await runAssay(["run", path, "--db", store, "--run-id", "bad", "--json"]);
-      expect(run.code, run.stderr).toBe(4);
+      expect(run.code, run.stderr).toBe(ExitCode.inputErrors);
       expect(JSON.parse(run.stdout)).toMatchObject({ samples });
       expect((await stored(store)).errors).toEqual(errors);
     }
@@ -111,7 +112,7 @@ describe("assay run on each dataset format", () => {
     const path = file("copying.jsonl.gz", whole.subarray(0, Math.floor(whole.length / 2)));
     const store = join(work, "store-cut");
     const cut = await runAssay(["run", path, "--db", store, "--run-id", "cut", "--json"]);
-    expect(cut.code, cut.stderr).toBe(4);
+    expect(cut.code, cut.stderr).toBe(ExitCode.inputErrors);
     const read = JSON.parse(cut.stdout).samples as number;
     expect(read).toBeGreaterThan(100);
     expect(read).toBeLessThan(4000);
@@ -119,7 +120,7 @@ describe("assay run on each dataset format", () => {
 
     writeFileSync(path, whole);
     const resumed = await runAssay(["run", path, "--db", store, "--run-id", "cut", "--json"]);
-    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.code, resumed.stderr).toBe(ExitCode.ok);
     expect(resumed.stderr).toContain("Resuming run cut");
     expect(JSON.parse(resumed.stdout)).toMatchObject({ samples: 4000, inputErrors: 0 });
   });
@@ -128,17 +129,17 @@ describe("assay run on each dataset format", () => {
     const whole = toParquet(rows);
     const path = file("corrupt.parquet", whole.subarray(0, whole.length - 20));
     const run = await runAssay(["run", path, "--db", join(work, "store-corrupt"), "-q"]);
-    expect(run.code).toBe(3);
+    expect(run.code).toBe(ExitCode.refused);
     expect(run.stderr).toMatch(/corrupt\.parquet: not a readable Parquet file .*Nothing was read/);
   });
 
   it("a wrong --format is one error with the fix, exit 3; an unknown one is a usage error", async () => {
     const parquet = file("fmt.parquet", toParquet(rows));
     const wrong = await runAssay(["run", parquet, "--format", "csv", "-q"]);
-    expect(wrong.code).toBe(3);
+    expect(wrong.code).toBe(ExitCode.refused);
     expect(wrong.stderr).toContain("this is a Parquet file, not csv; pass --format parquet");
     const unknown = await runAssay(["run", parquet, "--format", "xlsx", "-q"]);
-    expect(unknown.code).toBe(2);
+    expect(unknown.code).toBe(ExitCode.usage);
     expect(unknown.stderr).toContain("Expected --format to be one of jsonl, csv, tsv, parquet");
   });
 
@@ -147,9 +148,9 @@ describe("assay run on each dataset format", () => {
     const bytes = gzipSync(toJsonl(rows));
     const args = ["run", "-", "--db", store, "--run-id", "piped", "--json"];
     const first = await runAssay(args, { stdin: bytes });
-    expect(first.code, first.stderr).toBe(0);
+    expect(first.code, first.stderr).toBe(ExitCode.ok);
     const again = await runAssay(args, { stdin: bytes });
-    expect(again.code, again.stderr).toBe(0);
+    expect(again.code, again.stderr).toBe(ExitCode.ok);
     expect(again.stderr).toContain("Resuming run piped");
     expect(again.stderr).toContain("Skipped");
     const other = gzipSync(toJsonl(rows.map((row) => ({ ...row, question: "changed" }))));

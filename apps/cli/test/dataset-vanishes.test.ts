@@ -9,6 +9,7 @@ import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/store
 import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // A dataset deleted after `assay produce` checked it but before it read it. The run must not be
 // registered without its dataset: the file is held open from the check on, so the run
@@ -58,7 +59,7 @@ it("a dataset deleted between its check and its read is still read whole", async
     await locker.query("COMMIT");
     const result = await run;
 
-    expect(result.code, result.stderr).toBe(0);
+    expect(result.code, result.stderr).toBe(ExitCode.ok);
     expect(result.stderr).toMatch(/Enqueued 6 jobs for 3 samples/);
     const runs = await locker.query("SELECT id, planned_results FROM runs");
     expect(runs.rows).toEqual([{ id: "leaving", planned_results: "6" }]);

@@ -6,6 +6,7 @@ import { runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // Every command that opens the store takes --db-schema: a schema produced into can be
 // migrated, run into, reported on, exported and shown. The server's autovacuum is off for
@@ -39,7 +40,7 @@ async function tableStats(table: string): Promise<{ analysed: boolean; reltuples
 
 beforeAll(async () => {
   const migrate = await runAssay(["migrate", ...db]);
-  expect(migrate.code, migrate.stderr).toBe(0);
+  expect(migrate.code, migrate.stderr).toBe(ExitCode.ok);
   expect(migrate.stderr).toContain(`Migrations applied (postgres, schema ${schema})`);
   const { rows } = await pool.query<{ name: string }>(
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -72,7 +73,7 @@ beforeAll(async () => {
       "--quiet",
       ...db,
     ]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(ExitCode.ok);
   }
 });
 
@@ -100,7 +101,7 @@ describe("a run into a schema of a server that never analyses on its own", () =>
 
   it("is reported, compared, exported and shown from that schema", async () => {
     const report = await runAssay(["report", "night-2", "--compare", "night-1", "--json", ...db]);
-    expect(report.code, report.stderr).toBe(0);
+    expect(report.code, report.stderr).toBe(ExitCode.ok);
     const parsed = JSON.parse(report.stdout) as {
       comparison: { differences: { metric: string; n: number }[] };
     };
@@ -108,11 +109,11 @@ describe("a run into a schema of a server that never analyses on its own", () =>
     expect(metrics).toEqual(["pass@1", "selected", "oracle", "exact", "f1"]);
 
     const exported = await runAssay(["export", "night-1", ...db]);
-    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.code, exported.stderr).toBe(ExitCode.ok);
     expect(exported.stdout.trim().split("\n")).toHaveLength(TASKS * 2 * 2);
 
     const shown = await runAssay(["show", "night-1", "t7#0", "--json", ...db]);
-    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.code, shown.stderr).toBe(ExitCode.ok);
     expect(JSON.parse(shown.stdout)).toMatchObject({ dataset: { answer: "city 7", line: 8 } });
   });
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { builtCli } from "@assay/test-support/built-entry";
 import { processOutput } from "@assay/test-support/process-output";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // The embedded default is what a newcomer runs first, on a laptop: its first run, in a
 // new folder, is held to 300 MB resident. The built CLI is run as users run it; a preload
@@ -52,7 +53,7 @@ process.on("exit", () => writeFileSync(${JSON.stringify(peakFile)}, String(proce
       },
     );
     const { code, stderr } = await processOutput(child);
-    expect(code, stderr).toBe(0);
+    expect(code, stderr).toBe(ExitCode.ok);
     const peakMb = Number(readFileSync(peakFile, "utf8")) / 1024;
     expect(peakMb).toBeGreaterThan(50); // the figure is real: a Node process with PGlite
     expect(peakMb).toBeLessThan(LIMIT_MB);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { builtCli } from "@assay/test-support/built-entry";
 import { processOutput } from "@assay/test-support/process-output";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // `assay export run | head` is how one looks at a run: the reader going away after a few
 // lines is no failure. The built CLI is run, as users run it.
@@ -30,7 +31,7 @@ beforeAll(async () => {
   const run = await processOutput(
     assay(["run", "data.jsonl", "--spec", "spec.yaml", "--run-id", "r", "--db", store, "--quiet"]),
   );
-  expect(run.code, run.stderr).toBe(0);
+  expect(run.code, run.stderr).toBe(ExitCode.ok);
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -40,7 +41,7 @@ describe("assay export into a reader that stops early", () => {
     const whole = await processOutput(
       assay(["export", "r", "--db", store, "--format", format, "--out", full]),
     );
-    expect(whole.code, whole.stderr).toBe(0);
+    expect(whole.code, whole.stderr).toBe(ExitCode.ok);
 
     const child = assay(["export", "r", "--db", store, "--format", format]);
     let received = 0;
@@ -53,6 +54,6 @@ describe("assay export into a reader that stops early", () => {
     expect(received).toBeGreaterThan(0);
     expect(received).toBeLessThan(statSync(full).size / 2);
     expect(stderr).toBe("");
-    expect(code).toBe(0);
+    expect(code).toBe(ExitCode.ok);
   });
 });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { runAssay } from "@assay/test-support/run-assay";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // `assay export --table` writes every raw table a report is computed from, so a reviewer
 // can recompute any figure without the report's queries.
@@ -55,7 +56,7 @@ beforeAll(async () => {
     { cwd: work },
   );
   // Exit 4: the run completed with one input error (the bad line).
-  expect(run.code, run.stderr).toBe(4);
+  expect(run.code, run.stderr).toBe(ExitCode.inputErrors);
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -65,7 +66,7 @@ async function exported(table: string, format: "jsonl" | "csv") {
     ["export", "r", "--db", db, "--table", table, "--format", format, "--out", out],
     { cwd: work },
   );
-  expect(result.code, result.stderr).toBe(0);
+  expect(result.code, result.stderr).toBe(ExitCode.ok);
   const text = readFileSync(out, "utf8");
   return format === "csv"
     ? (parse(text, { columns: true }) as Record<string, string>[])
@@ -129,11 +130,11 @@ describe("assay export --table", () => {
     const jsonLines = await runAssay(["export", "r", "--db", db, "--format", "jsonl"], {
       cwd: work,
     });
-    expect(jsonLines.code, jsonLines.stderr).toBe(0);
+    expect(jsonLines.code, jsonLines.stderr).toBe(ExitCode.ok);
     expect(jsonLines.stdout.trim().split("\n")).toHaveLength(12);
     for (const flags of [["--format", "json"], ["--json"]]) {
       const result = await runAssay(["export", "r", "--db", db, ...flags], { cwd: work });
-      expect(result.code, result.stderr).toBe(0);
+      expect(result.code, result.stderr).toBe(ExitCode.ok);
       expect(result.stdout).toBe(jsonLines.stdout);
     }
   });

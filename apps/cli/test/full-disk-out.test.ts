@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { runAssay } from "@assay/test-support/run-assay";
 import { mountTmpfs, resizeTmpfs, unmountTmpfs } from "@assay/test-support/tmpfs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // `--out` on a disk that fills mid-write: the file Assay leaves must be whole or absent,
 // and the failure must say the disk is full. A real tmpfs of a few pages is the disk.
@@ -31,7 +32,7 @@ beforeAll(async () => {
     ["run", "data.jsonl", "--spec", "spec.yaml", "--run-id", "r", "--db", store, "--quiet"],
     { cwd: work },
   );
-  expect(run.code, run.stderr).toBe(0);
+  expect(run.code, run.stderr).toBe(ExitCode.ok);
 });
 afterAll(() => {
   unmountTmpfs(disk);
@@ -56,7 +57,7 @@ describe.skipIf(notMounted !== undefined)("--out on a full disk", () => {
       const room = Number.parseInt(size, 10) * 1024 - 4096;
       const whole = join(work, "whole.out");
       const complete = await runAssay([...args, "--db", store, "--out", whole], { cwd: work });
-      expect(complete.code, complete.stderr).toBe(0);
+      expect(complete.code, complete.stderr).toBe(ExitCode.ok);
       const target = join(disk, "target.out");
       writeFileSync(target, "the earlier file\n");
 
@@ -64,7 +65,7 @@ describe.skipIf(notMounted !== undefined)("--out on a full disk", () => {
       // The fault hit: the whole output is larger than the disk, and the write ran out.
       expect(statSync(whole).size).toBeGreaterThan(room);
       expect(full.stderr).toContain(`could not write ${target}: the disk is full`);
-      expect(full.code).toBe(5);
+      expect(full.code).toBe(ExitCode.unavailable);
       // Nothing partial: the earlier file is untouched and no temporary file is left.
       expect(readFileSync(target, "utf8")).toBe("the earlier file\n");
       expect(readdirSync(disk)).toEqual(["target.out"]);
@@ -72,7 +73,7 @@ describe.skipIf(notMounted !== undefined)("--out on a full disk", () => {
       // Once there is room, the same command writes the whole file in place.
       resizeTmpfs(disk, "8m");
       const again = await runAssay([...args, "--db", store, "--out", target], { cwd: work });
-      expect(again.code, again.stderr).toBe(0);
+      expect(again.code, again.stderr).toBe(ExitCode.ok);
       const expected = readFileSync(whole, "utf8").replace(/finished \S+/g, "");
       const written = readFileSync(target, "utf8").replace(/finished \S+/g, "");
       expect(written.length).toBe(expected.length);

@@ -6,6 +6,7 @@ import { runAssay } from "@assay/test-support/run-assay";
 import { queryRows } from "@assay/test-support/stores";
 import { mountTmpfs, resizeTmpfs, unmountTmpfs } from "@assay/test-support/tmpfs";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // `assay run -` copies standard input to the temporary folder before anything is stored. On
 // a temporary folder too small for the dataset (a real tmpfs), the copy fails: the error
@@ -52,14 +53,14 @@ describe.skipIf(notMounted !== undefined)("standard input spooled to a full disk
       ),
     );
     expect(full.stderr).toContain("Point TMPDIR at a folder with room");
-    expect(full.code).toBe(5);
+    expect(full.code).toBe(ExitCode.unavailable);
     // Nothing half-stored: no run, and the partial copy is gone from the temporary folder.
     expect(await runsStored()).toEqual([]);
     expect(readdirSync(disk)).toEqual([]);
 
     resizeTmpfs(disk, "64m");
     const roomy = await runAssay(args, { env, stdin: dataset });
-    expect(roomy.code, roomy.stderr).toBe(0);
+    expect(roomy.code, roomy.stderr).toBe(ExitCode.ok);
     expect(roomy.stderr).not.toContain("Resuming");
     expect(JSON.parse(roomy.stdout).samples).toBe(LINES);
   }, 300_000);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { runAssay } from "@assay/test-support/run-assay";
 import { freeBytes, mountTmpfs, resizeTmpfs, unmountTmpfs } from "@assay/test-support/tmpfs";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // The embedded store on a disk that fills during a run: a real tmpfs, sized so that the
 // store's template (~40 MB) fits and the run's rows do not.
@@ -68,14 +69,14 @@ const oldArgs = ["run", "old.jsonl", "--spec", "spec.yaml", "--run-id", "old", "
 describe.skipIf(notMounted !== undefined)("the embedded store on a full disk", () => {
   it("stops the run with a clear error, refuses to open, and resumes whole once freed", async () => {
     const old = await assayWithin(oldArgs);
-    expect(old.code, old.stderr).toBe(0);
+    expect(old.code, old.stderr).toBe(ExitCode.ok);
     const filled = await assayWithin(runArgs);
     // The fault hit: the run's own rows filled the disk to the store's floor.
     expect(freeBytes(disk)).toBeLessThan(STORE_FLOOR);
     expect(filled.killed, "the run hung on the full disk and was killed").toBe(false);
     expect(filled.stderr).toContain("The disk under the embedded store");
     expect(filled.stderr).toContain("is full");
-    expect(filled.code).toBe(5);
+    expect(filled.code).toBe(ExitCode.unavailable);
     // The way out it names: pruning old runs, which needs less room than writing rows.
     expect(filled.stderr).toContain("`assay prune` drops old runs' raw rows");
 
@@ -90,13 +91,13 @@ describe.skipIf(notMounted !== undefined)("the embedded store on a full disk", (
     const report = await assayWithin(["report", "r", "--db", store]);
     expect(report.killed, "report hung on the full disk and was killed").toBe(false);
     expect(report.stderr).toContain("is full");
-    expect(report.code).toBe(5);
+    expect(report.code).toBe(ExitCode.unavailable);
     // Not even a prune opens a store on a disk this full: Postgres would have no room for
     // the WAL of dropping a table.
     const refusedPrune = await assayWithin(["prune", "--keep-last", "0", "--db", store]);
     expect(refusedPrune.killed, "prune hung on the full disk and was killed").toBe(false);
     expect(refusedPrune.stderr).toContain("is full");
-    expect(refusedPrune.code).toBe(5);
+    expect(refusedPrune.code).toBe(ExitCode.unavailable);
 
     // Back to where the run stopped, short of the store's floor: a prune opens the store and
     // drops the finished run's raw rows, and leaves the unfinished one alone.
@@ -104,7 +105,7 @@ describe.skipIf(notMounted !== undefined)("the embedded store on a full disk", (
     const beforePrune = freeBytes(disk);
     expect(beforePrune).toBeLessThan(STORE_FLOOR);
     const pruned = await assayWithin(["prune", "--keep-last", "0", "--db", store, "--json"]);
-    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(pruned.code, pruned.stderr).toBe(ExitCode.ok);
     const outcome = JSON.parse(pruned.stdout) as {
       pruned: { runId: string; bytes: number }[];
       skipped: { runId: string; reason: string }[];
@@ -125,10 +126,10 @@ describe.skipIf(notMounted !== undefined)("the embedded store on a full disk", (
     // Space freed: the same run id resumes and stores every result exactly once.
     resizeTmpfs(disk, "400m");
     const resumed = await assayWithin(runArgs);
-    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.code, resumed.stderr).toBe(ExitCode.ok);
     expect(resumed.stderr).toContain("Resuming run r");
     const exported = await assayWithin(["export", "r", "--db", store, "--format", "jsonl"]);
-    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.code, exported.stderr).toBe(ExitCode.ok);
     const rows = exported.stdout
       .trim()
       .split("\n")
@@ -140,7 +141,7 @@ describe.skipIf(notMounted !== undefined)("the embedded store on a full disk", (
     );
     // The pruned run's figures are still reported, from its rollups.
     const oldReport = await assayWithin(["report", "old", "--db", store, "--json"]);
-    expect(oldReport.code, oldReport.stderr).toBe(0);
+    expect(oldReport.code, oldReport.stderr).toBe(ExitCode.ok);
     expect((JSON.parse(oldReport.stdout) as { report: { samples: number } }).report.samples).toBe(
       OLD_SAMPLES,
     );

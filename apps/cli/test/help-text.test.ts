@@ -1,6 +1,7 @@
 import { runAssay } from "@assay/test-support/run-assay";
 import type { CommandUnknownOpts as Command } from "@commander-js/extra-typings";
 import { describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 import { createProgram } from "../src/program.js";
 
 // Every command's --help writes a default once, and values as they are typed on the
@@ -72,7 +73,7 @@ describe("assay <command> --help", () => {
 
   it("prints the defaults a user would type, from the command itself", async () => {
     const fit = await runAssay(["probe", "fit", "--help"]);
-    expect(fit.code, fit.stderr).toBe(0);
+    expect(fit.code, fit.stderr).toBe(ExitCode.ok);
     expect(fit.stdout).toMatch(/--folds <n>\s+cross-validation folds \(default: 5\)\n/);
     const check = await runAssay(["model", "check", "--help"]);
     expect(check.stdout.replace(/\s+/g, " ")).toContain(

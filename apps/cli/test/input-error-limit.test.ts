@@ -5,6 +5,7 @@ import { openStore } from "@assay/store";
 import { runAssay } from "@assay/test-support/run-assay";
 import { queryRows } from "@assay/test-support/stores";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // A file in another shape than expected is not one error row per line: reading stops at
 // `--max-input-errors`, what was read is stored, the exit is 4 and the resume command is
@@ -44,7 +45,7 @@ describe("--max-input-errors", () => {
   it("stops reading at the limit with exit 4 and the command that resumes", async () => {
     const args = ["run", dataset, "--db", db, "--run-id", "limited", "--quiet"];
     const stopped = await runAssay([...args, "--max-input-errors", "10"], { cwd: work });
-    expect(stopped.code, stopped.stderr).toBe(4);
+    expect(stopped.code, stopped.stderr).toBe(ExitCode.inputErrors);
     expect(stopped.stderr).toContain("Stopped reading: 10 input errors, the limit");
     expect(stopped.stderr).toContain(`resume with: assay run ${dataset} --run-id limited`);
     // The errors it met are stored, no more: the limit bounds the store too.
@@ -52,7 +53,7 @@ describe("--max-input-errors", () => {
     expect(await count("scores")).toBe(3);
 
     const resumed = await runAssay([...args, "--max-input-errors", "1000"], { cwd: work });
-    expect(resumed.code, resumed.stderr).toBe(4);
+    expect(resumed.code, resumed.stderr).toBe(ExitCode.inputErrors);
     expect(resumed.stderr).not.toContain("Stopped reading");
     expect(await count("input_errors")).toBe(40);
     expect(await count("scores")).toBe(4);

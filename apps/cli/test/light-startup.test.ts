@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { processOutput } from "@assay/test-support/process-output";
 import { REPO_ROOT } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // A resolve hook that names every module the command loads, on stderr.
 const HOOKS = `export async function resolve(specifier, context, next) {
@@ -62,7 +63,7 @@ describe("assay's help loads no command's implementation", () => {
   for (const args of [["--help"], ["run", "--help"], ["report", "--help"], ["worker", "--help"]]) {
     it(`assay ${args.join(" ")}`, async () => {
       const { code, urls } = await modulesLoadedBy(args);
-      expect(code).toBe(0);
+      expect(code).toBe(ExitCode.ok);
       // The hook did see the CLI's own modules, so an empty list cannot pass by accident.
       expect(urls.some((url) => url.endsWith("apps/cli/src/program.ts"))).toBe(true);
       expect(urls.filter((url) => HEAVY.some((heavy) => url.includes(heavy)))).toEqual([]);
@@ -106,7 +107,7 @@ describe("assay run with deterministic scorers loads no model or report code", (
       join(work, "store"),
       "--quiet",
     ]);
-    expect(code).toBe(0);
+    expect(code).toBe(ExitCode.ok);
     // The registry was built with the verifier's definitions, and the run scored.
     expect(urls.some((url) => url.endsWith("packages/verifier/src/scorers.ts"))).toBe(true);
     expect(urls.some((url) => url.includes("packages/scorers/src/"))).toBe(true);

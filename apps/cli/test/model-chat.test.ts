@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 const work = mkdtempSync(join(tmpdir(), "assay-cli-chat-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -19,10 +20,10 @@ describe("assay model check on a chat model", () => {
       "--head",
       "distribution",
     ]);
-    expect(made.code, made.stderr).toBe(0);
+    expect(made.code, made.stderr).toBe(ExitCode.ok);
     expect(made.stderr).toContain("qwen3 chat template");
     const check = await runAssay(["model", "check", dir, "--lengths", "300"]);
-    expect(check.code, check.stderr).toBe(0);
+    expect(check.code, check.stderr).toBe(ExitCode.ok);
     expect(check.stdout).toContain("Prompt (the model's chat template, special tokens in «»)");
     expect(check.stdout).toContain("«<|im_start|>»assistant\n<think>\n\n</think>\n\nScore:▌\n");
     expect(check.stdout).toMatch(
@@ -32,7 +33,7 @@ describe("assay model check on a chat model", () => {
 
     // --json carries the same view, for scripts.
     const json = await runAssay(["model", "check", dir, "--lengths", "300", "--json"]);
-    expect(json.code, json.stderr).toBe(0);
+    expect(json.code, json.stderr).toBe(ExitCode.ok);
     const { prompt, checks } = JSON.parse(json.stdout);
     expect(prompt.chat).toBe(true);
     expect(prompt.shown).toContain("«<|im_start|>»assistant\n<think>\n\n</think>\n\nScore:");
@@ -52,9 +53,9 @@ describe("assay model check on a chat model", () => {
   it("shows the fixed date a Llama 3.2 template renders, and the date assay.json pins", async () => {
     const dir = join(work, "llama3.2-chat");
     const made = await runAssay(["model", "make-tiny", dir, "--chat", "llama3.2"]);
-    expect(made.code, made.stderr).toBe(0);
+    expect(made.code, made.stderr).toBe(ExitCode.ok);
     const check = await runAssay(["model", "check", dir, "--lengths", "300"]);
-    expect(check.code, check.stderr).toBe(0);
+    expect(check.code, check.stderr).toBe(ExitCode.ok);
     // The system header says the pinned day, not the day the check runs.
     expect(check.stdout).toContain(
       "«<|start_header_id|>»system«<|end_header_id|>»\n\nCutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n",
@@ -67,7 +68,7 @@ describe("assay model check on a chat model", () => {
       JSON.stringify({ ...assay, chat: { ...assay.chat, date: "2025-03-09" } }),
     );
     const json = await runAssay(["model", "check", dir, "--lengths", "300", "--json"]);
-    expect(json.code, json.stderr).toBe(0);
+    expect(json.code, json.stderr).toBe(ExitCode.ok);
     const { prompt } = JSON.parse(json.stdout);
     expect(prompt.date).toBe("2025-03-09");
     expect(prompt.shown).toContain("Today Date: 09 Mar 2025\n");
@@ -92,7 +93,7 @@ describe("assay model check on a chat model", () => {
       "--head",
       "distribution",
     ]);
-    expect(made.code).toBe(2);
+    expect(made.code).toBe(ExitCode.usage);
     expect(made.stderr).toContain("--chat gemma3 takes a probe head");
   });
 });

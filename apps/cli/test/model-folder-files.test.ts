@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { makeTinyModel } from "@assay/model-tools";
 import { type AssayResult, runAssay } from "@assay/test-support/run-assay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // A model folder may come from anyone: a file its assay.json names outside the folder is
 // refused by every command that loads it, and the refusal quotes nothing of that file.
@@ -72,7 +73,7 @@ describe("a model folder whose assay.json names a file outside it", () => {
         ["run", dataset, "--spec", spec, "--db", join(work, `store-model-${counter}`)],
       ]) {
         const result = await runAssay(args);
-        expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(5);
+        expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(ExitCode.unavailable);
         expect(result.stderr).toContain(`${join(dir, "assay.json")}: field \`head.probe\`: `);
         expectOneCleanLine(result);
       }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 const work = mkdtempSync(join(tmpdir(), "assay-cli-prepare-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -18,11 +19,11 @@ describe("assay model prepare", () => {
       "--full-vocab",
       "--external-data",
     ]);
-    expect(made.code, made.stderr).toBe(0);
+    expect(made.code, made.stderr).toBe(ExitCode.ok);
     expect(made.stderr).toMatch(/distribution head, full-vocabulary logits/);
 
     const prepare = await runAssay(["model", "prepare", original, "--out", prepared]);
-    expect(prepare.code, prepare.stderr).toBe(0);
+    expect(prepare.code, prepare.stderr).toBe(ExitCode.ok);
     expect(prepare.stderr).toMatch(/inputs added: score_position, score_token_ids/);
     expect(prepare.stderr).toMatch(/external data kept: model\.onnx_data \(hard-linked\)/);
     const data = (dir: string) => statSync(join(dir, "onnx", "model.onnx_data")).ino;
@@ -37,7 +38,7 @@ describe("assay model prepare", () => {
       "--lengths",
       "60",
     ]);
-    expect(check.code, check.stderr).toBe(0);
+    expect(check.code, check.stderr).toBe(ExitCode.ok);
     expect(check.stdout).toMatch(/Prepared .* vs original .* \(same inputs\)/);
     // One row: 60 question tokens, pass, ~130 positions × 151,669 logits vs 20 log-probabilities.
     expect(check.stdout).toMatch(/│ 60 +│ pass +│ [\d.]+ MB +│ 80 B +│ max \|Δ\|/);
@@ -45,10 +46,10 @@ describe("assay model prepare", () => {
 
   it("refuses an option value it does not know, and a folder without a model", async () => {
     const heads = await runAssay(["model", "prepare", work, "--out", work, "--heads", "logits"]);
-    expect(heads.code).toBe(2);
+    expect(heads.code).toBe(ExitCode.usage);
     expect(heads.stderr).toMatch(/--heads to be distribution, probe or distribution,probe/);
     const missing = await runAssay(["model", "prepare", work, "--out", join(work, "x")]);
-    expect(missing.code).toBe(5);
+    expect(missing.code).toBe(ExitCode.unavailable);
     expect(missing.stderr).toMatch(/config\.json: missing/);
   });
 });

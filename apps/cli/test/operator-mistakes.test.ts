@@ -17,6 +17,7 @@ import { type AssayResult, runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema, schemaExists } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 import { defaultRunId, isRunId } from "../src/run-id.js";
 
 // Mistakes an operator makes at a terminal: a wrong --db, a bad dataset path, a bad run id,
@@ -48,7 +49,7 @@ describe("--db folders", () => {
       ["migrate", "--db", mine],
     ]) {
       const result = await runAssay(args);
-      expect(result.code, args.join(" ")).toBe(3);
+      expect(result.code, args.join(" ")).toBe(ExitCode.refused);
       expect(result.stderr).toMatch(/mine is not an Assay store: it holds other files/);
       expectOneLine(result);
     }
@@ -59,9 +60,9 @@ describe("--db folders", () => {
 
   it("creates a store in a new folder and opens it again; readers never create one", async () => {
     const run = await runAssay(["run", DATA, "--run-id", "first", "--db", store, "--json"]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(ExitCode.ok);
     const report = await runAssay(["report", "first", "--db", store, "--json"]);
-    expect(report.code, report.stderr).toBe(0);
+    expect(report.code, report.stderr).toBe(ExitCode.ok);
     expect(JSON.parse(report.stdout).runId).toBe("first");
 
     const typo = join(work, "stroe");
@@ -73,7 +74,7 @@ describe("--db folders", () => {
       [["report", "first", "--db", empty], "is empty"],
     ] as const) {
       const result = await runAssay([...args]);
-      expect(result.code, args.join(" ")).toBe(3);
+      expect(result.code, args.join(" ")).toBe(ExitCode.refused);
       expect(result.stderr).toMatch(new RegExp(`No embedded store in .*: the folder ${state}`));
       expectOneLine(result);
     }
@@ -100,7 +101,7 @@ describe("--db folders", () => {
         "--db",
         store,
       ]);
-      expect(result.code, result.stderr).toBe(3);
+      expect(result.code, result.stderr).toBe(ExitCode.refused);
       expect(result.stderr).toMatch(reason);
       expect(result.stderr).not.toMatch(/resume with/);
     }
@@ -118,7 +119,7 @@ describe("Postgres targets of commands that only read", () => {
   it("status creates no schema, and produce refuses a bad dataset before touching one", async () => {
     const schema = freshSchema();
     const status = await runAssay(["status", "x", "--db", DATABASE_URL, "--db-schema", schema]);
-    expect(status.code).toBe(5);
+    expect(status.code).toBe(ExitCode.unavailable);
     expect(status.stderr).toMatch(
       new RegExp(
         `schema ${schema}, has no Assay tables yet: run \`assay migrate --db ${DATABASE_URL} --db-schema ${schema}\` first`,
@@ -128,7 +129,7 @@ describe("Postgres targets of commands that only read", () => {
     const empty = join(work, "blank.jsonl");
     writeFileSync(empty, "");
     const produce = await runAssay(["produce", empty, "--db", DATABASE_URL, "--db-schema", schema]);
-    expect(produce.code).toBe(3);
+    expect(produce.code).toBe(ExitCode.refused);
     expect(produce.stderr).toMatch(/the dataset is empty/);
     expect(await schemaExists(schema)).toBe(false);
   });
@@ -144,7 +145,7 @@ describe.concurrent("run ids", () => {
     ["report", "ok", "--compare", "-x"],
   ])("refuses a bad run id with exit 2: %s %s %s %s", async (...args) => {
     const result = await runAssay(args);
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(ExitCode.usage);
     expect(result.stderr).toMatch(
       /Expected a run id of .* not starting with "-"\), got "(-x|a b)"/,
     );
@@ -185,7 +186,7 @@ describe.concurrent("--out", () => {
     ["report", "onto a folder", work, /it is a folder; give a file name/],
   ])("%s %s: exit 2 and the reason", async (command, _where, out, reason) => {
     const result = await runAssay([command, "first", "--db", store, "--out", out]);
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(ExitCode.usage);
     expect(result.stderr).toMatch(reason);
     expectOneLine(result);
   });
@@ -195,13 +196,13 @@ describe("stack traces", () => {
   it("are printed only with ASSAY_DEBUG=1 or --debug", async () => {
     const args = ["report", "x", "--db", join(work, "mine")];
     const plain = await runAssay(args);
-    expect(plain.code).toBe(3);
+    expect(plain.code).toBe(ExitCode.refused);
     expectOneLine(plain);
     for (const debug of [
       await runAssay(args, { env: { ASSAY_DEBUG: "1" } }),
       await runAssay([...args, "--debug"]),
     ]) {
-      expect(debug.code).toBe(3);
+      expect(debug.code).toBe(ExitCode.refused);
       expect(debug.stderr).toMatch(/StoreFolderError: .*not an Assay store/);
       expect(debug.stderr).toMatch(/^\s+at /m);
     }
@@ -237,7 +238,7 @@ describe("worker --metrics-port", () => {
       "--metrics-port",
       String(port),
     ]);
-    expect(result.code).toBe(5);
+    expect(result.code).toBe(ExitCode.unavailable);
     expect(result.stderr).toMatch(
       new RegExp(`Cannot serve metrics on port ${port}: another process is listening on it`),
     );

@@ -6,6 +6,7 @@ import { processOutput } from "@assay/test-support/process-output";
 import { REPO_ROOT } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 import { runCli } from "../src/run-cli.js";
 
 // An --out (or a redirected standard output) that is a device: /dev/full refuses every
@@ -37,9 +38,9 @@ beforeAll(async () => {
   if (!made) return;
   const data = join(work, "d.jsonl");
   writeFileSync(data, `${JSON.stringify({ id: "a", question: "q", answer: "x", target: "x" })}\n`);
-  expect((await cli(["migrate", ...db])).code).toBe(0);
+  expect((await cli(["migrate", ...db])).code).toBe(ExitCode.ok);
   const run = await cli(["run", data, "--run-id", "r", "--quiet", ...db]);
-  expect(run.code, run.stderr).toBe(0);
+  expect(run.code, run.stderr).toBe(ExitCode.ok);
 });
 
 afterAll(async () => {
@@ -54,7 +55,7 @@ describe.skipIf(!made)("a full device as the output", () => {
       ["export", "r", "--out", FULL],
     ]) {
       const result = await cli([...args, ...db]);
-      expect(result.code, `${args[0]}: ${result.stderr}`).toBe(5);
+      expect(result.code, `${args[0]}: ${result.stderr}`).toBe(ExitCode.unavailable);
       expect(result.stderr).toBe(`assay: could not write ${FULL}: the disk is full\n`);
       expect(statSync(FULL).isCharacterDevice()).toBe(true);
     }
@@ -62,7 +63,7 @@ describe.skipIf(!made)("a full device as the output", () => {
 
   it("as --out /dev/null: written to, and left as it is", async () => {
     const result = await cli(["report", "r", "--out", "/dev/null", ...db]);
-    expect(result.code, result.stderr).toBe(0);
+    expect(result.code, result.stderr).toBe(ExitCode.ok);
     expect(statSync("/dev/null").isCharacterDevice()).toBe(true);
   });
 
@@ -79,7 +80,7 @@ describe.skipIf(!made)("a full device as the output", () => {
           { cwd: REPO_ROOT, stdio: ["ignore", fd, "pipe"] },
         );
         const result = await processOutput(child);
-        expect(result.code, `${args[0]}: ${result.stderr}`).toBe(5);
+        expect(result.code, `${args[0]}: ${result.stderr}`).toBe(ExitCode.unavailable);
         expect(result.stderr).toBe("assay: could not write to standard output: the disk is full\n");
       } finally {
         closeSync(fd);

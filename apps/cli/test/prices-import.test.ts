@@ -5,6 +5,7 @@ import { runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // `assay prices import` and the pass rule of a spec, end to end: what the report prints is
 // what the analyst views read.
@@ -23,7 +24,7 @@ const query = async (sql: string) =>
     ?.rows ?? [];
 
 beforeAll(async () => {
-  expect((await runAssay(["migrate", ...db])).code).toBe(0);
+  expect((await runAssay(["migrate", ...db])).code).toBe(ExitCode.ok);
   const lines = [
     { id: "a", question: "q", answer: "red apple", target: "red apple" },
     { id: "b", question: "q", answer: "red", target: "red apple" },
@@ -35,7 +36,7 @@ beforeAll(async () => {
     "default: { scorers: [{ name: f1 }] }\npass: { scorers: { f1: 1 }, solved_by: f1 }\n",
   );
   const run = await runAssay(["run", data, "--spec", spec, "--run-id", "r1", "--quiet", ...db]);
-  expect(run.code, run.stderr).toBe(0);
+  expect(run.code, run.stderr).toBe(ExitCode.ok);
 });
 
 afterAll(async () => {
@@ -48,7 +49,7 @@ describe("assay prices import", () => {
   it("refuses a bad table naming the field, and stores nothing", async () => {
     const bad = file("bad.yaml", "models:\n  gen: { input_per_million: -1 }\n");
     const result = await runAssay(["prices", "import", bad, ...db]);
-    expect(result.code).toBe(3);
+    expect(result.code).toBe(ExitCode.refused);
     expect(result.stderr).toContain("bad.yaml");
     expect(result.stderr).toContain("models.gen.input_per_million");
     expect(await query("SELECT * FROM price_versions")).toEqual([]);
@@ -57,7 +58,7 @@ describe("assay prices import", () => {
   it("refuses an --effective that is not a date (bad usage)", async () => {
     const prices = file("p.yaml", "models:\n  gen: { input_per_million: 1 }\n");
     const result = await runAssay(["prices", "import", prices, "--effective", "soon", ...db]);
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(ExitCode.usage);
     expect(result.stderr).toContain("--effective");
   });
 
@@ -68,7 +69,7 @@ describe("assay prices import", () => {
     );
     for (const effective of ["2026-01-01", "2026-02-01"]) {
       const result = await runAssay(["prices", "import", prices, "--effective", effective, ...db]);
-      expect(result.code, result.stderr).toBe(0);
+      expect(result.code, result.stderr).toBe(ExitCode.ok);
     }
     const versions = await query(
       "SELECT v.version, v.source, p.cache_write_per_million FROM price_versions v JOIN prices p USING (version) ORDER BY version",
@@ -81,7 +82,7 @@ describe("assay prices import", () => {
 
   it("gives the views the report's solved tasks and pass rule", async () => {
     const report = await runAssay(["report", "r1", "--json", ...db]);
-    expect(report.code, report.stderr).toBe(0);
+    expect(report.code, report.stderr).toBe(ExitCode.ok);
     const { report: figures } = JSON.parse(report.stdout);
     const [run] = await query("SELECT solved, tasks FROM analyst_runs WHERE run_id = 'r1'");
     const [f1] = await query(

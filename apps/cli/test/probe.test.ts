@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 const work = mkdtempSync(join(tmpdir(), "assay-cli-probe-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -45,7 +46,7 @@ describe("assay probe", () => {
   const model = join(work, "encoder");
   beforeAll(async () => {
     const made = await runAssay(["model", "make-tiny", model, "--kind", "encoder"]);
-    expect(made.code, made.stderr).toBe(0);
+    expect(made.code, made.stderr).toBe(ExitCode.ok);
   });
 
   it("fits a probe that separates held-out answers, writes a model, and eval reads it back", async () => {
@@ -58,7 +59,7 @@ describe("assay probe", () => {
       "--out",
       out,
     ]);
-    expect(fit.code, fit.stderr).toBe(0);
+    expect(fit.code, fit.stderr).toBe(ExitCode.ok);
     expect(fit.stdout).toMatch(/Probe fitted on 80 answers \(40 labelled true\)/);
     expect(fit.stdout).toMatch(/chosen by 5-fold cross-validation \(seed 1\)/);
     const [, auroc, accuracy, brier, ece] = fit.stdout.match(AUROC) ?? [];
@@ -78,7 +79,7 @@ describe("assay probe", () => {
       labelledFile("fresh.jsonl", 60, 11),
       "--json",
     ]);
-    expect(evaluated.code, evaluated.stderr).toBe(0);
+    expect(evaluated.code, evaluated.stderr).toBe(ExitCode.ok);
     const figures = JSON.parse(evaluated.stdout);
     expect(figures.head).toBe("probe");
     expect(figures.unscored).toBe(0);
@@ -93,7 +94,7 @@ describe("assay probe", () => {
       `${JSON.stringify({ id: "a", question: "q", answer: "x", label: true })}\n${JSON.stringify({ id: "b", question: "q", answer: "y" })}\n`,
     );
     const missing = await runAssay(["probe", "fit", model, unlabelled, "--out", join(work, "x")]);
-    expect(missing.code).toBe(3);
+    expect(missing.code).toBe(ExitCode.refused);
     expect(missing.stderr).toMatch(/unlabelled\.jsonl:2.*label.*expected true or false/);
 
     const single = join(work, "single.jsonl");
@@ -102,13 +103,13 @@ describe("assay probe", () => {
       `${JSON.stringify({ id: "a", question: "q", answer: "x", label: true })}\n`,
     );
     const one = await runAssay(["probe", "eval", model, single]);
-    expect(one.code).toBe(3);
+    expect(one.code).toBe(ExitCode.refused);
     expect(one.stderr).toMatch(
       /all 1 answers are labelled true; a probe needs answers of both labels/,
     );
 
     const folds = await runAssay(["probe", "fit", model, single, "--out", work, "--folds", "1"]);
-    expect(folds.code).toBe(2);
+    expect(folds.code).toBe(ExitCode.usage);
     expect(folds.stderr).toMatch(/--folds to be an integer from 2 and up/);
   });
 });

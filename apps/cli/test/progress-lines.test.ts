@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { processOutput } from "@assay/test-support/process-output";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 import { MAIN } from "./in-terminal.js";
 
 // With stderr a pipe (CI, a log file), progress is plain lines: no bar, no escape codes.
@@ -34,7 +35,7 @@ beforeAll(() => {
 describe("assay run's progress in a log", () => {
   it("starts with the read at once and ends with a line of the final counts", async () => {
     const run = await assay(["run", "data.jsonl", "--run-id", "logged", "--db", "store"]);
-    expect(run.code, run.stderr).toBe(4);
+    expect(run.code, run.stderr).toBe(ExitCode.inputErrors);
     expect(run.stderr).not.toContain("\x1b");
     const lines = run.stderr.split("\n");
     expect(lines[0]).toMatch(/^Run logged /);
@@ -58,13 +59,13 @@ describe("assay run's progress in a log", () => {
     );
     writeFileSync(join(work, "tiny.jsonl"), `${tiny.join("\n")}\n`);
     const run = await assay(["run", "tiny.jsonl", "--run-id", "tiny", "--db", "store"]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(ExitCode.ok);
     expect(run.stderr).toMatch(/^done: 10\/10 results stored: .*, mean \d+ results\/s$/m);
   });
 
   it("prints nothing of it with --quiet", async () => {
     const run = await assay(["run", "data.jsonl", "--run-id", "quiet", "--db", "store", "--quiet"]);
-    expect(run.code, run.stderr).toBe(4);
+    expect(run.code, run.stderr).toBe(ExitCode.inputErrors);
     expect(run.stderr).not.toMatch(/reading dataset|results stored/);
   });
 });

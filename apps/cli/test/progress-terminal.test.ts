@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 import { barFrames, MAIN, runInTerminal } from "./in-terminal.js";
 
 const work = mkdtempSync(join(tmpdir(), "assay-progress-tty-"));
@@ -52,7 +53,7 @@ describe("assay run's progress on a terminal", () => {
     const run = await runInTerminal(["run", "whole.jsonl", "--run-id", "whole", "--db", "store"], {
       cwd: work,
     });
-    expect(run.code, run.screen).toBe(0);
+    expect(run.code, run.screen).toBe(ExitCode.ok);
     const frames = barFrames(run.screen);
     // Drawn at once, before the first result: never a blank screen while work starts.
     expect(frames[0]).toMatch(/^reading dataset \|░+\| 0% \(0 B of 1\.\d+ MB\): 0 results stored/);
@@ -70,7 +71,7 @@ describe("assay run's progress on a terminal", () => {
     const run = await runInTerminal(["run", "whole.jsonl", "--run-id", "whole", "--db", "store"], {
       cwd: work,
     });
-    expect(run.code, run.screen).toBe(0);
+    expect(run.code, run.screen).toBe(ExitCode.ok);
     const results = resultFrames(barFrames(run.screen));
     expect(results.length).toBeGreaterThan(0);
     for (const [, planned] of results) expect(planned).toBe(PLANNED);
@@ -93,7 +94,7 @@ describe("assay run's progress on a terminal", () => {
       },
     );
     expect(typed, stopped.screen).toBe(true);
-    expect(stopped.code, stopped.screen).toBe(0);
+    expect(stopped.code, stopped.screen).toBe(ExitCode.ok);
     // On a line of its own: the bar was ended with a newline before it.
     expect(stopped.screen).toContain("\r\nStopping: storing what is scored...\r\n");
     const kept = /\r\nInterrupted: (\d+) results are stored/.exec(stopped.screen);
@@ -109,7 +110,7 @@ describe("assay run's progress on a terminal", () => {
       ["run", "stopped.jsonl", "--run-id", "stopped", "--db", "store"],
       { cwd: work },
     );
-    expect(resumed.code, resumed.screen).toBe(0);
+    expect(resumed.code, resumed.screen).toBe(ExitCode.ok);
     const results = resultFrames(barFrames(resumed.screen));
     expect(results.length).toBeGreaterThan(0);
     for (const [done, planned] of results) {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { writeNightlyDataset } from "@assay/test-support/nightly-dataset";
 import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // `assay prune` on the embedded store: three nightly runs, the oldest two pruned by
 // --keep-last; their reports and the trend read the same afterwards, and everything that
@@ -34,11 +35,11 @@ beforeAll(async () => {
       `night-${night}`,
       "--quiet",
     );
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(ExitCode.ok);
   }
   for (const night of nights) {
     const report = await assay("report", `night-${night}`, "--json");
-    expect(report.code, report.stderr).toBe(0);
+    expect(report.code, report.stderr).toBe(ExitCode.ok);
     reports.set(night, report.stdout);
   }
 });
@@ -47,22 +48,22 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe("assay prune on the embedded store", () => {
   it("lists what it would drop with --dry-run, and drops nothing", async () => {
     const dry = await assay("prune", "--keep-last", "1", "--dry-run");
-    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.code, dry.stderr).toBe(ExitCode.ok);
     expect(dry.stdout).toMatch(/would prune night-2 \(started .*\): 60 samples, 120 results/);
     expect(dry.stdout).toMatch(/would prune night-1 /);
     expect(dry.stdout).toContain("Would prune 2 runs");
     const exported = await assay("export", "night-1");
-    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.code, exported.stderr).toBe(ExitCode.ok);
   });
 
   it("drops the raw rows of all but the newest run; reports and the trend read the same", async () => {
     const pruned = await assay("prune", "--keep-last", "1");
-    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(pruned.code, pruned.stderr).toBe(ExitCode.ok);
     expect(pruned.stdout).toContain("Pruned 2 runs");
     expect(pruned.stdout).toContain("their runs rows and rollups remain");
     for (const night of nights) {
       const report = await assay("report", `night-${night}`, "--json");
-      expect(report.code, report.stderr).toBe(0);
+      expect(report.code, report.stderr).toBe(ExitCode.ok);
       expect(JSON.parse(report.stdout), `night-${night}`).toEqual(
         JSON.parse(reports.get(night) as string),
       );
@@ -85,7 +86,7 @@ describe("assay prune on the embedded store", () => {
     ];
     for (const [args, what] of refusals) {
       const refused = await assay(...args);
-      expect(refused.code, args.join(" ")).toBe(3);
+      expect(refused.code, args.join(" ")).toBe(ExitCode.refused);
       expect(refused.stderr).toMatch(
         new RegExp(
           `Run "night-1" cannot be ${what}: its raw rows were pruned on \\d{4}-\\d\\d-\\d\\d`,
@@ -95,7 +96,7 @@ describe("assay prune on the embedded store", () => {
     }
     // The newest run keeps its raw rows.
     const kept = await assay("export", "night-3");
-    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.code, kept.stderr).toBe(ExitCode.ok);
     expect(kept.stdout.trim().split("\n")).toHaveLength(TASKS * 2 * 2);
   });
 
@@ -104,13 +105,13 @@ describe("assay prune on the embedded store", () => {
     expect(help.stdout).toContain("assay prune --older-than 90d --dry-run");
     expect(help.stdout).toMatch(/--keep-last <n>/);
     const none = await assay("prune");
-    expect(none.code).toBe(2);
+    expect(none.code).toBe(ExitCode.usage);
     expect(none.stderr).toContain(
       "needs --older-than <duration>, --keep-last <n>, --abandoned or --run <run-id>",
     );
     for (const bad of ["90", "1.5d", "3 months", "0d"]) {
       const refused = await assay("prune", "--older-than", bad);
-      expect(refused.code, bad).toBe(2);
+      expect(refused.code, bad).toBe(ExitCode.usage);
       expect(refused.stderr).toContain("--older-than takes a whole number from 1 and a unit");
     }
   });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { readmeBlock } from "@assay/test-support/readme-block";
 import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // The summary the README's Quick start shows is the one `npm run example` prints today.
 
@@ -22,7 +23,7 @@ describe("the README's example summary", () => {
       "--db",
       join(work, "store"),
     ]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(ExitCode.ok);
     expect(run.stdout).toMatch(/^Run \S+ \(mixed-example\): finished \S+$/m);
     expect(run.stdout).toContain(rest.join("\n"));
   });

@@ -7,6 +7,7 @@ import { REPO_ROOT, runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // A report query that runs long is made to: another session holds a lock on a table the
 // report reads, so the report's query waits on the server for as long as it is held, as
@@ -19,11 +20,11 @@ const pool = new pg.Pool({ connectionString: DATABASE_URL });
 
 beforeAll(async () => {
   const migrate = await runAssay(["migrate", ...db]);
-  expect(migrate.code, migrate.stderr).toBe(0);
+  expect(migrate.code, migrate.stderr).toBe(ExitCode.ok);
   const data = join(work, "data.jsonl");
   writeFileSync(data, '{"id": 1, "question": "q", "answer": "a", "target": "a"}\n');
   const run = await runAssay(["run", data, "--run-id", "r", "--quiet", ...db]);
-  expect(run.code, run.stderr).toBe(0);
+  expect(run.code, run.stderr).toBe(ExitCode.ok);
 });
 
 afterAll(async () => {
@@ -67,7 +68,7 @@ describe("a report query that runs long on Postgres", () => {
     const report = await whileRollupsLocked(() =>
       runAssay(["report", "r", "--statement-timeout", "1", ...db]),
     );
-    expect(report.code, report.stderr).toBe(5);
+    expect(report.code, report.stderr).toBe(ExitCode.unavailable);
     const lines = report.stderr.trim().split("\n");
     expect(lines, report.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(/A report query ran past --statement-timeout \(1 s\)/);
@@ -77,7 +78,7 @@ describe("a report query that runs long on Postgres", () => {
 
   it("is refused a timeout that is not a number of seconds", async () => {
     const report = await runAssay(["report", "r", "--statement-timeout", "soon", ...db]);
-    expect(report.code).toBe(2);
+    expect(report.code).toBe(ExitCode.usage);
     expect(report.stderr).toMatch(/Expected --statement-timeout to be a number of seconds/);
   });
 

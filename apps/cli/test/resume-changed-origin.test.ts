@@ -8,6 +8,7 @@ import { runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema, queryRows } from "@assay/test-support/stores";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // A run is one dataset under one spec: resuming a run id with another dataset or spec is
 // refused (exit 3) before anything is stored, naming what changed, unless allowed.
@@ -40,13 +41,13 @@ describe("assay run", () => {
 
   it("refuses another dataset, a changed answer or another spec; allowed, resumes", async () => {
     const first = write("first.jsonl", [line("a", "x"), line("b", "y"), line("c", "x")]);
-    expect((await run(first)).code).toBe(0);
+    expect((await run(first)).code).toBe(ExitCode.ok);
     const before = await stored();
     expect(before).toEqual([{ samples: 3, scores: 6 }]);
 
     const other = write("other.jsonl", [line("d", "x"), line("e", "y")]);
     const another = await run(other);
-    expect(another.code, another.stderr).toBe(3);
+    expect(another.code, another.stderr).toBe(ExitCode.refused);
     expect(another.stderr).toMatch(
       /Run nightly was made from another dataset or spec, and resuming would mix them: dataset .*other\.jsonl changed \(path was .*first\.jsonl, now .*other\.jsonl; size was \d+ bytes, now \d+\)/,
     );
@@ -55,7 +56,7 @@ describe("assay run", () => {
     // The same size, one answer changed: only the content hash tells.
     write("first.jsonl", [line("a", "x"), line("b", "x"), line("c", "x")]);
     const edited = await run(first);
-    expect(edited.code, edited.stderr).toBe(3);
+    expect(edited.code, edited.stderr).toBe(ExitCode.refused);
     expect(edited.stderr).toMatch(
       /content changed: sha256 of its first \d+ bytes was \w+, now \w+/,
     );
@@ -63,7 +64,7 @@ describe("assay run", () => {
     const spec = join(work, "exact.yaml");
     writeFileSync(spec, "rules: []\ndefault:\n  scorers:\n    - { name: exact }\n");
     const respecced = await run(first, "--spec", spec, "--allow-changed-dataset");
-    expect(respecced.code, respecced.stderr).toBe(3);
+    expect(respecced.code, respecced.stderr).toBe(ExitCode.refused);
     expect(respecced.stderr).toMatch(
       /spec changed \(fields default, name, rules\).*--allow-changed-spec/,
     );
@@ -71,11 +72,11 @@ describe("assay run", () => {
     expect(await stored()).toEqual(before);
 
     const allowed = await run(first, "--allow-changed-dataset");
-    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.code, allowed.stderr).toBe(ExitCode.ok);
     expect(allowed.stderr).toMatch(/Resuming with a changed dataset \(content changed/);
 
     const again = await runAssay(["run", first, "--run-id", "nightly", "--db", store]);
-    expect(again.code, again.stderr).toBe(0);
+    expect(again.code, again.stderr).toBe(ExitCode.ok);
     expect(again.stderr).toMatch(/Skipped 6 results already stored/);
     expect(await stored()).toEqual(before);
   });
@@ -117,10 +118,10 @@ describe("assay produce", () => {
   it("refuses to produce another file into an existing run id", async () => {
     await (await openStore({ databaseUrl: DATABASE_URL, schema, migrate: true })).close();
     const first = write("produced.jsonl", [line("a", "x"), line("b", "y")]);
-    expect((await produce(first)).code).toBe(0);
+    expect((await produce(first)).code).toBe(ExitCode.ok);
     const second = write("produced-too.jsonl", [line("a", "z"), line("c", "x"), line("d", "x")]);
     const refused = await produce(second);
-    expect(refused.code, refused.stderr).toBe(3);
+    expect(refused.code, refused.stderr).toBe(ExitCode.refused);
     expect(refused.stderr).toMatch(/dataset .*produced-too\.jsonl changed \(path was/);
     const opened = await openStore({ databaseUrl: DATABASE_URL, schema });
     try {

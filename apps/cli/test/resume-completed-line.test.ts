@@ -5,6 +5,7 @@ import { openStore } from "@assay/store";
 import { runAssay } from "@assay/test-support/run-assay";
 import { queryRows } from "@assay/test-support/stores";
 import { afterAll, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // A dataset read while it was still being copied ends in half a line. That line is an
 // input error; once the copy completes, resuming the run stores it, and the error goes.
@@ -20,11 +21,11 @@ it("a cut-off last line, completed and resumed, is stored and no longer an input
   writeFileSync(dataset, `${["a", "b", "c", "d"].map(line).join("\n")}\n${last.slice(0, cut)}`);
 
   const first = await runAssay(["run", dataset, "--run-id", "copying", "--db", store, "-q"]);
-  expect(first.code, first.stderr).toBe(4);
+  expect(first.code, first.stderr).toBe(ExitCode.inputErrors);
 
   appendFileSync(dataset, `${last.slice(cut)}\n`);
   const resumed = await runAssay(["run", dataset, "--run-id", "copying", "--db", store, "--json"]);
-  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(resumed.code, resumed.stderr).toBe(ExitCode.ok);
   expect(JSON.parse(resumed.stdout)).toMatchObject({ samples: 5, inputErrors: 0 });
 
   const opened = await openStore({ dataDir: store, create: false });

@@ -5,6 +5,7 @@ import type { ExportRow } from "@assay/core";
 import { runAssay } from "@assay/test-support/run-assay";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 import { neutraliseCell, scoreCsvEncoder } from "../src/score-csv.js";
 
 // Bytes from a dataset reach two dangerous places: a spreadsheet (a cell that starts with
@@ -40,7 +41,7 @@ describe("a dataset with hostile ids", () => {
 
   it("prints input errors and summaries with control characters escaped", async () => {
     const run = await runAssay(["run", dataset, "--run-id", "hostile", "--db", db]);
-    expect(run.code, run.stderr).toBe(4);
+    expect(run.code, run.stderr).toBe(ExitCode.inputErrors);
     expect(run.stdout).toContain(
       "field `id`: id must be printable, but has U+001B (a control, zero-width or bidi character) at index 4",
     );
@@ -49,7 +50,7 @@ describe("a dataset with hostile ids", () => {
     expect(run.stderr).not.toMatch(RAW_CONTROL);
 
     const strict = await runAssay(["run", dataset, "--strict", "--db", db]);
-    expect(strict.code).toBe(3);
+    expect(strict.code).toBe(ExitCode.refused);
     expect(strict.stderr).toMatch(/--strict: refused .* 4 invalid lines/);
     expect(strict.stderr).toContain('"{"id": x\\u001b[31m" is not valid JSON');
     expect(strict.stderr).not.toMatch(RAW_CONTROL);
@@ -57,7 +58,7 @@ describe("a dataset with hostile ids", () => {
 
   it("keeps JSON output valid and exact while escaping it for the terminal", async () => {
     const jsonl = await runAssay(["export", "hostile", "--db", db]);
-    expect(jsonl.code, jsonl.stderr).toBe(0);
+    expect(jsonl.code, jsonl.stderr).toBe(ExitCode.ok);
     expect(jsonl.stdout).not.toMatch(RAW_CONTROL);
     const ids = jsonl.stdout
       .trim()
@@ -66,7 +67,7 @@ describe("a dataset with hostile ids", () => {
     expect(new Set(ids)).toEqual(new Set([...FORMULA_IDS, "plain"]));
 
     const report = await runAssay(["report", "hostile", "--db", db, "--json"]);
-    expect(report.code, report.stderr).toBe(0);
+    expect(report.code, report.stderr).toBe(ExitCode.ok);
     expect(report.stdout).not.toMatch(RAW_CONTROL);
     expect(JSON.parse(report.stdout).inputErrors).toBe(4);
   });
@@ -74,7 +75,7 @@ describe("a dataset with hostile ids", () => {
   it("writes text cells a spreadsheet will not run as formulas", async () => {
     const out = join(work, "scores.csv");
     const csv = await runAssay(["export", "hostile", "--db", db, "--format", "csv", "--out", out]);
-    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.code, csv.stderr).toBe(ExitCode.ok);
     const text = readFileSync(out, "utf8");
     expect(text).toContain(`"'=HYPERLINK(""http://evil/"",""x"")"`);
     for (const id of ["'+1", "'-2", "'@SUM(A1)"]) expect(text).toContain(`${id},`);

@@ -10,6 +10,7 @@ import { type Row, toCsv, toJsonl, toParquet } from "@assay/test-support/dataset
 import { runAssay } from "@assay/test-support/run-assay";
 import { openTestStore, type TestStore } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 import { sampleView } from "../src/show/sample-view.js";
 import { jsonl, OPENAI_OUTPUT, REFERENCE } from "./answers/batch-fixtures.js";
 
@@ -97,7 +98,7 @@ describe("assay show of a run read from standard input", () => {
     const ran = await runAssay(["run", "-", "--run-id", "s", "--db", db, "--quiet"], {
       stdin: Buffer.from(csv),
     });
-    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.code, ran.stderr).toBe(ExitCode.ok);
     const store = await openStore({ dataDir: db });
     try {
       const view = await sampleView(store, "s", "b");
@@ -111,7 +112,7 @@ describe("assay show of a run read from standard input", () => {
     }
     const copy = write("copy.csv", csv);
     const fromCopy = await runAssay(["show", "s", "b", "--db", db, "--dataset", copy]);
-    expect(fromCopy.code, fromCopy.stderr).toBe(0);
+    expect(fromCopy.code, fromCopy.stderr).toBe(ExitCode.ok);
     expect(fromCopy.stdout).toContain(`dataset   ${copy}, line 5`);
     expect(fromCopy.stdout).toMatch(/Answer\n {2}Paris\n/);
   });

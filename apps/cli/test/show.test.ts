@@ -6,7 +6,7 @@ import { defaultRegistry } from "@assay/scorers";
 import { runAssay } from "@assay/test-support/run-assay";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CliExit } from "../src/exit-codes.js";
+import { CliExit, ExitCode } from "../src/exit-codes.js";
 import { sampleView } from "../src/show/sample-view.js";
 
 const work = mkdtempSync(join(tmpdir(), "assay-show-"));
@@ -144,12 +144,12 @@ describe("assay show", () => {
   beforeAll(async () => {
     dataset = writeDataset("cli.jsonl");
     const run = await runAssay(["run", dataset, "--run-id", "c", "--db", db, "--quiet"]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(ExitCode.ok);
   });
 
   it("prints the sample, its text and a table of its scores", async () => {
     const { code, stdout } = await runAssay(["show", "c", "t1#1", "--db", db]);
-    expect(code).toBe(0);
+    expect(code).toBe(ExitCode.ok);
     expect(stdout).toContain("Sample t1#1 of run c (task t1, candidate 1, label false)");
     expect(stdout).toContain(`dataset   ${dataset}, line 1`);
     expect(stdout).toMatch(/Question\n {2}What is the capital of France\?\n\nAnswer\n {2}Lyon\n/);
@@ -166,7 +166,7 @@ describe("assay show", () => {
   it("still shows the stored scores, with a clear notice, when the dataset is gone", async () => {
     rmSync(dataset);
     const { code, stdout } = await runAssay(["show", "c", "t1#1", "--db", db]);
-    expect(code).toBe(0);
+    expect(code).toBe(ExitCode.ok);
     expect(stdout).toMatch(/NOT SHOWN: cannot read .*cli\.jsonl: no such file/);
     expect(stdout).not.toContain("Question");
     expect(stdout).toMatch(/f1\s+│ text-target\s+│ scored/);
@@ -174,7 +174,7 @@ describe("assay show", () => {
 
   it("exits 3 for a sample the run does not have", async () => {
     const { code, stderr } = await runAssay(["show", "c", "nope", "--db", db]);
-    expect(code).toBe(3);
+    expect(code).toBe(ExitCode.refused);
     expect(stderr).toContain('No sample "nope" in run "c"');
   });
 });

@@ -5,6 +5,7 @@ import { openStore } from "@assay/store";
 import { runAssay } from "@assay/test-support/run-assay";
 import { queryRows } from "@assay/test-support/stores";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // A team's dataset in its own field names, read through the spec's `fields`, scores and
 // stores exactly what the same data in Assay's names does; a mapping the dataset does not
@@ -130,9 +131,9 @@ describe("assay run with a spec's fields", () => {
 
   it("stores what the same dataset in Assay's names stores; a line missing a column is an input error", async () => {
     const plain = await run(write("assay.jsonl", jsonl(assayLines)), assaySpec, "plain");
-    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.code, plain.stderr).toBe(ExitCode.ok);
     const mapped = await run(teamData, teamSpec, "mapped");
-    expect(mapped.code, mapped.stderr).toBe(4);
+    expect(mapped.code, mapped.stderr).toBe(ExitCode.inputErrors);
 
     const expected = await storedOf("plain");
     expect(expected.samples).toHaveLength(5);
@@ -150,14 +151,14 @@ describe("assay run with a spec's fields", () => {
     const assayNamed = write("named.jsonl", jsonl(assayLines));
     for (const strict of [[], ["--strict"]]) {
       const refused = await run(assayNamed, teamSpec, "refused", ...strict);
-      expect(refused.code, refused.stderr).toBe(3);
+      expect(refused.code, refused.stderr).toBe(ExitCode.refused);
       expect(refused.stderr.trim()).toBe(
         `assay: ${teamSpec}: fields.id = row_id: no such field in the dataset's first record (${assayNamed} line 1); its fields are id, question, answer, target, metadata`,
       );
     }
     const noQuestion = write("no-question.yaml", `${RULES}fields:\n  id: row_id\n`);
     const unmapped = await run(teamData, noQuestion, "refused");
-    expect(unmapped.code, unmapped.stderr).toBe(3);
+    expect(unmapped.code, unmapped.stderr).toBe(ExitCode.refused);
     expect(unmapped.stderr).toMatch(
       /fields\.question: not mapped, and the dataset's first record \(.*team\.jsonl line 1\) has no `question` field either; map it; its fields are row_id, prompt, completion/,
     );
@@ -170,13 +171,13 @@ describe("assay run with a spec's fields", () => {
       `${RULES}${FIELDS.replace("[subject, info.level]", "[subject]")}`,
     );
     const refused = await run(teamData, changed, "mapped");
-    expect(refused.code, refused.stderr).toBe(3);
+    expect(refused.code, refused.stderr).toBe(ExitCode.refused);
     expect(refused.stderr).toMatch(/spec changed \(fields fields\).*--allow-changed-spec/);
     const before = await storedOf("mapped");
     expect(await storedOf("mapped")).toEqual(before);
 
     const allowed = await run(teamData, changed, "mapped", "--allow-changed-spec");
-    expect(allowed.code, allowed.stderr).toBe(4);
+    expect(allowed.code, allowed.stderr).toBe(ExitCode.inputErrors);
     expect(allowed.stderr).toMatch(/Resuming with a changed spec/);
   });
 });

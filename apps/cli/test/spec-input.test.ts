@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // A spec is input too: what a user meets at the terminal when one holds a key every
 // object inherits, `__proto__`, or a key written twice. Before these were refused, the
@@ -44,7 +45,7 @@ describe("a spec with hostile or repeated keys", () => {
       writeFileSync(spec, text);
       const db = join(work, `store-${name}`);
       const result = await runAssay(["run", dataset, "--spec", spec, "--db", db]);
-      expect(result.code, result.stderr).toBe(3);
+      expect(result.code, result.stderr).toBe(ExitCode.refused);
       expect(result.stderr).toContain(`${spec}: `);
       expect(result.stderr).toMatch(says);
       expect(result.stderr.trim().split("\n"), result.stderr).toHaveLength(1);

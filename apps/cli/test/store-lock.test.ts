@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // PGlite is one Postgres per process: two processes on one store folder overwrite each
 // other's files. These tests start real `assay` processes on one store at once.
@@ -44,7 +45,7 @@ function runHoldingStore(runId: string) {
 /** The sample ids of a run's exported score rows. */
 async function exportedIds(runId: string): Promise<string[]> {
   const out = await runAssay(["export", runId, "--db", store, "--format", "jsonl"], { cwd: work });
-  expect(out.code, out.stderr).toBe(0);
+  expect(out.code, out.stderr).toBe(ExitCode.ok);
   return out.stdout
     .trim()
     .split("\n")
@@ -67,14 +68,14 @@ describe("two processes on one embedded store", () => {
 
     // The fault hit: the second run started while the first held the store.
     expect(second.stderr).toContain(`in use by \`assay run\` (pid ${holderPid}`);
-    expect(second.code).toBe(5);
+    expect(second.code).toBe(ExitCode.unavailable);
     expect(second.stderr.trim().split("\n")).toHaveLength(1);
     expect(second.stdout).toBe("");
-    expect(firstDone.code, firstDone.stderr).toBe(0);
+    expect(firstDone.code, firstDone.stderr).toBe(ExitCode.ok);
     expectEveryLineOnce(await exportedIds("first"));
     // The refused run registered nothing.
     const report = await runAssay(["report", "second", "--db", store], { cwd: work });
-    expect(report.code).toBe(3);
+    expect(report.code).toBe(ExitCode.refused);
   }, 600_000);
 
   it("makes a report wait for a run that holds the store, then read it whole", async () => {
@@ -98,8 +99,8 @@ describe("two processes on one embedded store", () => {
     const [read, held] = await Promise.all([report.finally(resume), holder.done]);
 
     expect(read.stderr).toContain("Waiting for the embedded store");
-    expect(read.code, read.stderr).toBe(0);
-    expect(held.code, held.stderr).toBe(0);
+    expect(read.code, read.stderr).toBe(ExitCode.ok);
+    expect(held.code, held.stderr).toBe(ExitCode.ok);
     expect(JSON.parse(read.stdout).results).toBe(SAMPLES);
   }, 600_000);
 
@@ -116,9 +117,9 @@ describe("two processes on one embedded store", () => {
     expect(report.stderr).toContain("Waiting for the embedded store");
     expect(report.stderr).toContain(`in use by \`assay run\` (pid ${holderPid}`);
     expect(report.stderr).toContain("(waited 2 s)");
-    expect(report.code).toBe(5);
+    expect(report.code).toBe(ExitCode.unavailable);
     expect(report.stdout).toBe("");
-    expect(held.code, held.stderr).toBe(0);
+    expect(held.code, held.stderr).toBe(ExitCode.ok);
     expectEveryLineOnce(await exportedIds("outwaited"));
   }, 600_000);
 
@@ -132,7 +133,7 @@ describe("two processes on one embedded store", () => {
     expect(existsSync(`${store}.lock`)).toBe(true);
 
     const resumed = await run("killed");
-    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.code, resumed.stderr).toBe(ExitCode.ok);
     expect(existsSync(`${store}.lock`)).toBe(false);
     expectEveryLineOnce(await exportedIds("killed"));
   }, 600_000);

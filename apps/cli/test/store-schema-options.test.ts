@@ -5,6 +5,7 @@ import { deletePrefix, freshPrefix, REDIS_URL } from "@assay/test-support/servic
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 import { runCli } from "../src/run-cli.js";
 
 // The schema a command works in comes from --db-schema or from the URL's libpq options
@@ -65,7 +66,7 @@ describe("a postgres:// URL whose libpq options set the search_path", () => {
       ["prune", "--keep-last", "5", "--dry-run", "--db", url],
     ]) {
       const result = await cli(args);
-      expect(result.code, `${args.join(" ")}\n${result.stderr}`).toBe(0);
+      expect(result.code, `${args.join(" ")}\n${result.stderr}`).toBe(ExitCode.ok);
       expect(result.stderr).not.toMatch(/unexpected failure/);
     }
     const client = new pg.Client({ connectionString: DATABASE_URL });
@@ -85,7 +86,7 @@ describe("a postgres:// URL whose libpq options set the search_path", () => {
   it("and a --db-schema naming another schema are refused, naming both", async () => {
     const url = `${DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     const result = await cli(["report", "local", "--db", url, "--db-schema", "elsewhere"]);
-    expect(result.code).toBe(5);
+    expect(result.code).toBe(ExitCode.unavailable);
     expect(result.stderr).toMatch(
       new RegExp(`sets search_path=${schema} in its options, and --db-schema says elsewhere`),
     );
@@ -112,7 +113,7 @@ describe("a --db-schema that is Postgres's own or the migration tool's", () => {
       for (const args of commands) {
         const result = await cli([...args, "--db-schema", reserved]);
         const what = `${args[0]} --db-schema ${reserved}\n${result.stderr}`;
-        expect(result.code, what).toBe(5);
+        expect(result.code, what).toBe(ExitCode.unavailable);
         expect(result.stderr, what).toMatch(
           new RegExp(`The schema \`${reserved}\` belongs to (Postgres itself|the migration tool)`),
         );

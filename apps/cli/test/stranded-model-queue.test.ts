@@ -5,6 +5,7 @@ import { gpuQueueName } from "@assay/queue/queue-names";
 import { deletePrefix, freshPrefix, REDIS_URL } from "@assay/test-support/services";
 import { DATABASE_URL, dropSchema, freshSchema, schemaExists } from "@assay/test-support/stores";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 import { runCli } from "../src/run-cli.js";
 
 // A GPU job's queue is named after its model's folder. A spec whose model is a relative
@@ -73,7 +74,7 @@ describe("a spec's verifier model written as a relative path", () => {
       prefix,
       ...flags,
     ]);
-    expect(result.code).toBe(3);
+    expect(result.code).toBe(ExitCode.refused);
     expect(result.stderr).toBe(
       `assay: ${spec}: default scorer #1 (verifier): its model "./models/verifier" is a relative path, ` +
         `and ${join(tmpdir(), "models/verifier")} is no folder here: the jobs would wait in a queue named ` +
@@ -89,7 +90,7 @@ describe("a spec's verifier model written as a relative path", () => {
     // Spelled apart from the first test's: this process keeps each spelling's queue name.
     const spec = specFor("./models/verifier/");
     const migrated = await cliIn(work, ["migrate", "--db", DATABASE_URL, "--db-schema", schema]);
-    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(migrated.code, migrated.stderr).toBe(ExitCode.ok);
     const produced = await cliIn(work, [
       "produce",
       DATA,
@@ -102,7 +103,7 @@ describe("a spec's verifier model written as a relative path", () => {
       "--quiet",
       ...flags,
     ]);
-    expect(produced.code, produced.stderr).toBe(0);
+    expect(produced.code, produced.stderr).toBe(ExitCode.ok);
     // Looked at from elsewhere, without --queue-prefix: the command names the folder itself.
     const status = await cliIn(tmpdir(), ["status", "served", ...flags]);
     expect(status.stdout).toContain(

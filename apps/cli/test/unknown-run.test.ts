@@ -12,7 +12,7 @@ const db = ["--db", DATABASE_URL, "--db-schema", schema];
 
 beforeAll(async () => {
   const migrate = await runAssay(["migrate", ...db]);
-  expect(migrate.code, migrate.stderr).toBe(0);
+  expect(migrate.code, migrate.stderr).toBe(ExitCode.ok);
 });
 afterAll(() => dropSchema(schema));
 

@@ -7,6 +7,7 @@ import { type AssayResult, runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema, schemaExists } from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // A worker, producer or reader pointed at a schema whose tables are missing or behind
 // stops at start with one line naming the database and the schema (exit 5), instead of
@@ -32,7 +33,7 @@ function newSchema(): string {
 }
 
 function expectRefusal(result: AssayResult, schema: string, state: RegExp): void {
-  expect(result.code, result.stderr).toBe(5);
+  expect(result.code, result.stderr).toBe(ExitCode.unavailable);
   const lines = result.stderr.trim().split("\n");
   expect(lines, result.stderr).toHaveLength(1);
   expect(lines[0]).toContain(`The database at ${redactUrl(DATABASE_URL)}, schema ${schema},`);
@@ -94,9 +95,9 @@ describe("the command a refusal names", () => {
     const refused = await runAssay(args);
     expectRefusal(refused, schema, NO_TABLES);
     const pasted = await pasteCommand(migrateHint(refused));
-    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(pasted.code, pasted.stderr).toBe(ExitCode.ok);
     const again = await runAssay(args);
-    expect(again.code, again.stderr).toBe(0);
+    expect(again.code, again.stderr).toBe(ExitCode.ok);
   });
 });
 
@@ -104,7 +105,7 @@ describe("a store migrations behind this version", () => {
   it("is refused by a worker, naming how far behind it is", async () => {
     const schema = newSchema();
     const migrate = await runAssay(["migrate", "--db", DATABASE_URL, "--db-schema", schema]);
-    expect(migrate.code, migrate.stderr).toBe(0);
+    expect(migrate.code, migrate.stderr).toBe(ExitCode.ok);
     // As if the store were last migrated by the version before.
     const client = new pg.Client({ connectionString: DATABASE_URL });
     await client.connect();

@@ -7,6 +7,7 @@ import { Template } from "@huggingface/jinja";
 import { Tokenizer } from "@huggingface/tokenizers";
 import * as ort from "onnxruntime-node";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // The scores `assay export` gives for a chat verifier, recomputed without Assay's session,
 // fit or chat code: the model's own chat template rendered with @huggingface/jinja, the
@@ -111,9 +112,9 @@ describe("a chat verifier's exported scores", () => {
       ["run", "data.jsonl", "--spec", "spec.yaml", "--db", store, "--run-id", "chat", "--json"],
       { cwd: work },
     );
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(ExitCode.ok);
     const exported = await runAssay(["export", "chat", "--db", store], { cwd: work });
-    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.code, exported.stderr).toBe(ExitCode.ok);
     const rows = exported.stdout
       .trim()
       .split("\n")

@@ -5,6 +5,7 @@ import { makeTinyModel } from "@assay/model-tools";
 import { runAssay } from "@assay/test-support/run-assay";
 import { DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TOKENS } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 import { VERIFIER_DEFAULTS } from "../src/verifier-flags.js";
 
 // The verifier's batch limits and prefix reuse, set by an operator on `assay run` and
@@ -29,7 +30,7 @@ async function scoreWith(model: string, args: string[], env: NodeJS.ProcessEnv =
     ["run", dataset, "--spec", specFor(model), "--db", db, "--run-id", "r", ...args],
     { cwd: work, env },
   );
-  expect(run.code, run.stderr).toBe(0);
+  expect(run.code, run.stderr).toBe(ExitCode.ok);
   const report = await runAssay(["report", "r", "--db", db, "--json"], { cwd: work });
   const effort = JSON.parse(report.stdout).report.verifierEffort;
   const line = run.stderr.split("\n").find((l) => l.startsWith("Verifier ")) ?? "";
@@ -102,7 +103,7 @@ describe("the verifier flags' help and errors", () => {
 
   it.each(["run", "worker"])("`assay %s --help` prints each default once", async (command) => {
     const { code, stdout } = await runAssay([command, "--help"]);
-    expect(code).toBe(0);
+    expect(code).toBe(ExitCode.ok);
     const help = stdout.replace(/\s+/g, " ");
     for (const [flag, shown] of [
       ["--max-batch-tokens <n>", "(default: 16384)"],
@@ -131,7 +132,7 @@ describe("the verifier flags' help and errors", () => {
       ["worker", "--pool", "gpu"],
     ]) {
       const { code, stderr } = await runAssay([...args, ...flag]);
-      expect(code).toBe(2);
+      expect(code).toBe(ExitCode.usage);
       expect(stderr).toContain(message);
     }
   });

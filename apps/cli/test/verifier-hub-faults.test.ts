@@ -7,6 +7,7 @@ import { type HubRequest, LocalHub } from "@assay/test-support/local-hub";
 import { runAssay } from "@assay/test-support/run-assay";
 import { MODEL_FILES } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // `assay model check <hub id>` against a local Hub that misbehaves as the real one can:
 // two processes filling one cache at once, the Hub going away half way, a gated model whose
@@ -59,8 +60,8 @@ describe("assay model check <hub id>", () => {
         runAssay(["model", "check", "acme/shared", "--json"], { cwd: work, env }),
         runAssay(["model", "check", "acme/shared", "--json"], { cwd: work, env }),
       ]);
-      expect(first.code, first.stderr).toBe(0);
-      expect(second.code, second.stderr).toBe(0);
+      expect(first.code, first.stderr).toBe(ExitCode.ok);
+      expect(second.code, second.stderr).toBe(ExitCode.ok);
     } finally {
       hub.throttle = undefined;
     }
@@ -85,12 +86,12 @@ describe("assay model check <hub id>", () => {
     hub.goneAt.add("onnx/model.onnx");
     const cut = await runAssay(["model", "check", "acme/away"], { cwd: work, env });
     await hub.reopen();
-    expect(cut.code).toBe(5);
+    expect(cut.code).toBe(ExitCode.unavailable);
     expect(cut.stderr).toContain(`cannot reach the Hugging Face Hub at ${hub.url}`);
     expect(cut.stderr).toContain(`acme/away@${sha}/onnx/model.onnx`);
     const seen = hub.requests.length;
     const rerun = await runAssay(["model", "check", "acme/away"], { cwd: work, env });
-    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.code, rerun.stderr).toBe(ExitCode.ok);
     const fetched = hub.requests
       .slice(seen)
       .filter((r) => r.path.includes("/resolve/"))
@@ -106,7 +107,7 @@ describe("assay model check <hub id>", () => {
       cwd: work,
       env: hubEnv("gated-none"),
     });
-    expect(refused.code).toBe(5);
+    expect(refused.code).toBe(ExitCode.unavailable);
     expect(refused.stderr).toContain("Set HF_TOKEN");
 
     const tokenPath = join(work, "token-file");
@@ -115,7 +116,7 @@ describe("assay model check <hub id>", () => {
       cwd: work,
       env: hubEnv("gated-path", { HF_TOKEN_PATH: tokenPath }),
     });
-    expect(byPath.code, byPath.stderr).toBe(0);
+    expect(byPath.code, byPath.stderr).toBe(ExitCode.ok);
 
     const home = join(work, "hf-home");
     mkdirSync(home, { recursive: true });
@@ -124,7 +125,7 @@ describe("assay model check <hub id>", () => {
       cwd: work,
       env: hubEnv("gated-home", { HF_HOME: home }),
     });
-    expect(byHome.code, byHome.stderr).toBe(0);
+    expect(byHome.code, byHome.stderr).toBe(ExitCode.ok);
     expect(
       hub.requests
         .filter((r) => r.path.includes("/acme/gated/resolve/"))
@@ -144,7 +145,7 @@ describe("assay model check <hub id>", () => {
     mkdirSync(sandbox);
     const env = hubEnv("unused", { ASSAY_MODEL_CACHE: join(sandbox, "cache") });
     const refused = await runAssay(["model", "check", "acme/hostile"], { cwd: work, env });
-    expect(refused.code).toBe(5);
+    expect(refused.code).toBe(ExitCode.unavailable);
     expect(refused.stderr).toContain(
       "refused: entry 5 of the Hub's file list (paths-info) names the path `onnx/../../y`, which holds `..`",
     );
@@ -163,7 +164,7 @@ describe("assay model check <hub id>", () => {
     try {
       const env = hubEnv("busy-cache", { ASSAY_HUB_RETRY_WAIT: "1" });
       const busy = await runAssay(["model", "check", "acme/busy"], { cwd: work, env });
-      expect(busy.code).toBe(5);
+      expect(busy.code).toBe(ExitCode.unavailable);
       const tries = hub.requests.slice(seen).length;
       expect(tries).toBeGreaterThan(1);
       expect(busy.stderr).toContain(`it answered 503 (service unavailable) to ${tries} tries`);
@@ -183,7 +184,7 @@ describe("assay model check <hub id>", () => {
       const endpoint = hub.url.replace("://", `://ci:${encodeURIComponent("s3cret@mirror")}@`);
       const env = hubEnv("mirror-cache", { HF_ENDPOINT: endpoint });
       const mirrored = await runAssay(["model", "check", "acme/mirrored"], { cwd: work, env });
-      expect(mirrored.code, mirrored.stderr).toBe(0);
+      expect(mirrored.code, mirrored.stderr).toBe(ExitCode.ok);
       expect(hub.requests.slice(seen).every((r) => r.authorization?.startsWith("Basic "))).toBe(
         true,
       );
@@ -198,7 +199,7 @@ describe("assay model check <hub id>", () => {
     try {
       const env = hubEnv("revoked-cache", { HF_TOKEN: "hf_revoked" });
       const refused = await runAssay(["model", "check", "acme/open"], { cwd: work, env });
-      expect(refused.code).toBe(5);
+      expect(refused.code).toBe(ExitCode.unavailable);
       expect(refused.stderr).toContain(
         "answered 401: it refused the access token from HF_TOKEN (invalid, expired or revoked)",
       );

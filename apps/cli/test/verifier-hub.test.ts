@@ -6,6 +6,7 @@ import { LocalHub } from "@assay/test-support/local-hub";
 import { runAssay } from "@assay/test-support/run-assay";
 import { MODEL_FILES } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // `assay run` with a spec naming a hub id, the Hub being a local server that HF_ENDPOINT
 // points at: the scores it stores name the commit the model was downloaded at.
@@ -38,12 +39,12 @@ describe("assay run with a hub-id verifier", () => {
       ["run", dataset, "--spec", spec, "--db", store, "--run-id", "hub", "--json"],
       { cwd: work, env },
     );
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(ExitCode.ok);
     expect(JSON.parse(run.stdout).results).toBe(1);
     // Not a terminal: no download bars in the log.
     expect(run.stderr).not.toContain("downloading");
     const exported = await runAssay(["export", "hub", "--db", store], { cwd: work, env });
-    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.code, exported.stderr).toBe(ExitCode.ok);
     const rows = exported.stdout
       .trim()
       .split("\n")

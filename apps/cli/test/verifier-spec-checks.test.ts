@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { makeTinyModel } from "@assay/model-tools";
 import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/exit-codes.js";
 
 // The tiny distribution model has two criteria (correctness, completeness) and three
 // prompt variants; its scores mean nothing, but the stored values are the real ones.
@@ -55,7 +56,7 @@ describe("verifier args that cannot work with the model", () => {
     const file = spec(name.replaceAll(" ", "-"), args);
     const db = join(work, `store-${name.replaceAll(" ", "-")}`);
     const run = await runAssay(["run", dataset, "--spec", file, "--db", db, "--run-id", "bad"]);
-    expect(run.code, run.stderr).toBe(3);
+    expect(run.code, run.stderr).toBe(ExitCode.refused);
     // One line naming the spec file, the scorer and the argument, and how to fix it.
     expect(run.stderr).toContain(`${file}: default scorer #1 (verifier): `);
     expect(run.stderr).toMatch(message);
@@ -68,7 +69,7 @@ describe("verifier args that cannot work with the model", () => {
     const produce = await runAssay(["produce", dataset, "--spec", file], {
       env: { DATABASE_URL: "postgres://127.0.0.1:1/none", REDIS_URL: "redis://127.0.0.1:1" },
     });
-    expect(produce.code, produce.stderr).toBe(3);
+    expect(produce.code, produce.stderr).toBe(ExitCode.refused);
     expect(produce.stderr).toMatch(/default scorer #1 \(verifier\): Expected `repetitions`/);
   });
 });
@@ -78,10 +79,10 @@ describe("selection ablation by criterion and variant", () => {
     const db = join(work, "store-ablation");
     const file = spec("ablation", { repetitions: 2 }, true);
     const run = await runAssay(["run", dataset, "--spec", file, "--db", db, "--run-id", "ck"]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(ExitCode.ok);
 
     const json = await runAssay(["report", "ck", "--db", db, "--format", "json"]);
-    expect(json.code, json.stderr).toBe(0);
+    expect(json.code, json.stderr).toBe(ExitCode.ok);
     const { report, ablation } = JSON.parse(json.stdout);
     expect(ablation.criteria).toEqual(["correctness", "completeness"]);
     expect(ablation.variants).toBe(2);

@@ -34,6 +34,7 @@ export { modelQueuesOf } from "./run/model-queues.js";
 export { planSample } from "./run/plan.js";
 export {
   DEFAULT_MAX_INPUT_ERRORS,
+  DEFAULT_PRODUCE_CHUNK_SIZE,
   type ProduceOptions,
   type ProduceResult,
   produce,

@@ -17,15 +17,21 @@ export interface Accuracy {
   oracle: Rate;
 }
 
+/** What the accuracies read of a task's selection (a stored `SelectionRecord` has it too). */
+export type AccuracyInput = Pick<
+  TaskSelection,
+  "selectedIndex" | "selectedCorrect" | "firstCorrect" | "anyCorrect"
+>;
+
 /**
  * The three accuracies (docs/architecture.md, "Selection"), over the same tasks: those whose
  * correctness is known for all three. A task with no scored candidate stays in (selected counts it
  * unsolved); a task whose first, picked or any-correct answer is unknown is left out of all
  * three, never counted as a failure of one of them only.
  */
-export function accuracyOf(selections: readonly TaskSelection[]): Accuracy {
+export function accuracyOf(selections: readonly AccuracyInput[]): Accuracy {
   const counted = selections.filter(countsForAccuracy);
-  const share = (pick: (s: TaskSelection) => boolean | null): Rate =>
+  const share = (pick: (s: AccuracyInput) => boolean | null): Rate =>
     rateOf(counted.filter((s) => pick(s) === true).length, counted.length);
   return {
     tasks: selections.length,
@@ -37,7 +43,7 @@ export function accuracyOf(selections: readonly TaskSelection[]): Accuracy {
 }
 
 /** Whether a task's correctness is known for pass@1, the pick and the oracle alike. */
-function countsForAccuracy(selection: TaskSelection): boolean {
+function countsForAccuracy(selection: AccuracyInput): boolean {
   return (
     selection.firstCorrect !== null &&
     selection.selectedCorrect !== null &&

@@ -16,7 +16,7 @@ export {
   type TaskOutcome,
   taskOutcome,
 } from "./ablation/pick-candidate.js";
-export { type Accuracy, accuracyOf } from "./accuracy.js";
+export { type Accuracy, type AccuracyInput, accuracyOf } from "./accuracy.js";
 export { type BestOfN, bestOfN } from "./best-of-n.js";
 export {
   type BradleyTerryFit,

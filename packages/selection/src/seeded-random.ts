@@ -1,17 +1,13 @@
+import { seededRandom as mulberry32 } from "@assay/core/stats";
+
 /**
- * A seeded generator of numbers in [0, 1): FNV-1a hashes the key into a 32-bit state and
- * mulberry32 steps it. Written out rather than imported because the pivots of a stored run
- * must come out the same after any dependency upgrade: these few lines are the whole
- * contract, and a library's generator may change between major versions.
+ * A seeded generator of numbers in [0, 1) for a text key: FNV-1a hashes the key into a
+ * 32-bit seed for core's mulberry32. The pivots of a stored run must come out the same
+ * after any upgrade, so both are our own few lines, never a library's generator (which may
+ * change between major versions); test/seeded-random.test.ts pins the sequence.
  */
 export function seededRandom(key: string): () => number {
-  let state = fnv1a(key);
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(fnv1a(key));
 }
 
 function fnv1a(text: string): number {

@@ -44,6 +44,7 @@ export type {
 } from "./queries/selections.js";
 export { RejectedRowError } from "./rejected-row-error.js";
 export type { SelectionStats } from "./reports/selection-stats.js";
+export { RAW_TABLES, type RawTable } from "./run-partitions.js";
 export { schemasHoldingRun } from "./run-schemas.js";
 export * as schema from "./schema.js";
 export type { StoreKind } from "./sql-runner.js";

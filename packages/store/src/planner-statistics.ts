@@ -1,15 +1,15 @@
 import { ROLLUP_TABLES } from "./reports/rollups/rollup-tables.js";
 import { runnerOf } from "./reports/runner-of.js";
-import { type RawTable, runPartitions } from "./run-partitions.js";
+import { RAW_TABLES, type RawTable, runPartitions } from "./run-partitions.js";
 import type { StoreDriver } from "./store-driver.js";
 
-/** The partitioned tables a run writes as it is scored (migration 0015), and the others. */
-const WRITTEN_PARTITIONED: readonly RawTable[] = ["samples", "scores", "truncations", "usage"];
-const WRITTEN_TABLES = ["runs", "input_errors"];
-
-/** The tables written from those once the run completes: its selections and rollups. */
+/** The tables written from the scored rows once the run completes: selections and rollups. */
 const DERIVED_PARTITIONED: readonly RawTable[] = ["selections"];
 const DERIVED_TABLES = ROLLUP_TABLES;
+
+/** The partitioned tables a run writes as it is scored (every other raw table), and the others. */
+const WRITTEN_PARTITIONED = RAW_TABLES.filter((t) => !DERIVED_PARTITIONED.includes(t));
+const WRITTEN_TABLES = ["runs", "input_errors"];
 
 /**
  * Refreshes the planner's statistics of the tables a run wrote (`written`), or of its

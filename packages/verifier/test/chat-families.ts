@@ -3,9 +3,11 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
-/** The chat families tested on real templates; `llama3.2` is Llama 3's tokenizer with Llama 3.2 Instruct's template. */
-export const CHAT_FAMILIES = ["qwen3", "llama3", "gemma3", "llama3.2"] as const;
-export type ChatFamilyName = (typeof CHAT_FAMILIES)[number];
+import { CHAT_FAMILIES, type ChatFamily } from "@assay/core/chat-families";
+
+/** The chat families tested on real templates (core's list). */
+export { CHAT_FAMILIES };
+export type ChatFamilyName = ChatFamily;
 
 const packageDir = (family: string) =>
   dirname(

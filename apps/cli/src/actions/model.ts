@@ -1,3 +1,4 @@
+import type { ChatFamily } from "@assay/core/chat-families";
 import Table from "cli-table3";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { requireModelTools } from "../model-tools.js";
@@ -16,7 +17,7 @@ export interface MakeTinyFlags {
   externalData?: boolean;
   withPast?: boolean;
   fusedAttention?: boolean;
-  chat?: "qwen3" | "llama3" | "gemma3" | "llama3.2";
+  chat?: ChatFamily;
 }
 
 export interface CheckFlags {

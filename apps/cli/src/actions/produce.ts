@@ -5,6 +5,7 @@ import {
   checkAnswerFiles,
   completeRun,
   createOrResumeRun,
+  DEFAULT_PRODUCE_CHUNK_SIZE,
   modelQueuesOf,
   type OpenDataset,
   openDataset,
@@ -53,7 +54,7 @@ export interface ProduceFlags extends DistributedFlags, AnswersFlags, InputError
 
 // Redis, Postgres and the reading of the next chunk overlap: a few chunks are stored or
 // enqueued while the next is read, which keeps every service busy and memory bounded.
-const PIPELINE = { chunkSize: 500, chunksInFlight: 3 } as const;
+const PIPELINE = { chunkSize: DEFAULT_PRODUCE_CHUNK_SIZE, chunksInFlight: 3 } as const;
 
 export async function produceAction(dataset: string, flags: ProduceFlags): Promise<number> {
   const answers = answerSources(flags); // bad answer flags are bad usage, before anything loads

@@ -1,6 +1,4 @@
-import { resolve } from "node:path";
 import { describeInputError, redactUrl, shellWord } from "@assay/core";
-import { DEFAULT_MAX_LINE_BYTES } from "@assay/core/input-formats";
 import type { DatasetFormat } from "@assay/pipeline";
 import {
   checkAnswerFiles,
@@ -28,6 +26,7 @@ import { printSummary } from "../print-summary.js";
 import { downloadOption } from "../progress/download-view.js";
 import type { ProgressSnapshot } from "../progress/progress-meter.js";
 import { createProgressView } from "../progress/progress-view.js";
+import { resumeWords } from "../resume-words.js";
 import { defaultRunId } from "../run-id.js";
 import { scorerRegistry } from "../scorer-registry.js";
 import { shutdownSignal } from "../shutdown-signal.js";
@@ -193,20 +192,11 @@ async function runOpenDataset(
 
 /** The arguments of the `assay run` that resumes this one, its files as absolute paths. */
 function runCommandTail(dataset: string, runId: string, flags: RunFlags): string {
-  const words = [dataset === "-" ? dataset : resolve(dataset), "--run-id", runId];
-  if (flags.spec !== undefined) words.push("--spec", resolve(flags.spec));
-  if (flags.format !== undefined) words.push("--format", flags.format);
+  const store: string[] = [];
   // A password in a database URL is not printed (`***`; put it back to paste).
-  if (flags.db !== undefined) words.push("--db", redactUrl(flags.db));
-  if (flags.dbSchema !== undefined) words.push("--db-schema", flags.dbSchema);
-  for (const file of flags.answers ?? []) words.push("--answers", resolve(file));
-  if (flags.answersFormat !== undefined) words.push("--answers-format", flags.answersFormat);
-  if (flags.answersIdPrefix !== undefined) {
-    words.push("--answers-id-prefix", flags.answersIdPrefix);
-  }
-  if (flags.maxLineBytes !== DEFAULT_MAX_LINE_BYTES)
-    words.push("--max-line-bytes", String(flags.maxLineBytes));
-  return words.map(shellWord).join(" ");
+  if (flags.db !== undefined) store.push("--db", redactUrl(flags.db));
+  if (flags.dbSchema !== undefined) store.push("--db-schema", flags.dbSchema);
+  return resumeWords(dataset, runId, flags, store).map(shellWord).join(" ");
 }
 
 function answersOption(flags: RunFlags) {

@@ -3,6 +3,7 @@ import { RedisOutage, runWorker } from "@assay/pipeline/worker";
 import type { DistributedFlags } from "../distributed/distributed-options.js";
 import { openQueues, openSharedStore } from "../distributed/open-services.js";
 import { argsWithoutDevices, runOnePerDevice } from "../distributed/per-device.js";
+import { DEFAULT_WORKER_CONCURRENCY } from "../distributed/worker-concurrency.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { createMaskedLogger } from "../logger.js";
 import type { DeviceName } from "../options.js";
@@ -28,9 +29,6 @@ export interface WorkerFlags extends DistributedFlags {
   /** The verifier flags typed on the command line (see `verifierFlagsGiven`). */
   verifier: VerifierFlags;
 }
-
-/** Jobs in flight per process when --concurrency is not given. */
-const DEFAULT_CONCURRENCY: Record<Pool, number> = { cpu: 200, gpu: 32 };
 
 export async function workerAction(flags: WorkerFlags): Promise<void> {
   const log = createMaskedLogger(readEnv().ASSAY_LOG_LEVEL, `assay-worker-${flags.pool}`);
@@ -69,7 +67,7 @@ export async function workerAction(flags: WorkerFlags): Promise<void> {
         await runWorker({
           pool: flags.pool,
           ...(flags.model !== undefined && { model: flags.model }),
-          concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY[flags.pool],
+          concurrency: flags.concurrency ?? DEFAULT_WORKER_CONCURRENCY[flags.pool],
           jobTimeoutMs: flags.jobTimeout * 1000,
           store,
           transport,

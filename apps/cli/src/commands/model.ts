@@ -1,3 +1,4 @@
+import { CHAT_FAMILIES } from "@assay/core/chat-families";
 import { type CommandUnknownOpts, InvalidArgumentError, Option } from "@commander-js/extra-typings";
 import type { CheckFlags, MakeTinyFlags, PrepareFlags } from "../actions/model.js";
 import { declaredFlags } from "../declared-flags.js";
@@ -43,7 +44,7 @@ export function registerModel(program: CommandUnknownOpts): void {
       new Option(
         "--chat <family>",
         "a chat model: that family's real tokenizer and chat template, the instruction as the system message; llama3.2 is Llama 3's tokenizer with Llama 3.2 Instruct's template (all but qwen3 take a probe head)",
-      ).choices(["qwen3", "llama3", "gemma3", "llama3.2"]),
+      ).choices(CHAT_FAMILIES),
     )
     .action(async (dir, flags) => {
       const { makeTinyAction } = await import("../actions/model.js");

@@ -1,3 +1,4 @@
+import { DEFAULT_RUN_CONCURRENCY } from "@assay/core/run-defaults";
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { RunFlags } from "../actions/run.js";
 import { addAnswersOptions } from "../answers-options.js";
@@ -30,7 +31,12 @@ export function registerRun(program: CommandUnknownOpts): void {
       "run id; reuse one to resume a run (default: <dataset>-<time>)",
       parseRunId,
     )
-    .option("--concurrency <n>", "jobs in flight at once", positiveInt("--concurrency"), 4000)
+    .option(
+      "--concurrency <n>",
+      "jobs in flight at once",
+      positiveInt("--concurrency"),
+      DEFAULT_RUN_CONCURRENCY,
+    )
     .option(
       "--job-timeout <seconds>",
       "a job's time limit: past it the job fails with the reason and is retried, and its last try stores the result unscored (timeout); the spec's job_timeout_s wins",

@@ -3,6 +3,7 @@ import type { WorkerFlags } from "../actions/worker.js";
 import { declaredFlags } from "../declared-flags.js";
 import { addDistributedOptions } from "../distributed/distributed-options.js";
 import { parseDeviceList } from "../distributed/per-device.js";
+import { DEFAULT_WORKER_CONCURRENCY } from "../distributed/worker-concurrency.js";
 import { deviceName, positiveInt, wholeNumber } from "../options.js";
 import {
   addVerifierFlags,
@@ -32,7 +33,7 @@ export function registerWorker(program: CommandUnknownOpts): void {
     .option("--threads <n>", "GPU pool: onnxruntime threads per process", positiveInt("--threads"))
     .option(
       "--concurrency <n>",
-      "jobs in flight at once (default: cpu 200, gpu 32)",
+      `jobs in flight at once (default: cpu ${DEFAULT_WORKER_CONCURRENCY.cpu}, gpu ${DEFAULT_WORKER_CONCURRENCY.gpu})`,
       positiveInt("--concurrency"),
     )
     .option(

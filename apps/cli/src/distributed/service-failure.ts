@@ -1,10 +1,9 @@
-import { resolve } from "node:path";
 import { AssayError, readEnv } from "@assay/core";
-import { DEFAULT_MAX_LINE_BYTES } from "@assay/core/input-formats";
 import { describeRedisFault } from "@assay/queue";
 import type { ProduceFlags } from "../actions/produce.js";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { lostDatabase } from "../lost-connection.js";
+import { resumeWords } from "../resume-words.js";
 import { storeTarget } from "../store-option.js";
 import type { DistributedFlags } from "./distributed-options.js";
 import { pasteableCommand } from "./pasteable-command.js";
@@ -66,18 +65,7 @@ function jobsGone(error: JobsGoneError, runId: string, flags: DistributedFlags):
  * pasted in any folder (the run records the dataset's absolute path too).
  */
 export function produceCommand(dataset: string, runId: string, flags: ProduceFlags): string {
-  const words = ["produce", dataset === "-" ? dataset : resolve(dataset), "--run-id", runId];
-  if (flags.spec !== undefined) words.push("--spec", resolve(flags.spec));
-  if (flags.format !== undefined) words.push("--format", flags.format);
-  for (const file of flags.answers ?? []) words.push("--answers", resolve(file));
-  if (flags.answersFormat !== undefined) words.push("--answers-format", flags.answersFormat);
-  if (flags.answersIdPrefix !== undefined) {
-    words.push("--answers-id-prefix", flags.answersIdPrefix);
-  }
-  // A resume reads the rest of the file as this produce did.
-  if (flags.maxLineBytes !== DEFAULT_MAX_LINE_BYTES)
-    words.push("--max-line-bytes", String(flags.maxLineBytes));
-  return pasteableCommand(words, flags);
+  return pasteableCommand(["produce", ...resumeWords(dataset, runId, flags)], flags);
 }
 
 export function retryCommand(runId: string, flags: DistributedFlags, extra: string[] = []): string {

@@ -5,6 +5,7 @@ import { type OpenStoreOptions, openStore, type Store } from "@assay/store";
 import { runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema, queryRows } from "@assay/test-support/stores";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../../src/exit-codes.js";
 import {
   ANTHROPIC_AS_JSONL,
   ANTHROPIC_OUTPUT,
@@ -53,7 +54,7 @@ async function storeFlags(store: StoreKind, name: string): Promise<TestDb> {
   schemas.push(schema);
   const flags = ["--db", DATABASE_URL, "--db-schema", schema];
   const migrate = await runAssay(["migrate", ...flags]);
-  expect(migrate.code, migrate.stderr).toBe(0);
+  expect(migrate.code, migrate.stderr).toBe(ExitCode.ok);
   return { flags, options: { databaseUrl: DATABASE_URL, schema } };
 }
 
@@ -96,7 +97,7 @@ async function stored(run: string, db: TestDb) {
 /** The report's cost of a run and the answer-join counts it shows. */
 async function reported(run: string, db: TestDb) {
   const report = await assay(["report", run, "--prices", prices, "--json", ...db.flags]);
-  expect(report.code, report.stderr).toBe(0);
+  expect(report.code, report.stderr).toBe(ExitCode.ok);
   const parsed = JSON.parse(report.stdout);
   return { cost: parsed.report.cost as unknown, answers: parsed.answers as unknown };
 }
@@ -182,7 +183,7 @@ describe.each(["pglite", "postgres"] as const)("assay run --answers (%s)", (stor
       const joinArgs = [...run, "--answers-format", format, "--run-id", "joined", "--json"];
       const joined = await assay([...joinArgs, ...db.flags]);
       // Exit 4: the run completed, and what did not join is listed as input errors.
-      expect(joined.code, joined.stderr).toBe(4);
+      expect(joined.code, joined.stderr).toBe(ExitCode.inputErrors);
       expect(JSON.parse(joined.stdout).answers).toEqual(counts);
       const errorRows = await withStore(db, (store) =>
         rowsOf(store, "joined", "input_errors", "file, line"),
@@ -216,7 +217,7 @@ describe.each(["pglite", "postgres"] as const)("assay run --answers (%s)", (stor
         "--quiet",
         ...db.flags,
       ]);
-      expect(plain.code, plain.stderr).toBe(0);
+      expect(plain.code, plain.stderr).toBe(ExitCode.ok);
       const fromJoin = await stored("joined", db);
       expect(fromJoin.scores.length).toBeGreaterThan(0);
       expect(fromJoin.usage.every((row) => row.role === "generator")).toBe(true);
@@ -236,7 +237,7 @@ describe.each(["pglite", "postgres"] as const)("assay run --answers (%s)", (stor
 
       // A rerun with the same files stores nothing new and counts the same.
       const rerun = await assay([...joinArgs, ...db.flags]);
-      expect(rerun.code, rerun.stderr).toBe(4);
+      expect(rerun.code, rerun.stderr).toBe(ExitCode.inputErrors);
       expect(rerun.stderr).toContain("already stored");
       expect(JSON.parse(rerun.stdout).answers).toEqual(counts);
       expect(await stored("joined", db)).toEqual(fromJoin);

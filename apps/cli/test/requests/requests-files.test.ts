@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../../src/exit-codes.js";
 import { requestLines } from "./fake-provider.js";
 
 // What `assay requests` writes without a provider: files split at the limits, unsendable
@@ -44,7 +45,7 @@ describe("assay requests", () => {
       "--max-file-bytes",
       "500",
     ]);
-    expect(result.code, result.stderr).toBe(4);
+    expect(result.code, result.stderr).toBe(ExitCode.inputErrors);
     expect(result.stderr).toContain(`${dataset}:2: field \`question\`: the prompt is empty`);
     expect(result.stderr).toMatch(
       new RegExp(
@@ -85,7 +86,7 @@ describe("assay requests", () => {
       "--out",
       out,
     ]);
-    expect(again.code).toBe(3);
+    expect(again.code).toBe(ExitCode.refused);
     expect(again.stderr).toContain("already holds vllm-0001.jsonl");
   });
 
@@ -112,7 +113,7 @@ describe("assay requests", () => {
       "--out",
       join(work, "never"),
     ]);
-    expect(result.code, result.stderr).toBe(4);
+    expect(result.code, result.stderr).toBe(ExitCode.inputErrors);
     const estimate = JSON.parse(result.stdout);
     // Sent: a1, a3, a4, a5, a1 again, a7 (estimate does not split files), two requests each.
     const sent = [rows[0], rows[2], rows[3], rows[4], rows[5], rows[6]].map(

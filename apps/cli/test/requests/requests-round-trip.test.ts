@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../../src/exit-codes.js";
 import {
   anthropicOutput,
   openaiOutput,
@@ -152,7 +153,7 @@ describe("assay requests → batch → run --answers → report", () => {
         out,
         "--json",
       ]);
-      expect(written.code, written.stderr).toBe(0);
+      expect(written.code, written.stderr).toBe(ExitCode.ok);
       const files = readdirSync(out).map((name) => join(out, name));
       const requests = files.flatMap(requestLines);
       // Every prompt the fake reads is the template filled from the mapped column.
@@ -176,7 +177,7 @@ describe("assay requests → batch → run --answers → report", () => {
         "--json",
       ]);
       // Exit 4: t3 errored and t4 expired, each an input error; the rest joined with no flag.
-      expect(run.code, run.stderr).toBe(4);
+      expect(run.code, run.stderr).toBe(ExitCode.inputErrors);
       expect(JSON.parse(run.stdout).answers).toEqual({
         joined: 2,
         missingAnswers: 2,
@@ -187,7 +188,7 @@ describe("assay requests → batch → run --answers → report", () => {
         unjoined: [],
       });
       const report = await runAssay(["report", api, "--prices", prices, "--json", "--db", db]);
-      expect(report.code, report.stderr).toBe(0);
+      expect(report.code, report.stderr).toBe(ExitCode.ok);
       const reported = JSON.parse(report.stdout).report.cost;
       expect(reported.solvedTasks).toBe(1);
       expect(reported.perSolvedTask.generation).toBeCloseTo(cost, 12);

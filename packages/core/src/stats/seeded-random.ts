@@ -1,7 +1,10 @@
 /**
  * A seeded generator of uniform numbers in [0, 1) (mulberry32: 32-bit state, period 2^32).
  * Reports use it so the same runs and the same seed always print the same interval;
- * `Math.random` cannot be seeded. Not for anything that needs unpredictability.
+ * `Math.random` cannot be seeded. Not for anything that needs unpredictability. The one
+ * generator of the code base: the selection's pivots (keyed by text) and the tiny models'
+ * weights draw from it too, so its sequence must never change (selection's
+ * test/seeded-random.test.ts pins it).
  */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;

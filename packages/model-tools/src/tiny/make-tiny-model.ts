@@ -1,6 +1,7 @@
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import type { ChatFamily } from "@assay/core/chat-families";
 import type { AssayConfigInput } from "@assay/verifier";
 import { normalArray, seededNormal } from "./random.js";
 import { tinyPairwiseConfig } from "./tiny-pairwise.js";
@@ -69,9 +70,6 @@ export interface TinyModelOptions {
    */
   chat?: ChatFamily;
 }
-
-export const CHAT_FAMILIES = ["qwen3", "llama3", "gemma3", "llama3.2"] as const;
-export type ChatFamily = (typeof CHAT_FAMILIES)[number];
 
 /** Vocabulary sizes of the families' tokenizers (config.json `vocab_size`). */
 const FAMILY_VOCAB: Record<ChatFamily, number> = {

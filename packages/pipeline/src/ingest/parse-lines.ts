@@ -9,7 +9,7 @@ import {
   TextParts,
 } from "@assay/core";
 import type { LineBytes } from "./read-line-batches.js";
-import { decodeLine, type LineProblem, lineDecoder, type RawLine } from "./read-lines.js";
+import { eachLine, type LineProblem, type RawLine } from "./read-lines.js";
 
 /**
  * What one dataset line became, as plain data (it crosses from a parse thread by
@@ -36,9 +36,6 @@ type ParsedOutcome =
  * the line was parsed. A record is JSON-safe: it was parsed from JSON and checked storable.
  */
 type ReplyItem = DatasetLine | ["blank"] | ["refused", string, string];
-
-const NEWLINE = 0x0a;
-const decoder = lineDecoder();
 
 /**
  * Splits, decodes, parses and validates a batch of lines: the part of reading a dataset
@@ -114,25 +111,6 @@ function outcomeOfItem(item: ReplyItem, line: number): LineOutcome {
   if (!Array.isArray(item)) return { kind: "samples", line, samples: samplesFromLine(item, line) };
   if (item[0] === "blank") return { kind: "blank", line };
   return { kind: "refused", line, field: item[1], message: item[2] };
-}
-
-function eachLine<T>(batch: LineBytes, maxLineBytes: number, outcomeOf: (raw: RawLine) => T): T[] {
-  const { bytes } = batch;
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const outcomes: T[] = [];
-  let number = batch.firstLine;
-  for (let start = 0; start < buffer.length; number += 1) {
-    let end = buffer.indexOf(NEWLINE, start);
-    if (end === -1) end = buffer.length;
-    const length = end - start;
-    const raw: RawLine =
-      length > maxLineBytes
-        ? { number, problem: "too_long", bytes: length }
-        : decodeLine(decoder, buffer.subarray(start, end), number);
-    outcomes.push(outcomeOf(raw));
-    start = end + 1;
-  }
-  return outcomes;
 }
 
 /** One line, read or found unreadable, as its outcome. */

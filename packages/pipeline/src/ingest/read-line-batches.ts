@@ -1,4 +1,5 @@
 import { type FileHandle, open } from "node:fs/promises";
+import { countLineFeeds } from "./formats/newline-count.js";
 
 /**
  * Whole lines of a file as bytes, the first of them numbered `firstLine`; each ends with
@@ -75,7 +76,7 @@ export async function* readLineBatches(
         carry = joined(NOTHING, read.subarray(last + 1), read.length - last - 1);
         // Counted before the batch is handed over: handing it to a thread detaches it.
         const firstLine = next;
-        next += countNewlines(lines);
+        next += countLineFeeds(lines);
         yield { kind: "lines", firstLine, bytes: lines };
       }
       if (carry.length > maxLineBytes) {
@@ -96,13 +97,4 @@ function joined(head: Uint8Array, tail: Uint8Array, length: number): Uint8Array<
   out.set(head);
   out.set(tail.subarray(0, length), head.length);
   return out;
-}
-
-function countNewlines(bytes: Uint8Array): number {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let count = 0;
-  for (let at = buffer.indexOf(NEWLINE); at !== -1; at = buffer.indexOf(NEWLINE, at + 1)) {
-    count += 1;
-  }
-  return count;
 }

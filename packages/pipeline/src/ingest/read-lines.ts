@@ -1,5 +1,5 @@
-import { createReadStream } from "node:fs";
 import { TextDecoder } from "node:util";
+import { type LineBytes, readLineBatches } from "./read-line-batches.js";
 
 /** One line of a text file, or why it could not be read. */
 export type RawLine =
@@ -16,49 +16,49 @@ export interface ReadLinesOptions {
 
 const NEWLINE = 0x0a;
 const BOM = 0xfeff;
+const decoder = lineDecoder();
 
 /**
- * Streams a file line by line. Written by hand rather than with `node:readline` because
+ * Streams a file line by line: the batches of `readLineBatches`, split by `eachLine`, the
+ * same two steps a dataset's lines take (on a parse thread), so that both count, decode
+ * and refuse lines alike. Written by hand rather than with `node:readline` because
  * readline buffers a line of any length and silently replaces invalid UTF-8; a nightly
  * dataset needs both reported with their line number.
  */
 export async function* readLines(path: string, options: ReadLinesOptions): AsyncGenerator<RawLine> {
-  const decoder = lineDecoder();
-  let parts: Buffer[] = [];
-  let bytes = 0;
-  let oversize = false;
-  let number = 0;
-
-  const finishLine = (): RawLine => {
-    number += 1;
-    const line = oversize
-      ? ({ number, problem: "too_long", bytes } as const)
-      : decodeLine(decoder, Buffer.concat(parts, bytes), number);
-    parts = [];
-    bytes = 0;
-    oversize = false;
-    return line;
-  };
-
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    const buffer = chunk as Buffer;
-    let start = 0;
-    while (start <= buffer.length) {
-      const end = buffer.indexOf(NEWLINE, start);
-      const segment = buffer.subarray(start, end === -1 ? buffer.length : end);
-      bytes += segment.length;
-      if (bytes > options.maxLineBytes) {
-        oversize = true;
-        parts = [];
-      } else if (segment.length > 0) {
-        parts.push(segment);
-      }
-      if (end === -1) break;
-      yield finishLine();
-      start = end + 1;
-    }
+  const { maxLineBytes } = options;
+  for await (const batch of readLineBatches(path, { maxLineBytes })) {
+    if (batch.kind === "too_long")
+      yield { number: batch.line, problem: "too_long", bytes: batch.bytes };
+    else yield* eachLine(batch, maxLineBytes, (raw) => raw);
   }
-  if (bytes > 0) yield finishLine();
+}
+
+/**
+ * Each line of a batch of whole lines (`readLineBatches`), numbered from its first line,
+ * as `outcomeOf` makes it of the line read, or found too long or not UTF-8.
+ */
+export function eachLine<T>(
+  batch: LineBytes,
+  maxLineBytes: number,
+  outcomeOf: (raw: RawLine) => T,
+): T[] {
+  const { bytes } = batch;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const outcomes: T[] = [];
+  let number = batch.firstLine;
+  for (let start = 0; start < buffer.length; number += 1) {
+    let end = buffer.indexOf(NEWLINE, start);
+    if (end === -1) end = buffer.length;
+    const length = end - start;
+    const raw: RawLine =
+      length > maxLineBytes
+        ? { number, problem: "too_long", bytes: length }
+        : decodeLine(decoder, buffer.subarray(start, end), number);
+    outcomes.push(outcomeOf(raw));
+    start = end + 1;
+  }
+  return outcomes;
 }
 
 /** The decoder `decodeLine` needs. */

@@ -26,7 +26,7 @@ export interface ProduceOptions {
   spec: RunSpec;
   runId: string;
   maxLineBytes?: number;
-  /** Samples stored and planned together. Default 500. */
+  /** Samples stored and planned together. Default `DEFAULT_PRODUCE_CHUNK_SIZE`. */
   chunkSize?: number;
   /**
    * The run was just created, so nothing of it is stored yet: skip looking up stored
@@ -98,6 +98,9 @@ async function produceOpen(options: ProduceOptions, opened: OpenDataset): Promis
   }
 }
 
+/** Samples stored and planned together by `produce` (and `assay produce`) unless told. */
+export const DEFAULT_PRODUCE_CHUNK_SIZE = 500;
+
 /** Lines read and not planned yet, with the input errors found among them. */
 interface Chunk {
   lines: Sample[][];
@@ -111,7 +114,7 @@ async function produceRead(options: ProduceOptions, opened: OpenDataset): Promis
   const { store, registry, spec, runId } = options;
   const dataset = opened.path;
   const newRun = options.newRun === true;
-  const chunkSize = options.chunkSize ?? 500;
+  const chunkSize = options.chunkSize ?? DEFAULT_PRODUCE_CHUNK_SIZE;
   // Answers joined from batch outputs count their tokens their own way (see AnswerJoin).
   const generatorUsage = options.answers === undefined ? spec.generator_usage : JOINED_USAGE;
   const planJobs = linePlanner({ runId, spec, registry, dataset, generatorUsage });

@@ -1,4 +1,5 @@
 import type { RunSpec, RunSummary } from "@assay/core";
+import { DEFAULT_RUN_CONCURRENCY } from "@assay/core/run-defaults";
 import { LocalTransport } from "@assay/queue/local";
 import type { ScorerRegistry } from "@assay/scorers";
 import type { SelectionTotals } from "@assay/selection";
@@ -17,7 +18,7 @@ export interface RunLocalOptions {
   dataset: string | OpenDataset;
   spec: RunSpec;
   runId: string;
-  /** Jobs in flight at once. Default 4000: enough to fill the writer's batches. */
+  /** Jobs in flight at once. Default `DEFAULT_RUN_CONCURRENCY`. */
   concurrency?: number;
   /** Time limit of a job whose spec set none, in ms (see `ScoreHandlerOptions`). */
   jobTimeoutMs?: number;
@@ -91,7 +92,7 @@ const CPU_BATCH = WRITER_BATCH;
  */
 export async function runLocal(options: RunLocalOptions): Promise<RunOutcome> {
   const { store, registry, runId } = options;
-  const concurrency = options.concurrency ?? 4000;
+  const concurrency = options.concurrency ?? DEFAULT_RUN_CONCURRENCY;
   const parseThreads = options.parseThreads ?? (store.kind === "pglite" ? 0 : undefined);
   const transport = new LocalTransport({ highWaterMark: Math.max(4096, concurrency * 2) });
   const writer = store.createResultWriter({ maxBatch: WRITER_BATCH, maxDelayMs: 20 });

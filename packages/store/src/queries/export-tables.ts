@@ -1,5 +1,6 @@
 import { getTableColumns, getTableName, type Table } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/pg-core";
+import type { RawTable } from "../run-partitions.js";
 import { inputErrors, samples, selections, truncations, usage } from "../schema.js";
 import type { SqlRunner } from "../sql-runner.js";
 
@@ -7,6 +8,8 @@ import type { SqlRunner } from "../sql-runner.js";
  * The raw tables of a run that `assay export --table` writes besides its scores: enough to
  * recompute every report figure (labels and candidates from samples, tokens from usage,
  * cuts and refusals from truncations, picks from selections) without the report's queries.
+ * Every raw table but `scores` (exported with each score's task, apart) is here: a raw
+ * table added to RAW_TABLES and not here fails to compile.
  */
 export const EXPORTED_TABLES = {
   samples,
@@ -14,7 +17,7 @@ export const EXPORTED_TABLES = {
   usage,
   selections,
   input_errors: inputErrors,
-} as const;
+} as const satisfies Record<Exclude<RawTable, "scores"> | "input_errors", Table>;
 
 export type ExportedTable = keyof typeof EXPORTED_TABLES;
 

@@ -1,5 +1,6 @@
 import type { LineBatch } from "../read-line-batches.js";
 import { BrokenStreamError, brokenStreamMessage } from "./decompress.js";
+import { countLineFeeds } from "./newline-count.js";
 
 /** A batch of lines, or where a compressed stream broke off (nothing after it is read). */
 export type StreamBatch = LineBatch | { kind: "broken"; line: number; message: string };
@@ -30,7 +31,7 @@ export async function* chunkLineBatches(
     if (last >= 0) {
       const lines = joined.slice(0, last + 1);
       const firstLine = next;
-      next += countNewlines(lines);
+      next += countLineFeeds(lines);
       yield { kind: "lines", firstLine, bytes: lines };
     }
     const rest = joined.subarray(last + 1);
@@ -80,13 +81,4 @@ function concat(parts: Uint8Array[], bytes: number): Uint8Array<ArrayBuffer> {
     at += part.length;
   }
   return out;
-}
-
-function countNewlines(bytes: Uint8Array): number {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let count = 0;
-  for (let at = buffer.indexOf(NEWLINE); at !== -1; at = buffer.indexOf(NEWLINE, at + 1)) {
-    count += 1;
-  }
-  return count;
 }

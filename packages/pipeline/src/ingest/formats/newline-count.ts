@@ -65,6 +65,14 @@ function lineEndOf(chunk: Uint8Array): number | undefined {
   return cr >= 0 && cr < bytes.length - 1 ? CR : undefined;
 }
 
+/**
+ * The line feeds in `bytes`: how many lines a batch of whole JSONL lines spans (both
+ * batch readers number their lines with it).
+ */
+export function countLineFeeds(bytes: Uint8Array): number {
+  return countByte(bytes, LF, 0, bytes.length);
+}
+
 /** Occurrences of `byte` in `chunk[from, to)`, found with Buffer's native search. */
 function countByte(chunk: Uint8Array, byte: number, from: number, to: number): number {
   const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, to);
