@@ -54,10 +54,18 @@ const TASKS = 260;
 const PER_RUN_FIELDS = ["compute_ms", "computeMs", "forward_passes", "forwardPasses"];
 
 /**
- * Report figures that differ by nature: when the run started and finished, and the
- * forward passes (summed from the per-call shares above, and per solved task).
+ * Report figures that differ by nature: when the run started and finished, the forward
+ * passes (summed from the per-call shares above, and per solved task), and the verifier's
+ * compute time in the cost-by-model table (wall-clock, as above; its cost is compared,
+ * since the spec prices the verifier by token, not by GPU hour).
  */
-const PER_RUN_FIGURES = ["startedAt", "finishedAt", "forwardPasses", "forwardPassesPerSolvedTask"];
+const PER_RUN_FIGURES = [
+  "startedAt",
+  "finishedAt",
+  "forwardPasses",
+  "forwardPassesPerSolvedTask",
+  "computeMs",
+];
 
 /** Short locks, so the jobs of a killed worker come back within seconds. */
 const WORKER_ARGS = ["--metrics-port", "0", "--lock-duration-ms", "4000"];

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type DatasetEvent, readDataset } from "../src/index.js";
-import { decompressed } from "../src/ingest/formats/decompress.js";
+import { decompressed, ZSTD_INPUT_SLICE } from "../src/ingest/formats/decompress.js";
 import { ZSTD_MAX_WINDOW_BYTES } from "../src/ingest/formats/zstd-frames.js";
 import { jsonl, tempFiles } from "./temp-files.js";
 
@@ -68,6 +68,23 @@ describe("zstd window bound", () => {
     const text = jsonl([{ id: "1", question: "q", answer: "a" }]);
     expect(2 ** 27).toBe(ZSTD_MAX_WINDOW_BYTES);
     expect(await decode(zstd(text, ["--long=27"]))).toEqual({ text });
+  });
+
+  it("a refused header split between two reads leaves none of its bytes to the decoder", async () => {
+    // The decoder is fed ZSTD_INPUT_SLICE bytes at a time: here the first read ends five
+    // bytes into the hostile header, before its window byte.
+    const good = zstd("  ", ["-1", "--no-check"]);
+    const valid = Buffer.concat([skippable(ZSTD_INPUT_SLICE - 5 - 8 - good.length), good]);
+    expect(valid.length).toBe(ZSTD_INPUT_SLICE - 5);
+    const hostile = await decode(Buffer.concat([valid, hugeWindowHeader(31)]));
+    expect(hostile.text).toBe("  ");
+    expect(hostile.error?.message).toContain(
+      `the zstd frame at byte ${valid.length} needs a 2048 MiB window`,
+    );
+    // A stream that simply stops inside a header is still called cut off.
+    const cut = await decode(Buffer.concat([valid, hugeWindowHeader(31).subarray(0, 5)]));
+    expect(cut.text).toBe("  ");
+    expect(cut.error?.message).toMatch(/unexpected EOF/i);
   });
 
   it("any stream of valid frames reads whole, and a huge frame after them is found where it starts", async () => {

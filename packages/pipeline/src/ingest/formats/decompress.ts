@@ -79,17 +79,22 @@ async function* unzstd(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8A
   const decoder = new Decompress((data) => {
     out.push(data);
   });
+  // The bytes of a frame header still being read: held back from the decoder until the
+  // walker has seen the whole header, so a refused frame leaves none of its bytes behind
+  // (the decoder would call them a cut-off stream).
+  let held: Uint8Array = new Uint8Array(0);
   /** Decodes a chunk; what it decoded before any failure is kept to be yielded first. */
   const push = (chunk: Uint8Array, final: boolean): BrokenStreamError | undefined => {
     // Each frame's header is seen before the decoder allocates the window it asks for; the
-    // bytes before a refused frame are still decoded, as the stream's end. (The decoder only
-    // reads a header once it holds 18 bytes, so a header begun in an earlier piece has not
-    // been read yet.)
-    const start = frames.offset;
+    // bytes before a refused frame are still decoded, as the stream's end.
+    const start = frames.offset - held.length;
     const refused = frames.check(chunk);
+    const data = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+    const open = refused === undefined && !final ? frames.openHeaderStart : undefined;
+    const end = refused?.offset ?? open ?? start + data.length;
+    held = open === undefined ? new Uint8Array(0) : data.slice(open - start);
     try {
-      if (refused === undefined) decoder.push(chunk, final);
-      else decoder.push(chunk.subarray(0, Math.max(0, refused.offset - start)), true);
+      decoder.push(data.subarray(0, end - start), final || refused !== undefined);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return new BrokenStreamError("zstd", /unexpected EOF/i.test(message), message);

@@ -50,6 +50,15 @@ export class ZstdFrameWalker {
   }
 
   /**
+   * Where a frame header that has begun but is not yet whole starts, else undefined: bytes
+   * from there must not reach the decoder yet, since the header may still be refused.
+   */
+  get openHeaderStart(): number | undefined {
+    if (this.#phase !== "frame" || this.#header.length === 0) return undefined;
+    return this.#offset - this.#header.length;
+  }
+
+  /**
    * Reads `bytes`, the next part of the stream. A frame whose window is above the bound
    * is returned, not thrown, so that the bytes before it can still be decoded.
    */
