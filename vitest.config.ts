@@ -38,6 +38,8 @@ export default defineConfig({
     hookTimeout: 300_000,
     pool: "forks",
     globalSetup: ["test/setup/require-services.ts"],
+    // ASSAY_PROPERTY_SCALE scales the properties that name no run count, too.
+    setupFiles: ["test/setup/property-scale.ts"],
     projects: [
       {
         extends: true,

@@ -1,10 +1,10 @@
+import { propertyRuns } from "@assay/test-support/property-runs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { pairedBootstrapOfCounts } from "../src/stats/counted-differences.js";
 import { pairedBootstrap } from "../src/stats/paired-bootstrap.js";
 
-// Deep runs: COUNTED_DIFFERENCES_RUNS=2000 npx vitest run packages/core/test/counted-differences.test.ts
-const numRuns = Number(process.env.COUNTED_DIFFERENCES_RUNS ?? 100);
+const numRuns = propertyRuns(100);
 
 // Few levels (accuracies, graded scorers) and continuous values, so that both the grouped
 // and the direct draw are taken.

@@ -12,6 +12,7 @@ import { formatMoney, renderReportHtml, renderReportJson, renderReportTable } fr
 import type { Store } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
 import { importPrices, runnerOf } from "@assay/store/reports";
+import { propertyRuns } from "@assay/test-support/property-runs";
 import { openTestStore, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -49,7 +50,7 @@ import { type PassRule, passesOf, solvedTasksOf } from "./figures/recompute-pass
 // prints the seed and the run that replay it.
 
 const SEED = Number(process.env.FIGURES_SEED ?? 2512);
-const RUNS = Number(process.env.FIGURES_RUNS ?? 25);
+const RUNS = propertyRuns(25);
 
 const prices = PriceTableSchema.parse({
   models: {

@@ -1,3 +1,4 @@
+import { propertyRuns } from "@assay/test-support/property-runs";
 import fc from "fast-check";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
@@ -8,7 +9,7 @@ import { ServiceOutage } from "../src/worker/service-outage.js";
 // goes, repeats no closer than `repeatMs`, and one line when it is back, with its length.
 
 const REPEAT_MS = 30_000;
-const RUNS = Number(process.env.OUTAGE_RUNS ?? 200);
+const RUNS = propertyRuns(200);
 
 interface Line {
   level: number;

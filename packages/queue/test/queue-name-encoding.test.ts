@@ -1,9 +1,9 @@
+import { propertyRuns } from "@assay/test-support/property-runs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { gpuQueueName, identityOfQueueName } from "../src/index.js";
 
-// Deep runs: QUEUE_NAME_RUNS=100000 npx vitest run packages/queue/test/queue-name-encoding.test.ts
-const RUNS = Number(process.env.QUEUE_NAME_RUNS ?? 2000);
+const RUNS = propertyRuns(2000);
 
 describe("a model's queue name", () => {
   it("reads back into its identity, so no two models share a queue", () => {

@@ -1,9 +1,10 @@
+import { propertyRuns } from "@assay/test-support/property-runs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { deepEqual } from "../src/json/deep-equal.js";
 import { firstDuplicate } from "../src/json/unique-items.js";
 
-const RUNS = Number(process.env.UNIQUE_ITEMS_RUNS ?? 300);
+const RUNS = propertyRuns(300);
 
 /** The same JSON value with every object's keys in reverse order. */
 function reversedKeys(value: unknown): unknown {

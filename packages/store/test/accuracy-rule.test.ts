@@ -1,5 +1,6 @@
 import type { SelectionRecord } from "@assay/core";
 import { accuracyOf } from "@assay/selection";
+import { propertyRuns } from "@assay/test-support/property-runs";
 import { storeSelections } from "@assay/test-support/store-selections";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
@@ -32,7 +33,7 @@ const taskSelection = fc
     selectedCorrect: selectedIndex === null ? false : picked,
   }));
 
-const RUNS = Number(process.env.ACCURACY_RULE_RUNS ?? 15);
+const RUNS = propertyRuns(15);
 
 describe.each(DRIVER_NAMES)("the accuracy rule on %s", (driver) => {
   let db: TestStore;

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { type ListedEntry, LocalHub } from "@assay/test-support/local-hub";
+import { propertyRuns } from "@assay/test-support/property-runs";
 import { tempRoot } from "@assay/test-support/tiny-models";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +13,7 @@ import { type HubFiles, resolveHubModel } from "../src/hub/resolve-hub-model.js"
 
 // Issue 46.1: whatever file list a Hub (or a mirror, or a proxy) sends, no file is written
 // outside the model's cache folder. A small repository keeps each try to two requests.
-const RUNS = Number(process.env.HUB_PATH_RUNS ?? 25);
+const RUNS = propertyRuns(25);
 const ID = "tiny/paths";
 const FILES: HubFiles = { required: ["config.json", "onnx/model.onnx"], optional: [] };
 let hub: LocalHub;

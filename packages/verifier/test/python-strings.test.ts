@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { propertyRuns } from "@assay/test-support/property-runs";
 import { Template } from "@huggingface/jinja";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -20,8 +21,8 @@ const python = JSON.parse(
   readFileSync(join(import.meta.dirname, "fixtures", "chat", "python-strings.json"), "utf8"),
 ) as { isspace: number[]; calls: StringCall[] };
 
-/** Generated cases per property; `PYTHON_STRINGS_RUNS=100000` for a deep run. */
-const RUNS = Number(process.env.PYTHON_STRINGS_RUNS ?? 400);
+/** Generated cases per property (ASSAY_PROPERTY_SCALE multiplies them for a deep run). */
+const RUNS = propertyRuns(400);
 
 /** A spec whose template is `template`, rendered with `variables` as chat options. */
 function render(template: string, variables: Record<string, unknown>): unknown {

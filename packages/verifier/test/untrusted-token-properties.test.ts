@@ -1,3 +1,4 @@
+import { propertyRuns } from "@assay/test-support/property-runs";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -21,8 +22,8 @@ import { TOKEN_FAMILIES, type TokenFamily, tokenFamilyDir } from "./untrusted-to
 // a candidate: over every tokenizer family, values salted with every added token, pieces of
 // them, the template's markers and look-alikes are rendered through resolvePrompt and the
 // fit (the scorer's path), tokenized, and the added ids must be exactly those the template
-// writes around neutral values, in the same order. UNTRUSTED_TOKEN_RUNS runs deeper.
-const RUNS = Number(process.env.UNTRUSTED_TOKEN_RUNS ?? 12);
+// writes around neutral values, in the same order. ASSAY_PROPERTY_SCALE runs deeper.
+const RUNS = propertyRuns(12);
 
 // Mistral's template has no system role: every piece goes in the user turn.
 const TEMPLATE = [

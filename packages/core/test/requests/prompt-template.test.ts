@@ -1,3 +1,4 @@
+import { propertyRuns } from "@assay/test-support/property-runs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileTemplate, TemplateError } from "../../src/requests/prompt-template.js";
@@ -22,7 +23,7 @@ describe("compileTemplate", () => {
         const template = compileTemplate(`${braced(before)}{question}${braced(after)}`);
         expect(template.render(sample(question))).toEqual({ text: `${before}${question}${after}` });
       }),
-      { numRuns: Number(process.env.TEMPLATE_RUNS ?? 200) },
+      { numRuns: propertyRuns(200) },
     );
   });
 

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { propertyRuns } from "@assay/test-support/property-runs";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { RequestFileWriter } from "../../src/requests/request-files.js";
@@ -9,7 +10,7 @@ import { RequestFileWriter } from "../../src/requests/request-files.js";
 // in order, and none passes the request count or the byte size: the split a provider
 // needs, in both framings (JSONL lines; Anthropic's one JSON body).
 
-const RUNS = Number(process.env.REQUEST_FILES_RUNS ?? 30);
+const RUNS = propertyRuns(30);
 const work = mkdtempSync(join(tmpdir(), "assay-request-files-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
