@@ -74,6 +74,33 @@ const scorerDifferencesSql = (a: RunTables, b: RunTables) => `
   GROUP BY scorer, a_value - b_value
   ORDER BY scorer, difference`;
 
+// The same pairing from the runs' task score rollups (written at completion with the same
+// avg over the same rows): a row per task and scorer already, so the average of a side's
+// one row is its value, exactly; no score is joined to its sample at report time.
+const rolledUpValuesSql = (side: "a" | "b", t: RunTables) => `
+      SELECT '${side}' AS side, scorer, task_id, value FROM ${t.task_score_rollups}`;
+
+const rolledUpDifferencesSql = (a: RunTables, b: RunTables) => `
+  WITH paired AS (
+    SELECT scorer,
+           avg(value) FILTER (WHERE side = 'a') AS a_value,
+           avg(value) FILTER (WHERE side = 'b') AS b_value
+    FROM (${rolledUpValuesSql("a", a)}
+      UNION ALL ${rolledUpValuesSql("b", b)}
+    ) v
+    GROUP BY scorer, task_id
+    HAVING bool_or(side = 'a') AND bool_or(side = 'b')
+  )
+  SELECT scorer AS metric, a_value - b_value AS difference, count(*) AS tasks,
+         sum(a_value) AS a_sum, sum(b_value) AS b_sum
+  FROM paired
+  GROUP BY scorer, a_value - b_value
+  ORDER BY scorer, difference`;
+
+// Runs whose task score rollups were written (and not dropped by a resume since).
+const TASKS_ROLLED_UP = `
+  SELECT run_id FROM run_rollups WHERE run_id = ANY($1::text[]) AND tasks_rolled_up`;
+
 interface CountRow {
   metric: string;
   difference: unknown;
@@ -82,17 +109,37 @@ interface CountRow {
   b_sum: unknown;
 }
 
-/** pass@1, selected, oracle (when both runs have selections) and each scorer's per-task mean. */
+/** Where a comparison's per-task scorer means come from. */
+export type PairingSource = "task rollups" | "raw rows";
+
+/**
+ * pass@1, selected, oracle (when both runs have selections) and each scorer's per-task mean.
+ * The scorer means come from the runs' task score rollups when both runs have them, else
+ * from raw rows (`from` forces one: the benchmark measures both), with the same figures.
+ */
 export async function pairedDifferences(
   runner: SqlRunner,
   runId: string,
   baselineRunId: string,
+  from?: PairingSource,
 ): Promise<PairedDifferences[]> {
+  const scorerDifferences = async () => {
+    const ids = [runId, baselineRunId];
+    const [tables, rolled] = await Promise.all([
+      runTablesOf(runner, ids),
+      from === "raw rows" ? undefined : runner.query<{ run_id: string }>(TASKS_ROLLED_UP, [ids]),
+    ]);
+    const [a, b] = [tables.of(runId), tables.of(baselineRunId)];
+    const rolledUp = new Set(rolled?.rows.map((r) => r.run_id));
+    const fromRollups =
+      from === "task rollups" || (rolledUp.has(runId) && rolledUp.has(baselineRunId));
+    return runner.query<CountRow>(
+      fromRollups ? rolledUpDifferencesSql(a, b) : scorerDifferencesSql(a, b),
+    );
+  };
   const [accuracy, scorers] = await Promise.all([
     runner.query<CountRow>(ACCURACY, [runId, baselineRunId]),
-    runTablesOf(runner, [runId, baselineRunId]).then((tables) =>
-      runner.query<CountRow>(scorerDifferencesSql(tables.of(runId), tables.of(baselineRunId))),
-    ),
+    scorerDifferences(),
   ]);
   return [
     ...countedByMetric(accuracy.rows, "accuracy"),
