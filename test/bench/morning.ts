@@ -131,7 +131,7 @@ for (const rows of SIZES) {
     for (const [figure, work] of figures) {
       const ms = await measure(work);
       results.push({ rows, figure, ms });
-      console.log(`  ${figure.padEnd(28)} median ${fmt(ms)} ms`);
+      console.log(`  ${figure.padEnd(30)} median ${fmt(ms)} ms`);
     }
     const ms = (figure: string) => results.find((r) => r.rows === rows && r.figure === figure)?.ms;
     const ratio = (raw: string, rolled: string) => fmt((ms(raw) ?? 0) / (ms(rolled) ?? 1), 1);
@@ -149,6 +149,6 @@ if (SIZES.length > 1) {
   console.log(`growth from ${small} to ${large} rows per run (${large / small}x rows):`);
   for (const { figure } of results.filter((r) => r.rows === small)) {
     const at = (n: number) => results.find((r) => r.rows === n && r.figure === figure)?.ms ?? 0;
-    console.log(`  ${figure.padEnd(28)} ${fmt(at(large) / at(small), 2)}x`);
+    console.log(`  ${figure.padEnd(30)} ${fmt(at(large) / at(small), 2)}x`);
   }
 }
