@@ -1,15 +1,24 @@
 // The morning after: reports over runs of R score rows each, built straight in Postgres
 // (generate_series), autovacuum off on every table, each run completed as the pipeline
-// completes one (planner statistics, then rollups). Times `report`, `--compare`, `--by`
-// and both (the store's reportBundle, as `assay report` calls it), median of --reps, and
-// the comparison's old path (a row per task shipped to the client, bootstrapped there)
-// against the new (counted by difference in the database) in the same run.
+// completes one (planner statistics, then rollups, task and slice rollups included: the
+// spec declares metadata.kind). Times `report`, `--compare`, `--by` and both (the store's
+// reportBundle, as `assay report` calls it), median of --reps, and in the same run the
+// comparison's pairing and the slices read from raw rows (as for a run without task and
+// slice rollups, or an undeclared field) against the same read from the rollups.
 //
 //   npm run bench:morning -- --rows 100000,1000000 --runs 2 --reps 3
-import { type CountedDifferences, pairedBootstrap, pairedBootstrapOfCounts } from "@assay/core";
+import { type CountedDifferences, pairedBootstrapOfCounts } from "@assay/core";
 import { openStore } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
-import { pairedDifferences, reportBundle, runnerOf } from "@assay/store/reports";
+import {
+  type PairingSource,
+  pairedDifferences,
+  rawSliceRows,
+  reportBundle,
+  runnerOf,
+  sliceReport,
+  sliceReportOf,
+} from "@assay/store/reports";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import pg from "pg";
 import { fmt, median, timed } from "./bench-util.js";
@@ -23,26 +32,12 @@ const RUNS = Number(flag("runs", "2"));
 const REPS = Number(flag("reps", "3"));
 const CANDIDATES = 4;
 
-// The comparison as main had it: per task means of both runs, one row per task and scorer.
-const OLD_SCORER_ROWS = (a: string, b: string) => `
-  SELECT scorer, avg(value) FILTER (WHERE side = 'a') AS a_value,
-         avg(value) FILTER (WHERE side = 'b') AS b_value
-  FROM (SELECT 'a' AS side, s.scorer, sm.task_id, s.value FROM ${a.replace("?", "scores")} s
-        JOIN ${a.replace("?", "samples")} sm ON sm.run_id = s.run_id AND sm.sample_id = s.sample_id
-        WHERE s.status = 'scored'
-        UNION ALL
-        SELECT 'b', s.scorer, sm.task_id, s.value FROM ${b.replace("?", "scores")} s
-        JOIN ${b.replace("?", "samples")} sm ON sm.run_id = s.run_id AND sm.sample_id = s.sample_id
-        WHERE s.status = 'scored') v
-  GROUP BY scorer, task_id HAVING bool_or(side = 'a') AND bool_or(side = 'b')
-  ORDER BY scorer, task_id`;
-
 async function build(pool: pg.Pool, rows: number): Promise<string[]> {
   const ids = Array.from({ length: RUNS }, (_, i) => `night-${i}`);
   for (const [i, id] of ids.entries()) {
     await pool.query(
       `INSERT INTO runs (id, name, spec, transport, created_at, planned_results, planned_model_results)
-       VALUES ($1, 'nightly', '{"selection": {"verifier": "judge"}}', 'local', now() - make_interval(days => $2), $3, 0)`,
+       VALUES ($1, 'nightly', '{"selection": {"verifier": "judge"}, "fields": {"metadata": ["kind"]}}', 'local', now() - make_interval(days => $2), $3, 0)`,
       [id, RUNS - i, rows],
     );
     await pool.query("SELECT assay_create_run_partitions($1)", [id]);
@@ -80,6 +75,17 @@ async function build(pool: pg.Pool, rows: number): Promise<string[]> {
   return ids;
 }
 
+/** The comparison's pairing from one source, bootstrapped as the report does. */
+async function compared(
+  runner: ReturnType<typeof runnerOf>,
+  runId: string,
+  baseline: string,
+  from: PairingSource,
+): Promise<void> {
+  const counted = await pairedDifferences(runner, runId, baseline, from);
+  for (const c of counted) pairedBootstrapOfCounts(c.counted as CountedDifferences);
+}
+
 async function measure<T>(work: () => Promise<T>): Promise<number> {
   const ms: number[] = [];
   for (let i = 0; i < REPS; i += 1) ms.push((await timed(work)).ms);
@@ -104,10 +110,6 @@ for (const rows of SIZES) {
       `${rows} rows x ${RUNS} runs: built in ${fmt(built.ms / 1000, 1)} s, completed (statistics + rollups) in ${fmt(completed.ms / 1000, 1)} s`,
     );
     const runner = runnerOf(driverOf(store));
-    const parts = async (id: string) =>
-      (await pool.query<{ t: string }>("SELECT assay_run_partition('?', $1) AS t", [id])).rows[0]
-        ?.t as string;
-    const [pa, pb] = [await parts(a), await parts(b)];
     const figures: [string, () => Promise<unknown>][] = [
       ["report", () => reportBundle(runner, b)],
       ["report --compare", () => reportBundle(runner, b, { compareRunId: a })],
@@ -116,35 +118,26 @@ for (const rows of SIZES) {
         "report --compare --by",
         () => reportBundle(runner, b, { compareRunId: a, by: "metadata.kind" }),
       ],
+      ["compare pairing, raw rows", () => compared(runner, b, a, "raw rows")],
+      ["compare pairing, task rollups", () => compared(runner, b, a, "task rollups")],
       [
-        "compare, old: rows per task",
-        async () => {
-          const { rows: paired } = await pool.query(OLD_SCORER_ROWS(pb, pa));
-          pairedBootstrap(
-            paired.map((p) => p.a_value),
-            paired.map((p) => p.b_value),
-          );
-          return paired.length;
-        },
+        "--by kind, raw rows",
+        async () => sliceReportOf("metadata.kind", await rawSliceRows(runner, b, ["kind"])),
       ],
-      [
-        "compare, new: counted",
-        async () => {
-          const counted = await pairedDifferences(runner, b, a);
-          for (const c of counted) pairedBootstrapOfCounts(c.counted as CountedDifferences);
-        },
-      ],
+      ["--by kind, slice rollups", () => sliceReport(runner, b, "metadata.kind")],
       ["count(*) analyst_samples", () => pool.query("SELECT count(*) FROM analyst_samples")],
       ["analyst_runs", () => pool.query("SELECT * FROM analyst_runs")],
     ];
     for (const [figure, work] of figures) {
       const ms = await measure(work);
       results.push({ rows, figure, ms });
-      console.log(`  ${figure.padEnd(28)} median ${fmt(ms)} ms`);
+      console.log(`  ${figure.padEnd(30)} median ${fmt(ms)} ms`);
     }
-    const old = results.find((r) => r.rows === rows && r.figure.startsWith("compare, old"));
-    const now = results.find((r) => r.rows === rows && r.figure.startsWith("compare, new"));
-    console.log(`  compare old/new ratio: ${fmt((old?.ms ?? 0) / (now?.ms ?? 1), 1)}x`);
+    const ms = (figure: string) => results.find((r) => r.rows === rows && r.figure === figure)?.ms;
+    const ratio = (raw: string, rolled: string) => fmt((ms(raw) ?? 0) / (ms(rolled) ?? 1), 1);
+    console.log(
+      `  raw rows / rollups: compare pairing ${ratio("compare pairing, raw rows", "compare pairing, task rollups")}x, --by ${ratio("--by kind, raw rows", "--by kind, slice rollups")}x`,
+    );
   } finally {
     await pool.end();
     await store.close();
@@ -156,6 +149,6 @@ if (SIZES.length > 1) {
   console.log(`growth from ${small} to ${large} rows per run (${large / small}x rows):`);
   for (const { figure } of results.filter((r) => r.rows === small)) {
     const at = (n: number) => results.find((r) => r.rows === n && r.figure === figure)?.ms ?? 0;
-    console.log(`  ${figure.padEnd(28)} ${fmt(at(large) / at(small), 2)}x`);
+    console.log(`  ${figure.padEnd(30)} ${fmt(at(large) / at(small), 2)}x`);
   }
 }

@@ -46,7 +46,10 @@ describe("the best-of-N example", () => {
       /mean exact\s+│\s+16\s+│\s+0\.2656\s+│\s+0\.4063\s+│\s+-0\.1406\s+│.*│ lower: beyond noise/,
     );
     expect(text).toMatch(/mean verifier\s+│\s+30\s+│/);
-    expect(text).toMatch(/By metadata\.kind\n.*\n│\s+│ open\s+│ short\s+│/);
+    // best-of-n declares no fields.metadata: its slices are read from raw rows, and say so.
+    expect(text).toMatch(
+      /By metadata\.kind \(from raw rows: field not declared in fields\.metadata\)\n.*\n│\s+│ open\s+│ short\s+│/,
+    );
     expect(text).toMatch(/tasks \/ samples\s+│ 14 \/ 56\s+│ 16 \/ 64/);
     // The two incident-log tasks (4 candidates each) do not fit the window: 8 cut questions.
     expect(text).toMatch(/cut to fit\s+│ 6\.7% \(8\/120\)\s+│ 6\.7% \(8\/120\)/);

@@ -37,6 +37,7 @@ export {
   type UsageRole,
   type UsageTotals,
 } from "./cost/usage-cost.js";
+export { declaredMetadataKeys } from "./declared-metadata.js";
 export {
   discreteScoreOf,
   discreteScoreOfDistributions,
@@ -44,6 +45,13 @@ export {
 } from "./discrete-score.js";
 export { type AssayEnv, readEnv } from "./env.js";
 export * from "./errors/index.js";
+export {
+  formatFieldPath,
+  type ItemFilter,
+  type ParsedPath,
+  type PathStep,
+  parseFieldPath,
+} from "./field-path.js";
 export {
   type CandidateFields,
   CandidateFieldsSchema,

@@ -121,7 +121,7 @@ describe.each([
     expect(byId.pruned.map((r) => r.runId)).toEqual(["done"]);
     expect(byId.skipped.map((r) => [r.runId, r.reason])).toEqual([["running", "unfinished"]]);
     expect(await partitionsOf(store, "done")).toBe(0);
-    expect(await partitionsOf(store, "running")).toBe(5);
+    expect(await partitionsOf(store, "running")).toBe(6);
     // The completed run's figures stay in the trend; the abandoned one is still shown as such.
     const trend = await runTrend(runnerOf(driverOf(store)), { name: "nightly", last: 10 });
     expect(trend.map((p) => p.state)).toEqual(["completed", "abandoned", "unfinished"]);

@@ -511,6 +511,12 @@ function checkSlices(
 ): void {
   const rule = passRuleOf(run);
   const slices = bundle.slices?.slices ?? [];
+  // A completed run's declared field is read from its slice rollups; any other, raw rows.
+  f.same(
+    "slices.fromRawRows",
+    bundle.slices?.fromRawRows ?? null,
+    run.declaresKind ? null : "field not declared in fields.metadata",
+  );
   const kindOf = (metadata: Record<string, unknown>) =>
     metadata.kind === undefined ? null : String(metadata.kind);
   const sampleKind = new Map(exported.samples.map((s) => [s.sample_id, kindOf(s.metadata)]));

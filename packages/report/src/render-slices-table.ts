@@ -87,7 +87,8 @@ export function sliceRows(report: SliceReport): SliceRow[] {
 
 /** Every headline figure by the value of one metadata field, a column per value. */
 export function slicesTable(report: SliceReport): string {
-  const title = `By ${report.by}`;
+  const source = report.fromRawRows === undefined ? "" : ` (from raw rows: ${report.fromRawRows})`;
+  const title = `By ${report.by}${source}`;
   if (report.slices.length === 0) return `${title}: no samples`;
   const table = new Table({
     head: ["", ...report.slices.map((s) => sliceName(s.value))],

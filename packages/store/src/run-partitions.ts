@@ -1,7 +1,17 @@
 import type { SqlRunner } from "./sql-runner.js";
 
-/** The raw tables partitioned by run, as migration 0015's `assay_run_partitioned_tables()` lists them. */
-export const RAW_TABLES = ["samples", "scores", "truncations", "usage", "selections"] as const;
+/**
+ * The tables partitioned by run, as `assay_run_partitioned_tables()` lists them (migrations
+ * 0015 and 0020): the raw tables, and the one rollup that grows with the run's tasks.
+ */
+export const RAW_TABLES = [
+  "samples",
+  "scores",
+  "truncations",
+  "usage",
+  "selections",
+  "task_score_rollups",
+] as const;
 
 export type RawTable = (typeof RAW_TABLES)[number];
 

@@ -282,8 +282,47 @@ export const runRollups = pgTable("run_rollups", {
   truncationRefused: bigint("truncation_refused", { mode: "number" }).array().notNull(),
   /** Tasks solved (docs/figures.md, "Pass and solved"); null in rollups written before it. */
   solved: bigint("solved", { mode: "number" }),
+  /**
+   * Whether `task_score_rollups` and `slice_rollups` were written with this row: false in
+   * rollups written before them, whose comparisons and slices read raw rows.
+   */
+  tasksRolledUp: boolean("tasks_rolled_up").notNull().default(false),
   rolledUpAt: timestamp("rolled_up_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Each task's mean scored value per scorer of a rolled-up run, what `report --compare` pairs
+ * two runs on. Partitioned by run like the raw tables (migration 0020), so prune drops it.
+ */
+export const taskScoreRollups = pgTable(
+  "task_score_rollups",
+  {
+    runId: text("run_id").notNull(),
+    taskId: text("task_id").notNull(),
+    scorer: text("scorer").notNull(),
+    /** avg(value) of the task's scored results, as the raw comparison computes it. */
+    value: doublePrecision("value"),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.taskId, t.scorer] })],
+);
+
+/**
+ * The figures `report --by metadata.<field>` prints, per value of each field the spec's
+ * `fields.metadata` declares: the slice report's query rows of that value, as queried.
+ */
+export const sliceRollups = pgTable(
+  "slice_rollups",
+  {
+    runId: text("run_id").notNull(),
+    /** The metadata key, as `--by metadata.<field>` names it. */
+    field: text("field").notNull(),
+    position: integer("position").notNull(),
+    /** The slice's value; null for the samples without the field. */
+    value: text("value"),
+    figures: jsonb("figures").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.field, t.position] })],
+);
 
 /** Unscored results of a rolled-up run, per reason. */
 export const unscoredRollups = pgTable(

@@ -135,7 +135,7 @@ describe.each(DRIVER_NAMES)("prune on %s", (driver) => {
           expect(new Set(outcome.skipped.map((r) => r.runId))).toEqual(expected.unfinished);
           for (const id of ids) {
             const pruned = expected.prunable.has(id);
-            expect(await partitionsOf(store, id)).toBe(pruned ? 0 : 5);
+            expect(await partitionsOf(store, id)).toBe(pruned ? 0 : 6);
             expect((await store.getRun(id))?.prunedAt != null).toBe(pruned);
             // Pruned or kept, the report, its trend and the summary read the same.
             expect(await figures(store, id), id).toEqual(before.get(id));

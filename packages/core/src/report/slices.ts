@@ -57,4 +57,10 @@ export interface SliceReport {
   /** As given, e.g. "metadata.kind". */
   by: string;
   slices: SliceFigures[];
+  /**
+   * Why the figures were computed from the run's raw rows rather than its slice rollups
+   * (e.g. "field not declared in fields.metadata"); absent when read from the rollups. The
+   * figures are the same either way; only the cost of the report differs.
+   */
+  fromRawRows?: string;
 }

@@ -62,6 +62,11 @@ export interface DrawnPass {
 export interface DrawnRun {
   /** Whether the spec has a selection section; without one the pass rule decides solved. */
   selection: boolean;
+  /**
+   * Whether the spec lists `kind` in `fields.metadata`: then `--by metadata.kind` reads the
+   * run's slice rollups, else its raw rows (both must give the figures the export gives).
+   */
+  declaresKind: boolean;
   /** null: the spec has no `pass` section (every scorer passes at 0.5). */
   pass: DrawnPass | null;
   head: "probe" | "distribution";
@@ -133,6 +138,7 @@ const drawnPass = fc.record({
 export const drawnRun: fc.Arbitrary<DrawnRun> = fc
   .record({
     selection: fc.boolean(),
+    declaresKind: fc.boolean(),
     pass: fc.option(drawnPass, { freq: 2 }),
     head: fc.constantFrom("probe" as const, "distribution" as const),
     criteria: fc.constantFrom<string[]>(
@@ -197,6 +203,7 @@ export function specOf(run: DrawnRun, name: string) {
   return RunSpecSchema.parse({
     name,
     default: { scorers: [{ name: VERIFIER }, { name: CHECK }] },
+    ...(run.declaresKind && { fields: { metadata: ["kind"] } }),
     ...(run.selection && {
       selection: {
         verifier: VERIFIER,

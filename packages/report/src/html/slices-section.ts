@@ -21,7 +21,7 @@ export function slicesSection(report: SliceReport): string {
         .join("")}</tr>`,
   );
   return `<section class="slices" data-section="slices">
-<h2>By ${escapeHtml(report.by)}</h2>
+<h2>By ${escapeHtml(report.by)}${report.fromRawRows === undefined ? "" : ` (from raw rows: ${escapeHtml(report.fromRawRows)})`}</h2>
 <p>A sample counts under its own value, a task under its first candidate's; "(none)" holds samples without the field.</p>
 ${
   report.slices.length === 0

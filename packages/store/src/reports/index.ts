@@ -8,7 +8,11 @@ export {
   earlyStops,
 } from "./early-stops.js";
 export { pairScores } from "./pair-scores.js";
-export { type PairedDifferences, pairedDifferences } from "./paired-differences.js";
+export {
+  type PairedDifferences,
+  type PairingSource,
+  pairedDifferences,
+} from "./paired-differences.js";
 export { type BundleOptions, reportBundle } from "./report-bundle.js";
 export { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL, metadataPath } from "./report-options.js";
 export { hasRollups, readRollups } from "./rollups/read-rollups.js";
@@ -20,5 +24,11 @@ export { type ReportOptions, runReports, runTrend, trendPointOf } from "./run-re
 export { runnerOf } from "./runner-of.js";
 export { sampleRecord } from "./sample-record.js";
 export { HISTOGRAM_BINS } from "./score-stats.js";
-export { type SliceOptions, sliceReport } from "./slice-report.js";
+export {
+  rawSliceRows,
+  type SliceOptions,
+  type SliceRows,
+  sliceReport,
+  sliceReportOf,
+} from "./slice-report.js";
 export { usageTotals } from "./usage-totals.js";

@@ -14,6 +14,7 @@ import type { SqlRunner } from "../sql-runner.js";
 import { num, numOrNull } from "./group-by-run.js";
 import { PASS_THRESHOLD } from "./pass-rule.js";
 import { metadataPath } from "./report-options.js";
+import { rolledUpSlices } from "./rollups/slice-rollups.js";
 import { type RunTables, runTables } from "./run-tables.js";
 import { CUT } from "./truncation-stats.js";
 
@@ -103,27 +104,82 @@ const solvedByRuleSql = (t: RunTables) => `
   WHERE r.id = $1 AND NOT r.has_selection
   GROUP BY j.slice`;
 
-type Row = Record<string, unknown> & { slice: string | null };
+export type Row = Record<string, unknown> & { slice: string | null };
+
+/** The slice report's query rows, as the raw queries return them (or as rolled up). */
+export interface SliceRows {
+  tasks: Row[];
+  samples: Row[];
+  scores: Row[];
+  truncations: Row[];
+  usage: Row[];
+  verified: Row[];
+  solvedByRule: Row[];
+}
+
+export const SLICE_QUERIES = [
+  "tasks",
+  "samples",
+  "scores",
+  "truncations",
+  "usage",
+  "verified",
+  "solvedByRule",
+] as const satisfies readonly (keyof SliceRows)[];
 
 export interface SliceOptions {
   /** Prices usage per slice; without it each slice's cost is null. */
   prices?: PriceTable;
 }
 
-/** Every headline figure of a run, one row per value of `by` (`metadata.<key>`). */
+/**
+ * Every headline figure of a run, one row per value of `by` (`metadata.<key>`): from the
+ * run's slice rollups when the spec declares the field (`fields.metadata`) and the run was
+ * rolled up with them, else from its raw rows, with the same figures.
+ */
 export async function sliceReport(
   runner: SqlRunner,
   runId: string,
   by: string,
   options: SliceOptions = {},
 ): Promise<SliceReport> {
-  const params = [runId, metadataPath(by)];
+  const path = metadataPath(by);
+  const rolled = await rolledUpSlices(runner, runId, path);
+  if ("rows" in rolled) return sliceReportOf(by, rolled.rows, options);
+  const report = sliceReportOf(by, await rawSliceRows(runner, runId, path), options);
+  return { ...report, fromRawRows: rolled.reason };
+}
+
+/** The slice report's rows from the run's raw rows (`path`: the metadata key's path). */
+export async function rawSliceRows(
+  runner: SqlRunner,
+  runId: string,
+  path: readonly string[],
+): Promise<SliceRows> {
+  const params = [runId, path];
   const tables = await runTables(runner, runId);
   const [tasks, samples, scores, truncations, usage, verified, solvedByRule] = await Promise.all(
-    [TASKS, SAMPLES, SCORES, TRUNCATIONS, USAGE, VERIFIED, solvedByRuleSql(tables)].map((sql) =>
-      runner.query<Row>(sql, params),
+    [TASKS, SAMPLES, SCORES, TRUNCATIONS, USAGE, VERIFIED, solvedByRuleSql(tables)].map(
+      async (sql) => (await runner.query<Row>(sql, params)).rows,
     ),
   );
+  return {
+    tasks: tasks ?? [],
+    samples: samples ?? [],
+    scores: scores ?? [],
+    truncations: truncations ?? [],
+    usage: usage ?? [],
+    verified: verified ?? [],
+    solvedByRule: solvedByRule ?? [],
+  };
+}
+
+/** The slice report of query rows, however they were read. */
+export function sliceReportOf(
+  by: string,
+  rows: SliceRows,
+  options: SliceOptions = {},
+): SliceReport {
   const slices = new Map<string | null, SliceFigures>();
   const slice = (value: string | null): SliceFigures => {
     let figures = slices.get(value);
@@ -133,7 +189,7 @@ export async function sliceReport(
     }
     return figures;
   };
-  for (const r of tasks?.rows ?? []) {
+  for (const r of rows.tasks) {
     const counted = num(r.counted);
     Object.assign(slice(r.slice), {
       tasks: num(r.tasks),
@@ -144,8 +200,8 @@ export async function sliceReport(
       tie: rateOf(num(r.ties), num(r.selected_tasks)),
     });
   }
-  for (const r of samples?.rows ?? []) slice(r.slice).samples = num(r.samples);
-  for (const r of scores?.rows ?? []) {
+  for (const r of rows.samples) slice(r.slice).samples = num(r.samples);
+  for (const r of rows.scores) {
     const figures = slice(r.slice);
     const results = num(r.results);
     const scored = num(r.scored);
@@ -153,25 +209,25 @@ export async function sliceReport(
     const unscored = figures.unscored.count + results - scored;
     figures.unscored = rateOf(unscored, figures.unscored.of + results);
   }
-  for (const r of truncations?.rows ?? []) {
+  for (const r of rows.truncations) {
     slice(r.slice).truncation = rateOf(num(r.cut), num(r.calls));
   }
   // A row (even with a null slice and no count) means the run has no selection section.
-  const byRule = (solvedByRule?.rows.length ?? 0) > 0;
+  const byRule = rows.solvedByRule.length > 0;
   for (const figures of slices.values()) {
     figures.solved = byRule
       ? { decidedBy: "pass_rule", solved: 0 }
       : { decidedBy: "selection", solved: figures.selected.count };
   }
   if (byRule) {
-    for (const r of solvedByRule?.rows ?? []) {
+    for (const r of rows.solvedByRule) {
       const figures = slices.get(r.slice);
       if (figures !== undefined) figures.solved.solved = num(r.solved);
     }
   }
   if (options.prices !== undefined) {
-    const usageBySlice = groupUsage(usage?.rows ?? []);
-    const verifiedSlices = new Set((verified?.rows ?? []).map((r) => r.slice));
+    const usageBySlice = groupUsage(rows.usage);
+    const verifiedSlices = new Set(rows.verified.map((r) => r.slice));
     for (const figures of slices.values()) {
       const idle: UsageRole[] = verifiedSlices.has(figures.value) ? [] : ["verifier"];
       figures.cost = costOf(usageBySlice.get(figures.value) ?? [], figures, options.prices, idle);

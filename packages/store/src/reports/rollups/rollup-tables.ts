@@ -7,7 +7,9 @@ import {
   histogramRollups,
   passRollups,
   runRollups,
+  sliceRollups,
   summaryRollups,
+  taskScoreRollups,
   unscoredRollups,
   usageRollups,
 } from "../../schema.js";
@@ -22,6 +24,9 @@ export const ROLLUP_TABLES = [
   summaryRollups,
   earlyStopRollups,
   earlyStopCandidateRollups,
+  sliceRollups,
+  // Partitioned by run (migration 0020): written by INSERT ... SELECT in the database.
+  taskScoreRollups,
 ].map((table) => getTableName(table));
 
 // The columns each rollup write fills (all but the time it was written), named by the
@@ -46,6 +51,7 @@ export const RUN_ROLLUP_COLUMNS = columnList(runRollups, [
   "truncationCut",
   "truncationRefused",
   "solved",
+  "tasksRolledUp",
 ]);
 
 export const UNSCORED_ROLLUP_COLUMNS = columnList(unscoredRollups, ["runId", "reason", "count"]);

@@ -20,6 +20,7 @@ import {
   UNSCORED_ROLLUP_COLUMNS,
   USAGE_ROLLUP_COLUMNS,
 } from "./rollup-tables.js";
+import { writeTaskAndSliceRollups } from "./task-and-slice-rollups.js";
 
 /**
  * Computes the run's report figures from its raw rows and stores them as its rollups,
@@ -44,7 +45,9 @@ export async function writeRollups(driver: StoreDriver, runId: string): Promise<
       minFall: DEFAULT_MIN_FALL,
       limit: ROLLED_UP_EARLY_STOPS,
     });
-    await insertRollups(runner, runId, figures, stops);
+    // Comparisons and slices (`--compare`, `--by`) read these, computed in the database.
+    const tasksRolledUp = await writeTaskAndSliceRollups(runner, runId);
+    await insertRollups(runner, runId, figures, stops, tasksRolledUp);
   });
   await refreshPlannerStatistics(driver, "derived", runId);
 }
@@ -69,9 +72,10 @@ async function insertRollups(
   runId: string,
   f: RunFigures,
   stops: EarlyStopReport,
+  tasksRolledUp: boolean,
 ): Promise<void> {
   const parts = [
-    bulkPart(RUN_ROLLUP_COLUMNS, [runRollupRow(runId, f)]),
+    bulkPart(RUN_ROLLUP_COLUMNS, [{ ...runRollupRow(runId, f), tasksRolledUp }]),
     bulkPart(UNSCORED_ROLLUP_COLUMNS, ofRun(runId, f.scores.unscored.byReason)),
     bulkPart(HISTOGRAM_ROLLUP_COLUMNS, ofRun(runId, f.scores.histograms)),
     bulkPart(PASS_ROLLUP_COLUMNS, ofRun(runId, f.scores.passes)),
@@ -97,7 +101,7 @@ async function insertRollups(
 function runRollupRow(
   runId: string,
   f: RunFigures,
-): RowOf<(typeof RUN_ROLLUP_COLUMNS.keys)[number]> {
+): Omit<RowOf<(typeof RUN_ROLLUP_COLUMNS.keys)[number]>, "tasksRolledUp"> {
   const buckets = truncationBuckets(f.truncation);
   const s = f.selection;
   return {

@@ -1,0 +1,243 @@
+import { randomUUID } from "node:crypto";
+import type { JobResult, Sample, SelectionRecord } from "@assay/core";
+import { storeSelections } from "@assay/test-support/store-selections";
+import {
+  DRIVER_NAMES,
+  openTestStore,
+  partitionsOf,
+  queryRows,
+  type TestStore,
+} from "@assay/test-support/stores";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driverOf } from "../src/driver.js";
+import {
+  pairedDifferences,
+  runComparison,
+  runnerOf,
+  sliceReport,
+  writeRollups,
+} from "../src/reports/index.js";
+import { sample, scored, unscored } from "./fixtures.js";
+
+// `report --compare` and `report --by` read task and slice rollups once a run is rolled up
+// (migration 0020): for generated pairs of runs, the rolled-up path gives exactly what the
+// raw rows gave before, and `prune` drops the task rollups with the raw partitions.
+
+interface CandidatePlan {
+  /** The judge's value (a coarse grid, so equal differences and ties happen), or unscored. */
+  judge: number | "overflow";
+  /** The exact check's value; absent: not run. */
+  exact: 0 | 1 | null;
+  label: boolean | null;
+  /** metadata.kind (declared in the spec) and metadata.group (not); null: no such key. */
+  kind: string | null;
+  group: string | null;
+  /** A verifier prompt: [tokens before fitting, tokens kept] (kept 0: refused). */
+  prompt: [number, number] | null;
+}
+
+interface TaskPlan {
+  /** Per run: its candidates of the task (none: the task is not in that run). */
+  candidates: [CandidatePlan[], CandidatePlan[]];
+  picked: boolean | null;
+}
+
+const candidate: fc.Arbitrary<CandidatePlan> = fc.record({
+  judge: fc.oneof(
+    fc.integer({ min: 0, max: 4 }).map((v) => v / 4),
+    fc.double({ min: 0, max: 1, noNaN: true }),
+    fc.constant("overflow" as const),
+  ),
+  exact: fc.constantFrom(0 as const, 1 as const, null),
+  label: fc.constantFrom(true, false, null),
+  kind: fc.constantFrom("math", "code", null),
+  group: fc.constantFrom("a", "b", null),
+  prompt: fc.option(fc.constantFrom<[number, number]>([800, 800], [5000, 3000], [40_000, 0])),
+});
+
+const candidates = fc.array(candidate, { maxLength: 3 });
+const task: fc.Arbitrary<TaskPlan> = fc.record({
+  candidates: fc.tuple(candidates, candidates),
+  picked: fc.constantFrom(true, false, null),
+});
+const pair = fc.record({
+  tasks: fc.array(task, { maxLength: 6 }),
+  withSelection: fc.boolean(),
+});
+
+const PRICES = {
+  currency: "USD",
+  models: { "judge-model": { input_per_million: 1, output_per_million: 2 } },
+};
+
+/** Stores one side of the generated tasks as a run whose spec declares metadata.kind. */
+async function seed(
+  db: TestStore,
+  side: 0 | 1,
+  tasks: readonly TaskPlan[],
+  withSelection: boolean,
+): Promise<string> {
+  const runId = `run-${randomUUID()}`;
+  const spec = {
+    fields: { metadata: ["meta.kind"] },
+    ...(withSelection && { selection: { verifier: "judge" } }),
+  };
+  await db.store.startRun({ id: runId, name: "nightly", spec, transport: "local" });
+  const samples: Sample[] = [];
+  const results: JobResult[] = [];
+  const selections: SelectionRecord[] = [];
+  tasks.forEach((plan, t) => {
+    const mine = plan.candidates[side];
+    mine.forEach((c, index) => {
+      const sampleId = `t${t}#${index}`;
+      samples.push(
+        sample(sampleId, {
+          candidateIndex: index,
+          line: t + 1,
+          metadata: {
+            ...(c.kind !== null && { kind: c.kind }),
+            ...(c.group !== null && { group: c.group }),
+          },
+          ...(c.label !== null && { label: c.label }),
+        }),
+      );
+      const key = { runId, sampleId, criterion: "", repetition: 0, rule: "default" };
+      const judge = c.judge;
+      results.push({
+        score:
+          judge === "overflow"
+            ? unscored(runId, sampleId, "judge", "overflow")
+            : scored(runId, sampleId, "judge", judge),
+        truncations:
+          c.prompt === null
+            ? []
+            : [
+                {
+                  ...key,
+                  scorer: "judge",
+                  originalTokens: c.prompt[0],
+                  keptTokens: c.prompt[1],
+                  droppedTokens: c.prompt[0] - c.prompt[1],
+                  slot: c.prompt[1] < c.prompt[0] ? "question" : "",
+                  policy: "error",
+                },
+              ],
+        usage:
+          c.prompt === null
+            ? []
+            : [
+                {
+                  runId,
+                  sampleId,
+                  role: "verifier",
+                  scorer: "judge",
+                  model: "judge-model",
+                  inputTokens: c.prompt[1],
+                  cachedInputTokens: 0,
+                  cacheWriteTokens: 0,
+                  outputTokens: 3,
+                  computeMs: null,
+                  device: "cpu",
+                  prompts: 1,
+                  forwardPasses: 1,
+                },
+              ],
+      });
+      if (c.exact !== null) {
+        results.push({
+          score: scored(runId, sampleId, "exact", c.exact),
+          truncations: [],
+          usage: [],
+        });
+      }
+    });
+    if (withSelection && mine.length > 0) {
+      selections.push({
+        taskId: `t${t}`,
+        method: "best_of_n",
+        candidates: mine.length,
+        selectedIndex: plan.picked === null ? null : 0,
+        selectedSampleId: plan.picked === null ? null : `t${t}#0`,
+        tie: mine.length > 1 && mine[0]?.judge === mine[1]?.judge,
+        discreteTie: null,
+        tieBreak: null,
+        selectedCorrect: plan.picked,
+        firstCorrect: mine[0]?.label ?? null,
+        anyCorrect: mine.some((c) => c.label === true) ? true : (mine[0]?.label ?? null),
+        detail: {},
+      });
+    }
+  });
+  if (samples.length > 0) await db.store.insertSamples(runId, samples);
+  if (results.length > 0) await db.store.writeResults(results);
+  if (withSelection) await storeSelections(db.store, runId, selections);
+  return runId;
+}
+
+describe.each(DRIVER_NAMES)("report rollups on %s", (driver) => {
+  let db: TestStore;
+  beforeAll(async () => {
+    db = await openTestStore(driver);
+  });
+  afterAll(() => db?.dispose());
+
+  it("give --compare and --by exactly what the raw rows give, and say when raw rows were read", async () => {
+    await fc.assert(
+      fc.asyncProperty(pair, async ({ tasks, withSelection }) => {
+        const runner = runnerOf(driverOf(db.store));
+        const [a, b] = [
+          await seed(db, 0, tasks, withSelection),
+          await seed(db, 1, tasks, withSelection),
+        ];
+        const raw = await pairedDifferences(runner, a, b);
+        const rawComparison = await runComparison(runner, a, b, { resamples: 200 });
+        const rawKind = await sliceReport(runner, a, "metadata.kind", { prices: PRICES });
+        const rawGroup = await sliceReport(runner, a, "metadata.group", { prices: PRICES });
+        expect(rawKind.fromRawRows).toBe("run has no slice rollups");
+
+        await writeRollups(driverOf(db.store), a);
+        await writeRollups(driverOf(db.store), b);
+
+        // Both rolled up: the comparison pairs task rollups, with the same counts and sums.
+        expect(await pairedDifferences(runner, a, b)).toEqual(raw);
+        expect(await pairedDifferences(runner, a, b, "task rollups")).toEqual(raw);
+        expect(await runComparison(runner, a, b, { resamples: 200 })).toEqual(rawComparison);
+        // A declared field reads the slice rollups; another one raw rows, and says so.
+        const { fromRawRows: _, ...kindFigures } = rawKind;
+        expect(await sliceReport(runner, a, "metadata.kind", { prices: PRICES })).toEqual(
+          kindFigures,
+        );
+        expect(await sliceReport(runner, a, "metadata.group", { prices: PRICES })).toEqual({
+          ...rawGroup,
+          fromRawRows: "field not declared in fields.metadata",
+        });
+      }),
+      { numRuns: driver === "pglite" ? 8 : 12 },
+    );
+  });
+
+  it("are dropped by prune with the run's raw partitions", async () => {
+    const [plan] = fc.sample(pair, { numRuns: 1, seed: 3 });
+    const runId = await seed(db, 0, plan?.tasks ?? [], true);
+    await db.store.finishRun(runId);
+    await db.store.writeRollups(runId);
+    const partition = await queryRows(
+      db.store,
+      "SELECT to_regclass(assay_run_partition('task_score_rollups', $1)) IS NOT NULL AS present",
+      [runId],
+    );
+    expect(partition).toEqual([{ present: true }]);
+    expect(await partitionsOf(db.store, runId)).toBe(6);
+
+    await db.store.pruneRuns({ runIds: [runId] }, { dryRun: false });
+    expect(await partitionsOf(db.store, runId)).toBe(0);
+    expect(
+      await queryRows(
+        db.store,
+        "SELECT count(*)::int AS n FROM task_score_rollups WHERE run_id = $1",
+        [runId],
+      ),
+    ).toEqual([{ n: 0 }]);
+  });
+});
