@@ -336,6 +336,11 @@ export const usageRollups = pgTable(
     outputTokens: bigint("output_tokens", { mode: "number" }).notNull(),
     computeMs: doublePrecision("compute_ms"),
     rows: bigint("rows", { mode: "number" }).notNull(),
+    /**
+     * A generator model's solved tasks: those whose deciding candidate (the selected one,
+     * else the first) it generated. Null for a verifier, and for runs rolled up before it.
+     */
+    solved: bigint("solved", { mode: "number" }),
   },
   (t) => [primaryKey({ columns: [t.runId, t.role, t.model] })],
 );
