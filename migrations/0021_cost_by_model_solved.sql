@@ -1,3 +1,4 @@
+ALTER TABLE "answer_joins" ADD COLUMN "id_prefix" text;--> statement-breakpoint
 ALTER TABLE "usage_rollups" ADD COLUMN "solved" bigint;--> statement-breakpoint
 -- Cost per solved task by generator model: a task counts for the model that generated its
 -- deciding candidate (the selected one, else the first), as written by write-rollups.ts in

@@ -460,6 +460,11 @@ export const answerStaging = pgTable(
  */
 export const answerJoins = pgTable("answer_joins", {
   runId: text("run_id").primaryKey(),
+  /**
+   * The `--answers-id-prefix` the join read custom ids with ('' for none), so `assay show`
+   * finds a sample's staged answer. Null for joins recorded before it was kept.
+   */
+  idPrefix: text("id_prefix"),
   /** Reference rows that took an answer. */
   joined: bigint("joined", { mode: "number" }).notNull(),
   /** Reference rows with no usable answer (none given, or its request failed). */
