@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { DEFAULT_SPEC, runLocal } from "@assay/pipeline";
+import { renderSampleView } from "@assay/report";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore } from "@assay/store";
 import { type Row, toCsv, toJsonl, toParquet } from "@assay/test-support/dataset-renderings";
@@ -76,18 +77,73 @@ describe("assay show reads back every dataset format", () => {
     }
   });
 
-  it("a row whose answer was joined from batch outputs: its question, and where the answer was", async () => {
+  it("a row whose answer was joined from batch outputs: its question, and the joined answer's own text", async () => {
     const reference = write("reference.jsonl", jsonl(REFERENCE));
-    await run("joined", reference, write("output.jsonl", jsonl(OPENAI_OUTPUT)));
+    const output = write("output.jsonl", jsonl(OPENAI_OUTPUT));
+    await run("joined", reference, output);
     const view = await sampleView(handle.store, "joined", "q1");
     expect(view.dataset).toMatchObject({
       status: "ok",
       question: "Capital of France?",
       target: "paris",
+      // The first q1 line is the answer scored; a later q1 line is a duplicate.
+      answer: "Paris",
+      answerNote: `joined from ${output}, line 1 (custom id "q1")`,
     });
-    expect(view.dataset.answer).toBeUndefined();
-    expect(view.dataset.answerNote).toMatch(/joined from the batch outputs given with --answers/);
     expect(view.sample.scores.length).toBeGreaterThan(0);
+    // q2's line had two choices: candidate 1 is the second.
+    const second = await sampleView(handle.store, "joined", "q2#1");
+    expect(second.dataset).toMatchObject({ answer: "rome", question: "Capital of Italy?" });
+    expect(renderSampleView(second)).toContain(
+      `Answer, joined from ${output}, line 2 (custom id "q2")\n  rome`,
+    );
+  });
+
+  it("joined repeats under an id prefix: each candidate's own reply, and why one had no text", async () => {
+    const reference = write("repeat-reference.jsonl", jsonl(REFERENCE.slice(0, 1)));
+    const line = (customId: string, message: object) => ({
+      custom_id: customId,
+      response: {
+        status_code: 200,
+        body: {
+          model: "gpt-x",
+          choices: [{ index: 0, message, finish_reason: "stop" }],
+          usage: { prompt_tokens: 5, completion_tokens: 1 },
+        },
+      },
+      error: null,
+    });
+    const output = write(
+      "repeats.jsonl",
+      jsonl([
+        line("task-q1__s1", { role: "assistant", content: null, refusal: "No." }),
+        line("task-q1__s0", { role: "assistant", content: "Paris", refusal: null }),
+      ]),
+    );
+    const runId = "joined-repeats";
+    await handle.store.startRun({
+      id: runId,
+      dataset: reference,
+      spec: DEFAULT_SPEC,
+      transport: "local",
+    });
+    await runLocal({
+      store: handle.store,
+      registry: defaultRegistry(),
+      dataset: reference,
+      spec: DEFAULT_SPEC,
+      runId,
+      answers: { files: [output], format: "openai-batch", idPrefix: "task-" },
+    });
+    expect((await sampleView(handle.store, runId, "q1#0")).dataset).toMatchObject({
+      answer: "Paris",
+      answerNote: `joined from ${output}, line 2 (custom id "task-q1__s0")`,
+    });
+    const refused = await sampleView(handle.store, runId, "q1#1");
+    expect(refused.dataset.answer).toBeUndefined();
+    expect(refused.dataset.answerNote).toBe(
+      `no text to score (refusal: No.); joined from ${output}, line 1 (custom id "task-q1__s1")`,
+    );
   });
 });
 

@@ -41,6 +41,11 @@ export interface UnjoinedUsage {
   inputTokens: number;
   cachedInputTokens: number;
   cacheWriteTokens: number;
+  /**
+   * The part of `cacheWriteTokens` written to a 1-hour cache, priced at its own rate. Absent
+   * from joins stored before it was counted: read as none.
+   */
+  cacheWrite1hTokens?: number;
   outputTokens: number;
 }
 
@@ -57,6 +62,7 @@ export function addUnjoined(
       inputTokens: 0,
       cachedInputTokens: 0,
       cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
       outputTokens: 0,
     };
     totals.push(total);
@@ -66,6 +72,7 @@ export function addUnjoined(
   total.inputTokens += line.inputTokens;
   total.cachedInputTokens += line.cachedInputTokens;
   total.cacheWriteTokens += line.cacheWriteTokens;
+  total.cacheWrite1hTokens = (total.cacheWrite1hTokens ?? 0) + (line.cacheWrite1hTokens ?? 0);
   total.outputTokens += line.outputTokens;
   return totals;
 }

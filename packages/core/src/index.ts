@@ -12,6 +12,7 @@ export type {
   BatchAnswer,
   FailedOutcome,
 } from "./answers/answer-shape.js";
+export { repeatChoice } from "./answers/repeat-choice.js";
 export { parsePriceTable } from "./cost/parse-price-table.js";
 export {
   MEASURED_TIME_NOTE,

@@ -37,13 +37,19 @@ import {
   mean,
   type RecomputeOptions,
   scorerMeansOf,
+  solvedByModelOf,
   type TaskFigures,
   tasksOf,
   truncationOf,
   unscoredOf,
   verifierTokensOf,
 } from "./figures/recompute-figures.js";
-import { type PassRule, passesOf, solvedTasksOf } from "./figures/recompute-pass.js";
+import {
+  type PassRule,
+  passesOf,
+  solvedFirstCandidatesOf,
+  solvedTasksOf,
+} from "./figures/recompute-pass.js";
 
 // Every figure of `assay report` (the bundle behind its table, JSON and HTML) recomputed
 // from what `assay export` writes, over generated runs. A failure names the figure and
@@ -263,9 +269,16 @@ function checkRun(bundle: ReportBundle, exported: ExportedRun, run: DrawnRun): s
     ]),
     byModel.map((m) => [m.role, m.model, ...m.tokens]),
   );
+  // Each generator model's own solved tasks: those whose deciding candidate it generated.
+  const solvedByModel = solvedByModelOf(exported.usage, decidingSamplesOf(exported, run, tasks));
   for (const m of byModel) {
     const reported = reportedByModel.find((r) => r.role === m.role && r.model === m.model);
     f.number(`cost.byModel.${m.role}.${m.model}`, reported?.cost, m.cost);
+    f.count(
+      `cost.byModel.${m.role}.${m.model}.solved`,
+      reported?.solved,
+      m.role === "generator" ? (solvedByModel.get(m.model) ?? 0) : undefined,
+    );
   }
 
   const tokens = verifierTokensOf(exported.usage);
@@ -767,9 +780,11 @@ async function checkViews(
     (await runnerOf(driverOf(store)).query<Record<string, unknown>>(sql, [runId])).rows;
   const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   const rule = passRuleOf(run);
+  const tasks = tasksOf(exported, recomputeOptions(run));
   const solved = run.selection
-    ? accuracyOf(tasksOf(exported, recomputeOptions(run))).selected
+    ? accuracyOf(tasks).selected
     : solvedTasksOf(exported.samples, exported.scores, rule).size;
+  const solvedByModel = solvedByModelOf(exported.usage, decidingSamplesOf(exported, run, tasks));
   const [runRow] = await query("SELECT solved, tasks FROM analyst_runs WHERE run_id = $1");
   f.count("analyst_runs.solved", n(runRow?.solved), solved);
   const results = await query(
@@ -797,7 +812,8 @@ async function checkViews(
   // Each model's tokens, cost and cost per solved task, recomputed from the export.
   const byModel = await query(
     `SELECT role, model, input_tokens, cached_input_tokens, cache_write_tokens,
-            cache_write_1h_tokens, output_tokens, solved, cost_usd, cost_per_solved_usd
+            cache_write_1h_tokens, output_tokens, solved, cost_usd, cost_per_solved_usd,
+            model_solved, cost_per_model_solved_usd
      FROM analyst_cost_by_model WHERE run_id = $1`,
   );
   const expected = costByModelOf(exported.usage, prices);
@@ -824,8 +840,34 @@ async function checkViews(
       n(row?.cost_per_solved_usd),
       m.cost === null || solved === 0 ? null : m.cost / solved,
     );
+    const own = m.role === "generator" ? (solvedByModel.get(m.model) ?? 0) : null;
+    f.count(`${name}.model_solved`, n(row?.model_solved), own);
+    f.number(
+      `${name}.cost_per_model_solved_usd`,
+      n(row?.cost_per_model_solved_usd),
+      m.cost === null || own === null || own === 0 ? null : m.cost / own,
+    );
   }
   return f.wrong;
+}
+
+/**
+ * Each solved task's deciding sample: with selection its pick (a task counted and picked
+ * correctly), else its first candidate under the pass rule.
+ */
+function decidingSamplesOf(
+  exported: ExportedRun,
+  run: DrawnRun,
+  tasks: readonly TaskFigures[],
+): string[] {
+  if (!run.selection) {
+    return [
+      ...solvedFirstCandidatesOf(exported.samples, exported.scores, passRuleOf(run)).values(),
+    ];
+  }
+  return tasks
+    .filter((t) => t.counted && t.picked === true && t.pick !== null)
+    .map((t) => t.pick?.sample.sample_id as string);
 }
 
 function checkRendering(bundle: ReportBundle, summary: RunSummary): string[] {

@@ -31,9 +31,12 @@ function billedLine(
   const sum = (pick: (usage: UnjoinedUsage) => number) =>
     unjoined.reduce((total, usage) => total + pick(usage), 0);
   const lines = sum((usage) => usage.lines);
+  const oneHour = sum((usage) => usage.cacheWrite1hTokens ?? 0);
+  // The 1-hour writes are priced apart, so the line says how many of the writes they are.
+  const writes = `${sum((usage) => usage.cacheWriteTokens)} cache-write${oneHour > 0 ? ` (${oneHour} of them 1-hour)` : ""}`;
   const tokens =
     `${sum((usage) => usage.inputTokens)} input, ${sum((usage) => usage.cachedInputTokens)} cached input, ` +
-    `${sum((usage) => usage.cacheWriteTokens)} cache-write, ${sum((usage) => usage.outputTokens)} output tokens`;
+    `${writes}, ${sum((usage) => usage.outputTokens)} output tokens`;
   const models = unjoined
     .map((usage) => `${usage.model || "(no model)"}: ${usage.lines}`)
     .join(", ");

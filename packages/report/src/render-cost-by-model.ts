@@ -1,4 +1,4 @@
-import { perUnit, type RunReport } from "@assay/core";
+import { type ModelCost, perUnit, type RunReport } from "@assay/core";
 import Table from "cli-table3";
 import { formatMoney } from "./format.js";
 
@@ -9,8 +9,10 @@ const STYLE = {
 
 /**
  * Each generator model of the answers and each verifier model: its tokens and what they
- * cost, and that cost per solved task of the run; null when the report has no prices or
- * no usage. Cache writes are split into 5-minute and 1-hour writes, priced apart.
+ * cost, that cost per solved task of the run, and for a generator model the tasks it
+ * solved itself (those whose deciding candidate, the selected one else the first, it
+ * generated) and its cost per such task; null when the report has no prices or no usage.
+ * Cache writes are split into 5-minute and 1-hour writes, priced apart.
  */
 export function costByModelTable(report: RunReport): string | null {
   const cost = report.cost;
@@ -28,6 +30,8 @@ export function costByModelTable(report: RunReport): string | null {
       "compute s",
       "cost",
       "per solved task",
+      "tasks it solved",
+      "per task it solved",
     ],
     ...STYLE,
   });
@@ -43,7 +47,18 @@ export function costByModelTable(report: RunReport): string | null {
       m.computeMs === null ? "–" : (m.computeMs / 1000).toFixed(1),
       formatMoney(m.cost, cost.currency),
       formatMoney(perUnit(m.cost, cost.solvedTasks), cost.currency),
+      ...ownSolved(m, cost.currency),
     ]);
   }
   return `Cost by model (${cost.solvedTasks} solved tasks)\n${table.toString()}`;
+}
+
+/**
+ * A generator model's own solved tasks and its cost per such task: "–" for a verifier,
+ * "unknown" for a run rolled up before they were counted.
+ */
+export function ownSolved(m: ModelCost, currency: string): [string, string] {
+  if (m.role !== "generator") return ["–", "–"];
+  if (m.solved === null || m.solved === undefined) return ["unknown", "unknown"];
+  return [String(m.solved), formatMoney(perUnit(m.cost, m.solved), currency)];
 }

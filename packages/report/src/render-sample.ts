@@ -26,9 +26,12 @@ export function renderSampleView(view: SampleView): string {
   }
   if (dataset.answer !== undefined) {
     const heading = answerCuts.length === 0 ? "Answer" : "Answer (cut to fit: marked where)";
-    lines.push("", heading, indent(markCuts(dataset.answer, answerCuts)));
+    // A joined answer's note says where it came from: beside the heading, not in the text.
+    const from = dataset.answerNote === undefined ? "" : `, ${dataset.answerNote}`;
+    lines.push("", `${heading}${from}`, indent(markCuts(dataset.answer, answerCuts)));
+  } else if (dataset.answerNote !== undefined) {
+    lines.push("", "Answer", indent(dataset.answerNote));
   }
-  if (dataset.answerNote !== undefined) lines.push("", "Answer", indent(dataset.answerNote));
   if (dataset.target !== undefined) lines.push("", `Target    ${JSON.stringify(dataset.target)}`);
   if (dataset.steps !== undefined && dataset.steps.length > 0) {
     lines.push("", `Steps (${dataset.steps.length})`);

@@ -42,6 +42,14 @@ describe("the answer join line", () => {
     );
   });
 
+  it("says how many of the cache writes were 1-hour ones, priced apart", () => {
+    const [claude, gpt] = COUNTS.unjoined;
+    const counts = { ...COUNTS, unjoined: [{ ...claude, cacheWrite1hTokens: 4 }, gpt] };
+    expect(answerJoinLine(counts as AnswerJoinCounts)).toContain(
+      "107 input, 3 cached input, 10 cache-write (4 of them 1-hour), 57 output tokens",
+    );
+  });
+
   it("adds their cost at the report's prices, or says it is unknown", () => {
     const priced = answerJoinLine({ ...COUNTS, unjoinedCost: { amount: 0.0012, currency: "USD" } });
     expect(priced).toMatch(/57 output tokens; cost 0\.001200 USD$/);

@@ -305,3 +305,67 @@ describe("HTML report of a run whose pass rule decides solved tasks", () => {
     expect(html).toContain("a task is solved when its first candidate passes the spec");
   });
 });
+
+describe("cost by model in reports", () => {
+  const model = (role: "generator" | "verifier", name: string, cost: number | null) => ({
+    role,
+    model: name,
+    inputTokens: 1000,
+    cachedInputTokens: 0,
+    cacheWriteTokens: 300,
+    cacheWrite1hTokens: 100,
+    outputTokens: 50,
+    computeMs: null,
+    rows: 4,
+    cost,
+  });
+  const cost = {
+    generation: 0.03,
+    verification: 0.01,
+    total: 0.04,
+    currency: "USD",
+    warnings: [],
+    solvedTasks: 4,
+    samples: 8,
+    perSolvedTask: { generation: 0.0075, verification: 0.0025, total: 0.01 },
+    perSample: 0.005,
+    byModel: [
+      { ...model("generator", "gen-<a>", 0.02), solved: 3 },
+      { ...model("generator", "gen-b", 0.01), solved: null },
+      model("verifier", "judge", 0.01),
+    ],
+  };
+  const solved = { decidedBy: "pass_rule" as const, tasks: 8, solved: 4 };
+  const report = { ...PLAIN, cost, solved };
+  const html = renderReportHtml({ report, compare: null, trend: PLAIN_TREND });
+  const text = renderReportTable({ report, compare: null, trend: PLAIN_TREND });
+
+  it("gives each generator model the tasks it solved and its cost per such task, in both formats", () => {
+    expect(text).toContain("Cost by model (4 solved tasks)");
+    // gen-<a>: 0.02 over the run's 4 solved tasks, and over the 3 it solved itself.
+    expect(text).toMatch(/gen-<a>.*0\.0200 USD.*0\.005000 USD.*│\s*3\s*│.*0\.006667 USD/);
+    expect(html).toContain('data-section="cost-by-model"');
+    const row = (name: string) =>
+      new RegExp(`<tr data-role="[a-z]+" data-model="${name}">(.*?)</tr>`).exec(html)?.[1];
+    const cells = (name: string) =>
+      [...(row(name) ?? "").matchAll(/<t[dh]>(.*?)<\/t[dh]>/g)].map((m) => m[1]);
+    expect(cells("gen-&lt;a&gt;")).toEqual([
+      "generator",
+      "gen-&lt;a&gt;",
+      "1000",
+      "0",
+      "200",
+      "100",
+      "50",
+      "–",
+      "0.0200 USD",
+      "0.005000 USD",
+      "3",
+      "0.006667 USD",
+    ]);
+    // A run rolled up before its models' solved tasks were counted says so; a verifier has none.
+    expect(cells("gen-b").slice(-2)).toEqual(["unknown", "unknown"]);
+    expect(cells("judge").slice(-2)).toEqual(["–", "–"]);
+    expect(text).toMatch(/gen-b.*unknown.*unknown/);
+  });
+});

@@ -1,6 +1,7 @@
 import type { AnswerJoinCounts } from "@assay/core";
 import type { AnswerJoinLock } from "./queries/answer-join-lock.js";
 import type { StagedAnswer, StagingOutcome } from "./queries/answer-staging.js";
+import type { JoinedAnswer } from "./queries/joined-answer.js";
 
 /** What joining batch-output answers to a reference dataset keeps in the store. */
 export interface AnswerJoinStore {
@@ -28,6 +29,15 @@ export interface AnswerJoinStore {
   unmatchedAnswers(runId: string, after: string, limit: number): Promise<StagedAnswer[]>;
   /** What the run's answer join came to; undefined for a run whose answers were not joined. */
   answerJoinCounts(runId: string): Promise<AnswerJoinCounts | undefined>;
-  /** Records what a complete join came to and clears the staged answers. */
-  writeAnswerJoin(runId: string, counts: AnswerJoinCounts): Promise<void>;
+  /**
+   * Records what a complete join came to and the id prefix it read custom ids with, and
+   * clears the staged lines no reference row took (the taken ones stay for `assay show`).
+   */
+  writeAnswerJoin(runId: string, counts: AnswerJoinCounts, idPrefix: string): Promise<void>;
+  /** Where a joined candidate's answer came from; undefined when the run did not keep it. */
+  joinedAnswer(
+    runId: string,
+    taskId: string,
+    candidateIndex: number,
+  ): Promise<JoinedAnswer | undefined>;
 }

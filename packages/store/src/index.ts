@@ -29,6 +29,7 @@ export {
   type ExportedTable,
   exportedColumns,
 } from "./queries/export-tables.js";
+export type { JoinedAnswer } from "./queries/joined-answer.js";
 export type {
   ModelQueue,
   ProducerRecord,

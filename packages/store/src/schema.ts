@@ -375,6 +375,11 @@ export const usageRollups = pgTable(
     outputTokens: bigint("output_tokens", { mode: "number" }).notNull(),
     computeMs: doublePrecision("compute_ms"),
     rows: bigint("rows", { mode: "number" }).notNull(),
+    /**
+     * A generator model's solved tasks: those whose deciding candidate (the selected one,
+     * else the first) it generated. Null for a verifier, and for runs rolled up before it.
+     */
+    solved: bigint("solved", { mode: "number" }),
   },
   (t) => [primaryKey({ columns: [t.runId, t.role, t.model] })],
 );
@@ -494,6 +499,11 @@ export const answerStaging = pgTable(
  */
 export const answerJoins = pgTable("answer_joins", {
   runId: text("run_id").primaryKey(),
+  /**
+   * The `--answers-id-prefix` the join read custom ids with ('' for none), so `assay show`
+   * finds a sample's staged answer. Null for joins recorded before it was kept.
+   */
+  idPrefix: text("id_prefix"),
   /** Reference rows that took an answer. */
   joined: bigint("joined", { mode: "number" }).notNull(),
   /** Reference rows with no usable answer (none given, or its request failed). */

@@ -33,6 +33,7 @@ import {
 } from "./queries/answer-staging.js";
 import { exportScores } from "./queries/export.js";
 import { type ExportedRow, type ExportedTable, exportTableRows } from "./queries/export-tables.js";
+import { type JoinedAnswer, joinedAnswer } from "./queries/joined-answer.js";
 import { writeResults } from "./queries/results.js";
 import { lockRunCompletion } from "./queries/run-completion-lock.js";
 import type { ProducerRecord, ProducerStatus } from "./queries/run-producers.js";
@@ -293,8 +294,16 @@ export class SqlStore implements Store {
     return answerJoinCounts(await this.#runner(), runId);
   }
 
-  async writeAnswerJoin(runId: string, counts: AnswerJoinCounts): Promise<void> {
-    await writeAnswerJoin(await this.#driver(), runId, counts);
+  async writeAnswerJoin(runId: string, counts: AnswerJoinCounts, idPrefix: string): Promise<void> {
+    await writeAnswerJoin(await this.#driver(), runId, counts, idPrefix);
+  }
+
+  async joinedAnswer(
+    runId: string,
+    taskId: string,
+    candidateIndex: number,
+  ): Promise<JoinedAnswer | undefined> {
+    return joinedAnswer(await this.#runner(), runId, taskId, candidateIndex);
   }
 
   async reportBundle(runId: string, options?: BundleOptions): Promise<ReportBundle> {

@@ -32,10 +32,30 @@ const RUN = "by-model";
 //   gen-b: t1#0 (2000 in, 100 out): 2000 × 3 + 100 × 15 = 7500
 //   judge-model: 100 in + 10 cached (no cached price: the input price) = 110 × 0.02 = 2.2
 // Solved: t0 (its first candidate passes f1 and judge); t1's first candidate fails f1.
+// Each generator model's own solved tasks are those whose deciding candidate (here the
+// first: no selection) it generated: t0#0 is gen-a's, so gen-a solved 1 and gen-b 0.
 const EXPECTED = [
-  { role: "generator", model: "gen-a", tokens: [1400, 200, 300, 100, 550], cost: 4620e-6 },
-  { role: "generator", model: "gen-b", tokens: [2000, 0, 0, 0, 100], cost: 7500e-6 },
-  { role: "verifier", model: "judge-model", tokens: [100, 10, 0, 0, 0], cost: 2.2e-6 },
+  {
+    role: "generator",
+    model: "gen-a",
+    tokens: [1400, 200, 300, 100, 550],
+    cost: 4620e-6,
+    modelSolved: 1,
+  },
+  {
+    role: "generator",
+    model: "gen-b",
+    tokens: [2000, 0, 0, 0, 100],
+    cost: 7500e-6,
+    modelSolved: 0,
+  },
+  {
+    role: "verifier",
+    model: "judge-model",
+    tokens: [100, 10, 0, 0, 0],
+    cost: 2.2e-6,
+    modelSolved: null,
+  },
 ];
 const SOLVED = 1;
 
@@ -127,6 +147,44 @@ describe.each(DRIVER_NAMES)("cost by model on %s", (driver) => {
     });
   });
 
+  it("analyst_cost_by_model gives each generator model's cost per task it solved", async () => {
+    const { rows } = await runnerOf(driverOf(db.store)).query<Record<string, unknown>>(
+      `SELECT model, model_solved, cost_per_model_solved_usd FROM analyst_cost_by_model
+       WHERE run_id = $1 ORDER BY role, model`,
+      [RUN],
+    );
+    const nullable = (value: unknown) => (value === null ? null : Number(value));
+    expect(rows.map((r) => nullable(r.model_solved))).toEqual(EXPECTED.map((m) => m.modelSolved));
+    // gen-a: 4620e-6 over its 1 solved task; gen-b solved none and the verifier none of its
+    // own: no figure, never a division by 0.
+    expect(Number(rows[0]?.cost_per_model_solved_usd)).toBeCloseTo(4620e-6, 12);
+    expect(rows.slice(1).map((r) => r.cost_per_model_solved_usd)).toEqual([null, null]);
+  });
+
+  it("a run rolled up before solved tasks were counted by model reads NULL, not 0", async () => {
+    const runner = runnerOf(driverOf(db.store));
+    await runner.query("UPDATE usage_rollups SET solved = NULL WHERE run_id = $1", [RUN]);
+    try {
+      const { rows } = await runner.query<Record<string, unknown>>(
+        `SELECT model_solved, cost_per_model_solved, cost_per_solved FROM analyst_cost_by_model
+         WHERE run_id = $1 ORDER BY role, model`,
+        [RUN],
+      );
+      expect(rows.map((r) => [r.model_solved, r.cost_per_model_solved])).toEqual([
+        [null, null],
+        [null, null],
+        [null, null],
+      ]);
+      expect(Number(rows[0]?.cost_per_solved)).toBeCloseTo(4620e-6 / SOLVED, 12);
+      const { report } = await reportBundle(runner, RUN, {
+        prices: { currency: "USD", models: PRICES.models } as never,
+      });
+      expect(report.cost?.byModel?.map((m) => m.solved)).toEqual([null, null, undefined]);
+    } finally {
+      await writeRollups(driverOf(db.store), RUN);
+    }
+  });
+
   it("the report's cost by model is the same hand computation", async () => {
     const { report } = await reportBundle(runnerOf(driverOf(db.store)), RUN, {
       prices: { currency: "USD", models: PRICES.models } as never,
@@ -148,6 +206,8 @@ describe.each(DRIVER_NAMES)("cost by model on %s", (driver) => {
     EXPECTED.forEach(({ cost }, i) => {
       expect(byModel[i]?.cost).toBeCloseTo(cost, 12);
     });
+    // Generator rows carry their own solved tasks; the verifier's row has none.
+    expect(byModel.map((m) => m.solved)).toEqual([1, 0, undefined]);
     expect(report.cost?.total).toBeCloseTo(4620e-6 + 7500e-6 + 2.2e-6, 12);
   });
 });

@@ -89,7 +89,8 @@ export function registerStoreSuite(kind: Store["kind"], factory: StoreFactory): 
         takeStagedAnswers: () => bare.takeStagedAnswers("r", []),
         unmatchedAnswers: () => bare.unmatchedAnswers("r", "", 10),
         stagedFailures: () => bare.stagedFailures("r", "", 10),
-        writeAnswerJoin: () => bare.writeAnswerJoin("r", counts),
+        writeAnswerJoin: () => bare.writeAnswerJoin("r", counts, ""),
+        joinedAnswer: () => bare.joinedAnswer("r", "t", 0),
         importPrices: () =>
           bare.importPrices(
             { currency: "USD", models: {} },

@@ -4,7 +4,10 @@ import pg from "pg";
 
 /** Where a run's answer join stands on a server, read the way an operator would in psql. */
 export interface AnswerJoinState {
-  /** Answer lines staged and not yet cleared by a finished join. */
+  /**
+   * Answer lines staged and not yet cleared by a finished join (which keeps only the
+   * answered lines a reference row took, for `assay show`: those are not counted).
+   */
   staged: number;
   /** The join's recorded figures; undefined until a join finished. */
   recorded: AnswerJoinCounts | undefined;
@@ -43,7 +46,10 @@ export async function answerJoinState(run: ServerRun): Promise<AnswerJoinState> 
     );
     const join = joins[0];
     return {
-      staged: await count(`SELECT count(*) AS n FROM ${table("answer_staging")} WHERE run_id = $1`),
+      staged: await count(
+        `SELECT count(*) AS n FROM ${table("answer_staging")}
+         WHERE run_id = $1 AND NOT (matched AND outcome = 'answered')`,
+      ),
       recorded:
         join === undefined
           ? undefined

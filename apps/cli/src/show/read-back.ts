@@ -8,6 +8,7 @@ import {
   type SampleRecord,
 } from "@assay/core";
 import { readDataset } from "@assay/pipeline";
+import type { JoinedAnswer } from "@assay/store";
 
 /** A stored sample's line fits in this; it was read under a limit no larger. */
 const MAX_LINE_BYTES = 1 << 30;
@@ -18,6 +19,8 @@ export interface ReadBackOptions {
   fields?: FieldsSpec;
   /** The run joined its answers from batch outputs (`--answers`): rows carry none. */
   answersJoined?: boolean;
+  /** The batch output line the sample's answer was joined from, when the run kept it. */
+  joinedAnswer?: JoinedAnswer;
 }
 
 /** The path `assay run -` records for standard input. */
@@ -27,7 +30,8 @@ const STDIN_PATH = "-";
  * Reads the sample's question and answer back from the dataset at its recorded line, and
  * says plainly when that is not possible: the run read standard input, the file is gone,
  * or the line no longer holds the sample as stored (another id, task, label or metadata).
- * A joined answer (`--answers`) is not in the dataset: its custom id stands in its place.
+ * A joined answer (`--answers`) is not in the dataset: the text the join kept, with the
+ * batch output line it came from, stands in its place.
  * A file modified after the run
  * started is still shown, with a warning: an edited answer cannot be told from the stored
  * rows alone.
@@ -87,7 +91,7 @@ export async function readBack(
       : null,
     question: found.question,
     ...(options.answersJoined === true
-      ? { answerNote: joinedAnswerNote(record) }
+      ? joinedAnswerText(record, options.joinedAnswer)
       : { answer: found.answer }),
     ...(found.target !== undefined && { target: found.target }),
     ...(found.steps !== undefined && { steps: found.steps }),
@@ -139,13 +143,26 @@ async function sampleAtLine(
     : `line ${line} holds no sample`;
 }
 
-/** Where a joined answer came from: the run keeps neither its text nor its file. */
-function joinedAnswerNote(record: SampleRecord): string {
-  return (
-    `not kept: it was joined from the batch outputs given with --answers, under custom id ` +
-    `"${record.taskId}" (after any --answers-id-prefix; "${record.taskId}__s<k>" for a repeat). ` +
-    "Look it up in those files; the run does not record their paths."
-  );
+/**
+ * A joined answer as the run kept it: its text and the batch output line it came from, or
+ * why the reply had none. A run joined before answers were kept has only the custom id.
+ */
+function joinedAnswerText(
+  record: SampleRecord,
+  joined: JoinedAnswer | undefined,
+): Pick<DatasetReadBack, "answer" | "answerNote"> {
+  if (joined === undefined) {
+    return {
+      answerNote:
+        `not kept: it was joined from the batch outputs given with --answers, under custom id ` +
+        `"${record.taskId}" (after any --answers-id-prefix; "${record.taskId}__s<k>" for a repeat). ` +
+        "Look it up in those files; the run does not record their paths.",
+    };
+  }
+  const from = `joined from ${joined.file}, line ${joined.line} (custom id "${joined.customId}")`;
+  if (typeof joined.choice === "string") return { answer: joined.choice, answerNote: from };
+  const { reason, message } = joined.choice;
+  return { answerNote: `no text to score (${reason}: ${message}); ${from}` };
 }
 
 function differenceFromStored(

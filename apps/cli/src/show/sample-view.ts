@@ -28,8 +28,13 @@ export async function sampleView(
   // Rows are read back as the run read them: through the spec's `fields`, and as reference
   // rows (no answer) when its answers were joined from batch outputs.
   const fields = FieldsSpecSchema.safeParse((run.spec as { fields?: unknown } | null)?.fields);
+  const answersJoined = (await store.answerJoinCounts(runId)) !== undefined;
+  const joined = answersJoined
+    ? await store.joinedAnswer(runId, sample.taskId, sample.candidateIndex)
+    : undefined;
   const options: ReadBackOptions = {
-    answersJoined: (await store.answerJoinCounts(runId)) !== undefined,
+    answersJoined,
+    ...(joined !== undefined && { joinedAnswer: joined }),
     ...(fields.success && fields.data !== undefined && { fields: fields.data }),
   };
   const path = dataset ?? run.dataset ?? null;

@@ -21,6 +21,12 @@ export interface UsageTotals {
   /** Summed compute time; null when no row measured it. */
   computeMs: number | null;
   rows: number;
+  /**
+   * A generator model's solved tasks: those whose deciding candidate (the selected one, else
+   * the first) this model generated. Null: not known (rolled up before it was counted).
+   * Absent on a verifier's row.
+   */
+  solved?: number | null;
 }
 
 export interface UsageCost {

@@ -73,7 +73,11 @@ export interface DatasetReadBack {
   /** Present for `ok` and `modified`. */
   question?: string;
   answer?: string;
-  /** In place of `answer` when the dataset does not hold it (answers joined with --answers). */
+  /**
+   * For answers joined with --answers: where `answer` came from (the batch output file,
+   * line and custom id), why there is none (a refusal, only tool calls, cut off), or, for a
+   * run that did not keep it, where to look.
+   */
   answerNote?: string;
   target?: unknown;
   steps?: string[];

@@ -1,4 +1,4 @@
-import type { RunSpec, Sample, ScoreJob } from "@assay/core";
+import type { RunSpec, Sample, ScoreJob, Unanswered } from "@assay/core";
 import type { ScorerRegistry } from "@assay/scorers";
 import { pairPrompts } from "@assay/selection";
 
@@ -10,7 +10,7 @@ export const PAIR_RULE = "selection";
  * pair of the seeded pivot tournament that selection will run. Each job's sample carries
  * the two answers as `answer_a` and `answer_b`; its result is stored under the pair's own
  * sample id, where selection finds it. A line with one answer, or a spec without a judge,
- * plans none.
+ * plans none. A pair with a joined candidate that gave no answer is planned unanswered.
  */
 export function planPairJobs(
   runId: string,
@@ -41,7 +41,7 @@ function pairSample(
   first: number,
   second: number,
 ): Sample {
-  return {
+  const pair: Sample = {
     id,
     taskId: task.taskId,
     candidateIndex: first,
@@ -55,4 +55,30 @@ function pairSample(
     },
     line: task.line,
   };
+  const unanswered = pairUnanswered(byIndex, first, second);
+  if (unanswered !== undefined) pair.unanswered = unanswered;
+  return pair;
+}
+
+/**
+ * A pair with a candidate that gave no text (a refusal, only tool calls, cut off) is no
+ * comparison: judged, its "" would lose to any answer, or win against another "". The
+ * pair's result is stored unscored with the candidate's reason (`scoring` in
+ * score-handler.ts never calls the judge), and selection leaves the pair out.
+ */
+function pairUnanswered(
+  byIndex: Map<number, Sample>,
+  first: number,
+  second: number,
+): Unanswered | undefined {
+  for (const index of [first, second]) {
+    const unanswered = byIndex.get(index)?.unanswered;
+    if (unanswered !== undefined) {
+      return {
+        reason: unanswered.reason,
+        message: `candidate ${index} gave no answer to judge (${unanswered.reason}): ${unanswered.message}`,
+      };
+    }
+  }
+  return undefined;
 }

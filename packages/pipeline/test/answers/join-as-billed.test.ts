@@ -1,9 +1,9 @@
-import { type AnswerFormat, RunSpecSchema } from "@assay/core";
+import { type AnswerFormat, PriceTableSchema, RunSpecSchema } from "@assay/core";
 import { defaultRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
 import { queryRows } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runLocal } from "../../src/index.js";
+import { runLocal, runReportBundle } from "../../src/index.js";
 import { pgliteTarget } from "../store-targets.js";
 import { jsonl, tempFiles } from "../temp-files.js";
 
@@ -269,5 +269,60 @@ describe("answers joined as billed", () => {
     expect(joined.counts).toMatchObject({ unmatchedAnswers: 1, duplicateAnswers: 1, unjoined });
     // Stored with the run, for `assay report`.
     expect(joined.stored).toMatchObject({ unjoined });
+  });
+
+  it("prices the 1-hour cache writes of lines that joined no row at their own rate", async () => {
+    const anthropicLine = (id: string, fiveMinute: number, oneHour: number) => ({
+      custom_id: id,
+      result: {
+        type: "succeeded",
+        message: {
+          model: "claude-x",
+          content: [{ type: "text", text: "Oslo" }],
+          stop_reason: "end_turn",
+          usage: {
+            input_tokens: 100,
+            output_tokens: 10,
+            cache_creation_input_tokens: fiveMinute + oneHour,
+            cache_creation: {
+              ephemeral_5m_input_tokens: fiveMinute,
+              ephemeral_1h_input_tokens: oneHour,
+            },
+          },
+        },
+      },
+    });
+    const joined = await join(
+      [[anthropicLine("q1", 0, 0), anthropicLine("q2", 0, 0), anthropicLine("q9", 2000, 3000)]],
+      "anthropic-batch",
+    );
+    const unjoined = [
+      {
+        model: "claude-x",
+        lines: 1,
+        inputTokens: 100,
+        cachedInputTokens: 0,
+        cacheWriteTokens: 5000,
+        cacheWrite1hTokens: 3000,
+        outputTokens: 10,
+      },
+    ];
+    expect(joined.counts?.unjoined).toEqual(unjoined);
+    expect(joined.stored?.unjoined).toEqual(unjoined);
+
+    // Per million: input 1, 5-minute writes 2, 1-hour writes 4, output 10. By hand:
+    // 100·1 + 2000·2 + 3000·4 + 10·10 = 16,200 per million.
+    const prices = PriceTableSchema.parse({
+      models: {
+        "claude-x": {
+          input_per_million: 1,
+          cache_write_per_million: 2,
+          cache_write_1h_per_million: 4,
+          output_per_million: 10,
+        },
+      },
+    });
+    const { bundle } = await runReportBundle(store, `billed-${runs}`, { prices });
+    expect(bundle.answers?.unjoinedCost?.amount).toBeCloseTo(16_200 / 1_000_000, 12);
   });
 });

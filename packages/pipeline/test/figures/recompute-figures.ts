@@ -362,6 +362,25 @@ export function costByModelOf(usage: readonly UsageLine[], prices: PriceTable) {
   );
 }
 
+/**
+ * Solved tasks by generator model: each deciding sample (a solved task's pick, else its
+ * first candidate) counts for the model of its generator usage line, if it has one.
+ */
+export function solvedByModelOf(
+  usage: readonly UsageLine[],
+  decidingSamples: Iterable<string>,
+): Map<string, number> {
+  const modelOf = new Map(
+    usage.filter((row) => row.role === "generator").map((row) => [row.sample_id, row.model]),
+  );
+  const solved = new Map<string, number>();
+  for (const sampleId of decidingSamples) {
+    const model = modelOf.get(sampleId);
+    if (model !== undefined) solved.set(model, (solved.get(model) ?? 0) + 1);
+  }
+  return solved;
+}
+
 export function verifierTokensOf(usage: readonly UsageLine[]) {
   const rows = usage.filter((u) => u.role === "verifier");
   const sumOf = (column: string) =>

@@ -44,12 +44,21 @@ export function solvedTasksOf(
   scores: readonly ExportRow[],
   rule: PassRule,
 ): Set<string> {
+  return new Set(solvedFirstCandidatesOf(samples, scores, rule).keys());
+}
+
+/** The solved tasks as above, each with its first candidate's sample id (what decided it). */
+export function solvedFirstCandidatesOf(
+  samples: readonly SampleLine[],
+  scores: readonly ExportRow[],
+  rule: PassRule,
+): Map<string, string> {
   const first = new Map<string, SampleLine>();
   for (const sample of samples) {
     const held = first.get(sample.task_id);
     if (held === undefined || before(sample, held)) first.set(sample.task_id, sample);
   }
-  const solved = new Set<string>();
+  const solved = new Map<string, string>();
   for (const [taskId, sample] of first) {
     const deciding = scores.filter(
       (row) =>
@@ -59,7 +68,7 @@ export function solvedTasksOf(
     const passes = deciding.every(
       (row) => row.status === "scored" && (row.value as number) >= thresholdOf(rule, row.scorer),
     );
-    if (deciding.length > 0 && passes) solved.add(taskId);
+    if (deciding.length > 0 && passes) solved.set(taskId, sample.sample_id);
   }
   return solved;
 }

@@ -4,6 +4,7 @@ import { pricingLines } from "../pricing-lines.js";
 import { ablationSection } from "./ablation-section.js";
 import { SVG_DEFS } from "./bar-chart.js";
 import { comparisonSection } from "./comparison-section.js";
+import { costByModelSection } from "./cost-by-model-section.js";
 import { earlyStopsSection } from "./early-stops-section.js";
 import { escapeHtml } from "./escape-html.js";
 import { absentLine, headlineCards } from "./headline.js";
@@ -65,6 +66,7 @@ ${calibrationSection(report.calibration)}
 ${selfPreferenceSection(report.selfPreference)}
 ${bundle.earlyStops === undefined ? "" : earlyStopsSection(bundle.earlyStops)}
 ${costTable(report)}
+${costByModelSection(report)}
 <footer><p>${escapeHtml(DEFINITIONS_LINE)}</p></footer>
 </body>
 </html>

@@ -231,6 +231,7 @@ function answerOf(row: StagedRow): StagedAnswer {
 
 const JOIN_COLUMNS = columnList(answerJoins, [
   "runId",
+  "idPrefix",
   "joined",
   "missingAnswers",
   "unmatchedAnswers",
@@ -240,23 +241,32 @@ const JOIN_COLUMNS = columnList(answerJoins, [
   "unjoinedUsage",
 ]);
 
-/** Records what a complete join came to, replacing an earlier attempt's figures. */
+/**
+ * Records what a complete join came to, and the `--answers-id-prefix` it read custom ids
+ * with, replacing an earlier attempt's figures. The answered lines a reference row took
+ * stay staged, so `assay show` can read a joined answer back (with its file and line)
+ * until the run is pruned; the rest (failures, unmatched and set-aside lines) go, as the
+ * input errors and counts now say what they said.
+ */
 export async function writeAnswerJoin(
   driver: StoreDriver,
   runId: string,
   counts: AnswerJoinCounts,
+  idPrefix: string,
 ): Promise<void> {
   const names = JOIN_COLUMNS.names;
   const updates = names
     .slice(1)
     .map((name) => `${name} = excluded.${name}`)
     .join(", ");
-  await runnerOfDriver(driver).query(
+  const runner = runnerOfDriver(driver);
+  await runner.query(
     `INSERT INTO answer_joins (${names.join(", ")})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
      ON CONFLICT (run_id) DO UPDATE SET ${updates}`,
     [
       runId,
+      idPrefix,
       counts.joined,
       counts.missingAnswers,
       counts.unmatchedAnswers,
@@ -266,6 +276,8 @@ export async function writeAnswerJoin(
       JSON.stringify(counts.unjoined),
     ],
   );
-  // Staged rows served their purpose: the samples and input errors now hold what they said.
-  await clearStagedAnswers(driver, runId);
+  await runner.query(
+    "DELETE FROM answer_staging WHERE run_id = $1 AND NOT (matched AND outcome = 'answered')",
+    [runId],
+  );
 }

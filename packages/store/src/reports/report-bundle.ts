@@ -90,6 +90,8 @@ function priced(
     inputTokens: usage.inputTokens,
     cachedInputTokens: usage.cachedInputTokens,
     cacheWriteTokens: usage.cacheWriteTokens,
+    // Joins stored before the 1-hour part was counted price every write at the 5-minute rate.
+    cacheWrite1hTokens: usage.cacheWrite1hTokens ?? 0,
     outputTokens: usage.outputTokens,
     computeMs: null,
     rows: usage.lines,

@@ -14,6 +14,7 @@ import { runTablesOf } from "./run-tables.js";
 import { NO_SCORES, type ScoreStats, scoreStats } from "./score-stats.js";
 import { NO_SELECTIONS, type SelectionStats, selectionStats } from "./selection-stats.js";
 import { selfPreferenceStats } from "./self-preference-stats.js";
+import { solvedByModel } from "./solved-by-model.js";
 import { solvedWithoutSelection } from "./solved-stats.js";
 import { type TaskCounts, taskCounts } from "./task-counts.js";
 import { NO_TRUNCATION_DATA, truncationStats } from "./truncation-stats.js";
@@ -78,6 +79,7 @@ export async function rawRunFigures(
     pairwise,
     effort,
     solvedByRule,
+    solvedModels,
   ] = await Promise.all([
     taskCounts(runner, runIds),
     selectionStats(runner, runIds),
@@ -89,6 +91,7 @@ export async function rawRunFigures(
     pairwiseStats(runner, runIds),
     verifierEffortRows(runner, runIds),
     solvedWithoutSelection(runner, tables),
+    solvedByModel(runner, tables),
   ]);
   return new Map(
     runIds.map((id) => {
@@ -97,7 +100,7 @@ export async function rawRunFigures(
       const figures: RunFigures = {
         counts: counts.get(id) ?? { samples: 0, tasks: 0 },
         selection,
-        usage: usage.get(id) ?? [],
+        usage: withSolved(usage.get(id) ?? [], solvedModels.get(id)),
         truncation: truncation.get(id) ?? NO_TRUNCATION_DATA,
         scores: scores.get(id) ?? NO_SCORES,
         calibration: calibration.get(id) ?? [],
@@ -111,5 +114,15 @@ export async function rawRunFigures(
       };
       return [id, figures];
     }),
+  );
+}
+
+/** Each generator row with its model's solved tasks (0 when it decided none). */
+function withSolved(
+  usage: readonly UsageTotals[],
+  solved: ReadonlyMap<string, number> = new Map(),
+): UsageTotals[] {
+  return usage.map((row) =>
+    row.role === "generator" ? { ...row, solved: solved.get(row.model) ?? 0 } : row,
   );
 }

@@ -25,6 +25,8 @@ export interface UsageRow {
   output_tokens: unknown;
   compute_ms: unknown;
   rows: unknown;
+  /** From a rollup: the generator model's solved tasks, null before they were counted. */
+  solved?: unknown;
 }
 
 export async function usageTotals(
@@ -49,5 +51,7 @@ export function usageTotalsOf(r: Omit<UsageRow, "run_id">): UsageTotals {
     outputTokens: num(r.output_tokens),
     computeMs: numOrNull(r.compute_ms),
     rows: num(r.rows),
+    // Only a rollup carries it; the raw figures add it (run-figures.ts).
+    ...(r.role === "generator" && "solved" in r && { solved: numOrNull(r.solved) }),
   };
 }

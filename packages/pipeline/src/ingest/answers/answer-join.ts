@@ -6,6 +6,7 @@ import {
   type GeneratorUsageSpec,
   InputError,
   type InputErrorSummary,
+  repeatChoice,
   repeatCustomId,
   type Sample,
 } from "@assay/core";
@@ -155,7 +156,7 @@ export class AnswerJoin {
       after = (page[page.length - 1] as StagedAnswer).customId;
     }
     await this.#flushErrors();
-    await this.#store.writeAnswerJoin(this.#runId, this.#counts);
+    await this.#store.writeAnswerJoin(this.#runId, this.#counts, this.#prefix);
     return { ...this.#counts, unjoined: this.#counts.unjoined.map((usage) => ({ ...usage })) };
   }
 
@@ -217,13 +218,6 @@ function samplesOfRepeats(reference: Sample, answers: readonly StagedAnswer[]): 
 /** A choice as a sample's answer: its text, or "" with why it has none (scored unscored). */
 function answerOf(choice: AnswerChoice): Pick<Sample, "answer" | "unanswered"> {
   return typeof choice === "string" ? { answer: choice } : { answer: "", unanswered: choice };
-}
-
-/** A repeat request's one answer: its texts joined, or why it has none when none has text. */
-function repeatChoice(choices: readonly AnswerChoice[]): AnswerChoice {
-  const texts = choices.filter((choice): choice is string => typeof choice === "string");
-  if (texts.length === 0 && choices.length > 0) return choices[0] as AnswerChoice;
-  return texts.join("");
 }
 
 function missingError(

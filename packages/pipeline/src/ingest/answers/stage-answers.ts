@@ -169,6 +169,7 @@ export function billedOf(answer: StagedAnswer): Omit<UnjoinedUsage, "lines"> {
     inputTokens: answer.inputTokens ?? 0,
     cachedInputTokens: answer.cachedInputTokens ?? 0,
     cacheWriteTokens: answer.cacheWriteTokens ?? 0,
+    cacheWrite1hTokens: answer.cacheWrite1hTokens ?? 0,
     outputTokens: answer.outputTokens ?? 0,
   };
 }

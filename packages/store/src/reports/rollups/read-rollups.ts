@@ -30,7 +30,7 @@ const HISTOGRAMS = `
 const USAGE = `
   SELECT run_id, role, model, input_tokens, cached_input_tokens, cache_write_tokens,
          cache_write_1h_tokens, output_tokens,
-         compute_ms, rows
+         compute_ms, rows, solved
   FROM usage_rollups WHERE run_id = ANY($1::text[]) ORDER BY run_id, role, model`;
 const SUMMARIES = `
   SELECT run_id, kind, summary FROM summary_rollups WHERE run_id = ANY($1::text[])

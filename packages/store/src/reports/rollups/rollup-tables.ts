@@ -74,8 +74,12 @@ export const PASS_ROLLUP_COLUMNS = columnList(passRollups, [
 
 export const USAGE_ROLLUP_COLUMNS = columnList(
   usageRollups,
-  ["runId", "role", "model", ...USAGE_AMOUNTS, "cacheWrite1hTokens", "rows"],
-  cacheWrite1hOf,
+  ["runId", "role", "model", ...USAGE_AMOUNTS, "cacheWrite1hTokens", "rows", "solved"],
+  {
+    ...cacheWrite1hOf,
+    // A verifier's row solves nothing of its own: null, as for runs rolled up before.
+    solved: (row: { solved?: number | null }) => row.solved ?? null,
+  },
 );
 
 export const SUMMARY_ROLLUP_COLUMNS = columnList(summaryRollups, [
