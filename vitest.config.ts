@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 
 const TESTS = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "test/**/*.test.ts"];
@@ -41,14 +42,31 @@ export default defineConfig({
     // ASSAY_PROPERTY_SCALE scales the properties that name no run count, too.
     setupFiles: ["test/setup/property-scale.ts"],
     projects: [
+      // Quick files spend much of their time waiting on what they started (a CLI process,
+      // Postgres): one file per core keeps the cores busy; each file has its own schema,
+      // queue prefix and folders, so files never share state.
       {
         extends: true,
-        test: { name: "quick", include: TESTS, exclude: [...configDefaults.exclude, ...SLOW] },
+        test: {
+          name: "quick",
+          include: TESTS,
+          exclude: [...configDefaults.exclude, ...SLOW],
+          maxWorkers: availableParallelism(),
+          sequence: { groupOrder: 0 },
+        },
       },
-      // A slow suite runs several phases per test (start servers, fill a queue, kill, resume).
+      // A slow suite runs several phases per test (start servers, fill a queue, kill, resume)
+      // and measures memory and delays: one file at a time, after the quick ones.
       {
         extends: true,
-        test: { name: "slow", include: SLOW, testTimeout: 600_000, hookTimeout: 600_000 },
+        test: {
+          name: "slow",
+          include: SLOW,
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
       },
     ],
   },
