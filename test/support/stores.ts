@@ -25,10 +25,31 @@ export function freshSchema(): string {
   return `assay_test_${randomUUID().replaceAll("-", "")}`;
 }
 
+/**
+ * Partitions dropped per statement. A run has a partition of each per-run table, with its
+ * indexes and TOAST table, and one statement locks all it drops until it ends: dropping a
+ * schema of a few hundred runs at once can overflow the server's shared lock table (64
+ * locks × max_connections by default), the more so while another test file does the same.
+ */
+const PARTITIONS_PER_DROP = 100;
+
 export async function dropSchema(schema: string, url = DATABASE_URL): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
+    for (;;) {
+      const { rows } = await client.query<{ name: string }>(
+        `SELECT format('%I.%I', n.nspname, c.relname) AS name
+           FROM pg_inherits i
+           JOIN pg_class c ON c.oid = i.inhrelid
+           JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = $1 AND c.relkind IN ('r', 'p')
+          LIMIT ${PARTITIONS_PER_DROP}`,
+        [schema],
+      );
+      if (rows.length === 0) break;
+      await client.query(`DROP TABLE IF EXISTS ${rows.map((row) => row.name).join(", ")}`);
+    }
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   } finally {
     await client.end();
