@@ -1,5 +1,4 @@
-import { printable } from "@assay/core";
-import { formatFieldPath, type PathStep } from "./field-path.js";
+import { formatFieldPath, type PathStep, printable } from "@assay/core";
 import { type FieldSource, isObject, resolve } from "./field-resolve.js";
 
 /**

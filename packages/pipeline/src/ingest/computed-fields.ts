@@ -4,10 +4,10 @@ import {
   describeValue,
   type JoinedField,
   type ParsedLine,
+  parseFieldPath,
   printable,
 } from "@assay/core";
 import { compileSafeRegex } from "@assay/scorers/safe-regex";
-import { parseFieldPath } from "./field-path.js";
 import { type FieldSource, missing, quoteColumn, resolve } from "./field-resolve.js";
 
 type Record_ = Record<string, unknown>;

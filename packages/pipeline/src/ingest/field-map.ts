@@ -1,6 +1,6 @@
 import type { FieldsSpec, ParsedLine, RecordMapping } from "@assay/core";
+import { formatFieldPath, parseFieldPath } from "@assay/core";
 import { capturedReader, joinedReader, type Reader, readRowId } from "./computed-fields.js";
-import { formatFieldPath, parseFieldPath } from "./field-path.js";
 import { type FieldSource, isObject, missing, quoteColumn, resolve } from "./field-resolve.js";
 
 export { type FieldSource, resolve, whyMissing } from "./field-resolve.js";

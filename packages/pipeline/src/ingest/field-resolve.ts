@@ -1,5 +1,10 @@
-import { describeValue, type ParsedLine, printable } from "@assay/core";
-import { formatFieldPath, type PathStep } from "./field-path.js";
+import {
+  describeValue,
+  formatFieldPath,
+  type ParsedLine,
+  type PathStep,
+  printable,
+} from "@assay/core";
 
 /** A field read from a column: Assay's name for it, the column as the spec writes it. */
 export interface FieldSource {

@@ -1,7 +1,7 @@
-import { formatPath } from "@assay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatFieldPath, type PathStep, parseFieldPath } from "../src/ingest/field-path.js";
+import { formatFieldPath, type PathStep, parseFieldPath } from "../src/field-path.js";
+import { formatPath } from "../src/index.js";
 
 const steps = (path: string) => {
   const parsed = parseFieldPath(path);
