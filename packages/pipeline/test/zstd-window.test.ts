@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { propertyRuns } from "@assay/test-support/property-runs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type DatasetEvent, readDataset } from "../src/index.js";
@@ -115,7 +116,7 @@ describe("zstd window bound", () => {
           `the zstd frame at byte ${valid.length} needs a 2048 MiB window`,
         );
       }),
-      { numRuns: 25 },
+      { numRuns: propertyRuns(25) },
     );
   });
 });
