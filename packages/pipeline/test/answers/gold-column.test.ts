@@ -3,10 +3,11 @@ import { defaultRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
 import { queryRows } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertFieldsInFirstRecord, openDataset, parseSpec, runLocal } from "../../src/index.js";
+import { assertFieldsInFirstRecord, openDataset, parseSpec } from "../../src/index.js";
 import { compileFields } from "../../src/ingest/field-map.js";
 import { pgliteTarget } from "../store-targets.js";
 import { jsonl, tempFiles } from "../temp-files.js";
+import { runJoined } from "./run-joined.js";
 
 // A reference whose gold column is called `answer` (the Hugging Face convention): the
 // gold is never read as the model's answer. Without joined answers the spec is refused,
@@ -76,16 +77,7 @@ describe("a gold column called `answer`", () => {
       jsonl([openaiLine("q1", "4"), openaiLine("q2", "7")]),
     );
     const runId = "gold-joined";
-    await store.startRun({ id: runId, dataset, spec, transport: "local" });
-    const outcome = await runLocal({
-      store,
-      registry,
-      dataset,
-      spec,
-      runId,
-      newRun: true,
-      answers: { files: [answers], format: "openai-batch" },
-    });
+    const outcome = await runJoined(store, registry, { runId, dataset, spec, files: [answers] });
     expect(outcome.produced.answers?.joined).toBe(2);
     const rows = (await queryRows(
       store,
@@ -106,16 +98,7 @@ describe("answers whose custom ids match no row", () => {
     const dataset = files.write("numbered.jsonl", jsonl(rows));
     const answers = files.write("prefixed.jsonl", jsonl([openaiLine("request-1", "4")]));
     const runId = "prefix-forgotten";
-    await store.startRun({ id: runId, dataset, spec, transport: "local" });
-    const outcome = await runLocal({
-      store,
-      registry,
-      dataset,
-      spec,
-      runId,
-      newRun: true,
-      answers: { files: [answers], format: "openai-batch" },
-    });
+    const outcome = await runJoined(store, registry, { runId, dataset, spec, files: [answers] });
     expect(outcome.produced.answers?.joined).toBe(0);
     const errors = (await queryRows(
       store,

@@ -4,9 +4,9 @@ import type { Store } from "@assay/store";
 import { queryRows } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runLocal } from "../../src/index.js";
 import { pgliteTarget } from "../store-targets.js";
 import { jsonl, tempFiles } from "../temp-files.js";
+import { runJoined } from "./run-joined.js";
 
 // Whatever the reference rows and answer lines (any order, over several files, missing on
 // either side, custom ids given twice, failed requests and their retries), every reference
@@ -97,15 +97,12 @@ describe("joining answers to a reference", () => {
               jsonl(lines.map((line) => answerLine(format, line, read.indexOf(line)))),
             ),
           );
-        await store.startRun({ id: runId, dataset, spec, transport: "local" });
-        const outcome = await runLocal({
-          store,
-          registry,
+        const outcome = await runJoined(store, registry, {
+          runId,
           dataset,
           spec,
-          runId,
-          newRun: true,
-          answers: { files: answerFiles, format },
+          files: answerFiles,
+          format,
         });
 
         // What each side should come to: a request's first success is its answer, whatever

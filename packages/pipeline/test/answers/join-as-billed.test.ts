@@ -3,9 +3,10 @@ import { defaultRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
 import { queryRows } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runLocal, runReportBundle } from "../../src/index.js";
+import { runReportBundle } from "../../src/index.js";
 import { pgliteTarget } from "../store-targets.js";
 import { jsonl, tempFiles } from "../temp-files.js";
+import { runJoined } from "./run-joined.js";
 
 // The join "as billed": a retry in a later file answers a request that failed before; a
 // reply with no text (a refusal, only tool calls, cut off) is stored unscored with why,
@@ -61,16 +62,7 @@ async function join(answerFiles: unknown[][], format: AnswerFormat = "openai-bat
   const paths = answerFiles.map((lines, index) =>
     files.write(`${runId}-answers-${index}.jsonl`, jsonl(lines)),
   );
-  await store.startRun({ id: runId, dataset, spec, transport: "local" });
-  const outcome = await runLocal({
-    store,
-    registry,
-    dataset,
-    spec,
-    runId,
-    newRun: true,
-    answers: { files: paths, format },
-  });
+  const outcome = await runJoined(store, registry, { runId, dataset, spec, files: paths, format });
   const rows = async (sql: string) =>
     (await queryRows(store, sql.replaceAll("$run", `'${runId}'`))) as Record<string, unknown>[];
   return {

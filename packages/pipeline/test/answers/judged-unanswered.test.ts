@@ -2,9 +2,9 @@ import { RunSpecSchema, scored } from "@assay/core";
 import { defineScorer, exact, ScorerRegistry } from "@assay/scorers";
 import { queryRows } from "@assay/test-support/stores";
 import { afterAll, expect, it } from "vitest";
-import { runLocal } from "../../src/index.js";
 import { pgliteTarget } from "../store-targets.js";
 import { jsonl, tempFiles } from "../temp-files.js";
+import { runJoined } from "./run-joined.js";
 
 // A pairwise judge is never asked to compare a candidate that gave no text (a refusal,
 // only tool calls, a reply cut off): judged, its "" would lose to any answer, or tie with
@@ -70,16 +70,7 @@ it("stores the pairs of a refused candidate unscored with its reason, and judges
   );
   const store = await target.open();
   const runId = "judged-unanswered";
-  await store.startRun({ id: runId, dataset, spec, transport: "local" });
-  const outcome = await runLocal({
-    store,
-    registry,
-    dataset,
-    spec,
-    runId,
-    newRun: true,
-    answers: { files: [answers], format: "openai-batch" },
-  });
+  const outcome = await runJoined(store, registry, { runId, dataset, spec, files: [answers] });
   expect(outcome.complete).toBe(true);
 
   const pairs = (await queryRows(
