@@ -8,6 +8,7 @@ import { ExitCode } from "@assay/cli";
 import { makeTinyModel } from "@assay/model-tools";
 import { identityOfQueueName } from "@assay/queue";
 import { openStore, type Store } from "@assay/store";
+import { cliArgs } from "@assay/test-support/built-entry";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -64,11 +65,7 @@ describe("a verifier spelled one way in the spec and another on the GPU worker",
 
     worker = spawn(
       process.execPath,
-      [
-        "--conditions=@assay/source",
-        "--import",
-        "tsx",
-        "apps/cli/src/main.ts",
+      cliArgs([
         "worker",
         "--pool",
         "gpu",
@@ -77,7 +74,7 @@ describe("a verifier spelled one way in the spec and another on the GPU worker",
         "--concurrency",
         "4",
         ...flags,
-      ],
+      ]),
       { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
     );
     worker.stdout?.on("data", (chunk) => {

@@ -31,6 +31,21 @@ export function builtCli(): string {
   return main;
 }
 
+let checked: string | undefined;
+
+/**
+ * The node arguments that run the built CLI with `args` in a test (the path checked once per
+ * test file). `--liftoff-only` keeps the embedded store's WebAssembly Postgres on V8's
+ * baseline compiler: the optimising tier spends about a second of CPU recompiling it in
+ * every short-lived test process, a third of a small run's CPU, and changes no result.
+ * Users' processes keep the default, which pays off over a night's run; tests that measure
+ * memory or time spawn `builtCli()` bare.
+ */
+export function cliArgs(args: string[]): string[] {
+  checked ??= builtCli();
+  return ["--liftoff-only", checked, ...args];
+}
+
 /** The first source whose content differs between the build's stamp and the disk. */
 export function changedSource(
   built: Record<string, string>,

@@ -1,18 +1,18 @@
 import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cliArgs } from "@assay/test-support/built-entry";
 import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
+import { quote } from "shell-quote";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
  * Runs a command Assay printed exactly as a user pasting it would: in a shell, with `assay`
- * the CLI from source, and DATABASE_URL unset as in `startAssay`.
+ * the built CLI by its absolute path, and DATABASE_URL unset as in `startAssay`.
  */
 export async function pasteCommand(command: string): Promise<ProcessOutput> {
-  // tsx by its path: a command pasted after a `cd` elsewhere still finds it.
-  const tsx = join(ROOT, "node_modules/tsx/dist/esm/index.mjs");
-  const assay = `node --conditions=@assay/source --import ${tsx} ${join(ROOT, "apps/cli/src/main.ts")}`;
+  // By absolute paths: a command pasted after a `cd` elsewhere still finds the CLI.
+  const assay = quote([process.execPath, ...cliArgs([])]);
   const child = spawn("bash", ["-c", `assay() { ${assay} "$@"; }\n${command}`], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: undefined },

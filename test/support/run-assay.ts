@@ -1,20 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { builtCli } from "@assay/test-support/built-entry";
+import { cliArgs } from "@assay/test-support/built-entry";
 import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-
-/**
- * The built CLI, checked against the sources once per test file. The built files start in
- * about two thirds of the CPU that the sources need through a TypeScript loader (~3.2 s
- * against ~4.6 s for a small embedded run), and `npm test` builds before it tests.
- */
-let main: string | undefined;
-function cliMain(): string {
-  main ??= builtCli();
-  return main;
-}
 
 export type AssayResult = ProcessOutput;
 
@@ -30,7 +19,7 @@ export function runAssay(
     stdin?: Uint8Array;
   } = {},
 ): Promise<AssayResult> {
-  const child = spawn(process.execPath, [cliMain(), ...args], {
+  const child = spawn(process.execPath, cliArgs(args), {
     cwd: options.cwd ?? REPO,
     env: { ...process.env, DATABASE_URL: undefined, ...options.env },
     stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],

@@ -1,8 +1,6 @@
 import { spawn } from "node:child_process";
-import { builtCli } from "@assay/test-support/built-entry";
+import { cliArgs } from "@assay/test-support/built-entry";
 import { quote } from "shell-quote";
-
-export const MAIN = builtCli();
 
 export interface TerminalRun {
   code: number;
@@ -22,7 +20,7 @@ export function runInTerminal(
   // `exec`: the CLI alone gets the terminal's Ctrl-C, as under an interactive shell, which
   // runs a command in a process group of its own. A `sh -c` left waiting in the group gets
   // the SIGINT too, and may end the session with 130 after the CLI exited 0.
-  const command = `exec ${quote([process.execPath, MAIN, ...args])} >/dev/null`;
+  const command = `exec ${quote([process.execPath, ...cliArgs(args)])} >/dev/null`;
   const child = spawn(
     "script",
     ["--quiet", "--flush", "--return", "--command", command, "/dev/null"],

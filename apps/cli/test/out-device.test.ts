@@ -2,6 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { cliArgs } from "@assay/test-support/built-entry";
 import { processOutput } from "@assay/test-support/process-output";
 import { REPO_ROOT } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
@@ -74,11 +75,10 @@ describe.skipIf(!made)("a full device as the output", () => {
     ]) {
       const fd = openSync(FULL, "w");
       try {
-        const child = spawn(
-          process.execPath,
-          ["--conditions=@assay/source", "--import", "tsx", "apps/cli/src/main.ts", ...args, ...db],
-          { cwd: REPO_ROOT, stdio: ["ignore", fd, "pipe"] },
-        );
+        const child = spawn(process.execPath, cliArgs([...args, ...db]), {
+          cwd: REPO_ROOT,
+          stdio: ["ignore", fd, "pipe"],
+        });
         const result = await processOutput(child);
         expect(result.code, `${args[0]}: ${result.stderr}`).toBe(ExitCode.unavailable);
         expect(result.stderr).toBe("assay: could not write to standard output: the disk is full\n");

@@ -1,11 +1,9 @@
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { processOutput } from "@assay/test-support/process-output";
+import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
-import { MAIN } from "./in-terminal.js";
 
 // With stderr a pipe (CI, a log file), progress is plain lines: no bar, no escape codes.
 const work = mkdtempSync(join(tmpdir(), "assay-progress-lines-"));
@@ -14,17 +12,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const SAMPLES = 3000;
 const PLANNED = 2 * SAMPLES; // exact and f1 per sample
 
-function assay(args: string[]) {
-  const child = spawn(process.execPath, [MAIN, ...args], {
-    cwd: work,
-    env: { ...process.env, DATABASE_URL: undefined },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return processOutput(child);
-}
+const assay = (args: string[]) => runAssay(args, { cwd: work });
 
 beforeAll(() => {
-  expect(existsSync(MAIN), "build first: npx turbo run build").toBe(true);
   const lines = Array.from({ length: SAMPLES }, (_, i) =>
     JSON.stringify({ id: `s${i}`, question: "q", answer: `a${i}`, target: [`a${i}`] }),
   );

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
-import { barFrames, MAIN, runInTerminal } from "./in-terminal.js";
+import { barFrames, runInTerminal } from "./in-terminal.js";
 
 const work = mkdtempSync(join(tmpdir(), "assay-progress-tty-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -43,7 +43,6 @@ function finalLine(mean: string): RegExp {
 }
 
 beforeAll(() => {
-  expect(existsSync(MAIN), "build first: npx turbo run build").toBe(true);
   writeDataset("whole.jsonl");
   writeDataset("stopped.jsonl");
 });

@@ -2,8 +2,9 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { cliArgs } from "@assay/test-support/built-entry";
 import { processOutput } from "@assay/test-support/process-output";
-import { REPO_ROOT, runAssay } from "@assay/test-support/run-assay";
+import { runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -84,17 +85,10 @@ describe("a report query that runs long on Postgres", () => {
 
   it("is cancelled on the server when the report is interrupted", async () => {
     await whileRollupsLocked(async () => {
-      const child = spawn(
-        process.execPath,
-        [
-          "--conditions=@assay/source",
-          "--import",
-          `${REPO_ROOT}node_modules/tsx/dist/esm/index.mjs`,
-          `${REPO_ROOT}apps/cli/src/main.ts`,
-          ...["report", "r", ...db],
-        ],
-        { env: { ...process.env, DATABASE_URL: undefined }, stdio: ["ignore", "pipe", "pipe"] },
-      );
+      const child = spawn(process.execPath, cliArgs(["report", "r", ...db]), {
+        env: { ...process.env, DATABASE_URL: undefined },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       const exited = new Promise<NodeJS.Signals | null>((resolve) =>
         child.on("exit", (_code, signal) => resolve(signal)),
       );

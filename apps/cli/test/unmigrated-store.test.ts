@@ -129,3 +129,44 @@ describe("a store migrations behind this version", () => {
     expectRefusal(worker, schema, /is 1 migration\(s\) behind this version/);
   }, 120_000);
 });
+
+describe("a store whose analyst views are older than this version's", () => {
+  it("is refused by a worker, and the pasted migrate brings the views up to date", async () => {
+    const schema = newSchema();
+    const migrate = await runAssay(["migrate", "--db", DATABASE_URL, "--db-schema", schema]);
+    expect(migrate.code, migrate.stderr).toBe(ExitCode.ok);
+    const client = new pg.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    const messageColumn = async () =>
+      (
+        await client.query<{ definition: string }>(
+          "SELECT definition FROM pg_views WHERE schemaname = $1 AND viewname = 'analyst_input_errors'",
+          [schema],
+        )
+      ).rows[0]?.definition;
+    try {
+      // As if an older version had written the views: another definition and its sha256.
+      await client.query(
+        `CREATE OR REPLACE VIEW "${schema}".analyst_input_errors AS
+         SELECT e.run_id, e.file, e.line, e.field, 'older'::text AS message, e.created_at
+         FROM "${schema}".input_errors e;
+         UPDATE "${schema}".analyst_views_applied SET sha256 = 'older'`,
+      );
+      const worker = await runAssay([
+        "worker",
+        "--pool",
+        "cpu",
+        "--db",
+        DATABASE_URL,
+        "--db-schema",
+        schema,
+      ]);
+      expectRefusal(worker, schema, /has analyst views older than this version's/);
+      const pasted = await pasteCommand(migrateHint(worker));
+      expect(pasted.code, pasted.stderr).toBe(ExitCode.ok);
+      expect(await messageColumn()).toMatch(/e\.message/);
+    } finally {
+      await client.end();
+    }
+  }, 120_000);
+});

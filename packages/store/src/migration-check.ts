@@ -1,4 +1,5 @@
 import { ConfigError, redactUrl, shellWord } from "@assay/core";
+import { analystViewsBehind } from "./analyst-views.js";
 import { journalTimestamps, migrationsFolder } from "./migrations.js";
 import type { SqlRunner } from "./sql-runner.js";
 
@@ -20,8 +21,9 @@ export interface StorePlace {
 }
 
 /**
- * Throws a ConfigError unless every generated migration has been applied. Compares
- * drizzle's bookkeeping with the journal, which is how drizzle itself decides what to run.
+ * Throws a ConfigError unless every generated migration has been applied, and the analyst
+ * views are this version's. Compares drizzle's bookkeeping with the journal, which is how
+ * drizzle itself decides what to run, and the views' sha256 with the file's.
  * The message names the database and the schema, and the command that fixes it: a worker
  * pointed at the wrong schema of the right server must not read as a missing database.
  */
@@ -29,9 +31,13 @@ export async function assertMigrated(runner: SqlRunner, place: StorePlace): Prom
   const expected = journalTimestamps(migrationsFolder());
   const applied = await lastAppliedMigration(runner, place.migrationsSchema);
   const missing = expected.filter((when) => applied === null || when > applied).length;
-  if (missing === 0) return;
+  if (missing === 0 && !(await analystViewsBehind(runner))) return;
   const state =
-    applied === null ? "has no Assay tables yet" : `is ${missing} migration(s) behind this version`;
+    applied === null
+      ? "has no Assay tables yet"
+      : missing === 0
+        ? "has analyst views older than this version's"
+        : `is ${missing} migration(s) behind this version`;
   const schema = await describeSchema(runner, place.schema);
   throw new UnmigratedStoreError(
     `The database ${place.where}, ${schema}, ${state}: run \`${migrateCommand(place)}\` first.`,

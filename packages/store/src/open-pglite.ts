@@ -5,6 +5,7 @@ import { limitWasmCompilerMemory } from "@assay/core/heap";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
+import { applyAnalystViews } from "./analyst-views.js";
 import { describeError } from "./describe-error.js";
 import { assertDiskRoom, guardDiskRoom } from "./disk-room.js";
 import { assertMigrated } from "./migration-check.js";
@@ -76,14 +77,16 @@ async function storeOver(
 
 /**
  * Applies every migration not yet applied to an embedded store (in `schema`, else the
- * default one). The build's template cluster is migrated with it too, so that a new store
- * starts migrated and only a store made by an older version has migrations left to run.
+ * default one), then the analyst views when they changed. The build's template cluster is
+ * migrated with it too, so that a new store starts migrated and only a store made by an
+ * older version has migrations left to run.
  */
 export async function migratePglite(client: PGlite, schema: string | undefined): Promise<void> {
   await migrate(drizzle(client), {
     migrationsFolder: migrationsFolder(),
     migrationsSchema: migrationsSchemaOf(schema),
   });
+  await applyAnalystViews({ ...pgliteRunner(client), exec: (script) => client.exec(script) });
 }
 
 // Postgres' default 128 MB of shared buffers lives inside the process here, and WASM memory

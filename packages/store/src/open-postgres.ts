@@ -2,6 +2,7 @@ import { ConfigError, maskSecrets, redactUrl } from "@assay/core";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import { applyAnalystViews } from "./analyst-views.js";
 import { describeError } from "./describe-error.js";
 import { assertMigrated } from "./migration-check.js";
 import { migrationsFolder, migrationsSchemaOf } from "./migrations.js";
@@ -121,6 +122,8 @@ async function applyMigrations(
     try {
       if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
       await migrate(drizzle(client), { migrationsFolder: migrationsFolder(), migrationsSchema });
+      // Without parameters, pg sends a script as one simple query: several statements.
+      await applyAnalystViews({ ...pgRunner(client), exec: (script) => client.query(script) });
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);
     }

@@ -559,3 +559,12 @@ export const runProducers = pgTable("run_producers", {
   jobsEnqueued: bigint("jobs_enqueued", { mode: "number" }).notNull(),
   inputErrors: bigint("input_errors", { mode: "number" }).notNull(),
 });
+
+/**
+ * The sha256 of `migrations/analyst-views.sql` as last applied to this store, in one row:
+ * the store applies the file again whenever its text differs (analyst-views.ts).
+ */
+export const analystViewsApplied = pgTable("analyst_views_applied", {
+  sha256: text("sha256").primaryKey(),
+  appliedAt: timestamp("applied_at", { withTimezone: true }).notNull().defaultNow(),
+});

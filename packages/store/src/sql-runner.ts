@@ -19,7 +19,7 @@ export interface SqlRunner {
 }
 
 /** A pool, or one connection of its own. */
-export function pgRunner(db: pg.Pool | pg.Client): SqlRunner {
+export function pgRunner(db: pg.Pool | pg.ClientBase): SqlRunner {
   return {
     async query<R>(text: string, params: unknown[] = []) {
       const result = await db.query(text, params);

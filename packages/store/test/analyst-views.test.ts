@@ -8,7 +8,7 @@ import { driverOf } from "../src/driver.js";
 import { importPrices, reportBundle, runnerOf, writeRollups } from "../src/reports/index.js";
 import { sample } from "./fixtures.js";
 
-// The analyst views (migrations/0010_analyst_views.sql) against the report's own figures,
+// The analyst views (migrations/analyst-views.sql) against the report's own figures,
 // over generated runs: one to many candidates, missing labels, tied and unscored values,
 // refused prompts, runs with and without selection, pass rules of every kind.
 

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { builtCli } from "@assay/test-support/built-entry";
+import { builtCli, cliArgs } from "@assay/test-support/built-entry";
 import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -13,12 +13,9 @@ export interface AssayProcess {
   done: Promise<ProcessOutput>;
 }
 
-/** Starts the `assay` command from its TypeScript source in a child process, as a user would. */
+/** Starts the built `assay` command in a child process, as a user would. */
 export function startAssay(args: string[], env: NodeJS.ProcessEnv = {}): AssayProcess {
-  return startNode(
-    ["--conditions=@assay/source", "--import", "tsx", "apps/cli/src/main.ts", ...args],
-    env,
-  );
+  return startNode(cliArgs(args), env);
 }
 
 /**

@@ -2,7 +2,7 @@ import { rateOf, type ScorerPass } from "@assay/core";
 
 /**
  * The pass threshold of score row `s` of run `r` (SQL): the scorer's own, else the run's.
- * The analyst views (migrations) spell the same expression.
+ * The analyst views (migrations/analyst-views.sql) spell the same expression.
  */
 export const PASS_THRESHOLD =
   "coalesce((r.pass_thresholds ->> s.scorer)::float8, r.pass_threshold)";

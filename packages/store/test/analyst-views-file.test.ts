@@ -1,0 +1,64 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DRIVER_NAMES, openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ANALYST_VIEWS_FILE, analystViewsSql } from "../src/analyst-views.js";
+import { migrationsFolder } from "../src/migrations.js";
+
+// The analyst views have one home, migrations/analyst-views.sql: every view a migrated
+// store holds is defined there, and a store whose views are older than the file gets the
+// file's on its next migrate (a server's is refused until then: unmigrated-store.test.ts).
+
+const FILE = readFileSync(join(migrationsFolder(), ANALYST_VIEWS_FILE), "utf8");
+const viewsInFile = [...FILE.matchAll(/^CREATE OR REPLACE VIEW "(\w+)"/gm)]
+  .map((m) => m[1] as string)
+  .sort();
+
+// As a store migrated by an older version would hold it: another definition, same columns.
+const OLDER_VIEW = `CREATE OR REPLACE VIEW "analyst_input_errors" AS
+  SELECT e.run_id, e.file, e.line, e.field, 'older'::text AS message, e.created_at
+  FROM input_errors e`;
+
+describe.each(DRIVER_NAMES)("the analyst views file, on %s", (driver) => {
+  let db: TestStore;
+  beforeAll(async () => {
+    db = await openTestStore(driver);
+  });
+  afterAll(() => db?.dispose());
+
+  const viewDefinition = async (name: string): Promise<string> => {
+    const rows = (await queryRows(
+      db.store,
+      "SELECT definition FROM pg_views WHERE schemaname = current_schema() AND viewname = $1",
+      [name],
+    )) as { definition: string }[];
+    return rows[0]?.definition ?? "";
+  };
+
+  it("defines every view a migrated store holds", async () => {
+    const rows = (await queryRows(
+      db.store,
+      "SELECT viewname FROM pg_views WHERE schemaname = current_schema() ORDER BY viewname",
+    )) as { viewname: string }[];
+    expect(viewsInFile.length).toBeGreaterThanOrEqual(11);
+    expect(rows.map((r) => r.viewname)).toEqual(viewsInFile);
+    expect(await queryRows(db.store, "SELECT sha256 FROM analyst_views_applied")).toEqual([
+      { sha256: analystViewsSql().sha256 },
+    ]);
+  });
+
+  it("replaces views older than the file on the next migrate, and only then", async () => {
+    const current = await viewDefinition("analyst_input_errors");
+    expect(current).toMatch(/message/);
+    expect(current).not.toContain("'older'");
+    await queryRows(db.store, OLDER_VIEW);
+    await queryRows(db.store, "UPDATE analyst_views_applied SET sha256 = 'from-an-older-version'");
+    await db.store.migrate();
+    expect(await viewDefinition("analyst_input_errors")).toBe(current);
+
+    // Applied once: with the file's sha256 recorded, a migrate leaves the views alone.
+    await queryRows(db.store, OLDER_VIEW);
+    await db.store.migrate();
+    expect(await viewDefinition("analyst_input_errors")).toContain("'older'");
+  });
+});
