@@ -19,11 +19,13 @@ const dataset = (night: number): string => writeNightlyDataset(work, night, TASK
 
 const assay = (...args: string[]) => runAssay([...args, "--db", db], { cwd: work });
 const reports = new Map<number, string>();
+let slicedBeforePrune = "";
 
 beforeAll(async () => {
   writeFileSync(
     join(work, "spec.yaml"),
-    "name: nightly\ndefault:\n  scorers: [{ name: exact }, { name: f1 }]\nselection: { verifier: f1 }\n",
+    // `target` declared as a metadata field: its slices are rolled up, and outlive a prune.
+    "name: nightly\nfields: { metadata: [target] }\ndefault:\n  scorers: [{ name: exact }, { name: f1 }]\nselection: { verifier: f1 }\n",
   );
   for (const night of nights) {
     const run = await assay(
@@ -42,6 +44,9 @@ beforeAll(async () => {
     expect(report.code, report.stderr).toBe(ExitCode.ok);
     reports.set(night, report.stdout);
   }
+  const sliced = await assay("report", "night-1", "--by", "metadata.target", "--json");
+  expect(sliced.code, sliced.stderr).toBe(ExitCode.ok);
+  slicedBeforePrune = sliced.stdout;
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -68,6 +73,11 @@ describe("assay prune on the embedded store", () => {
         JSON.parse(reports.get(night) as string),
       );
     }
+    // A field the spec declares is sliced from rollups, which a prune keeps.
+    const sliced = await assay("report", "night-1", "--by", "metadata.target", "--json");
+    expect(sliced.code, sliced.stderr).toBe(ExitCode.ok);
+    expect(JSON.parse(sliced.stdout)).toEqual(JSON.parse(slicedBeforePrune));
+    expect(sliced.stdout).toContain('"city 29"');
     const again = await assay("prune", "--keep-last", "1");
     expect(again.stdout).toContain("Nothing to prune.");
   });
@@ -77,7 +87,10 @@ describe("assay prune on the embedded store", () => {
       [["export", "night-1"], "exported"],
       [["export", "night-1", "--table", "samples"], "exported"],
       [["show", "night-1", "t1#0"], "shown sample by sample"],
-      [["report", "night-1", "--by", "metadata.kind"], "reported with --by"],
+      [
+        ["report", "night-1", "--by", "metadata.kind"],
+        "reported with --by metadata\\.kind \\(field not declared in fields\\.metadata\\)",
+      ],
       [["report", "night-3", "--compare", "night-1"], "compared"],
       [
         ["run", dataset(1), "--spec", "spec.yaml", "--run-id", "night-1", "--quiet"],

@@ -60,7 +60,9 @@ import {
 } from "./reports/ablation-candidates.js";
 import { pairScores } from "./reports/pair-scores.js";
 import { type BundleOptions, reportBundle } from "./reports/report-bundle.js";
+import { metadataPath } from "./reports/report-options.js";
 import { hasRollups } from "./reports/rollups/read-rollups.js";
+import { sliceRollupsMissing } from "./reports/rollups/slice-rollups.js";
 import { dropRollups, writeRollups } from "./reports/rollups/write-rollups.js";
 import { sampleRecord } from "./reports/sample-record.js";
 import { type SelectionStats, selectionStats } from "./reports/selection-stats.js";
@@ -359,6 +361,10 @@ export class SqlStore implements Store {
 
   async refusePrunedRun(runId: string, what: string): Promise<void> {
     await refusePrunedRun(await this.#runner(), runId, what);
+  }
+
+  async rawSliceReason(runId: string, by: string): Promise<string | undefined> {
+    return sliceRollupsMissing(await this.#runner(), runId, metadataPath(by));
   }
 
   async refreshPlannerStatistics(tables: "written" | "derived", runId: string): Promise<void> {

@@ -193,6 +193,11 @@ export interface Store extends AnswerJoinStore, ReportStore {
   pruneRuns(selection: PruneSelection, options: { dryRun: boolean }): Promise<PruneOutcome>;
   /** Throws a PrunedRunError naming `what` was asked when the run's raw rows were pruned. */
   refusePrunedRun(runId: string, what: string): Promise<void>;
+  /**
+   * Why the run's slices by `by` (`metadata.<key>`) must be read from its raw rows, or
+   * undefined when its slice rollups hold them: then even a pruned run can be sliced.
+   */
+  rawSliceReason(runId: string, by: string): Promise<string | undefined>;
 
   /** Stores a price table as a new version, in one transaction; earlier ones never change. */
   importPrices(

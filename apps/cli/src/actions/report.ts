@@ -96,16 +96,18 @@ async function reportText(
 
 /**
  * A pruned run is reported from its rollups, which hold the figures of the default
- * settings only: a comparison, a slice (--by) or another early-stop setting would read raw
- * rows that are gone, and show a run with nothing in it.
+ * settings and the slices by the fields its spec declares: a comparison, another slice
+ * (--by) or another early-stop setting would read raw rows that are gone, and show a run
+ * with nothing in it.
  */
 async function refuseRawReportOfPruned(
   store: Store,
   runId: string,
   flags: ReportFlags,
 ): Promise<void> {
+  const rawSlice = flags.by === undefined ? undefined : await store.rawSliceReason(runId, flags.by);
   const rawSettings = [
-    flags.by !== undefined && "--by",
+    rawSlice !== undefined && `--by ${flags.by} (${rawSlice})`,
     flags.fallSteps !== DEFAULT_FALL_STEPS && "--fall-steps",
     flags.minFall !== DEFAULT_MIN_FALL && "--min-fall",
   ].filter((flag): flag is string => flag !== false);

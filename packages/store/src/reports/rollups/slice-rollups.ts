@@ -15,16 +15,16 @@ const SLICES = `
 export type StoredSlice = Partial<Record<keyof SliceRows, Row[]>>;
 
 /**
- * The run's slice rows for a metadata key, from its rollups, or why they must come from
- * raw rows: the key is not declared in the spec's `fields.metadata` (slices are rolled up
- * only for declared fields: any other key could be anything), or the run has no slice
- * rollups (unfinished, or rolled up before they existed).
+ * Why the run's slices by a metadata key must come from raw rows, or undefined when its
+ * rollups hold them: the key is not declared in the spec's `fields.metadata` (slices are
+ * rolled up only for declared fields: any other key could be anything), or the run has no
+ * slice rollups (unfinished, or rolled up before they existed).
  */
-export async function rolledUpSlices(
+export async function sliceRollupsMissing(
   runner: SqlRunner,
   runId: string,
   path: readonly string[],
-): Promise<{ rows: SliceRows } | { reason: string }> {
+): Promise<string | undefined> {
   const { rows } = await runner.query<{ tasks_rolled_up: boolean | null; declared: unknown }>(
     SOURCE,
     [runId],
@@ -32,9 +32,21 @@ export async function rolledUpSlices(
   const run = rows[0];
   const key = path.length === 1 ? path[0] : undefined;
   if (key === undefined || !declaredMetadataKeys(run?.declared).includes(key)) {
-    return { reason: "field not declared in fields.metadata" };
+    return "field not declared in fields.metadata";
   }
-  if (run?.tasks_rolled_up !== true) return { reason: "run has no slice rollups" };
+  if (run?.tasks_rolled_up !== true) return "run has no slice rollups";
+  return undefined;
+}
+
+/** The run's slice rows for a metadata key, from its rollups, or why they must come from raw rows. */
+export async function rolledUpSlices(
+  runner: SqlRunner,
+  runId: string,
+  path: readonly string[],
+): Promise<{ rows: SliceRows } | { reason: string }> {
+  const reason = await sliceRollupsMissing(runner, runId, path);
+  if (reason !== undefined) return { reason };
+  const key = path[0] as string;
   const stored = await runner.query<{ figures: StoredSlice }>(SLICES, [runId, key]);
   const joined: SliceRows = {
     tasks: [],
