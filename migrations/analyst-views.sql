@@ -168,10 +168,13 @@ FROM input_errors e;
 
 -- Question and answer text are not stored: each sample names the dataset file and line
 -- that hold them (the run's dataset_sha256 says whether the file is still the one read).
+-- A LEFT JOIN, though every sample has its run (a sample goes into its run's partition):
+-- a query that reads no column of runs, such as count(*), then skips the join altogether
+-- (about half the time of count(*) over 1M samples).
 CREATE OR REPLACE VIEW "analyst_samples" AS
 SELECT x.run_id, x.sample_id, x.task_id, x.candidate_index, x.label, x.line,
        r.dataset_path, r.dataset_sha256, x.metadata
-FROM samples x JOIN runs r ON r.id = x.run_id;
+FROM samples x LEFT JOIN runs r ON r.id = x.run_id;
 
 -- One row per rolled-up run and (role, model): each generator model's and the verifier's
 -- tokens and cost, that cost per solved task of the run, and per task that model solved: a
