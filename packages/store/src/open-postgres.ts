@@ -121,7 +121,12 @@ async function applyMigrations(
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
     try {
       if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-      await migrate(drizzle(client), { migrationsFolder: migrationsFolder(), migrationsSchema });
+      await migrate(drizzle(client), {
+        migrationsFolder: migrationsFolder(),
+        migrationsSchema,
+      }).catch((error: unknown) => {
+        throw lockTableFull(error) ?? error;
+      });
       // Without parameters, pg sends a script as one simple query: several statements.
       await applyAnalystViews({ ...pgRunner(client), exec: (script) => client.query(script) });
     } finally {
@@ -131,3 +136,23 @@ async function applyMigrations(
     client.release();
   }
 }
+
+/**
+ * drizzle applies every pending migration in one transaction, and a migration that makes a
+ * partition per run (0015, 0020) holds a lock on each until it commits: a server with
+ * thousands of unpruned runs can overflow its lock table ("out of shared memory"). Nothing
+ * was applied then; the message says what to change.
+ */
+function lockTableFull(error: unknown): ConfigError | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const { code, hint } = cause as { code?: unknown; hint?: unknown };
+    if (code === OUT_OF_SHARED_MEMORY && String(hint).includes("max_locks_per_transaction")) {
+      return new ConfigError(
+        "The migrations ran out of the server's lock table: they make a partition for every run not pruned, in one transaction, and none was applied. Raise max_locks_per_transaction on the server (postgresql.conf or ALTER SYSTEM, then restart it; the lock table holds max_locks_per_transaction × max_connections locks, a few per run) or prune old runs with the version in use, then run `assay migrate` again.",
+      );
+    }
+  }
+  return undefined;
+}
+
+const OUT_OF_SHARED_MEMORY = "53200";

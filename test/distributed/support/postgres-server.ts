@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { chownSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { appendFileSync, chownSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@assay/test-support/redis-server";
@@ -20,7 +20,11 @@ export interface OwnPostgres {
 // initdb and postgres refuse to run as root; the test runs them as this user when it is root.
 const SERVER_USER = "postgres";
 
-export async function startPostgres(): Promise<OwnPostgres> {
+/**
+ * `settings`: more server settings (`name = value`), e.g. a small lock table, written to its
+ * postgresql.conf, so that ALTER SYSTEM and a restart can change them.
+ */
+export async function startPostgres(settings: string[] = []): Promise<OwnPostgres> {
   const bin = postgresBin();
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "assay-pg-"));
@@ -33,6 +37,8 @@ export async function startPostgres(): Promise<OwnPostgres> {
     { ...owner, encoding: "utf8" },
   );
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
+  if (settings.length > 0)
+    appendFileSync(join(data, "postgresql.conf"), `${settings.join("\n")}\n`);
   const args = [
     "-D",
     data,
