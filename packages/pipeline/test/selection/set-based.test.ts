@@ -5,6 +5,7 @@ import type { Store } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
 import { runnerOf } from "@assay/store/reports";
 import { selectPerTask } from "@assay/test-support/per-task-selection";
+import { propertyRuns } from "@assay/test-support/property-runs";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SelectForRunOptions, selectForRun } from "../../src/index.js";
@@ -113,7 +114,8 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
           expect(totals.tasks).toBe(stored.length);
           expect(totals.ties).toBe(stored.filter((s) => s.tie).length);
         }),
-        { numRuns: 30 },
+        // The next property compares the same two reads over 40 more runs.
+        { numRuns: propertyRuns(15) },
       );
     });
 
@@ -236,7 +238,7 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])(
             Object.fromEntries(Object.entries(tasks).map(([t, c]) => [t, expectedPick(c)])),
           );
         }),
-        { numRuns: 30 },
+        { numRuns: propertyRuns(15) },
       );
     });
 
