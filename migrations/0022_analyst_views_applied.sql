@@ -1,4 +1,5 @@
 CREATE TABLE "analyst_views_applied" (
-	"sha256" text PRIMARY KEY NOT NULL,
+	"version" integer PRIMARY KEY NOT NULL,
+	"sha256" text NOT NULL,
 	"applied_at" timestamp with time zone DEFAULT now() NOT NULL
 );

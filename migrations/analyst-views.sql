@@ -1,8 +1,14 @@
+-- analyst-views version: 1
+-- Raise the version with every change to this file (analyst-views-file.test.ts records
+-- each version's sha256 and fails until both are updated).
+--
 -- The analyst views as they are now: the one place to read or change them
 -- (docs/analyst-views.md documents every column). The store applies this file after the
--- numbered migrations, in one transaction, whenever its text differs from the text last
--- applied (analyst_views_applied holds that text's sha256): `assay migrate` on a server,
--- every open of an embedded store. Migrations 0010 to 0021 hold the earlier definitions.
+-- numbered migrations, in one transaction, when the version it last applied
+-- (analyst_views_applied) is older: `assay migrate` on a server, every open of an embedded
+-- store. A store a newer version wrote keeps that version's views, so an older worker or
+-- reader still running beside it works on. Migrations 0010 to 0021 hold the earlier
+-- definitions.
 --
 -- Each view reads a finished run's rollups where they exist, so it answers in a few index
 -- reads however many score rows a run has; a run without rollups (still running) shows NULL

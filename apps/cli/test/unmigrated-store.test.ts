@@ -150,7 +150,7 @@ describe("a store whose analyst views are older than this version's", () => {
         `CREATE OR REPLACE VIEW "${schema}".analyst_input_errors AS
          SELECT e.run_id, e.file, e.line, e.field, 'older'::text AS message, e.created_at
          FROM "${schema}".input_errors e;
-         UPDATE "${schema}".analyst_views_applied SET sha256 = 'older'`,
+         UPDATE "${schema}".analyst_views_applied SET version = version - 1, sha256 = 'older'`,
       );
       const worker = await runAssay([
         "worker",
@@ -165,6 +165,16 @@ describe("a store whose analyst views are older than this version's", () => {
       const pasted = await pasteCommand(migrateHint(worker));
       expect(pasted.code, pasted.stderr).toBe(ExitCode.ok);
       expect(await messageColumn()).toMatch(/e\.message/);
+
+      // Views a newer version wrote are no reason to refuse this one (a rolling upgrade):
+      // the command gets as far as the run it was asked for.
+      await client.query(
+        `UPDATE "${schema}".analyst_views_applied SET version = version + 1, sha256 = 'newer'`,
+      );
+      const report = await runAssay(["report", RUN, "--db", DATABASE_URL, "--db-schema", schema]);
+      expect(report.code, report.stderr).toBe(ExitCode.refused);
+      expect(report.stderr).toContain(`"${RUN}"`);
+      expect(report.stderr).not.toMatch(/analyst views/);
     } finally {
       await client.end();
     }

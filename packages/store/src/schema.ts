@@ -561,10 +561,12 @@ export const runProducers = pgTable("run_producers", {
 });
 
 /**
- * The sha256 of `migrations/analyst-views.sql` as last applied to this store, in one row:
- * the store applies the file again whenever its text differs (analyst-views.ts).
+ * The version of `migrations/analyst-views.sql` last applied to this store, and its text's
+ * sha256, in one row: a version applies its file over an older one, never over a newer
+ * one (analyst-views.ts).
  */
 export const analystViewsApplied = pgTable("analyst_views_applied", {
-  sha256: text("sha256").primaryKey(),
+  version: integer("version").primaryKey(),
+  sha256: text("sha256").notNull(),
   appliedAt: timestamp("applied_at", { withTimezone: true }).notNull().defaultNow(),
 });

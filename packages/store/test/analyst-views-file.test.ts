@@ -2,12 +2,29 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DRIVER_NAMES, openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ANALYST_VIEWS_FILE, analystViewsSql } from "../src/analyst-views.js";
+import { ANALYST_VIEWS_FILE, analystViewsFile } from "../src/analyst-views.js";
 import { migrationsFolder } from "../src/migrations.js";
 
 // The analyst views have one home, migrations/analyst-views.sql: every view a migrated
-// store holds is defined there, and a store whose views are older than the file gets the
-// file's on its next migrate (a server's is refused until then: unmigrated-store.test.ts).
+// store holds is defined there; a store whose views are an older version of the file gets
+// the file's on its next migrate (a server's is refused until then:
+// unmigrated-store.test.ts), and one a newer version wrote keeps its own.
+
+/**
+ * The text of each version of the file. A change to the file without a new version here
+ * and in its first line fails below: stores would not know that they hold older views.
+ */
+const SHA256_OF_VERSION: Record<number, string> = {
+  1: "1bf285673f874f3e0ecf09396c4d7e926c188f777cc7619b6e16a77bf695a4e6",
+};
+
+it("raises the views file's version with every change to its text", () => {
+  const { version, sha256 } = analystViewsFile();
+  expect(
+    SHA256_OF_VERSION[version],
+    `migrations/${ANALYST_VIEWS_FILE} changed: raise its version (first line) and record its sha256 here`,
+  ).toBe(sha256);
+});
 
 const FILE = readFileSync(join(migrationsFolder(), ANALYST_VIEWS_FILE), "utf8");
 const viewsInFile = [...FILE.matchAll(/^CREATE OR REPLACE VIEW "(\w+)"/gm)]
@@ -42,8 +59,9 @@ describe.each(DRIVER_NAMES)("the analyst views file, on %s", (driver) => {
     )) as { viewname: string }[];
     expect(viewsInFile.length).toBeGreaterThanOrEqual(11);
     expect(rows.map((r) => r.viewname)).toEqual(viewsInFile);
-    expect(await queryRows(db.store, "SELECT sha256 FROM analyst_views_applied")).toEqual([
-      { sha256: analystViewsSql().sha256 },
+    const { version, sha256 } = analystViewsFile();
+    expect(await queryRows(db.store, "SELECT version, sha256 FROM analyst_views_applied")).toEqual([
+      { version, sha256 },
     ]);
   });
 
@@ -64,13 +82,29 @@ describe.each(DRIVER_NAMES)("the analyst views file, on %s", (driver) => {
     expect(current).toMatch(/message/);
     expect(current).not.toContain("'older'");
     await queryRows(db.store, OLDER_VIEW);
-    await queryRows(db.store, "UPDATE analyst_views_applied SET sha256 = 'from-an-older-version'");
+    await queryRows(
+      db.store,
+      "UPDATE analyst_views_applied SET version = version - 1, sha256 = 'an older version'",
+    );
     await db.store.migrate();
     expect(await viewDefinition("analyst_input_errors")).toBe(current);
 
-    // Applied once: with the file's sha256 recorded, a migrate leaves the views alone.
+    // Applied once: with the file's version recorded, a migrate leaves the views alone.
     await queryRows(db.store, OLDER_VIEW);
     await db.store.migrate();
     expect(await viewDefinition("analyst_input_errors")).toContain("'older'");
+  });
+
+  it("leaves the views of a newer version alone", async () => {
+    await queryRows(db.store, OLDER_VIEW);
+    await queryRows(
+      db.store,
+      "UPDATE analyst_views_applied SET version = version + 1, sha256 = 'a newer version'",
+    );
+    await db.store.migrate();
+    expect(await viewDefinition("analyst_input_errors")).toContain("'older'");
+    expect(await queryRows(db.store, "SELECT sha256 FROM analyst_views_applied")).toEqual([
+      { sha256: "a newer version" },
+    ]);
   });
 });
