@@ -56,17 +56,22 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-async function appliedMigrations(): Promise<number> {
+/** Runs SQL on the test's own server; its rows. */
+async function onServer<R extends pg.QueryResultRow>(sql: string): Promise<R[]> {
   const client = new pg.Client({ connectionString: server.url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations",
-    );
-    return rows[0]?.n ?? 0;
+    return (await client.query<R>(sql)).rows;
   } finally {
     await client.end();
   }
+}
+
+async function appliedMigrations(): Promise<number> {
+  const rows = await onServer<{ n: number }>(
+    "SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations",
+  );
+  return rows[0]?.n ?? 0;
 }
 
 describe("assay migrate on a server whose lock table cannot hold a partition per run", () => {
@@ -81,10 +86,7 @@ describe("assay migrate on a server whose lock table cannot hold a partition per
     // The fault hit the migration itself: it rolled back whole.
     expect(await appliedMigrations()).toBe(LAST_BEFORE + 1);
 
-    const client = new pg.Client({ connectionString: server.url });
-    await client.connect();
-    await client.query("ALTER SYSTEM SET max_locks_per_transaction = 256");
-    await client.end();
+    await onServer("ALTER SYSTEM SET max_locks_per_transaction = 256");
     await server.kill();
     await server.restart();
 

@@ -44,6 +44,24 @@ function expectRefusal(result: AssayResult, schema: string, state: RegExp): void
   expect(result.stdout).not.toMatch(/worker started/);
 }
 
+/** A CPU worker on `schema` of the test server, as an operator starts one. */
+const workerOn = (schema: string, env?: NodeJS.ProcessEnv) =>
+  runAssay(["worker", "--pool", "cpu", "--db", DATABASE_URL, "--db-schema", schema], { env });
+
+/** Runs SQL on the test server (as an older or newer version of Assay would have); its rows. */
+async function onServer<R extends pg.QueryResultRow>(
+  sql: string,
+  params?: unknown[],
+): Promise<R[]> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query<R>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 /** The command the refusal says to run, as printed between backticks. */
 function migrateHint(result: AssayResult): string {
   const hint = /run `([^`]+)` first/.exec(result.stderr)?.[1];
@@ -56,10 +74,7 @@ const NO_TABLES = /has no Assay tables yet/;
 describe("a store without Assay's tables", () => {
   it("is refused by a worker at start, before it takes a job", async () => {
     const schema = newSchema();
-    const worker = await runAssay(
-      ["worker", "--pool", "cpu", "--db", DATABASE_URL, "--db-schema", schema],
-      { env: { ASSAY_LOG_LEVEL: "info" } },
-    );
+    const worker = await workerOn(schema, { ASSAY_LOG_LEVEL: "info" });
     expectRefusal(worker, schema, NO_TABLES);
     // Refused without a trace: no empty schema is left behind.
     expect(await schemaExists(schema)).toBe(false);
@@ -107,25 +122,11 @@ describe("a store migrations behind this version", () => {
     const migrate = await runAssay(["migrate", "--db", DATABASE_URL, "--db-schema", schema]);
     expect(migrate.code, migrate.stderr).toBe(ExitCode.ok);
     // As if the store were last migrated by the version before.
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    try {
-      await client.query(
-        `DELETE FROM "${schema}".__drizzle_migrations
-         WHERE created_at = (SELECT max(created_at) FROM "${schema}".__drizzle_migrations)`,
-      );
-    } finally {
-      await client.end();
-    }
-    const worker = await runAssay([
-      "worker",
-      "--pool",
-      "cpu",
-      "--db",
-      DATABASE_URL,
-      "--db-schema",
-      schema,
-    ]);
+    await onServer(
+      `DELETE FROM "${schema}".__drizzle_migrations
+       WHERE created_at = (SELECT max(created_at) FROM "${schema}".__drizzle_migrations)`,
+    );
+    const worker = await workerOn(schema);
     expectRefusal(worker, schema, /is 1 migration\(s\) behind this version/);
   }, 120_000);
 });
@@ -135,48 +136,34 @@ describe("a store whose analyst views are older than this version's", () => {
     const schema = newSchema();
     const migrate = await runAssay(["migrate", "--db", DATABASE_URL, "--db-schema", schema]);
     expect(migrate.code, migrate.stderr).toBe(ExitCode.ok);
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
     const messageColumn = async () =>
       (
-        await client.query<{ definition: string }>(
+        await onServer<{ definition: string }>(
           "SELECT definition FROM pg_views WHERE schemaname = $1 AND viewname = 'analyst_input_errors'",
           [schema],
         )
-      ).rows[0]?.definition;
-    try {
-      // As if an older version had written the views: another definition and its sha256.
-      await client.query(
-        `CREATE OR REPLACE VIEW "${schema}".analyst_input_errors AS
-         SELECT e.run_id, e.file, e.line, e.field, 'older'::text AS message, e.created_at
-         FROM "${schema}".input_errors e;
-         UPDATE "${schema}".analyst_views_applied SET version = version - 1, sha256 = 'older'`,
-      );
-      const worker = await runAssay([
-        "worker",
-        "--pool",
-        "cpu",
-        "--db",
-        DATABASE_URL,
-        "--db-schema",
-        schema,
-      ]);
-      expectRefusal(worker, schema, /has analyst views older than this version's/);
-      const pasted = await pasteCommand(migrateHint(worker));
-      expect(pasted.code, pasted.stderr).toBe(ExitCode.ok);
-      expect(await messageColumn()).toMatch(/e\.message/);
+      )[0]?.definition;
+    // As if an older version had written the views: another definition and its sha256.
+    await onServer(
+      `CREATE OR REPLACE VIEW "${schema}".analyst_input_errors AS
+       SELECT e.run_id, e.file, e.line, e.field, 'older'::text AS message, e.created_at
+       FROM "${schema}".input_errors e;
+       UPDATE "${schema}".analyst_views_applied SET version = version - 1, sha256 = 'older'`,
+    );
+    const worker = await workerOn(schema);
+    expectRefusal(worker, schema, /has analyst views older than this version's/);
+    const pasted = await pasteCommand(migrateHint(worker));
+    expect(pasted.code, pasted.stderr).toBe(ExitCode.ok);
+    expect(await messageColumn()).toMatch(/e\.message/);
 
-      // Views a newer version wrote are no reason to refuse this one (a rolling upgrade):
-      // the command gets as far as the run it was asked for.
-      await client.query(
-        `UPDATE "${schema}".analyst_views_applied SET version = version + 1, sha256 = 'newer'`,
-      );
-      const report = await runAssay(["report", RUN, "--db", DATABASE_URL, "--db-schema", schema]);
-      expect(report.code, report.stderr).toBe(ExitCode.refused);
-      expect(report.stderr).toContain(`"${RUN}"`);
-      expect(report.stderr).not.toMatch(/analyst views/);
-    } finally {
-      await client.end();
-    }
+    // Views a newer version wrote are no reason to refuse this one (a rolling upgrade):
+    // the command gets as far as the run it was asked for.
+    await onServer(
+      `UPDATE "${schema}".analyst_views_applied SET version = version + 1, sha256 = 'newer'`,
+    );
+    const report = await runAssay(["report", RUN, "--db", DATABASE_URL, "--db-schema", schema]);
+    expect(report.code, report.stderr).toBe(ExitCode.refused);
+    expect(report.stderr).toContain(`"${RUN}"`);
+    expect(report.stderr).not.toMatch(/analyst views/);
   }, 120_000);
 });

@@ -21,9 +21,10 @@ export interface StorePlace {
 }
 
 /**
- * Throws a ConfigError unless every generated migration has been applied, and the analyst
- * views are this version's. Compares drizzle's bookkeeping with the journal, which is how
- * drizzle itself decides what to run, and the views' sha256 with the file's.
+ * Throws a ConfigError unless every generated migration has been applied and the analyst
+ * views are not older than this version's. Compares drizzle's bookkeeping with the
+ * journal, which is how drizzle itself decides what to run, and the views' recorded
+ * version with the file's (analyst-views.ts).
  * The message names the database and the schema, and the command that fixes it: a worker
  * pointed at the wrong schema of the right server must not read as a missing database.
  */

@@ -77,7 +77,7 @@ async function storeOver(
 
 /**
  * Applies every migration not yet applied to an embedded store (in `schema`, else the
- * default one), then the analyst views when they changed. The build's template cluster is
+ * default one), then the analyst views when the store holds an older version of them. The build's template cluster is
  * migrated with it too, so that a new store starts migrated and only a store made by an
  * older version has migrations left to run.
  */

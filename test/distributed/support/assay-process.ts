@@ -19,8 +19,9 @@ export function startAssay(args: string[], env: NodeJS.ProcessEnv = {}): AssayPr
 }
 
 /**
- * Starts the built `assay` command (`apps/cli/dist/main.js`), as installed users run it:
- * no compiling on start, so processes started together reach the store together.
+ * Starts the built `assay` command (`apps/cli/dist/main.js`) exactly as installed users run
+ * it, with V8's default compiler tiers (`startAssay` keeps the embedded store's WebAssembly
+ * on the baseline tier): for tests whose processes race or are timed.
  */
 export function startBuiltAssay(args: string[], env: NodeJS.ProcessEnv = {}): AssayProcess {
   return startNode([builtCli(), ...args], env);
