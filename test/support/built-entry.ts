@@ -5,27 +5,36 @@ import { fileURLToPath } from "node:url";
 import { sourceHashes } from "@assay/cli/source-stamp";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const STAMP = "apps/cli/dist/source-stamp.json";
 
 /**
  * The absolute path of the built CLI (`apps/cli/dist/main.js`), once its build is known to
  * come from the sources on disk. Tests that run what users run spawn the built files; a
  * single `vitest run` after an edit would otherwise test the code from before the edit.
- * The build records a hash of every source it compiled (`apps/cli/scripts/source-stamp.mjs`);
- * contents are compared, not times, because turbo replays a cached build with its old times.
  */
 export function builtCli(): string {
-  const main = join(REPO, "apps/cli/dist/main.js");
-  if (!existsSync(main) || !existsSync(join(REPO, STAMP))) {
-    throw new Error("apps/cli is not built: run `npm run build` first.");
+  return builtApp("apps/cli");
+}
+
+/**
+ * The absolute path of `app`'s built `dist/main.js` (`apps/cli`, `apps/worker-cpu`, ...),
+ * checked against the sources on disk. Each app's build records a hash of every source it
+ * compiled, its workspaces' included (`apps/cli/scripts/source-stamp.mjs`); contents are
+ * compared, not times, because turbo replays a cached build with its old times.
+ */
+export function builtApp(app: string): string {
+  const folder = join(REPO, app);
+  const main = join(folder, "dist/main.js");
+  const stamp = join(folder, "dist/source-stamp.json");
+  if (!existsSync(main) || !existsSync(stamp)) {
+    throw new Error(`${app} is not built: run \`npm run build\` first.`);
   }
   const changed = changedSource(
-    JSON.parse(readFileSync(join(REPO, STAMP), "utf8")),
-    sourceHashes() as Record<string, string>,
+    JSON.parse(readFileSync(stamp, "utf8")),
+    sourceHashes(folder) as Record<string, string>,
   );
   if (changed) {
     throw new Error(
-      `${changed} changed since apps/cli was built: run \`npm run build\` first (this test runs the built CLI).`,
+      `${changed} changed since ${app} was built: run \`npm run build\` first (this test runs the built ${app}).`,
     );
   }
   return main;

@@ -1,23 +1,24 @@
 /**
- * Writes dist/source-stamp.json: a hash of every source file the built CLI was compiled
- * from (its own and those of the workspaces it depends on). Tests that run the built CLI
- * compare it with the sources on disk, so a test run after an edit without a build fails
- * with the file that changed instead of testing the code from before the edit. turbo
- * replays this file with the rest of dist/, so it always describes the dist/ beside it.
+ * Writes dist/source-stamp.json: a hash of every source file a built app was compiled
+ * from (its own and those of the workspaces it depends on). Run from an app's folder (the
+ * CLI, a worker), or with that folder as its argument. Tests that run a built app compare
+ * it with the sources on disk, so a test run after an edit without a build fails with the
+ * file that changed instead of testing the code from before the edit. turbo replays this
+ * file with the rest of dist/, so it always describes the dist/ beside it.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const CLI = fileURLToPath(new URL("../", import.meta.url));
 
-/** Source file (relative to the repository) → sha256, for the CLI and its workspaces. */
-export function sourceHashes(cli = CLI) {
-  const repo = join(cli, "../..");
+/** Source file (relative to the repository) → sha256, for an app and its workspaces. */
+export function sourceHashes(app = CLI) {
+  const repo = join(app, "../..");
   const byName = workspacesByName(repo);
   const seen = new Set();
-  const pending = [cli];
+  const pending = [app];
   const hashes = {};
   while (pending.length > 0) {
     const folder = pending.pop();
@@ -61,6 +62,7 @@ function filesUnder(folder) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const out = join(CLI, "dist", "source-stamp.json");
-  writeFileSync(out, `${JSON.stringify(sourceHashes(), null, 1)}\n`);
+  const app = resolve(process.argv[2] ?? process.cwd());
+  const out = join(app, "dist", "source-stamp.json");
+  writeFileSync(out, `${JSON.stringify(sourceHashes(app), null, 1)}\n`);
 }

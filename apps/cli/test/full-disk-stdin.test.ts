@@ -28,8 +28,7 @@ const dataset = Buffer.from(
     JSON.stringify({ id: `s${i}`, question: `Question ${i}?`, answer: "a fox", target: "a fox" }),
   ).join("\n"),
 );
-// The CLI runs from source through tsx, whose cache would otherwise share the small disk.
-const env = { TMPDIR: disk, TSX_DISABLE_CACHE: "1" };
+const env = { TMPDIR: disk };
 const args = ["run", "-", "--db", store, "--run-id", "piped", "--json"];
 
 async function runsStored(): Promise<unknown[]> {

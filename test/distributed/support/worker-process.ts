@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { builtApp } from "@assay/test-support/built-entry";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -20,28 +21,37 @@ export interface WorkerProcessOptions {
 }
 
 /**
- * Starts `apps/worker-cpu` from its TypeScript source, as a deployment would start the
- * built one, and resolves once it has logged "worker started".
+ * Starts the built `apps/worker-cpu`, as a deployment starts it, and resolves once it has
+ * logged "worker started". The build is checked against the sources first (`builtApp`).
  */
 export function startCpuWorker(options: WorkerProcessOptions): Promise<WorkerProcess> {
-  return startWorker("apps/worker-cpu/src/main.ts", options);
+  return startWorker(builtWorker("apps/worker-cpu"), options);
 }
 
 /** Starts `apps/worker-gpu` serving `model` (spelled as given), as `startCpuWorker` does. */
 export function startGpuWorker(
   options: WorkerProcessOptions & { model: string },
 ): Promise<WorkerProcess> {
-  return startWorker("apps/worker-gpu/src/main.ts", {
+  return startWorker(builtWorker("apps/worker-gpu"), {
     ...options,
     extraArgs: ["--model", options.model, ...(options.extraArgs ?? [])],
   });
 }
 
+const checked = new Map<string, string>();
+
+/** `app`'s built entry, checked once per test file. */
+function builtWorker(app: string): string {
+  let main = checked.get(app);
+  if (main === undefined) {
+    main = builtApp(app);
+    checked.set(app, main);
+  }
+  return main;
+}
+
 async function startWorker(main: string, options: WorkerProcessOptions): Promise<WorkerProcess> {
   const args = [
-    "--conditions=@assay/source",
-    "--import",
-    "tsx",
     main,
     "--db",
     options.databaseUrl,
