@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ExitCode } from "@assay/cli";
@@ -56,7 +56,6 @@ describe("the progress of produce --wait and retry --wait", () => {
   let worker: WorkerProcess | undefined;
 
   beforeAll(async () => {
-    expect(existsSync(MAIN), "build first: npx turbo run build").toBe(true);
     writeTextDataset(dataset, SAMPLES);
     admin = new pg.Client({ connectionString: DATABASE_URL });
     await admin.connect();

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { builtCli } from "@assay/test-support/built-entry";
@@ -18,7 +18,6 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("the embedded store's first run", () => {
   it(`scores ${SAMPLES} samples in a new folder under ${LIMIT_MB} MB peak RSS`, async () => {
-    expect(existsSync(MAIN), "build first: npx turbo run build").toBe(true);
     const dataset = join(work, "data.jsonl");
     const lines: string[] = [];
     for (let i = 0; i < SAMPLES; i += 1) {
