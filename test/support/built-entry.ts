@@ -44,7 +44,8 @@ let checked: string | undefined;
 
 /**
  * The node arguments that run the built CLI with `args` in a test (the path checked once per
- * test file). `--liftoff-only` keeps the embedded store's WebAssembly Postgres on V8's
+ * test process: quick files share one, so an edit during a run is caught by the next run).
+ * `--liftoff-only` keeps the embedded store's WebAssembly Postgres on V8's
  * baseline compiler: the optimising tier spends about a second of CPU recompiling it in
  * every short-lived test process, a third of a small run's CPU, and changes no result.
  * Users' processes keep the default, which pays off over a night's run; tests that measure

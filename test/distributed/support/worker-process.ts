@@ -40,7 +40,7 @@ export function startGpuWorker(
 
 const checked = new Map<string, string>();
 
-/** `app`'s built entry, checked once per test file. */
+/** `app`'s built entry, checked once per test process (at the first worker it starts). */
 function builtWorker(app: string): string {
   let main = checked.get(app);
   if (main === undefined) {
