@@ -15,13 +15,25 @@ export function builtCli(): string {
   return builtApp("apps/cli");
 }
 
+const checked = new Map<string, string>();
+
 /**
  * The absolute path of `app`'s built `dist/main.js` (`apps/cli`, `apps/worker-cpu`, ...),
- * checked against the sources on disk. Each app's build records a hash of every source it
- * compiled, its workspaces' included (`apps/cli/scripts/source-stamp.mjs`); contents are
- * compared, not times, because turbo replays a cached build with its old times.
+ * checked against the sources on disk once per test process (quick files share one, so an
+ * edit during a run is caught by the next run). Each app's build records a hash of every
+ * source it compiled, its workspaces' included (`apps/cli/scripts/source-stamp.mjs`);
+ * contents are compared, not times, because turbo replays a cached build with its old times.
  */
 export function builtApp(app: string): string {
+  let main = checked.get(app);
+  if (main === undefined) {
+    main = checkedBuild(app);
+    checked.set(app, main);
+  }
+  return main;
+}
+
+function checkedBuild(app: string): string {
   const folder = join(REPO, app);
   const main = join(folder, "dist/main.js");
   const stamp = join(folder, "dist/source-stamp.json");
@@ -40,20 +52,16 @@ export function builtApp(app: string): string {
   return main;
 }
 
-let checked: string | undefined;
-
 /**
- * The node arguments that run the built CLI with `args` in a test (the path checked once per
- * test process: quick files share one, so an edit during a run is caught by the next run).
- * `--liftoff-only` keeps the embedded store's WebAssembly Postgres on V8's
- * baseline compiler: the optimising tier spends about a second of CPU recompiling it in
- * every short-lived test process, a third of a small run's CPU, and changes no result.
+ * The node arguments that run the built CLI with `args` in a test. `--liftoff-only` keeps
+ * the embedded store's WebAssembly Postgres on V8's baseline compiler: the optimising tier
+ * spends about a second of CPU recompiling it in every short-lived test process, a third
+ * of a small run's CPU, and changes no result.
  * Users' processes keep the default, which pays off over a night's run; tests that measure
  * memory or time spawn `builtCli()` bare.
  */
 export function cliArgs(args: string[]): string[] {
-  checked ??= builtCli();
-  return ["--liftoff-only", checked, ...args];
+  return ["--liftoff-only", builtCli(), ...args];
 }
 
 /** The first source whose content differs between the build's stamp and the disk. */

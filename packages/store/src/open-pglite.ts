@@ -77,9 +77,9 @@ async function storeOver(
 
 /**
  * Applies every migration not yet applied to an embedded store (in `schema`, else the
- * default one), then the analyst views when the store holds an older version of them. The build's template cluster is
- * migrated with it too, so that a new store starts migrated and only a store made by an
- * older version has migrations left to run.
+ * default one), then the analyst views when the store holds an older version of them. The
+ * build's template cluster is migrated with it too, so that a new store starts migrated and
+ * only a store made by an older version has migrations left to run.
  */
 export async function migratePglite(client: PGlite, schema: string | undefined): Promise<void> {
   await migrate(drizzle(client), {

@@ -25,29 +25,17 @@ export interface WorkerProcessOptions {
  * logged "worker started". The build is checked against the sources first (`builtApp`).
  */
 export function startCpuWorker(options: WorkerProcessOptions): Promise<WorkerProcess> {
-  return startWorker(builtWorker("apps/worker-cpu"), options);
+  return startWorker(builtApp("apps/worker-cpu"), options);
 }
 
 /** Starts `apps/worker-gpu` serving `model` (spelled as given), as `startCpuWorker` does. */
 export function startGpuWorker(
   options: WorkerProcessOptions & { model: string },
 ): Promise<WorkerProcess> {
-  return startWorker(builtWorker("apps/worker-gpu"), {
+  return startWorker(builtApp("apps/worker-gpu"), {
     ...options,
     extraArgs: ["--model", options.model, ...(options.extraArgs ?? [])],
   });
-}
-
-const checked = new Map<string, string>();
-
-/** `app`'s built entry, checked once per test process (at the first worker it starts). */
-function builtWorker(app: string): string {
-  let main = checked.get(app);
-  if (main === undefined) {
-    main = builtApp(app);
-    checked.set(app, main);
-  }
-  return main;
 }
 
 async function startWorker(main: string, options: WorkerProcessOptions): Promise<WorkerProcess> {
