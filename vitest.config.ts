@@ -60,6 +60,11 @@ export default defineConfig({
         test: {
           name: "quick",
           include: TESTS,
+          // One process runs many quick files in turn instead of a new one per file: it
+          // saves the module graph's import (about a fifth of the group's CPU). Each quick
+          // file stops what it starts and restores what it patches (stdout spies, cwd);
+          // what test/support memoises is keyed by its arguments, never removed by a file.
+          isolate: false,
           exclude: [...configDefaults.exclude, ...SLOW, ...SERIAL],
           maxWorkers: availableParallelism(),
           sequence: { groupOrder: 0 },

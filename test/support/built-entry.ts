@@ -19,10 +19,10 @@ const checked = new Map<string, string>();
 
 /**
  * The absolute path of `app`'s built `dist/main.js` (`apps/cli`, `apps/worker-cpu`, ...),
- * checked against the sources on disk once per test process. Each app's build records a
- * hash of every source it compiled, its workspaces' included
- * (`apps/cli/scripts/source-stamp.mjs`); contents are compared, not times, because turbo
- * replays a cached build with its old times.
+ * checked against the sources on disk once per test process (quick files share one, so an
+ * edit during a run is caught by the next run). Each app's build records a hash of every
+ * source it compiled, its workspaces' included (`apps/cli/scripts/source-stamp.mjs`);
+ * contents are compared, not times, because turbo replays a cached build with its old times.
  */
 export function builtApp(app: string): string {
   let main = checked.get(app);

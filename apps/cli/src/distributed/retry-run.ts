@@ -10,6 +10,7 @@ import {
 } from "@assay/queue";
 import type { ScorerRegistry } from "@assay/scorers";
 import type { RunRecord, Store } from "@assay/store";
+import { modifiedAfter } from "../modified-after.js";
 
 export interface RetryOutcome {
   runId: string;
@@ -119,7 +120,7 @@ async function datasetToPlan(
   if (info === undefined || !info.isFile()) {
     return { reason: `the dataset ${dataset} cannot be read here; pass --dataset <file>` };
   }
-  if (info.mtime.getTime() > new Date(run.createdAt).getTime()) {
+  if (modifiedAfter(info, run.createdAt)) {
     return {
       reason: `the dataset ${dataset} was modified after the run started; pass --dataset ${dataset} to plan from it anyway`,
     };

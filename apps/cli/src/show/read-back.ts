@@ -9,6 +9,7 @@ import {
 } from "@assay/core";
 import { readDataset } from "@assay/pipeline";
 import type { JoinedAnswer } from "@assay/store";
+import { modifiedAfter } from "../modified-after.js";
 
 /** A stored sample's line fits in this; it was read under a limit no larger. */
 const MAX_LINE_BYTES = 1 << 30;
@@ -81,7 +82,7 @@ export async function readBack(
       message: `line ${line} holds ${record.sampleId}, but its ${mismatch} differs from what was stored: the file changed after the run`,
     };
   }
-  const modified = info.mtime.getTime() > Date.parse(runStartedAt);
+  const modified = modifiedAfter(info, runStartedAt);
   return {
     path,
     line,
