@@ -4,7 +4,8 @@
 // spec declares metadata.kind). Times `report`, `--compare`, `--by` and both (the store's
 // reportBundle, as `assay report` calls it), median of --reps, and in the same run the
 // comparison's pairing and the slices read from raw rows (as for a run without task and
-// slice rollups, or an undeclared field) against the same read from the rollups.
+// slice rollups, or an undeclared field) against the same read from the rollups (the
+// comparison also from the counts its completion stored against the run before it).
 //
 //   npm run bench:morning -- --rows 100000,1000000 --runs 2 --reps 3
 import { type CountedDifferences, pairedBootstrapOfCounts } from "@assay/core";
@@ -120,6 +121,7 @@ for (const rows of SIZES) {
       ],
       ["compare pairing, raw rows", () => compared(runner, b, a, "raw rows")],
       ["compare pairing, task rollups", () => compared(runner, b, a, "task rollups")],
+      ["compare pairing, comparison rollups", () => compared(runner, b, a, "comparison rollups")],
       [
         "--by kind, raw rows",
         async () => sliceReportOf("metadata.kind", await rawSliceRows(runner, b, ["kind"])),
@@ -131,12 +133,12 @@ for (const rows of SIZES) {
     for (const [figure, work] of figures) {
       const ms = await measure(work);
       results.push({ rows, figure, ms });
-      console.log(`  ${figure.padEnd(30)} median ${fmt(ms)} ms`);
+      console.log(`  ${figure.padEnd(36)} median ${fmt(ms)} ms`);
     }
     const ms = (figure: string) => results.find((r) => r.rows === rows && r.figure === figure)?.ms;
     const ratio = (raw: string, rolled: string) => fmt((ms(raw) ?? 0) / (ms(rolled) ?? 1), 1);
     console.log(
-      `  raw rows / rollups: compare pairing ${ratio("compare pairing, raw rows", "compare pairing, task rollups")}x, --by ${ratio("--by kind, raw rows", "--by kind, slice rollups")}x`,
+      `  raw rows / rollups: compare pairing ${ratio("compare pairing, raw rows", "compare pairing, task rollups")}x (task rollups), ${ratio("compare pairing, raw rows", "compare pairing, comparison rollups")}x (comparison rollups), --by ${ratio("--by kind, raw rows", "--by kind, slice rollups")}x`,
     );
   } finally {
     await pool.end();
@@ -149,6 +151,6 @@ if (SIZES.length > 1) {
   console.log(`growth from ${small} to ${large} rows per run (${large / small}x rows):`);
   for (const { figure } of results.filter((r) => r.rows === small)) {
     const at = (n: number) => results.find((r) => r.rows === n && r.figure === figure)?.ms ?? 0;
-    console.log(`  ${figure.padEnd(30)} ${fmt(at(large) / at(small), 2)}x`);
+    console.log(`  ${figure.padEnd(36)} ${fmt(at(large) / at(small), 2)}x`);
   }
 }

@@ -7,6 +7,8 @@ import { runWorker } from "@assay/pipeline/worker";
 import { BullmqTransport } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
+import { driverOf } from "@assay/store/driver";
+import { pairedDifferences, runnerOf } from "@assay/store/reports";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -21,6 +23,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const TASKS = 300;
+const NIGHTS = ["night", "night-2"];
 const spec = RunSpecSchema.parse({
   default: { scorers: [{ name: "f1" }, { name: "exact" }] },
   selection: { verifier: "f1", check: "exact" },
@@ -78,23 +81,27 @@ describe("a night nobody follows", () => {
       }),
     );
     try {
-      await store.startRun({ id: "night", dataset, spec, transport: "bullmq" });
-      const transport = await BullmqTransport.connect({ redisUrl: REDIS_URL, prefix });
-      try {
-        const produced = await produce({
-          store,
-          transport,
-          registry: defaultRegistry(),
-          dataset,
-          spec,
-          runId: "night",
-        });
-        expect(produced.planned).toBe(TASKS * 3 * 2);
-      } finally {
-        await transport.close();
+      // Two nights of one name, each completed by a worker, the second counted against the
+      // first as it completes.
+      for (const night of NIGHTS) {
+        await store.startRun({ id: night, name: "nightly", dataset, spec, transport: "bullmq" });
+        const transport = await BullmqTransport.connect({ redisUrl: REDIS_URL, prefix });
+        try {
+          const produced = await produce({
+            store,
+            transport,
+            registry: defaultRegistry(),
+            dataset,
+            spec,
+            runId: night,
+          });
+          expect(produced.planned).toBe(TASKS * 3 * 2);
+        } finally {
+          await transport.close();
+        }
+        // No producer waits and nobody runs `assay status`.
+        await waitFor(async () => store.hasRollups(night), 60_000, `${night}'s rollups`);
       }
-      // No producer waits and nobody runs `assay status`.
-      await waitFor(async () => store.hasRollups("night"), 60_000, "the run's rollups");
     } finally {
       stop.abort();
       for (const worker of workers) {
@@ -110,6 +117,27 @@ describe("a night nobody follows", () => {
     );
     expect(picked).toEqual([{ n: TASKS }]);
     const completed = logs.filter((line) => line.includes('"msg":"run completed"'));
-    expect(completed).toHaveLength(1);
+    expect(completed).toHaveLength(NIGHTS.length);
+
+    // The morning's `report night-2 --compare night` reads the counts the worker stored.
+    const runner = runnerOf(driverOf(store));
+    expect(
+      await queryRows(store, "SELECT compared_with FROM run_rollups WHERE run_id = 'night-2'"),
+    ).toEqual([{ compared_with: "night" }]);
+    const stored = await pairedDifferences(runner, "night-2", "night", "comparison rollups");
+    expect(stored.map((d) => d.metric)).toEqual(["pass@1", "selected", "oracle", "exact", "f1"]);
+    // Pairing the two runs' task rollups or raw rows now: the same counts, and the same
+    // sums up to the order the database added them in (f1 means are thirds).
+    for (const source of ["task rollups", "raw rows"] as const) {
+      const now = await pairedDifferences(runner, "night-2", "night", source);
+      expect(
+        stored.map((d) => d.counted.differences),
+        source,
+      ).toEqual(now.map((d) => d.counted.differences));
+      stored.forEach((d, i) => {
+        expect(d.counted.currentSum).toBeCloseTo(now[i]?.counted.currentSum ?? Number.NaN, 9);
+        expect(d.counted.baselineSum).toBeCloseTo(now[i]?.counted.baselineSum ?? Number.NaN, 9);
+      });
+    }
   });
 });

@@ -287,8 +287,41 @@ export const runRollups = pgTable("run_rollups", {
    * rollups written before them, whose comparisons and slices read raw rows.
    */
   tasksRolledUp: boolean("tasks_rolled_up").notNull().default(false),
+  /**
+   * The run whose comparison with this one was rolled up with this row (`comparison_rollups`):
+   * the run completed last before it under the same name. Null when there was none.
+   */
+  comparedWith: text("compared_with"),
   rolledUpAt: timestamp("rolled_up_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * `report <run> --compare <its predecessor>` counted at completion: the paired-difference
+ * counts of paired-differences.ts, in the order it gives them, so the morning's comparison
+ * reads a few rows per figure instead of joining two runs' tasks.
+ */
+export const comparisonRollups = pgTable(
+  "comparison_rollups",
+  {
+    runId: text("run_id").notNull(),
+    baselineRunId: text("baseline_run_id").notNull(),
+    position: integer("position").notNull(),
+    kind: text("kind").notNull(),
+    metric: text("metric").notNull(),
+    /**
+     * The reported run's value minus the baseline's, for `tasks` paired tasks; nullable as
+     * the query's own columns are (a task mean over null values).
+     */
+    difference: doublePrecision("difference"),
+    tasks: bigint("tasks", { mode: "number" }).notNull(),
+    currentSum: doublePrecision("current_sum"),
+    baselineSum: doublePrecision("baseline_sum"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.position] }),
+    index("comparison_rollups_baseline_idx").on(t.baselineRunId),
+  ],
+);
 
 /**
  * Each task's mean scored value per scorer of a rolled-up run, what `report --compare` pairs

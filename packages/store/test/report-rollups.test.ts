@@ -21,7 +21,8 @@ import {
 import { sample, scored, unscored } from "./fixtures.js";
 
 // `report --compare` and `report --by` read task and slice rollups once a run is rolled up
-// (migration 0020): for generated pairs of runs, the rolled-up path gives exactly what the
+// (migration 0020), and a run's comparison with its predecessor is counted when it
+// completes (0023): for generated pairs of runs, each rolled-up path gives exactly what the
 // raw rows gave before, and `prune` drops the task rollups with the raw partitions.
 
 interface CandidatePlan {
@@ -77,13 +78,14 @@ async function seed(
   side: 0 | 1,
   tasks: readonly TaskPlan[],
   withSelection: boolean,
+  name = "nightly",
 ): Promise<string> {
   const runId = `run-${randomUUID()}`;
   const spec = {
     fields: { metadata: ["meta.kind"] },
     ...(withSelection && { selection: { verifier: "judge" } }),
   };
-  await db.store.startRun({ id: runId, name: "nightly", spec, transport: "local" });
+  await db.store.startRun({ id: runId, name, spec, transport: "local" });
   const samples: Sample[] = [];
   const results: JobResult[] = [];
   const selections: SelectionRecord[] = [];
@@ -186,12 +188,15 @@ describe.each(DRIVER_NAMES)("report rollups on %s", (driver) => {
     await fc.assert(
       fc.asyncProperty(pair, async ({ tasks, withSelection }) => {
         const runner = runnerOf(driverOf(db.store));
+        // Each pair a night of its own: b's predecessor is a.
+        const night = `nightly-${randomUUID()}`;
         const [a, b] = [
-          await seed(db, 0, tasks, withSelection),
-          await seed(db, 1, tasks, withSelection),
+          await seed(db, 0, tasks, withSelection, night),
+          await seed(db, 1, tasks, withSelection, night),
         ];
         const raw = await pairedDifferences(runner, a, b);
         const rawComparison = await runComparison(runner, a, b, { resamples: 200 });
+        const rawMorning = await runComparison(runner, b, a, { resamples: 200 });
         const rawKind = await sliceReport(runner, a, "metadata.kind", { prices: PRICES });
         const rawGroup = await sliceReport(runner, a, "metadata.group", { prices: PRICES });
         expect(rawKind.fromRawRows).toBe("run has no slice rollups");
@@ -203,6 +208,14 @@ describe.each(DRIVER_NAMES)("report rollups on %s", (driver) => {
         expect(await pairedDifferences(runner, a, b)).toEqual(raw);
         expect(await pairedDifferences(runner, a, b, "task rollups")).toEqual(raw);
         expect(await runComparison(runner, a, b, { resamples: 200 })).toEqual(rawComparison);
+        // b was compared with a when it completed: the morning's report reads those counts.
+        await expect(pairedDifferences(runner, a, b, "comparison rollups")).rejects.toThrow(
+          /no comparison with/,
+        );
+        expect(await runComparison(runner, b, a, { resamples: 200 })).toEqual(rawMorning);
+        expect(await pairedDifferences(runner, b, a, "comparison rollups")).toEqual(
+          await pairedDifferences(runner, b, a, "raw rows"),
+        );
         // A declared field reads the slice rollups; another one raw rows, and says so.
         const { fromRawRows: _, ...kindFigures } = rawKind;
         expect(await sliceReport(runner, a, "metadata.kind", { prices: PRICES })).toEqual(
@@ -215,6 +228,53 @@ describe.each(DRIVER_NAMES)("report rollups on %s", (driver) => {
       }),
       { numRuns: driver === "pglite" ? 8 : 12 },
     );
+  });
+
+  it("forget a comparison when its baseline's rows change, and compare with them as they are now", async () => {
+    const half: CandidatePlan = {
+      judge: 0.5,
+      exact: 1,
+      label: true,
+      kind: "math",
+      group: null,
+      prompt: null,
+    };
+    const tasks: TaskPlan[] = [{ candidates: [[half], [half]], picked: true }];
+    const night = `nightly-${randomUUID()}`;
+    const a = await seed(db, 0, tasks, true, night);
+    // A run of another name between them is no predecessor of b.
+    await seed(db, 0, tasks, true, `other-${randomUUID()}`);
+    const b = await seed(db, 1, tasks, true, night);
+    for (const run of [a, b]) {
+      await db.store.finishRun(run);
+      await db.store.writeRollups(run);
+    }
+    const comparedWith = async () =>
+      queryRows(db.store, "SELECT compared_with FROM run_rollups WHERE run_id = $1", [b]);
+    expect(await comparedWith()).toEqual([{ compared_with: a }]);
+    const runner = runnerOf(driverOf(db.store));
+    const judge = async () =>
+      (await pairedDifferences(runner, b, a)).find((d) => d.metric === "judge")?.counted;
+    expect((await judge())?.differences).toEqual([{ value: 0, count: 1 }]);
+
+    // The baseline resumed: a second candidate of t0 the judge scores 0, then completed
+    // again. a's mean for t0 falls to 0.25, so b is now 0.25 above it.
+    await db.store.dropRollups(a);
+    await db.store.insertSamples(a, [sample("t0#1", { candidateIndex: 1, line: 1 })]);
+    await db.store.writeResults([
+      { score: scored(a, "t0#1", "judge", 0), truncations: [], usage: [] },
+    ]);
+    await db.store.writeRollups(a);
+
+    expect(await comparedWith()).toEqual([{ compared_with: null }]);
+    expect((await judge())?.differences).toEqual([{ value: 0.25, count: 1 }]);
+    expect(await pairedDifferences(runner, b, a)).toEqual(
+      await pairedDifferences(runner, b, a, "raw rows"),
+    );
+    // b completed again (a resume of its own) counts it against a as a is now.
+    await db.store.writeRollups(b);
+    expect(await comparedWith()).toEqual([{ compared_with: a }]);
+    expect((await judge())?.differences).toEqual([{ value: 0.25, count: 1 }]);
   });
 
   it("are dropped by prune with the run's raw partitions", async () => {

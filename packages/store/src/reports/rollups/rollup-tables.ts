@@ -2,6 +2,7 @@ import { getTableName } from "drizzle-orm";
 import { columnList } from "../../bulk/column-list.js";
 import { cacheWrite1hOf, USAGE_AMOUNTS } from "../../bulk/tables.js";
 import {
+  comparisonRollups,
   earlyStopCandidateRollups,
   earlyStopRollups,
   histogramRollups,
@@ -25,6 +26,7 @@ export const ROLLUP_TABLES = [
   earlyStopRollups,
   earlyStopCandidateRollups,
   sliceRollups,
+  comparisonRollups,
   // Partitioned by run (migration 0020): written by INSERT ... SELECT in the database.
   taskScoreRollups,
 ].map((table) => getTableName(table));
@@ -52,6 +54,7 @@ export const RUN_ROLLUP_COLUMNS = columnList(runRollups, [
   "truncationRefused",
   "solved",
   "tasksRolledUp",
+  "comparedWith",
 ]);
 
 export const UNSCORED_ROLLUP_COLUMNS = columnList(unscoredRollups, ["runId", "reason", "count"]);

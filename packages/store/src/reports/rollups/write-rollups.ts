@@ -10,6 +10,7 @@ import { rawEarlyStops } from "../early-stops.js";
 import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL } from "../report-options.js";
 import { type RunFigures, rawRunFigures } from "../run-figures.js";
 import { truncationBuckets } from "../truncation-stats.js";
+import { writeComparisonRollups } from "./comparison-rollups.js";
 import { earlyStopRollupParts, ROLLED_UP_EARLY_STOPS } from "./early-stop-rollups.js";
 import {
   HISTOGRAM_ROLLUP_COLUMNS,
@@ -47,7 +48,10 @@ export async function writeRollups(driver: StoreDriver, runId: string): Promise<
     });
     // Comparisons and slices (`--compare`, `--by`) read these, computed in the database.
     const tasksRolledUp = await writeTaskAndSliceRollups(runner, runId);
-    await insertRollups(runner, runId, figures, stops, tasksRolledUp);
+    // The morning's `--compare` with the run before it, counted now (after the task rollups
+    // it reads): a report of the pair then reads a few rows.
+    const comparedWith = tasksRolledUp ? await writeComparisonRollups(runner, runId) : null;
+    await insertRollups(runner, runId, figures, stops, { tasksRolledUp, comparedWith });
   });
   await refreshPlannerStatistics(driver, "derived", runId);
 }
@@ -61,6 +65,12 @@ export async function dropRollups(runner: SqlRunner, runId: string): Promise<voi
   for (const table of ROLLUP_TABLES) {
     await runner.query(`DELETE FROM ${table} WHERE run_id = $1`, [runId]);
   }
+  // Comparisons counted against the run at other runs' completion go with it: those runs'
+  // comparisons with it pair their tasks again, from the rows as they are now.
+  await runner.query("UPDATE run_rollups SET compared_with = NULL WHERE compared_with = $1", [
+    runId,
+  ]);
+  await runner.query("DELETE FROM comparison_rollups WHERE baseline_run_id = $1", [runId]);
 }
 
 /**
@@ -72,10 +82,10 @@ async function insertRollups(
   runId: string,
   f: RunFigures,
   stops: EarlyStopReport,
-  tasksRolledUp: boolean,
+  derived: { tasksRolledUp: boolean; comparedWith: string | null },
 ): Promise<void> {
   const parts = [
-    bulkPart(RUN_ROLLUP_COLUMNS, [{ ...runRollupRow(runId, f), tasksRolledUp }]),
+    bulkPart(RUN_ROLLUP_COLUMNS, [{ ...runRollupRow(runId, f), ...derived }]),
     bulkPart(UNSCORED_ROLLUP_COLUMNS, ofRun(runId, f.scores.unscored.byReason)),
     bulkPart(HISTOGRAM_ROLLUP_COLUMNS, ofRun(runId, f.scores.histograms)),
     bulkPart(PASS_ROLLUP_COLUMNS, ofRun(runId, f.scores.passes)),
@@ -101,7 +111,7 @@ async function insertRollups(
 function runRollupRow(
   runId: string,
   f: RunFigures,
-): Omit<RowOf<(typeof RUN_ROLLUP_COLUMNS.keys)[number]>, "tasksRolledUp"> {
+): Omit<RowOf<(typeof RUN_ROLLUP_COLUMNS.keys)[number]>, "tasksRolledUp" | "comparedWith"> {
   const buckets = truncationBuckets(f.truncation);
   const s = f.selection;
   return {

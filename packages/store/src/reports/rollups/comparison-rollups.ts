@@ -1,0 +1,76 @@
+import type { SqlRunner } from "../../sql-runner.js";
+import {
+  accuracyCountsSql,
+  type CountRow,
+  countedByMetric,
+  type PairedDifferences,
+  rolledUpScorerCountsSql,
+} from "../paired-difference-counts.js";
+import { runTablesOf } from "../run-tables.js";
+
+// The run a completed run is compared with in the morning: the one of the same name started
+// last before it (ties in start time broken by id) that completed with task rollups, and
+// was neither abandoned nor pruned since (its partitions would be gone). Its rollup row is
+// locked until the comparison is stored: a resume of it that drops its rollups meanwhile
+// waits, and then forgets this comparison with them (write-rollups.ts, dropRollups).
+const PREDECESSOR = `
+  SELECT p.id FROM runs r
+  JOIN runs p ON p.name = r.name AND (p.created_at, p.id) < (r.created_at, r.id)
+  JOIN run_rollups pr ON pr.run_id = p.id AND pr.tasks_rolled_up
+  WHERE r.id = $1 AND p.abandoned_at IS NULL AND p.pruned_at IS NULL
+  ORDER BY p.created_at DESC, p.id DESC
+  LIMIT 1
+  FOR SHARE OF pr`;
+
+/**
+ * Counts the run's comparison with its predecessor into `comparison_rollups`, inside the
+ * caller's rollup transaction and after the run's task rollups are written: the counting
+ * queries of a live comparison, stored in the order they give their rows. Returns the
+ * predecessor, or null when there is none.
+ */
+export async function writeComparisonRollups(
+  runner: SqlRunner,
+  runId: string,
+): Promise<string | null> {
+  const { rows } = await runner.query<{ id: string }>(PREDECESSOR, [runId]);
+  const baseline = rows[0]?.id;
+  if (baseline === undefined) return null;
+  const tables = await runTablesOf(runner, [runId, baseline]);
+  const [a, b] = [tables.of(runId), tables.of(baseline)];
+  await runner.query(
+    `INSERT INTO comparison_rollups (run_id, baseline_run_id, position, kind, metric,
+                                     difference, tasks, current_sum, baseline_sum)
+     SELECT $1, $2,
+            (row_number() OVER (ORDER BY c.part, c.metric_position, c.metric, c.difference) - 1)::int,
+            c.kind, c.metric, c.difference, c.tasks, c.a_sum, c.b_sum
+     FROM (SELECT 1 AS part, 'accuracy' AS kind, q.* FROM (${accuracyCountsSql(a, b)}) q
+           UNION ALL
+           SELECT 2 AS part, 'scorer' AS kind, q.* FROM (${rolledUpScorerCountsSql(a, b)}) q) c`,
+    [runId, baseline],
+  );
+  return baseline;
+}
+
+/** The stored comparison of the run with that baseline, as the live queries count it. */
+export async function readComparisonRollups(
+  runner: SqlRunner,
+  runId: string,
+  baselineRunId: string,
+): Promise<PairedDifferences[]> {
+  const { rows } = await runner.query<CountRow & { kind: PairedDifferences["kind"] }>(
+    `SELECT kind, metric, difference, tasks, current_sum AS a_sum, baseline_sum AS b_sum
+     FROM comparison_rollups WHERE run_id = $1 AND baseline_run_id = $2
+     ORDER BY position`,
+    [runId, baselineRunId],
+  );
+  return [
+    ...countedByMetric(
+      rows.filter((row) => row.kind === "accuracy"),
+      "accuracy",
+    ),
+    ...countedByMetric(
+      rows.filter((row) => row.kind === "scorer"),
+      "scorer",
+    ),
+  ];
+}
