@@ -1,6 +1,6 @@
 -- `report <run> --compare <its predecessor>` counted when the run completes: the few rows per
--- figure the comparison's bootstrap reads, instead of two runs' tasks joined at report time.
--- run_rollups.compared_with names the predecessor (null: none was complete).
+-- figure the comparison's interval is computed from, instead of two runs' tasks joined at
+-- report time. run_rollups.compared_with names the predecessor (null: none was complete).
 CREATE TABLE "comparison_rollups" (
 	"run_id" text NOT NULL,
 	"baseline_run_id" text NOT NULL,
@@ -11,6 +11,7 @@ CREATE TABLE "comparison_rollups" (
 	"tasks" bigint NOT NULL,
 	"current_sum" double precision,
 	"baseline_sum" double precision,
+	"square_sum" double precision,
 	CONSTRAINT "comparison_rollups_run_id_position_pk" PRIMARY KEY("run_id","position")
 );
 --> statement-breakpoint

@@ -1,13 +1,16 @@
-// The morning after: reports over runs of R score rows each, built straight in Postgres
-// (generate_series), autovacuum off on every table, each run completed as the pipeline
-// completes one (planner statistics, then rollups, task and slice rollups included: the
-// spec declares metadata.kind). Times `report`, `--compare`, `--by` and both (the store's
+// The morning after: reports over runs of R samples each (a graded and a continuous score
+// per sample), built straight in Postgres (generate_series), autovacuum off on every
+// table, each run completed as the pipeline completes one (planner statistics, then
+// rollups, task and slice rollups included: the spec declares metadata.kind). Times `report`, `--compare`, `--by` and both (the store's
 // reportBundle, as `assay report` calls it), median of --reps, and in the same run the
 // comparison's pairing and the slices read from raw rows (as for a run without task and
 // slice rollups, or an undeclared field) against the same read from the rollups (the
 // comparison also from the counts its completion stored against the run before it).
 //
 //   npm run bench:morning -- --rows 100000,1000000 --runs 2 --reps 3
+//
+// The reports are of the last run, compared with the one before it, with a trend over every
+// run built.
 import { type CountedDifferences, pairedBootstrapOfCounts } from "@assay/core";
 import { openStore } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
@@ -64,6 +67,15 @@ async function build(pool: pg.Pool, rows: number): Promise<string[]> {
        FROM generate_series(0, $2 - 1) i`,
       [id, rows, r],
     );
+    // A continuous score too (a probe's probability): its per-task differences are nearly
+    // all distinct, so the comparison sums them (MOMENTS_FROM) instead of counting them.
+    await pool.query(
+      `INSERT INTO scores (run_id, sample_id, scorer, rule, status, value)
+       SELECT $1, 's' || i, 'probe', 'default', 'scored',
+              ((i::bigint * 2654435761 + $3 * 97) % 1000003) / 1000003.0
+       FROM generate_series(0, $2 - 1) i`,
+      [id, rows, r],
+    );
     await pool.query(
       `INSERT INTO selections (run_id, task_id, method, candidates, selected_index, tie,
                                selected_correct, first_correct, any_correct, detail)
@@ -106,18 +118,20 @@ for (const rows of SIZES) {
         await store.writeRollups(id);
       }
     });
-    const [a, b] = built.value as [string, string];
+    // The morning: the last run reported against the one before it, the trend over all.
+    const [a, b] = built.value.slice(-2) as [string, string];
+    const trendRuns = RUNS;
     console.log(
       `${rows} rows x ${RUNS} runs: built in ${fmt(built.ms / 1000, 1)} s, completed (statistics + rollups) in ${fmt(completed.ms / 1000, 1)} s`,
     );
     const runner = runnerOf(driverOf(store));
     const figures: [string, () => Promise<unknown>][] = [
-      ["report", () => reportBundle(runner, b)],
-      ["report --compare", () => reportBundle(runner, b, { compareRunId: a })],
-      ["report --by", () => reportBundle(runner, b, { by: "metadata.kind" })],
+      ["report", () => reportBundle(runner, b, { trendRuns })],
+      ["report --compare", () => reportBundle(runner, b, { trendRuns, compareRunId: a })],
+      ["report --by", () => reportBundle(runner, b, { trendRuns, by: "metadata.kind" })],
       [
         "report --compare --by",
-        () => reportBundle(runner, b, { compareRunId: a, by: "metadata.kind" }),
+        () => reportBundle(runner, b, { trendRuns, compareRunId: a, by: "metadata.kind" }),
       ],
       ["compare pairing, raw rows", () => compared(runner, b, a, "raw rows")],
       ["compare pairing, task rollups", () => compared(runner, b, a, "task rollups")],

@@ -212,6 +212,7 @@ export {
 } from "./stats/calibration.js";
 export {
   type CountedDifferences,
+  MOMENTS_FROM,
   pairedBootstrapOfCounts,
 } from "./stats/counted-differences.js";
 export { meanInterval } from "./stats/mean-interval.js";

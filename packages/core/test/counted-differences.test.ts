@@ -1,8 +1,9 @@
 import { propertyRuns } from "@assay/test-support/property-runs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { pairedBootstrapOfCounts } from "../src/stats/counted-differences.js";
+import { MOMENTS_FROM, pairedBootstrapOfCounts } from "../src/stats/counted-differences.js";
 import { pairedBootstrap } from "../src/stats/paired-bootstrap.js";
+import { seededRandom } from "../src/stats/seeded-random.js";
 
 const numRuns = propertyRuns(100);
 
@@ -70,5 +71,49 @@ describe("pairedBootstrapOfCounts", () => {
       ],
     };
     expect(() => pairedBootstrapOfCounts(descending)).toThrow(/ascending order/);
+  });
+
+  it("gives summed differences of many tasks the interval their exact bootstrap gives, within its noise", () => {
+    // Just above where a database sums a figure's differences: uniform, skewed and
+    // rare-outlier differences, as a continuous verifier's means can be.
+    const n = MOMENTS_FROM.tasks + 5_000;
+    const shapes: Record<string, (u: () => number) => number> = {
+      uniform: (u) => 2 * u() - 1,
+      skewed: (u) => -Math.log(1 - u()) / 8 - 0.1,
+      outliers: (u) => (u() < 0.002 ? 0.9 : 0.02 * (u() - 0.45)),
+    };
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...Object.keys(shapes)),
+        fc.integer({ min: 1, max: 1e6 }),
+        (shape, seed) => {
+          const draw = shapes[shape] as (u: () => number) => number;
+          const u = seededRandom(seed);
+          const current = Array.from({ length: n }, () => draw(u));
+          const baseline = new Array<number>(n).fill(0);
+          const exact = pairedBootstrap(current, baseline, { resamples: 2000, seed });
+          const sum = current.reduce((a, d) => a + d, 0);
+          const summed = pairedBootstrapOfCounts({
+            currentSum: sum,
+            baselineSum: 0,
+            differences: [{ value: sum / n, count: n }],
+            squareSum: current.reduce((a, d) => a + d * d, 0),
+          });
+          expect(summed).toMatchObject({ tasks: n, interval: "normal" });
+          expect(summed.difference).toBeCloseTo(exact.difference as number, 12);
+          const width = (exact.high as number) - (exact.low as number);
+          expect(Math.abs((summed.low as number) - (exact.low as number)), shape).toBeLessThan(
+            0.05 * width,
+          );
+          expect(Math.abs((summed.high as number) - (exact.high as number)), shape).toBeLessThan(
+            0.05 * width,
+          );
+          expect(summed.excludesZero).toBe(
+            (summed.low as number) > 0 || (summed.high as number) < 0,
+          );
+        },
+      ),
+      { numRuns: propertyRuns(3) },
+    );
   });
 });

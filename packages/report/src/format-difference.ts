@@ -1,4 +1,4 @@
-import type { PairedDifference } from "@assay/core";
+import { MOMENTS_FROM, type PairedDifference } from "@assay/core";
 import { formatRate } from "./format.js";
 
 /** A figure of one run: accuracies as percentages, scorer means with four decimals. */
@@ -17,11 +17,22 @@ export function formatDelta(kind: PairedDifference["kind"], value: number | null
   return kind === "accuracy" ? `${signed} pts` : signed;
 }
 
-/** "[-4.1, +0.2] pts", or "n/a" without paired tasks. */
+/** "[-4.1, +0.2] pts", "[-0.0130, +0.0020] normal", or "n/a" without paired tasks. */
 export function formatInterval(d: PairedDifference): string {
   if (d.low === null || d.high === null) return "n/a";
   const bound = (v: number) => formatDelta(d.kind, v).replace(" pts", "");
-  return `[${bound(d.low)}, ${bound(d.high)}]${d.kind === "accuracy" ? " pts" : ""}`;
+  const unit = d.kind === "accuracy" ? " pts" : "";
+  return `[${bound(d.low)}, ${bound(d.high)}]${unit}${d.interval === "normal" ? " normal" : ""}`;
+}
+
+/** What an interval marked "normal" is, for the comparison's notes; null when none is. */
+export function normalIntervalNote(differences: readonly PairedDifference[]): string | null {
+  if (!differences.some((d) => d.interval === "normal")) return null;
+  return (
+    `An interval marked normal is the one the bootstrap converges to (difference ± z·sd/√tasks): ` +
+    `over more than ${MOMENTS_FROM.tasks.toLocaleString("en-US")} tasks of more than ` +
+    `${MOMENTS_FROM.distinct} distinct differences, resampling them one by one would take minutes.`
+  );
 }
 
 /** What a reader should conclude from the interval. */

@@ -5,6 +5,7 @@ import {
   formatDelta,
   formatFigure,
   formatInterval,
+  normalIntervalNote,
   verdictOf,
 } from "./format-difference.js";
 
@@ -45,5 +46,6 @@ export function comparisonTable(comparison: RunComparison): string {
   }
   const note =
     "Only tasks present in both runs count; a scorer's value for a task is the mean of its scored results.";
-  return `${title}\n${table.toString()}\n  ${note}`;
+  const normal = normalIntervalNote(comparison.differences);
+  return `${title}\n${table.toString()}\n  ${note}${normal === null ? "" : `\n  ${normal}`}`;
 }

@@ -56,6 +56,20 @@ describe("paired differences", () => {
     expect(text).toMatch(/mean judge\s+│\s+98\s+│\s+0\.6100\s+│\s+0\.5500\s+│\s+\+0\.0600/);
   });
 
+  it("marks an interval the bootstrap's normal limit gave, and says what that is", () => {
+    const normal = { ...judge, metric: "probe", interval: "normal" as const };
+    const withNormal = {
+      ...bundle,
+      comparison: { ...COMPARISON, differences: [...COMPARISON.differences, normal] },
+    };
+    expect(formatInterval(normal)).toBe("[+0.0310, +0.0890] normal");
+    const note =
+      /An interval marked normal is the one the bootstrap converges to .* over more than 20,000 tasks of more than 32 distinct differences/;
+    expect(renderReportTable(withNormal)).toMatch(note);
+    expect(renderReportHtml(withNormal)).toMatch(note);
+    expect(renderReportTable(bundle)).not.toContain("marked normal");
+  });
+
   it("marks rows beyond noise in the HTML and draws each interval around zero", () => {
     const html = renderReportHtml(bundle);
     const section = html.slice(html.indexOf('data-section="comparison"'));

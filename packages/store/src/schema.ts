@@ -316,6 +316,8 @@ export const comparisonRollups = pgTable(
     tasks: bigint("tasks", { mode: "number" }).notNull(),
     currentSum: doublePrecision("current_sum"),
     baselineSum: doublePrecision("baseline_sum"),
+    /** Σ difference² on a figure's one row where its differences were summed, else null. */
+    squareSum: doublePrecision("square_sum"),
   },
   (t) => [
     primaryKey({ columns: [t.runId, t.position] }),

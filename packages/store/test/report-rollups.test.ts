@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { JobResult, Sample, SelectionRecord } from "@assay/core";
+import type { CountedDifferences, JobResult, Sample, SelectionRecord } from "@assay/core";
 import { storeSelections } from "@assay/test-support/store-selections";
 import {
   DRIVER_NAMES,
@@ -12,6 +12,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { driverOf } from "../src/driver.js";
 import {
+  type PairedDifferences,
   pairedDifferences,
   runComparison,
   runnerOf,
@@ -177,6 +178,29 @@ async function seed(
   return runId;
 }
 
+/** Differences summed from the first distinct one on, as for a continuous score of many tasks. */
+const EVERY = { distinct: 0, tasks: 0 };
+
+/**
+ * Each figure summed into one row holds what its counted differences add up to: its
+ * tasks, their mean difference and sum of squares, and the two runs' sums.
+ */
+async function expectSummed(summed: PairedDifferences[], counted: PairedDifferences[]) {
+  expect(summed.map((d) => [d.metric, d.kind])).toEqual(counted.map((d) => [d.metric, d.kind]));
+  summed.forEach(({ counted: got }, i) => {
+    const want = counted[i]?.counted as CountedDifferences;
+    const n = want.differences.reduce((sum, d) => sum + d.count, 0);
+    const total = want.differences.reduce((sum, d) => sum + d.value * d.count, 0);
+    const squares = want.differences.reduce((sum, d) => sum + d.value ** 2 * d.count, 0);
+    expect(got.differences).toHaveLength(1);
+    expect(got.differences[0]?.count).toBe(n);
+    expect(got.differences[0]?.value).toBeCloseTo(total / n, 9);
+    expect(got.squareSum).toBeCloseTo(squares, 9);
+    expect(got.currentSum).toBeCloseTo(want.currentSum, 9);
+    expect(got.baselineSum).toBeCloseTo(want.baselineSum, 9);
+  });
+}
+
 describe.each(DRIVER_NAMES)("report rollups on %s", (driver) => {
   let db: TestStore;
   beforeAll(async () => {
@@ -201,8 +225,11 @@ describe.each(DRIVER_NAMES)("report rollups on %s", (driver) => {
         const rawGroup = await sliceReport(runner, a, "metadata.group", { prices: PRICES });
         expect(rawKind.fromRawRows).toBe("run has no slice rollups");
 
+        await expectSummed(await pairedDifferences(runner, a, b, "raw rows", EVERY), raw);
+
         await writeRollups(driverOf(db.store), a);
         await writeRollups(driverOf(db.store), b);
+        await expectSummed(await pairedDifferences(runner, a, b, "task rollups", EVERY), raw);
 
         // Both rolled up: the comparison pairs task rollups, with the same counts and sums.
         expect(await pairedDifferences(runner, a, b)).toEqual(raw);

@@ -30,6 +30,12 @@ export interface PairedBootstrap {
   high: number | null;
   /** True when the interval lies wholly above or below 0: the difference is unlikely noise. */
   excludesZero: boolean;
+  /**
+   * "normal" where the interval is the one the bootstrap converges to, from the
+   * differences' sum and sum of squares (many tasks of many distinct differences:
+   * `MOMENTS_FROM`); absent where resamples were drawn.
+   */
+  interval?: "normal";
 }
 
 /**

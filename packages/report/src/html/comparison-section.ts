@@ -4,6 +4,7 @@ import {
   formatDelta,
   formatFigure,
   formatInterval,
+  normalIntervalNote,
   verdictOf,
 } from "../format-difference.js";
 import { escapeHtml } from "./escape-html.js";
@@ -23,9 +24,10 @@ export function comparisonSection(comparison: RunComparison): string {
 <th>${escapeHtml(d.kind === "scorer" ? `mean ${d.metric}` : d.metric)}</th><td>${d.tasks}</td><td>${escapeHtml(formatFigure(d.kind, d.current))}</td><td>${escapeHtml(formatFigure(d.kind, d.baseline))}</td><td class="delta">${escapeHtml(formatDelta(d.kind, d.difference))}</td><td>${escapeHtml(formatInterval(d))}</td><td>${intervalBar(d, reach)}</td><td class="verdict">${escapeHtml(verdictOf(d))}</td></tr>`;
   });
   const pct = Math.round(comparison.confidence * 100);
+  const normal = normalIntervalNote(comparison.differences);
   return `<section class="comparison" data-section="comparison">
 <h2>Paired differences: ${escapeHtml(comparison.runId)} minus ${escapeHtml(comparison.baselineRunId)}</h2>
-<p>${escapeHtml(bootstrapNote(comparison.confidence, comparison.resamples, comparison.seed))}. Only tasks present in both runs count. A difference whose interval excludes 0 is marked: it is unlikely to be noise.</p>
+<p>${escapeHtml(bootstrapNote(comparison.confidence, comparison.resamples, comparison.seed))}. Only tasks present in both runs count. A difference whose interval excludes 0 is marked: it is unlikely to be noise.${normal === null ? "" : ` ${escapeHtml(normal)}`}</p>
 ${
   rows.length === 0
     ? "<p>No figure has tasks in both runs.</p>"

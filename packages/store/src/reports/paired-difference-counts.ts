@@ -1,4 +1,4 @@
-import type { CountedDifferences } from "@assay/core";
+import { type CountedDifferences, MOMENTS_FROM } from "@assay/core";
 import type { RunTables } from "./run-tables.js";
 
 /** One figure's per-task differences between two runs, over the tasks both runs have. */
@@ -21,7 +21,40 @@ export interface CountRow {
   tasks: unknown;
   a_sum: unknown;
   b_sum: unknown;
+  /** Σ difference² over the figure's tasks, on its one row where they were summed. */
+  square_sum?: unknown;
 }
+
+/** Where a figure's differences are summed rather than counted (`MOMENTS_FROM`). */
+export type SummedFrom = { readonly distinct: number; readonly tasks: number };
+
+/**
+ * A counting query's rows as a comparison reads them: each figure's distinct differences,
+ * or, for a figure with more than `from.distinct` of them over more than `from.tasks`
+ * tasks (a continuous score over many tasks), one row: the mean difference over all its
+ * tasks, their count and sums, and the sum of squared differences (`square_sum`), from
+ * which the interval is computed. Either way a few rows per figure reach the client.
+ */
+export const summedWhereManySql = (counts: string, from: SummedFrom = MOMENTS_FROM) => `
+  WITH counts AS (${counts}),
+  shape AS (
+    SELECT metric, count(*) > ${Math.floor(from.distinct)}
+                   AND sum(tasks) > ${Math.floor(from.tasks)} AS summed
+    FROM counts GROUP BY metric
+  )
+  SELECT c.metric, c.metric_position, c.difference, c.tasks, c.a_sum, c.b_sum,
+         NULL::float8 AS square_sum
+  FROM counts c JOIN shape s USING (metric) WHERE NOT s.summed
+  UNION ALL
+  SELECT c.metric, min(c.metric_position),
+         sum(coalesce(c.difference, 0) * c.tasks) / sum(c.tasks)::float8, sum(c.tasks),
+         sum(c.a_sum), sum(c.b_sum),
+         -- Postgres refuses a product that underflows to 0; such a square adds nothing.
+         sum(c.tasks * CASE WHEN abs(c.difference) < 1e-150 THEN 0
+                            ELSE c.difference * c.difference END)
+  FROM counts c JOIN shape s USING (metric) WHERE s.summed
+  GROUP BY c.metric
+  ORDER BY metric_position, metric, difference`;
 
 // Tasks counted in a run's accuracy (docs/architecture.md, "Selection"): correctness known
 // for the first candidate, the pick (a task with nothing picked is unsolved) and the oracle.
@@ -109,7 +142,12 @@ export function countedByMetric(
 ): PairedDifferences[] {
   const byMetric = new Map<
     string,
-    { currentSum: number; baselineSum: number; differences: { value: number; count: number }[] }
+    {
+      currentSum: number;
+      baselineSum: number;
+      differences: { value: number; count: number }[];
+      squareSum?: number;
+    }
   >();
   for (const row of rows) {
     let counted = byMetric.get(row.metric);
@@ -120,6 +158,9 @@ export function countedByMetric(
     counted.currentSum += Number(row.a_sum);
     counted.baselineSum += Number(row.b_sum);
     counted.differences.push({ value: Number(row.difference), count: Number(row.tasks) });
+    if (row.square_sum !== null && row.square_sum !== undefined) {
+      counted.squareSum = Number(row.square_sum);
+    }
   }
   return [...byMetric].map(([metric, counted]) => ({ metric, kind, counted }));
 }

@@ -6,6 +6,8 @@ import {
   type PairedDifferences,
   rawScorerCountsSql,
   rolledUpScorerCountsSql,
+  type SummedFrom,
+  summedWhereManySql,
 } from "./paired-difference-counts.js";
 import { readComparisonRollups } from "./rollups/comparison-rollups.js";
 import { runTablesOf } from "./run-tables.js";
@@ -27,12 +29,15 @@ export type PairingSource = "comparison rollups" | "task rollups" | "raw rows";
  * completion reads those counts; otherwise the two runs' tasks are paired now, the scorer
  * means from their task score rollups when both have them, else from raw rows. `from`
  * forces one source (the benchmark measures each); every source gives the same figures.
+ * `summedFrom` moves the point where a figure's differences are summed (tests; stored
+ * comparisons were counted with the default).
  */
 export async function pairedDifferences(
   runner: SqlRunner,
   runId: string,
   baselineRunId: string,
   from?: PairingSource,
+  summedFrom?: SummedFrom,
 ): Promise<PairedDifferences[]> {
   const ids = [runId, baselineRunId];
   const rolled =
@@ -52,11 +57,13 @@ export async function pairedDifferences(
   const fromTaskRollups =
     from === "task rollups" ||
     (from === undefined && ids.every((id) => rolled.some((row) => row.run_id === id)));
+  const scorerCounts = fromTaskRollups ? rolledUpScorerCountsSql(a, b) : rawScorerCountsSql(a, b);
   const [accuracyRows, scorers] = await Promise.all([
-    runner.query<CountRow>(accuracyCountsSql(a, b), ids),
-    fromTaskRollups
-      ? runner.query<CountRow>(rolledUpScorerCountsSql(a, b), ids)
-      : runner.query<CountRow>(rawScorerCountsSql(a, b)),
+    runner.query<CountRow>(summedWhereManySql(accuracyCountsSql(a, b), summedFrom), ids),
+    runner.query<CountRow>(
+      summedWhereManySql(scorerCounts, summedFrom),
+      fromTaskRollups ? ids : [],
+    ),
   ]);
   return [
     ...countedByMetric(accuracyRows.rows, "accuracy"),

@@ -5,6 +5,7 @@ import {
   countedByMetric,
   type PairedDifferences,
   rolledUpScorerCountsSql,
+  summedWhereManySql,
 } from "../paired-difference-counts.js";
 import { runTablesOf } from "../run-tables.js";
 
@@ -39,13 +40,15 @@ export async function writeComparisonRollups(
   const [a, b] = [tables.of(runId), tables.of(baseline)];
   await runner.query(
     `INSERT INTO comparison_rollups (run_id, baseline_run_id, position, kind, metric,
-                                     difference, tasks, current_sum, baseline_sum)
+                                     difference, tasks, current_sum, baseline_sum, square_sum)
      SELECT $1, $2,
             (row_number() OVER (ORDER BY c.part, c.metric_position, c.metric, c.difference) - 1)::int,
-            c.kind, c.metric, c.difference, c.tasks, c.a_sum, c.b_sum
-     FROM (SELECT 1 AS part, 'accuracy' AS kind, q.* FROM (${accuracyCountsSql(a, b)}) q
+            c.kind, c.metric, c.difference, c.tasks, c.a_sum, c.b_sum, c.square_sum
+     FROM (SELECT 1 AS part, 'accuracy' AS kind, q.*
+           FROM (${summedWhereManySql(accuracyCountsSql(a, b))}) q
            UNION ALL
-           SELECT 2 AS part, 'scorer' AS kind, q.* FROM (${rolledUpScorerCountsSql(a, b)}) q) c`,
+           SELECT 2 AS part, 'scorer' AS kind, q.*
+           FROM (${summedWhereManySql(rolledUpScorerCountsSql(a, b))}) q) c`,
     [runId, baseline],
   );
   return baseline;
@@ -58,7 +61,8 @@ export async function readComparisonRollups(
   baselineRunId: string,
 ): Promise<PairedDifferences[]> {
   const { rows } = await runner.query<CountRow & { kind: PairedDifferences["kind"] }>(
-    `SELECT kind, metric, difference, tasks, current_sum AS a_sum, baseline_sum AS b_sum
+    `SELECT kind, metric, difference, tasks, current_sum AS a_sum, baseline_sum AS b_sum,
+            square_sum
      FROM comparison_rollups WHERE run_id = $1 AND baseline_run_id = $2
      ORDER BY position`,
     [runId, baselineRunId],
