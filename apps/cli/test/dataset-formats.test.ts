@@ -32,24 +32,36 @@ function file(name: string, bytes: string | Uint8Array): string {
   return path;
 }
 
-async function stored(store: string) {
+/** What a store holds: every run's rows, or those of each run named, opened once. */
+async function stored(store: string): Promise<StoredRows>;
+async function stored(store: string, runs: string[]): Promise<StoredRows[]>;
+async function stored(store: string, runs?: string[]) {
   const opened = await openStore({ dataDir: store, create: false });
+  const rowsOf = async (where: string) => ({
+    samples: await queryRows(
+      opened,
+      `SELECT sample_id, task_id, candidate_index, label, metadata FROM samples ${where} ORDER BY sample_id`,
+    ),
+    scores: await queryRows(
+      opened,
+      `SELECT sample_id, scorer, criterion, status, detail FROM scores ${where} ORDER BY sample_id, scorer, criterion`,
+    ),
+    errors: await queryRows(
+      opened,
+      `SELECT file, line, field FROM input_errors ${where} ORDER BY line`,
+    ),
+  });
   try {
-    return {
-      samples: await queryRows(
-        opened,
-        "SELECT sample_id, task_id, candidate_index, label, metadata FROM samples ORDER BY sample_id",
-      ),
-      scores: await queryRows(
-        opened,
-        "SELECT sample_id, scorer, criterion, status, detail FROM scores ORDER BY sample_id, scorer, criterion",
-      ),
-      errors: await queryRows(opened, "SELECT file, line, field FROM input_errors ORDER BY line"),
-    };
+    if (runs === undefined) return await rowsOf("");
+    const each = [];
+    for (const run of runs) each.push(await rowsOf(`WHERE run_id = '${run}'`));
+    return each;
   } finally {
     await opened.close();
   }
 }
+
+type StoredRows = { samples: unknown[]; scores: unknown[]; errors: unknown[] };
 
 describe("assay run on each dataset format", () => {
   it("stores the same samples and scores from CSV, TSV, Parquet, gzip and stdin as from JSONL", async () => {
@@ -61,19 +73,22 @@ describe("assay run on each dataset format", () => {
       ["gzip", [file("rows.jsonl.gz", gzipSync(toJsonl(rows)))]],
       ["stdin csv", ["-", "--format", "csv"], Buffer.from(toCsv(rows))],
     ];
-    const results = [];
-    for (const [name, args, stdin] of runs) {
-      const store = join(work, `store-${name.replace(" ", "-")}`);
-      const run = await runAssay(["run", ...args, "--db", store, "--run-id", "r", "--json"], {
-        ...(stdin !== undefined && { stdin }),
-      });
+    // One store, a run per format: each run's rows are compared with the JSONL run's.
+    const store = join(work, "store-formats");
+    const runIds = runs.map(([name]) => `r-${name.replace(" ", "-")}`);
+    for (const [[name, args, stdin], runId] of runs.map((r, i) => [r, runIds[i]] as const)) {
+      const run = await runAssay(
+        ["run", ...args, "--db", store, "--run-id", `${runId}`, "--json"],
+        {
+          ...(stdin !== undefined && { stdin }),
+        },
+      );
       expect(run.code, `${name}: ${run.stderr}`).toBe(ExitCode.ok);
       expect(JSON.parse(run.stdout), name).toMatchObject({ samples: 5, inputErrors: 0 });
-      results.push(await stored(store));
     }
-    const [jsonl, ...others] = results;
+    const [jsonl, ...others] = await stored(store, runIds);
     expect(jsonl?.scores.length).toBeGreaterThan(0);
-    for (const other of others) expect(other).toEqual(jsonl);
+    for (const [i, other] of others.entries()) expect(other, runIds[i + 1]).toEqual(jsonl);
   });
 
   it("names each bad row by file, row and field while the other rows score", async () => {
@@ -82,6 +97,7 @@ describe("assay run on each dataset format", () => {
       'id,question,answer,label,target\nok1,q,a,,a\nbad,q,a,maybe,a\nok2,"two\nlines",a,true,a\nnone,q,,,a\n',
     );
     const parquet = file("bad.parquet", toParquet([rows[0] as Row, { id: "x", question: "q" }]));
+    const store = join(work, "store-bad");
     for (const [path, samples, errors] of [
       [
         csv,
@@ -93,11 +109,11 @@ describe("assay run on each dataset format", () => {
       ],
       [parquet, 1, [{ file: parquet, line: 2, field: "answer" }]],
     ] as const) {
-      const store = join(work, `store-bad-${samples}`);
-      const run = await runAssay(["run", path, "--db", store, "--run-id", "bad", "--json"]);
+      const runId = `bad-${samples}`;
+      const run = await runAssay(["run", path, "--db", store, "--run-id", runId, "--json"]);
       expect(run.code, run.stderr).toBe(ExitCode.inputErrors);
       expect(JSON.parse(run.stdout)).toMatchObject({ samples });
-      expect((await stored(store)).errors).toEqual(errors);
+      expect((await stored(store, [runId]))[0]?.errors).toEqual(errors);
     }
   });
 

@@ -16,6 +16,7 @@ interface NumericFlag {
   /** The command line but the flag: command path, its arguments, its required options. */
   prefix: string[];
   flag: string;
+  option: Option;
   /** Parsed by one of the shared number parsers of src/options.ts. */
   sharedParser: boolean;
 }
@@ -39,6 +40,7 @@ function numericFlags(): NumericFlag[] {
         command: path.join(" "),
         prefix: [...path, ...args, ...required, ...db],
         flag: option.long as string,
+        option,
         sharedParser: isNumberParser(option.parseArg),
       });
     }
@@ -95,10 +97,21 @@ describe("numeric flags", () => {
     expect(adHoc).toEqual([]);
   });
 
-  it("refuse a bad value as bad usage (2), naming the flag, on every command", async () => {
-    const cases = flags.flatMap(({ prefix, flag }) =>
-      BAD_VALUES.map((value) => ({ args: [...prefix, `${flag}=${value}`], flag })),
+  it("refuse every bad value in their own parser", () => {
+    const accepted = flags.flatMap(({ command, option, flag }) =>
+      BAD_VALUES.filter((value) => parses(option, value)).map((v) => `${command} ${flag}=${v}`),
     );
+    expect(accepted).toEqual([]);
+  });
+
+  // The parsers above refuse each bad value; what a user sees of a refusal (exit 2, the
+  // flag named) is the command line's, so each flag is tried once as a user would, the bad
+  // values taking turns so that each is seen on some command.
+  it("refuse a bad value as bad usage (2), naming the flag, on every command", async () => {
+    const cases = flags.map(({ prefix, flag }, i) => ({
+      args: [...prefix, `${flag}=${BAD_VALUES[i % BAD_VALUES.length]}`],
+      flag,
+    }));
     const results = await inBatches(cases, 4, async ({ args, flag }) => {
       const { code, stderr } = await runAssay(args);
       return { command: args.join(" "), code, namesFlag: stderr.includes(flag), stderr };
@@ -107,3 +120,13 @@ describe("numeric flags", () => {
     expect(wrong, JSON.stringify(wrong, null, 2)).toEqual([]);
   });
 });
+
+/** Whether a flag's parser takes the value (it throws on one it refuses). */
+function parses(option: Option, value: string): boolean {
+  try {
+    option.parseArg?.(value, option.defaultValue);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -10,11 +10,7 @@ export { type OpenDataset, openDataset } from "./ingest/open-dataset.js";
 export { type DatasetEvent, DEFAULT_MAX_LINE_BYTES, readDataset } from "./ingest/read-dataset.js";
 export { type RawLine, readLines } from "./ingest/read-lines.js";
 export { createLogger, type Logger } from "./logger.js";
-export { type RunReportBundle, runReportBundle } from "./report/run-report-bundle.js";
-export {
-  type SelectionAblationOptions,
-  selectionAblation,
-} from "./report/selection-ablation.js";
+export * from "./report.js";
 export { createRouter, type Route } from "./routing/router.js";
 export { checkDataset, type DatasetCheck } from "./run/check-dataset.js";
 export {

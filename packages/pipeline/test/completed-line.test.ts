@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { DEFAULT_SPEC } from "@assay/pipeline";
 import { defaultRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
+import { propertyRuns } from "@assay/test-support/property-runs";
 import { queryRows } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,7 +60,7 @@ describe.each([
           ).toEqual([]);
         },
       ),
-      { numRuns: 12 },
+      { numRuns: propertyRuns(12) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import { RunSpecSchema } from "@assay/core";
 import { defaultRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
+import { propertyRuns } from "@assay/test-support/property-runs";
 import { openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -82,7 +83,7 @@ describe("assay run with parse threads and COPY (postgres)", () => {
           expect(outcome.summary.results).toBe(goodLines.length);
         },
       ),
-      { numRuns: 6 },
+      { numRuns: propertyRuns(6) },
     );
   });
 });

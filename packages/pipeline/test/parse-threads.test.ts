@@ -1,3 +1,4 @@
+import { propertyRuns } from "@assay/test-support/property-runs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type DatasetEvent, readDataset } from "../src/index.js";
@@ -66,7 +67,7 @@ describe("reading a dataset on parse threads", () => {
           expect(order).toEqual([...order].sort((a, b) => a - b));
         },
       ),
-      { numRuns: 5 },
+      { numRuns: propertyRuns(5) },
     );
   });
 
@@ -138,7 +139,7 @@ describe("reading a dataset on parse threads", () => {
           for (const event of threaded) seen[event.kind] += 1;
         },
       ),
-      { numRuns: 10 },
+      { numRuns: propertyRuns(10) },
     );
     // Both kinds of outcome crossed the thread boundary: samples and refusals.
     expect(seen.samples).toBeGreaterThan(50);

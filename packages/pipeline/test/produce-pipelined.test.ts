@@ -2,6 +2,7 @@ import { RunSpecSchema, type ScoreJob } from "@assay/core";
 import type { Transport } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import type { Store } from "@assay/store";
+import { propertyRuns } from "@assay/test-support/property-runs";
 import { DRIVER_NAMES, openTestStore, queryRows, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -104,7 +105,7 @@ describe.each(DRIVER_NAMES)("produce with chunks in flight (%s, property)", (dri
           }
         },
       ),
-      { numRuns: 30 },
+      { numRuns: propertyRuns(15) },
     );
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { JobResult, Sample, ScorerMean, SelectionRecord } from "@assay/core";
+import { propertyRuns } from "@assay/test-support/property-runs";
 import { storeSelections } from "@assay/test-support/store-selections";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import fc from "fast-check";
@@ -318,7 +319,7 @@ describe.each(DRIVER_NAMES)("rollups on %s", (driver) => {
           expect(await earlyStops(runner, rolled, options)).toEqual(rawStops[i]);
         }
       }),
-      { numRuns: driver === "pglite" ? 30 : 50 },
+      { numRuns: propertyRuns(driver === "pglite" ? 12 : 20) },
     );
   });
 

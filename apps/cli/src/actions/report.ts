@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { type PriceTable, parsePriceTable, priceTableWithIdentities } from "@assay/core";
-import { runReportBundle } from "@assay/pipeline";
+import { runReportBundle } from "@assay/pipeline/report";
 import {
   renderReportHtml,
   renderReportJson,

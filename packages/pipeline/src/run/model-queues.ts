@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { type RunSpec, type ScorerRef, SpecError } from "@assay/core";
-import { queueNameFor } from "@assay/queue";
+import { queueNameFor } from "@assay/queue/queue-names";
 import type { ScorerRegistry } from "@assay/scorers";
 import type { ModelQueue } from "@assay/store";
 
