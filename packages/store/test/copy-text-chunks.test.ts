@@ -45,8 +45,17 @@ describe("COPY text chunks", () => {
         if (beforeLastRow >= TEXT_PART_CHARS) expect(chunks.length).toBeGreaterThan(1);
         if (chunks.length > 1) split += 1;
       }),
-      { numRuns: 60 },
+      {
+        numRuns: 60,
+        // Runs that must split, whatever the generated ones draw (60 draws split six times
+        // or fewer in ~2% of 300 tries, which failed a whole-suite run): a row longer than
+        // a chunk between short ones, and short rows that fill several chunks.
+        examples: [
+          [["a", "é".repeat(TEXT_PART_CHARS + 5), "b"]],
+          [Array.from({ length: 3000 }, (_, i) => `row ${i} `.padEnd(40, "x"))],
+        ],
+      },
     );
-    expect(split).toBeGreaterThan(5);
+    expect(split).toBeGreaterThanOrEqual(2);
   });
 });
