@@ -32,36 +32,33 @@ function file(name: string, bytes: string | Uint8Array): string {
   return path;
 }
 
-/** What a store holds: every run's rows, or those of each run named, opened once. */
-async function stored(store: string): Promise<StoredRows>;
-async function stored(store: string, runs: string[]): Promise<StoredRows[]>;
-async function stored(store: string, runs?: string[]) {
+/** What each named run stored, read through the store opened once. */
+async function stored(store: string, runs: string[]) {
   const opened = await openStore({ dataDir: store, create: false });
-  const rowsOf = async (where: string) => ({
-    samples: await queryRows(
-      opened,
-      `SELECT sample_id, task_id, candidate_index, label, metadata FROM samples ${where} ORDER BY sample_id`,
-    ),
-    scores: await queryRows(
-      opened,
-      `SELECT sample_id, scorer, criterion, status, detail FROM scores ${where} ORDER BY sample_id, scorer, criterion`,
-    ),
-    errors: await queryRows(
-      opened,
-      `SELECT file, line, field FROM input_errors ${where} ORDER BY line`,
-    ),
-  });
   try {
-    if (runs === undefined) return await rowsOf("");
     const each = [];
-    for (const run of runs) each.push(await rowsOf(`WHERE run_id = '${run}'`));
+    for (const run of runs) {
+      const of = `WHERE run_id = '${run}'`;
+      each.push({
+        samples: await queryRows(
+          opened,
+          `SELECT sample_id, task_id, candidate_index, label, metadata FROM samples ${of} ORDER BY sample_id`,
+        ),
+        scores: await queryRows(
+          opened,
+          `SELECT sample_id, scorer, criterion, status, detail FROM scores ${of} ORDER BY sample_id, scorer, criterion`,
+        ),
+        errors: await queryRows(
+          opened,
+          `SELECT file, line, field FROM input_errors ${of} ORDER BY line`,
+        ),
+      });
+    }
     return each;
   } finally {
     await opened.close();
   }
 }
-
-type StoredRows = { samples: unknown[]; scores: unknown[]; errors: unknown[] };
 
 describe("assay run on each dataset format", () => {
   it("stores the same samples and scores from CSV, TSV, Parquet, gzip and stdin as from JSONL", async () => {
@@ -76,9 +73,9 @@ describe("assay run on each dataset format", () => {
     // One store, a run per format: each run's rows are compared with the JSONL run's.
     const store = join(work, "store-formats");
     const runIds = runs.map(([name]) => `r-${name.replace(" ", "-")}`);
-    for (const [[name, args, stdin], runId] of runs.map((r, i) => [r, runIds[i]] as const)) {
+    for (const [i, [name, args, stdin]] of runs.entries()) {
       const run = await runAssay(
-        ["run", ...args, "--db", store, "--run-id", `${runId}`, "--json"],
+        ["run", ...args, "--db", store, "--run-id", runIds[i] as string, "--json"],
         {
           ...(stdin !== undefined && { stdin }),
         },
@@ -132,7 +129,9 @@ describe("assay run on each dataset format", () => {
     const read = JSON.parse(cut.stdout).samples as number;
     expect(read).toBeGreaterThan(100);
     expect(read).toBeLessThan(4000);
-    expect((await stored(store)).errors).toEqual([{ file: path, line: read + 1, field: "" }]);
+    expect((await stored(store, ["cut"]))[0]?.errors).toEqual([
+      { file: path, line: read + 1, field: "" },
+    ]);
 
     writeFileSync(path, whole);
     const resumed = await runAssay(["run", path, "--db", store, "--run-id", "cut", "--json"]);
