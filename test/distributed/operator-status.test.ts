@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ExitCode, runCli } from "@assay/cli";
+import { ExitCode } from "@assay/cli";
 import { DEFAULT_SPEC, produce } from "@assay/pipeline";
 import { BullmqTransport, identityOfQueueName, queueNameFor } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { commandAfter, pasteCommand } from "@assay/test-support/paste-command";
 import { scoreJob } from "@assay/test-support/score-job";
 import {
@@ -20,34 +21,12 @@ import {
 } from "@assay/test-support/services";
 import { Queue } from "bullmq";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAssay } from "./support/assay-process.js";
 import { writeTextDataset } from "./support/dataset.js";
 import { startCpuWorker, type WorkerProcess } from "./support/worker-process.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-/** Runs the CLI in this process and collects what it printed. */
-async function cliInProcess(
-  args: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await runCli(args), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
 
 describe("assay status for an operator on call", () => {
   const schema = freshSchema();
@@ -131,7 +110,7 @@ describe("assay status for an operator on call", () => {
     await doomed.exited;
 
     // In this process, to look within the 15-30 s the dead worker's locks have left.
-    const status = await cliInProcess(["status", "killed", ...flags]);
+    const status = await assayInProcess(["status", "killed", ...flags]);
     expect(status.code, status.stderr).toBe(ExitCode.ok);
     const line = status.stdout
       .split("\n")

@@ -1,28 +1,15 @@
 import { fileURLToPath } from "node:url";
-import { ExitCode, runCli } from "@assay/cli";
+import { ExitCode } from "@assay/cli";
 import { DEFAULT_SPEC } from "@assay/pipeline";
 import { openStore } from "@assay/store";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { commandAfter, pasteCommand } from "@assay/test-support/paste-command";
 import { type OwnRedis, startRedis } from "@assay/test-support/redis-server";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/services";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAssay } from "./support/assay-process.js";
 
 const dataset = fileURLToPath(new URL("../../examples/mixed.jsonl", import.meta.url));
-
-/** Runs the CLI in-process and returns its exit code and what it wrote to stderr. */
-async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = "";
-  const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await runCli(args), stderr };
-  } finally {
-    spy.mockRestore();
-  }
-}
 
 describe("distributed commands refuse unsafe or unreachable services", () => {
   const schema = freshSchema();
@@ -40,11 +27,18 @@ describe("distributed commands refuse unsafe or unreachable services", () => {
   const db = ["--db", DATABASE_URL, "--db-schema", schema];
 
   it("refuses a Redis that may evict jobs, unless --allow-eviction (then warns loudly)", async () => {
-    const refused = await cli(["worker", "--pool", "cpu", ...db, "--redis", evicting.url]);
+    const refused = await assayInProcess([
+      "worker",
+      "--pool",
+      "cpu",
+      ...db,
+      "--redis",
+      evicting.url,
+    ]);
     expect(refused.code).toBe(ExitCode.unavailable);
     expect(refused.stderr).toContain('maxmemory-policy is "allkeys-lru", expected "noeviction"');
 
-    const allowed = await cli([
+    const allowed = await assayInProcess([
       "produce",
       dataset,
       ...db,
@@ -84,7 +78,7 @@ describe("distributed commands refuse unsafe or unreachable services", () => {
   });
 
   it("names an unreachable Redis without its password (exit code 5)", async () => {
-    const { code, stderr } = await cli([
+    const { code, stderr } = await assayInProcess([
       "worker",
       "--pool",
       "cpu",

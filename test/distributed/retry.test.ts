@@ -1,11 +1,12 @@
 import { mkdtempSync, realpathSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ExitCode, runCli } from "@assay/cli";
+import { ExitCode } from "@assay/cli";
 import { DEFAULT_SPEC, produce } from "@assay/pipeline";
 import { BullmqTransport } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -23,28 +24,6 @@ import { startCpuWorker, type WorkerProcess } from "./support/worker-process.js"
 const RUN = "night";
 const SAMPLES = 20;
 const PLANNED = 2 * SAMPLES; // exact and f1 per sample
-
-/** Runs the CLI in this process and collects what it printed. */
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = process.stdout.write.bind(process.stdout);
-  const err = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((chunk: string) => {
-    stdout += chunk;
-    return true;
-  }) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => {
-    stderr += chunk;
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    return { code: await runCli(args), stdout, stderr };
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-  }
-}
 
 describe("assay retry and the failed jobs in assay status", () => {
   const schema = freshSchema();
@@ -122,7 +101,7 @@ describe("assay retry and the failed jobs in assay status", () => {
       [RUN],
     );
 
-    const status = await cli(["status", RUN, ...queues, "--json"]);
+    const status = await assayInProcess(["status", RUN, ...queues, "--json"]);
     expect(status.code, status.stderr).toBe(ExitCode.ok);
     const failed = JSON.parse(status.stdout).failedJobs;
     expect(failed.total).toBe(2);
@@ -134,7 +113,7 @@ describe("assay retry and the failed jobs in assay status", () => {
     ]);
     expect(failed.jobs[0]).toMatchObject({ queue: "cpu", attemptsMade: 2 });
     expect(failed.jobs[0].error).toContain("simulated outage writing s3");
-    const text = await cli(["status", RUN, ...queues]);
+    const text = await assayInProcess(["status", RUN, ...queues]);
     expect(text.stdout).toContain(
       `failed jobs 2 (attempts used up); put them back in the queues with: assay retry ${RUN} --queue-prefix ${prefix} --db-schema ${schema}`,
     );
@@ -144,7 +123,7 @@ describe("assay retry and the failed jobs in assay status", () => {
 
     await admin.query(`DROP TRIGGER outage ON "${schema}".scores`);
     // --wait follows the run to its end and prints the summary.
-    const retried = await cli(["retry", RUN, ...queues, "--wait", "--quiet"]);
+    const retried = await assayInProcess(["retry", RUN, ...queues, "--wait", "--quiet"]);
     expect(retried.code, retried.stderr).toBe(ExitCode.ok);
     expect(retried.stderr).toContain(
       `Re-enqueued 3 jobs of run ${RUN}: 2 failed jobs retried, 1 missing results enqueued.`,
@@ -163,9 +142,9 @@ describe("assay retry and the failed jobs in assay status", () => {
     expect(metrics).toMatch(/assay_writer_rows_total\{outcome="inserted"\} 41/);
     expect(metrics).toMatch(/assay_writer_rows_total\{outcome="duplicate"\} 0/);
 
-    const after = JSON.parse((await cli(["status", RUN, ...queues, "--json"])).stdout);
+    const after = JSON.parse((await assayInProcess(["status", RUN, ...queues, "--json"])).stdout);
     expect(after).toMatchObject({ done: PLANNED, finished: true, failedJobs: { total: 0 } });
-    const again = await cli(["retry", RUN, ...queues, "--json"]);
+    const again = await assayInProcess(["retry", RUN, ...queues, "--json"]);
     expect(JSON.parse(again.stdout)).toEqual({
       runId: RUN,
       failed: 0,
@@ -189,14 +168,21 @@ describe("assay retry and the failed jobs in assay status", () => {
     const recorded = realpathSync(dataset);
     renameSync(dataset, `${dataset}.moved`);
     try {
-      const { code, stdout } = await cli(["retry", RUN, ...queues, "--json"]);
+      const { code, stdout } = await assayInProcess(["retry", RUN, ...queues, "--json"]);
       expect(code).toBe(ExitCode.ok);
       expect(JSON.parse(stdout)).toMatchObject({ failed: 0, planned: null });
       expect(JSON.parse(stdout).skippedMissing).toMatch(
         // The path recorded with links resolved, readable from any folder while it exists.
         new RegExp(`^the dataset ${recorded} cannot be read here; pass --dataset <file>$`),
       );
-      const copy = await cli(["retry", RUN, ...queues, "--json", "--dataset", `${dataset}.moved`]);
+      const copy = await assayInProcess([
+        "retry",
+        RUN,
+        ...queues,
+        "--json",
+        "--dataset",
+        `${dataset}.moved`,
+      ]);
       expect(JSON.parse(copy.stdout)).toMatchObject({
         planned: PLANNED,
         skippedMissing: null,
@@ -209,7 +195,7 @@ describe("assay retry and the failed jobs in assay status", () => {
 
   it("refuses a run that `assay run` scored, saying how to finish it", async () => {
     await store.startRun({ id: "local", dataset, spec: DEFAULT_SPEC, transport: "local" });
-    const { code, stderr } = await cli(["retry", "local", ...queues]);
+    const { code, stderr } = await assayInProcess(["retry", "local", ...queues]);
     expect(code).toBe(ExitCode.refused);
     expect(stderr).toContain("was scored by `assay run`, not by workers");
   });

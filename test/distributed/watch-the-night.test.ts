@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ExitCode, runCli } from "@assay/cli";
+import { ExitCode } from "@assay/cli";
 import { openStore, type Store } from "@assay/store";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { commandAfter, pasteCommand } from "@assay/test-support/paste-command";
 import {
   DATABASE_URL,
@@ -13,7 +14,7 @@ import {
   REDIS_URL,
   waitFor,
 } from "@assay/test-support/services";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAssay } from "./support/assay-process.js";
 import { writeTextDataset } from "./support/dataset.js";
 import { startCpuWorker, type WorkerProcess } from "./support/worker-process.js";
@@ -27,26 +28,6 @@ import { startCpuWorker, type WorkerProcess } from "./support/worker-process.js"
 // worker the producer waits in the middle of the file, as it does for most of a real night.
 const SAMPLES = 12_000;
 const PLANNED = 2 * SAMPLES;
-
-/** Runs the CLI in this process (no start-up per look) and collects what it printed. */
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await runCli(args), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
 
 describe("a night you can watch", () => {
   const schema = freshSchema();
@@ -89,7 +70,16 @@ describe("a night you can watch", () => {
   ];
   /** Status as an operator types it the morning after: no --queue-prefix. */
   const status = (runId: string) =>
-    cli(["status", runId, "--db", DATABASE_URL, "--db-schema", schema, "--redis", REDIS_URL]);
+    assayInProcess([
+      "status",
+      runId,
+      "--db",
+      DATABASE_URL,
+      "--db-schema",
+      schema,
+      "--redis",
+      REDIS_URL,
+    ]);
 
   it("shows the share read and an ETA, says no worker serves the queue, and stops on SIGTERM saying how to resume", async () => {
     const prefix = freshQueues();
@@ -144,7 +134,14 @@ describe("a night you can watch", () => {
     );
 
     // Without --db-schema, status names the schema that holds the run.
-    const elsewhere = await cli(["status", "watched", "--db", DATABASE_URL, "--redis", REDIS_URL]);
+    const elsewhere = await assayInProcess([
+      "status",
+      "watched",
+      "--db",
+      DATABASE_URL,
+      "--redis",
+      REDIS_URL,
+    ]);
     expect(elsewhere.code).toBe(ExitCode.refused);
     expect(elsewhere.stderr).toContain(`schema ${schema} holds it: add --db-schema ${schema}`);
 

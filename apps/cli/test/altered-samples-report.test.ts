@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTinyModel } from "@assay/model-tools";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
 
@@ -34,17 +34,17 @@ describe("the report's altered samples", () => {
       `default:\n  scorers:\n    - { name: verifier, args: { model: ${JSON.stringify(dir)} } }\n`,
     );
     const store = join(work, "store");
-    const run = await runAssay(
+    const run = await assayInProcess(
       ["run", "data.jsonl", "--spec", "spec.yaml", "--db", store, "--run-id", "alt"],
       { cwd: work },
     );
     expect(run.code, run.stderr).toBe(ExitCode.ok);
-    const report = await runAssay(["report", "alt", "--db", store], { cwd: work });
+    const report = await assayInProcess(["report", "alt", "--db", store], { cwd: work });
     expect(report.code, report.stderr).toBe(ExitCode.ok);
     const line = /Untrusted text: (\d+) of (\d+) samples altered \(([\d.]+)%\)/.exec(report.stdout);
     expect(line, report.stdout).not.toBeNull();
 
-    const exported = await runAssay(["export", "alt", "--db", store], { cwd: work });
+    const exported = await assayInProcess(["export", "alt", "--db", store], { cwd: work });
     expect(exported.code, exported.stderr).toBe(ExitCode.ok);
     const rows = exported.stdout
       .trim()

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
@@ -19,19 +20,19 @@ function write(name: string, content: string): string {
 
 describe("assay CLI", () => {
   it("lists its commands in --help", async () => {
-    const { code, stdout } = await runAssay(["--help"]);
+    const { code, stdout } = await assayInProcess(["--help"]);
     expect(code).toBe(ExitCode.ok);
     for (const command of ["run", "report", "export", "migrate"]) expect(stdout).toContain(command);
   });
 
   it("exits 2 with a clear message on a bad option value", async () => {
-    const { code, stderr } = await runAssay(["run", "x.jsonl", "--concurrency", "0"]);
+    const { code, stderr } = await assayInProcess(["run", "x.jsonl", "--concurrency", "0"]);
     expect(code).toBe(ExitCode.usage);
     expect(stderr).toMatch(/--concurrency to be an integer from 1 and up, got "0"/);
   });
 
   it("scores the example dataset, then reports and exports the same run from the store", async () => {
-    const run = await runAssay(["run", ...EXAMPLE, "--run-id", "ex", "--db", db, "--json"]);
+    const run = await assayInProcess(["run", ...EXAMPLE, "--run-id", "ex", "--db", db, "--json"]);
     expect(run.code, run.stderr).toBe(ExitCode.ok);
     const summary = JSON.parse(run.stdout);
     expect(summary.results).toBe(summary.planned);
@@ -46,10 +47,10 @@ describe("assay CLI", () => {
       "tool-call",
     ]);
 
-    const report = await runAssay(["report", "ex", "--db", db, "--json"]);
+    const report = await assayInProcess(["report", "ex", "--db", db, "--json"]);
     expect(report.code).toBe(ExitCode.ok);
     expect(JSON.parse(report.stdout).groups).toEqual(summary.groups);
-    const stops = await runAssay([
+    const stops = await assayInProcess([
       "report",
       "ex",
       "--db",
@@ -66,19 +67,28 @@ describe("assay CLI", () => {
       total: 0,
       candidates: [],
     });
-    const badSteps = await runAssay(["report", "ex", "--db", db, "--fall-steps", "0"]);
+    const badSteps = await assayInProcess(["report", "ex", "--db", db, "--fall-steps", "0"]);
     expect(badSteps.code).toBe(ExitCode.usage);
     expect(badSteps.stderr).toMatch(/--fall-steps to be an integer from 1 and up, got "0"/);
-    const badFall = await runAssay(["report", "ex", "--db", db, "--min-fall=-1"]);
+    const badFall = await assayInProcess(["report", "ex", "--db", db, "--min-fall=-1"]);
     expect(badFall.code).toBe(ExitCode.usage);
     expect(badFall.stderr).toMatch(/--min-fall to be a number from 0 and up, got "-1"/);
 
-    const table = await runAssay(["report", "ex", "--db", db]);
+    const table = await assayInProcess(["report", "ex", "--db", db]);
     expect(table.stdout).toMatch(/Routing: which rule sent samples to which scorer/);
     expect(table.stdout).toMatch(/multiple-choice\s+│\s+choice/);
 
     const csvPath = join(work, "ex.csv");
-    const csv = await runAssay(["export", "ex", "--db", db, "--format", "csv", "--out", csvPath]);
+    const csv = await assayInProcess([
+      "export",
+      "ex",
+      "--db",
+      db,
+      "--format",
+      "csv",
+      "--out",
+      csvPath,
+    ]);
     expect(csv.code, csv.stderr).toBe(ExitCode.ok);
     const csvLines = readFileSync(csvPath, "utf8").trim().split("\n");
     expect(csvLines[0]).toBe(
@@ -86,7 +96,7 @@ describe("assay CLI", () => {
     );
     expect(csvLines).toHaveLength(summary.results + 1);
 
-    const jsonl = await runAssay(["export", "ex", "--db", db]);
+    const jsonl = await assayInProcess(["export", "ex", "--db", db]);
     const rows = jsonl.stdout
       .trim()
       .split("\n")
@@ -104,11 +114,11 @@ describe("assay CLI", () => {
       JSON.stringify({ id: `q${i}`, question: "q", answer: `a${i}`, target: [`a${i}`] }),
     );
     const first = write("resume.jsonl", `${lines.slice(0, 20).join("\n")}\n`);
-    expect((await runAssay(["run", first, "--run-id", "resume", "--db", db])).code).toBe(
+    expect((await assayInProcess(["run", first, "--run-id", "resume", "--db", db])).code).toBe(
       ExitCode.ok,
     );
     write("resume.jsonl", `${lines.join("\n")}\n`);
-    const second = await runAssay(["run", first, "--run-id", "resume", "--db", db, "--json"]);
+    const second = await assayInProcess(["run", first, "--run-id", "resume", "--db", db, "--json"]);
     expect(second.code).toBe(ExitCode.ok);
     expect(second.stderr).toMatch(/Resuming run resume/);
     expect(second.stderr).toMatch(/Skipped 40 results already stored/);
@@ -122,6 +132,7 @@ describe("assay CLI", () => {
     const dataset = write("interrupt.jsonl", `${lines.join("\n")}\n`);
     // Ctrl-C once progress shows stored results, so the interrupt lands mid-run.
     let scoredAtSignal = 0;
+    // A signal needs a process of its own.
     const first = await runAssay(
       ["run", dataset, "--run-id", "ctrl-c", "--db", db, "--concurrency", "20", "--json"],
       {
@@ -150,7 +161,15 @@ describe("assay CLI", () => {
     expect(JSON.parse(first.stdout)).toMatchObject({ results: storedFirst, finishedAt: null });
 
     // The rerun scores exactly what the first run left: nothing twice, nothing missing.
-    const second = await runAssay(["run", dataset, "--run-id", "ctrl-c", "--db", db, "--json"]);
+    const second = await assayInProcess([
+      "run",
+      dataset,
+      "--run-id",
+      "ctrl-c",
+      "--db",
+      db,
+      "--json",
+    ]);
     expect(second.code, second.stderr).toBe(ExitCode.ok);
     expect(second.stderr).toContain(`Skipped ${storedFirst} results already stored`);
     const summary = JSON.parse(second.stdout);
@@ -159,7 +178,7 @@ describe("assay CLI", () => {
   });
 
   it("stores bad lines as input errors, scores the rest, and exits 4", async () => {
-    const { code, stdout } = await runAssay([
+    const { code, stdout } = await assayInProcess([
       "run",
       "examples/bad-lines.jsonl",
       "--run-id",
@@ -175,7 +194,7 @@ describe("assay CLI", () => {
   });
 
   it("exits 0 on the same input errors with --allow-input-errors, still listing them", async () => {
-    const { code, stdout } = await runAssay([
+    const { code, stdout } = await assayInProcess([
       "run",
       "examples/bad-lines.jsonl",
       "--allow-input-errors",
@@ -189,7 +208,7 @@ describe("assay CLI", () => {
   });
 
   it("--strict refuses an invalid dataset before storing anything", async () => {
-    const run = await runAssay([
+    const run = await assayInProcess([
       "run",
       "examples/bad-lines.jsonl",
       "--strict",
@@ -202,7 +221,7 @@ describe("assay CLI", () => {
     expect(run.stderr).toMatch(
       /--strict: refused .*bad-lines\.jsonl: \d+ invalid lines, nothing was scored/,
     );
-    const report = await runAssay(["report", "strict", "--db", db]);
+    const report = await assayInProcess(["report", "strict", "--db", db]);
     expect(report.code).toBe(ExitCode.refused);
     expect(report.stderr).toMatch(/No run "strict"/);
   });
@@ -225,7 +244,7 @@ describe("assay CLI", () => {
     },
   ])("refuses a spec with $problem", async ({ rule, expected }) => {
     const spec = write(`spec-${Math.random()}.yaml`, rule);
-    const { code, stderr } = await runAssay([
+    const { code, stderr } = await assayInProcess([
       "run",
       "examples/mixed.jsonl",
       "--spec",
@@ -238,7 +257,7 @@ describe("assay CLI", () => {
   });
 
   it("refuses a missing dataset", async () => {
-    const { code, stderr } = await runAssay(["run", join(work, "nope.jsonl"), "--db", db]);
+    const { code, stderr } = await assayInProcess(["run", join(work, "nope.jsonl"), "--db", db]);
     expect(code).toBe(ExitCode.refused);
     expect(stderr).toMatch(/nope\.jsonl: file not found/);
   });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { openStore } from "@assay/store";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { type Row, toCsv, toJsonl, toParquet } from "@assay/test-support/dataset-renderings";
 import { runAssay } from "@assay/test-support/run-assay";
 import { queryRows } from "@assay/test-support/stores";
@@ -74,12 +75,10 @@ describe("assay run on each dataset format", () => {
     const store = join(work, "store-formats");
     const runIds = runs.map(([name]) => `r-${name.replace(" ", "-")}`);
     for (const [i, [name, args, stdin]] of runs.entries()) {
-      const run = await runAssay(
-        ["run", ...args, "--db", store, "--run-id", runIds[i] as string, "--json"],
-        {
-          ...(stdin !== undefined && { stdin }),
-        },
-      );
+      const command = ["run", ...args, "--db", store, "--run-id", runIds[i] as string, "--json"];
+      // Standard input is a process's: that run has one of its own.
+      const run =
+        stdin === undefined ? await assayInProcess(command) : await runAssay(command, { stdin });
       expect(run.code, `${name}: ${run.stderr}`).toBe(ExitCode.ok);
       expect(JSON.parse(run.stdout), name).toMatchObject({ samples: 5, inputErrors: 0 });
     }
@@ -107,7 +106,7 @@ describe("assay run on each dataset format", () => {
       [parquet, 1, [{ file: parquet, line: 2, field: "answer" }]],
     ] as const) {
       const runId = `bad-${samples}`;
-      const run = await runAssay(["run", path, "--db", store, "--run-id", runId, "--json"]);
+      const run = await assayInProcess(["run", path, "--db", store, "--run-id", runId, "--json"]);
       expect(run.code, run.stderr).toBe(ExitCode.inputErrors);
       expect(JSON.parse(run.stdout)).toMatchObject({ samples });
       expect((await stored(store, [runId]))[0]?.errors).toEqual(errors);
@@ -124,7 +123,7 @@ describe("assay run on each dataset format", () => {
     const whole = gzipSync(toJsonl(many));
     const path = file("copying.jsonl.gz", whole.subarray(0, Math.floor(whole.length / 2)));
     const store = join(work, "store-cut");
-    const cut = await runAssay(["run", path, "--db", store, "--run-id", "cut", "--json"]);
+    const cut = await assayInProcess(["run", path, "--db", store, "--run-id", "cut", "--json"]);
     expect(cut.code, cut.stderr).toBe(ExitCode.inputErrors);
     const read = JSON.parse(cut.stdout).samples as number;
     expect(read).toBeGreaterThan(100);
@@ -134,7 +133,7 @@ describe("assay run on each dataset format", () => {
     ]);
 
     writeFileSync(path, whole);
-    const resumed = await runAssay(["run", path, "--db", store, "--run-id", "cut", "--json"]);
+    const resumed = await assayInProcess(["run", path, "--db", store, "--run-id", "cut", "--json"]);
     expect(resumed.code, resumed.stderr).toBe(ExitCode.ok);
     expect(resumed.stderr).toContain("Resuming run cut");
     expect(JSON.parse(resumed.stdout)).toMatchObject({ samples: 4000, inputErrors: 0 });
@@ -143,17 +142,17 @@ describe("assay run on each dataset format", () => {
   it("a corrupt Parquet file is refused with one error, and no run is left behind", async () => {
     const whole = toParquet(rows);
     const path = file("corrupt.parquet", whole.subarray(0, whole.length - 20));
-    const run = await runAssay(["run", path, "--db", join(work, "store-corrupt"), "-q"]);
+    const run = await assayInProcess(["run", path, "--db", join(work, "store-corrupt"), "-q"]);
     expect(run.code).toBe(ExitCode.refused);
     expect(run.stderr).toMatch(/corrupt\.parquet: not a readable Parquet file .*Nothing was read/);
   });
 
   it("a wrong --format is one error with the fix, exit 3; an unknown one is a usage error", async () => {
     const parquet = file("fmt.parquet", toParquet(rows));
-    const wrong = await runAssay(["run", parquet, "--format", "csv", "-q"]);
+    const wrong = await assayInProcess(["run", parquet, "--format", "csv", "-q"]);
     expect(wrong.code).toBe(ExitCode.refused);
     expect(wrong.stderr).toContain("this is a Parquet file, not csv; pass --format parquet");
-    const unknown = await runAssay(["run", parquet, "--format", "xlsx", "-q"]);
+    const unknown = await assayInProcess(["run", parquet, "--format", "xlsx", "-q"]);
     expect(unknown.code).toBe(ExitCode.usage);
     expect(unknown.stderr).toContain("Expected --format to be one of jsonl, csv, tsv, parquet");
   });

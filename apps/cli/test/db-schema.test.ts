@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { writeNightlyDataset } from "@assay/test-support/nightly-dataset";
-import { runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,7 +39,7 @@ async function tableStats(table: string): Promise<{ analysed: boolean; reltuples
 }
 
 beforeAll(async () => {
-  const migrate = await runAssay(["migrate", ...db]);
+  const migrate = await assayInProcess(["migrate", ...db]);
   expect(migrate.code, migrate.stderr).toBe(ExitCode.ok);
   expect(migrate.stderr).toContain(`Migrations applied (postgres, schema ${schema})`);
   const { rows } = await pool.query<{ name: string }>(
@@ -63,7 +63,7 @@ beforeAll(async () => {
     "default:\n  scorers: [{ name: exact }, { name: f1 }]\nselection: { verifier: f1 }\n",
   );
   for (const night of [1, 2]) {
-    const run = await runAssay([
+    const run = await assayInProcess([
       "run",
       dataset(night),
       "--spec",
@@ -100,7 +100,14 @@ describe("a run into a schema of a server that never analyses on its own", () =>
   });
 
   it("is reported, compared, exported and shown from that schema", async () => {
-    const report = await runAssay(["report", "night-2", "--compare", "night-1", "--json", ...db]);
+    const report = await assayInProcess([
+      "report",
+      "night-2",
+      "--compare",
+      "night-1",
+      "--json",
+      ...db,
+    ]);
     expect(report.code, report.stderr).toBe(ExitCode.ok);
     const parsed = JSON.parse(report.stdout) as {
       comparison: { differences: { metric: string; n: number }[] };
@@ -108,18 +115,18 @@ describe("a run into a schema of a server that never analyses on its own", () =>
     const metrics = parsed.comparison.differences.map((d) => d.metric);
     expect(metrics).toEqual(["pass@1", "selected", "oracle", "exact", "f1"]);
 
-    const exported = await runAssay(["export", "night-1", ...db]);
+    const exported = await assayInProcess(["export", "night-1", ...db]);
     expect(exported.code, exported.stderr).toBe(ExitCode.ok);
     expect(exported.stdout.trim().split("\n")).toHaveLength(TASKS * 2 * 2);
 
-    const shown = await runAssay(["show", "night-1", "t7#0", "--json", ...db]);
+    const shown = await assayInProcess(["show", "night-1", "t7#0", "--json", ...db]);
     expect(shown.code, shown.stderr).toBe(ExitCode.ok);
     expect(JSON.parse(shown.stdout)).toMatchObject({ dataset: { answer: "city 7", line: 8 } });
   });
 
   it("lists --db-schema in the help of every command that opens the store", async () => {
     for (const command of ["migrate", "run", "report", "show", "export", "produce", "worker"]) {
-      const help = await runAssay([command, "--help"]);
+      const help = await assayInProcess([command, "--help"]);
       expect(help.stdout, command).toMatch(/--db-schema <name>/);
     }
   });

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, readEnv } from "@assay/core";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { VerifierArgsError } from "@assay/verifier";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
@@ -46,7 +46,7 @@ describe("failures end with the exit code of their category", () => {
     const dataset = join(work, "one.jsonl");
     writeFileSync(dataset, `${JSON.stringify({ id: "a", question: "q", answer: "x" })}\n`);
     const store = join(work, "store");
-    const result = await runAssay(["run", dataset, "--db", store], {
+    const result = await assayInProcess(["run", dataset, "--db", store], {
       cwd: work,
       env: { ASSAY_LOG_LEVEL: "loud" },
     });

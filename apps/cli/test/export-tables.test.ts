@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
@@ -51,7 +51,7 @@ beforeAll(async () => {
     join(work, "spec.yaml"),
     "default:\n  scorers: [{ name: exact }, { name: f1 }]\nselection: { verifier: f1 }\n",
   );
-  const run = await runAssay(
+  const run = await assayInProcess(
     ["run", "data.jsonl", "--spec", "spec.yaml", "--run-id", "r", "--db", db, "--quiet"],
     { cwd: work },
   );
@@ -62,7 +62,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 async function exported(table: string, format: "jsonl" | "csv") {
   const out = join(work, `${table}.${format}`);
-  const result = await runAssay(
+  const result = await assayInProcess(
     ["export", "r", "--db", db, "--table", table, "--format", format, "--out", out],
     { cwd: work },
   );
@@ -127,20 +127,22 @@ describe("assay export --table", () => {
   });
 
   it("takes --format json and --json as JSON Lines, as report and show take them", async () => {
-    const jsonLines = await runAssay(["export", "r", "--db", db, "--format", "jsonl"], {
+    const jsonLines = await assayInProcess(["export", "r", "--db", db, "--format", "jsonl"], {
       cwd: work,
     });
     expect(jsonLines.code, jsonLines.stderr).toBe(ExitCode.ok);
     expect(jsonLines.stdout.trim().split("\n")).toHaveLength(12);
     for (const flags of [["--format", "json"], ["--json"]]) {
-      const result = await runAssay(["export", "r", "--db", db, ...flags], { cwd: work });
+      const result = await assayInProcess(["export", "r", "--db", db, ...flags], { cwd: work });
       expect(result.code, result.stderr).toBe(ExitCode.ok);
       expect(result.stdout).toBe(jsonLines.stdout);
     }
   });
 
   it("refuses a table it does not know, naming the ones it does", async () => {
-    const result = await runAssay(["export", "r", "--db", db, "--table", "scorez"], { cwd: work });
+    const result = await assayInProcess(["export", "r", "--db", db, "--table", "scorez"], {
+      cwd: work,
+    });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/scorez/);
     expect(result.stderr).toMatch(/samples, truncations, usage, selections, input_errors/);

@@ -1,4 +1,4 @@
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import type { CommandUnknownOpts as Command } from "@commander-js/extra-typings";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
@@ -72,14 +72,14 @@ describe("assay <command> --help", () => {
   });
 
   it("prints the defaults a user would type, from the command itself", async () => {
-    const fit = await runAssay(["probe", "fit", "--help"]);
+    const fit = await assayInProcess(["probe", "fit", "--help"]);
     expect(fit.code, fit.stderr).toBe(ExitCode.ok);
     expect(fit.stdout).toMatch(/--folds <n>\s+cross-validation folds \(default: 5\)\n/);
-    const check = await runAssay(["model", "check", "--help"]);
+    const check = await assayInProcess(["model", "check", "--help"]);
     expect(check.stdout.replace(/\s+/g, " ")).toContain(
       "input lengths in tokens (default: 500,2000,2100,4000,8000)",
     );
-    const report = await runAssay(["report", "--help"]);
+    const report = await assayInProcess(["report", "--help"]);
     expect(report.stdout).toMatch(/--trend <n>\s+runs in the trend \(default: 10\)\n/);
     // Help wraps to the terminal's width: compare the words, not where the lines break.
     expect(report.stdout.replace(/\s+/g, " ")).toContain(

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { queryRows } from "@assay/test-support/stores";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
@@ -44,7 +44,7 @@ async function count(table: "input_errors" | "scores"): Promise<number> {
 describe("--max-input-errors", () => {
   it("stops reading at the limit with exit 4 and the command that resumes", async () => {
     const args = ["run", dataset, "--db", db, "--run-id", "limited", "--quiet"];
-    const stopped = await runAssay([...args, "--max-input-errors", "10"], { cwd: work });
+    const stopped = await assayInProcess([...args, "--max-input-errors", "10"], { cwd: work });
     expect(stopped.code, stopped.stderr).toBe(ExitCode.inputErrors);
     expect(stopped.stderr).toContain("Stopped reading: 10 input errors, the limit");
     expect(stopped.stderr).toContain(`resume with: assay run ${dataset} --run-id limited`);
@@ -52,7 +52,7 @@ describe("--max-input-errors", () => {
     expect(await count("input_errors")).toBe(10);
     expect(await count("scores")).toBe(3);
 
-    const resumed = await runAssay([...args, "--max-input-errors", "1000"], { cwd: work });
+    const resumed = await assayInProcess([...args, "--max-input-errors", "1000"], { cwd: work });
     expect(resumed.code, resumed.stderr).toBe(ExitCode.inputErrors);
     expect(resumed.stderr).not.toContain("Stopped reading");
     expect(await count("input_errors")).toBe(40);

@@ -13,7 +13,8 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
-import { type AssayResult, runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
+import type { AssayResult } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema, schemaExists } from "@assay/test-support/stores";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,7 +49,7 @@ describe("--db folders", () => {
       ["report", "x", "--db", mine],
       ["migrate", "--db", mine],
     ]) {
-      const result = await runAssay(args);
+      const result = await assayInProcess(args);
       expect(result.code, args.join(" ")).toBe(ExitCode.refused);
       expect(result.stderr).toMatch(/mine is not an Assay store: it holds other files/);
       expectOneLine(result);
@@ -59,9 +60,9 @@ describe("--db folders", () => {
   });
 
   it("creates a store in a new folder and opens it again; readers never create one", async () => {
-    const run = await runAssay(["run", DATA, "--run-id", "first", "--db", store, "--json"]);
+    const run = await assayInProcess(["run", DATA, "--run-id", "first", "--db", store, "--json"]);
     expect(run.code, run.stderr).toBe(ExitCode.ok);
-    const report = await runAssay(["report", "first", "--db", store, "--json"]);
+    const report = await assayInProcess(["report", "first", "--db", store, "--json"]);
     expect(report.code, report.stderr).toBe(ExitCode.ok);
     expect(JSON.parse(report.stdout).runId).toBe("first");
 
@@ -73,7 +74,7 @@ describe("--db folders", () => {
       [["export", "first", "--db", typo], "does not exist"],
       [["report", "first", "--db", empty], "is empty"],
     ] as const) {
-      const result = await runAssay([...args]);
+      const result = await assayInProcess([...args]);
       expect(result.code, args.join(" ")).toBe(ExitCode.refused);
       expect(result.stderr).toMatch(new RegExp(`No embedded store in .*: the folder ${state}`));
       expectOneLine(result);
@@ -93,7 +94,7 @@ describe("--db folders", () => {
       [folder, /not a file/],
     ] as const;
     for (const [index, [dataset, reason]] of cases.entries()) {
-      const result = await runAssay([
+      const result = await assayInProcess([
         "run",
         dataset,
         "--run-id",
@@ -118,7 +119,14 @@ describe("--db folders", () => {
 describe("Postgres targets of commands that only read", () => {
   it("status creates no schema, and produce refuses a bad dataset before touching one", async () => {
     const schema = freshSchema();
-    const status = await runAssay(["status", "x", "--db", DATABASE_URL, "--db-schema", schema]);
+    const status = await assayInProcess([
+      "status",
+      "x",
+      "--db",
+      DATABASE_URL,
+      "--db-schema",
+      schema,
+    ]);
     expect(status.code).toBe(ExitCode.unavailable);
     expect(status.stderr).toMatch(
       new RegExp(
@@ -128,7 +136,14 @@ describe("Postgres targets of commands that only read", () => {
     expectOneLine(status);
     const empty = join(work, "blank.jsonl");
     writeFileSync(empty, "");
-    const produce = await runAssay(["produce", empty, "--db", DATABASE_URL, "--db-schema", schema]);
+    const produce = await assayInProcess([
+      "produce",
+      empty,
+      "--db",
+      DATABASE_URL,
+      "--db-schema",
+      schema,
+    ]);
     expect(produce.code).toBe(ExitCode.refused);
     expect(produce.stderr).toMatch(/the dataset is empty/);
     expect(await schemaExists(schema)).toBe(false);
@@ -144,7 +159,7 @@ describe.concurrent("run ids", () => {
     ["status", "--", "-x"],
     ["report", "ok", "--compare", "-x"],
   ])("refuses a bad run id with exit 2: %s %s %s %s", async (...args) => {
-    const result = await runAssay(args);
+    const result = await assayInProcess(args);
     expect(result.code).toBe(ExitCode.usage);
     expect(result.stderr).toMatch(
       /Expected a run id of .* not starting with "-"\), got "(-x|a b)"/,
@@ -185,7 +200,7 @@ describe.concurrent("--out", () => {
     ],
     ["report", "onto a folder", work, /it is a folder; give a file name/],
   ])("%s %s: exit 2 and the reason", async (command, _where, out, reason) => {
-    const result = await runAssay([command, "first", "--db", store, "--out", out]);
+    const result = await assayInProcess([command, "first", "--db", store, "--out", out]);
     expect(result.code).toBe(ExitCode.usage);
     expect(result.stderr).toMatch(reason);
     expectOneLine(result);
@@ -195,12 +210,12 @@ describe.concurrent("--out", () => {
 describe("stack traces", () => {
   it("are printed only with ASSAY_DEBUG=1 or --debug", async () => {
     const args = ["report", "x", "--db", join(work, "mine")];
-    const plain = await runAssay(args);
+    const plain = await assayInProcess(args);
     expect(plain.code).toBe(ExitCode.refused);
     expectOneLine(plain);
     for (const debug of [
-      await runAssay(args, { env: { ASSAY_DEBUG: "1" } }),
-      await runAssay([...args, "--debug"]),
+      await assayInProcess(args, { env: { ASSAY_DEBUG: "1" } }),
+      await assayInProcess([...args, "--debug"]),
     ]) {
       expect(debug.code).toBe(ExitCode.refused);
       expect(debug.stderr).toMatch(/StoreFolderError: .*not an Assay store/);
@@ -225,7 +240,7 @@ describe("worker --metrics-port", () => {
 
   it("on a port in use: exit 5 and a one-line reason", async () => {
     const port = (taken.address() as { port: number }).port;
-    const result = await runAssay([
+    const result = await assayInProcess([
       "worker",
       "--pool",
       "cpu",

@@ -2,13 +2,13 @@ import { spawn, spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { cliArgs } from "@assay/test-support/built-entry";
 import { processOutput } from "@assay/test-support/process-output";
 import { REPO_ROOT } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
-import { runCli } from "../src/run-cli.js";
 
 // An --out (or a redirected standard output) that is a device: /dev/full refuses every
 // write with ENOSPC. A device of the test's own (the same major and minor numbers as
@@ -21,26 +21,12 @@ const made = spawnSync("mknod", [FULL, "c", "1", "7"]).status === 0;
 const schema = freshSchema();
 const db = ["--db", DATABASE_URL, "--db-schema", schema];
 
-/** The command in this process (no start-up each time); what it wrote on stderr. */
-async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = "";
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await runCli(args), stderr };
-  } finally {
-    err.mockRestore();
-  }
-}
-
 beforeAll(async () => {
   if (!made) return;
   const data = join(work, "d.jsonl");
   writeFileSync(data, `${JSON.stringify({ id: "a", question: "q", answer: "x", target: "x" })}\n`);
-  expect((await cli(["migrate", ...db])).code).toBe(ExitCode.ok);
-  const run = await cli(["run", data, "--run-id", "r", "--quiet", ...db]);
+  expect((await assayInProcess(["migrate", ...db])).code).toBe(ExitCode.ok);
+  const run = await assayInProcess(["run", data, "--run-id", "r", "--quiet", ...db]);
   expect(run.code, run.stderr).toBe(ExitCode.ok);
 });
 
@@ -55,7 +41,7 @@ describe.skipIf(!made)("a full device as the output", () => {
       ["report", "r", "--out", FULL],
       ["export", "r", "--out", FULL],
     ]) {
-      const result = await cli([...args, ...db]);
+      const result = await assayInProcess([...args, ...db]);
       expect(result.code, `${args[0]}: ${result.stderr}`).toBe(ExitCode.unavailable);
       expect(result.stderr).toBe(`assay: could not write ${FULL}: the disk is full\n`);
       expect(statSync(FULL).isCharacterDevice()).toBe(true);
@@ -63,7 +49,7 @@ describe.skipIf(!made)("a full device as the output", () => {
   });
 
   it("as --out /dev/null: written to, and left as it is", async () => {
-    const result = await cli(["report", "r", "--out", "/dev/null", ...db]);
+    const result = await assayInProcess(["report", "r", "--out", "/dev/null", ...db]);
     expect(result.code, result.stderr).toBe(ExitCode.ok);
     expect(statSync("/dev/null").isCharacterDevice()).toBe(true);
   });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,7 +24,7 @@ const query = async (sql: string) =>
     ?.rows ?? [];
 
 beforeAll(async () => {
-  expect((await runAssay(["migrate", ...db])).code).toBe(ExitCode.ok);
+  expect((await assayInProcess(["migrate", ...db])).code).toBe(ExitCode.ok);
   const lines = [
     { id: "a", question: "q", answer: "red apple", target: "red apple" },
     { id: "b", question: "q", answer: "red", target: "red apple" },
@@ -35,7 +35,16 @@ beforeAll(async () => {
     "spec.yaml",
     "default: { scorers: [{ name: f1 }] }\npass: { scorers: { f1: 1 }, solved_by: f1 }\n",
   );
-  const run = await runAssay(["run", data, "--spec", spec, "--run-id", "r1", "--quiet", ...db]);
+  const run = await assayInProcess([
+    "run",
+    data,
+    "--spec",
+    spec,
+    "--run-id",
+    "r1",
+    "--quiet",
+    ...db,
+  ]);
   expect(run.code, run.stderr).toBe(ExitCode.ok);
 });
 
@@ -48,7 +57,7 @@ afterAll(async () => {
 describe("assay prices import", () => {
   it("refuses a bad table naming the field, and stores nothing", async () => {
     const bad = file("bad.yaml", "models:\n  gen: { input_per_million: -1 }\n");
-    const result = await runAssay(["prices", "import", bad, ...db]);
+    const result = await assayInProcess(["prices", "import", bad, ...db]);
     expect(result.code).toBe(ExitCode.refused);
     expect(result.stderr).toContain("bad.yaml");
     expect(result.stderr).toContain("models.gen.input_per_million");
@@ -57,7 +66,7 @@ describe("assay prices import", () => {
 
   it("refuses an --effective that is not a date (bad usage)", async () => {
     const prices = file("p.yaml", "models:\n  gen: { input_per_million: 1 }\n");
-    const result = await runAssay(["prices", "import", prices, "--effective", "soon", ...db]);
+    const result = await assayInProcess(["prices", "import", prices, "--effective", "soon", ...db]);
     expect(result.code).toBe(ExitCode.usage);
     expect(result.stderr).toContain("--effective");
   });
@@ -68,7 +77,14 @@ describe("assay prices import", () => {
       "models:\n  gen: { input_per_million: 1, cache_write_per_million: 2 }\n",
     );
     for (const effective of ["2026-01-01", "2026-02-01"]) {
-      const result = await runAssay(["prices", "import", prices, "--effective", effective, ...db]);
+      const result = await assayInProcess([
+        "prices",
+        "import",
+        prices,
+        "--effective",
+        effective,
+        ...db,
+      ]);
       expect(result.code, result.stderr).toBe(ExitCode.ok);
     }
     const versions = await query(
@@ -81,7 +97,7 @@ describe("assay prices import", () => {
   });
 
   it("gives the views the report's solved tasks and pass rule", async () => {
-    const report = await runAssay(["report", "r1", "--json", ...db]);
+    const report = await assayInProcess(["report", "r1", "--json", ...db]);
     expect(report.code, report.stderr).toBe(ExitCode.ok);
     const { report: figures } = JSON.parse(report.stdout);
     const [run] = await query("SELECT solved, tasks FROM analyst_runs WHERE run_id = 'r1'");

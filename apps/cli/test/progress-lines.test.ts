@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
 
@@ -12,7 +12,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const SAMPLES = 3000;
 const PLANNED = 2 * SAMPLES; // exact and f1 per sample
 
-const assay = (args: string[]) => runAssay(args, { cwd: work });
+const assay = (args: string[]) => assayInProcess(args, { cwd: work });
 
 beforeAll(() => {
   const lines = Array.from({ length: SAMPLES }, (_, i) =>

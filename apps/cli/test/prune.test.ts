@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { writeNightlyDataset } from "@assay/test-support/nightly-dataset";
-import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
 
@@ -17,7 +17,7 @@ const nights = [1, 2, 3];
 
 const dataset = (night: number): string => writeNightlyDataset(work, night, TASKS);
 
-const assay = (...args: string[]) => runAssay([...args, "--db", db], { cwd: work });
+const assay = (...args: string[]) => assayInProcess([...args, "--db", db], { cwd: work });
 const reports = new Map<number, string>();
 let slicedBeforePrune = "";
 
@@ -114,7 +114,7 @@ describe("assay prune on the embedded store", () => {
   });
 
   it("says how to use it, and refuses a bad duration or no rule as bad usage", async () => {
-    const help = await runAssay(["prune", "--help"]);
+    const help = await assayInProcess(["prune", "--help"]);
     expect(help.stdout).toContain("assay prune --older-than 90d --dry-run");
     expect(help.stdout).toMatch(/--keep-last <n>/);
     const none = await assay("prune");

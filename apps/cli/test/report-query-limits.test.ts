@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { cliArgs } from "@assay/test-support/built-entry";
 import { processOutput } from "@assay/test-support/process-output";
-import { runAssay } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,11 +20,11 @@ const work = mkdtempSync(join(tmpdir(), "assay-report-limits-"));
 const pool = new pg.Pool({ connectionString: DATABASE_URL });
 
 beforeAll(async () => {
-  const migrate = await runAssay(["migrate", ...db]);
+  const migrate = await assayInProcess(["migrate", ...db]);
   expect(migrate.code, migrate.stderr).toBe(ExitCode.ok);
   const data = join(work, "data.jsonl");
   writeFileSync(data, '{"id": 1, "question": "q", "answer": "a", "target": "a"}\n');
-  const run = await runAssay(["run", data, "--run-id", "r", "--quiet", ...db]);
+  const run = await assayInProcess(["run", data, "--run-id", "r", "--quiet", ...db]);
   expect(run.code, run.stderr).toBe(ExitCode.ok);
 });
 
@@ -67,7 +67,7 @@ async function until(check: () => Promise<boolean>, what: string, ms = 60_000): 
 describe("a report query that runs long on Postgres", () => {
   it("is cancelled by the server past --statement-timeout, with one line and exit 5", async () => {
     const report = await whileRollupsLocked(() =>
-      runAssay(["report", "r", "--statement-timeout", "1", ...db]),
+      assayInProcess(["report", "r", "--statement-timeout", "1", ...db]),
     );
     expect(report.code, report.stderr).toBe(ExitCode.unavailable);
     const lines = report.stderr.trim().split("\n");
@@ -78,7 +78,7 @@ describe("a report query that runs long on Postgres", () => {
   });
 
   it("is refused a timeout that is not a number of seconds", async () => {
-    const report = await runAssay(["report", "r", "--statement-timeout", "soon", ...db]);
+    const report = await assayInProcess(["report", "r", "--statement-timeout", "soon", ...db]);
     expect(report.code).toBe(ExitCode.usage);
     expect(report.stderr).toMatch(/Expected --statement-timeout to be a number of seconds/);
   });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readEnv } from "@assay/core";
 import { openStore } from "@assay/store";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { DATABASE_URL, dropSchema, freshSchema, queryRows } from "@assay/test-support/stores";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
@@ -26,7 +26,7 @@ const write = (name: string, lines: string[]) => {
 describe("assay run", () => {
   const store = join(work, "store");
   const run = (dataset: string, ...more: string[]) =>
-    runAssay(["run", dataset, "--run-id", "nightly", "--db", store, "-q", ...more]);
+    assayInProcess(["run", dataset, "--run-id", "nightly", "--db", store, "-q", ...more]);
   const stored = async () => {
     const opened = await openStore({ dataDir: store, create: false });
     try {
@@ -75,7 +75,7 @@ describe("assay run", () => {
     expect(allowed.code, allowed.stderr).toBe(ExitCode.ok);
     expect(allowed.stderr).toMatch(/Resuming with a changed dataset \(content changed/);
 
-    const again = await runAssay(["run", first, "--run-id", "nightly", "--db", store]);
+    const again = await assayInProcess(["run", first, "--run-id", "nightly", "--db", store]);
     expect(again.code, again.stderr).toBe(ExitCode.ok);
     expect(again.stderr).toMatch(/Skipped 6 results already stored/);
     expect(await stored()).toEqual(before);
@@ -83,7 +83,7 @@ describe("assay run", () => {
 
   it("lists both flags in --help", async () => {
     for (const command of ["run", "produce"]) {
-      const help = await runAssay([command, "--help"]);
+      const help = await assayInProcess([command, "--help"]);
       expect(help.stdout).toMatch(/--allow-changed-dataset/);
       expect(help.stdout).toMatch(/--allow-changed-spec/);
     }
@@ -101,7 +101,7 @@ describe("assay produce", () => {
     redis.disconnect();
   });
   const produce = (dataset: string) =>
-    runAssay([
+    assayInProcess([
       "produce",
       dataset,
       "--run-id",

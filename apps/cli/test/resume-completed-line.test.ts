@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { queryRows } from "@assay/test-support/stores";
 import { afterAll, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
@@ -20,11 +20,19 @@ it("a cut-off last line, completed and resumed, is stored and no longer an input
   const cut = Math.floor(last.length / 2);
   writeFileSync(dataset, `${["a", "b", "c", "d"].map(line).join("\n")}\n${last.slice(0, cut)}`);
 
-  const first = await runAssay(["run", dataset, "--run-id", "copying", "--db", store, "-q"]);
+  const first = await assayInProcess(["run", dataset, "--run-id", "copying", "--db", store, "-q"]);
   expect(first.code, first.stderr).toBe(ExitCode.inputErrors);
 
   appendFileSync(dataset, `${last.slice(cut)}\n`);
-  const resumed = await runAssay(["run", dataset, "--run-id", "copying", "--db", store, "--json"]);
+  const resumed = await assayInProcess([
+    "run",
+    dataset,
+    "--run-id",
+    "copying",
+    "--db",
+    store,
+    "--json",
+  ]);
   expect(resumed.code, resumed.stderr).toBe(ExitCode.ok);
   expect(JSON.parse(resumed.stdout)).toMatchObject({ samples: 5, inputErrors: 0 });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ExportRow } from "@assay/core";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
@@ -40,7 +40,7 @@ describe("a dataset with hostile ids", () => {
   );
 
   it("prints input errors and summaries with control characters escaped", async () => {
-    const run = await runAssay(["run", dataset, "--run-id", "hostile", "--db", db]);
+    const run = await assayInProcess(["run", dataset, "--run-id", "hostile", "--db", db]);
     expect(run.code, run.stderr).toBe(ExitCode.inputErrors);
     expect(run.stdout).toContain(
       "field `id`: id must be printable, but has U+001B (a control, zero-width or bidi character) at index 4",
@@ -49,7 +49,7 @@ describe("a dataset with hostile ids", () => {
     expect(run.stdout).not.toMatch(RAW_CONTROL);
     expect(run.stderr).not.toMatch(RAW_CONTROL);
 
-    const strict = await runAssay(["run", dataset, "--strict", "--db", db]);
+    const strict = await assayInProcess(["run", dataset, "--strict", "--db", db]);
     expect(strict.code).toBe(ExitCode.refused);
     expect(strict.stderr).toMatch(/--strict: refused .* 4 invalid lines/);
     expect(strict.stderr).toContain('"{"id": x\\u001b[31m" is not valid JSON');
@@ -57,7 +57,7 @@ describe("a dataset with hostile ids", () => {
   });
 
   it("keeps JSON output valid and exact while escaping it for the terminal", async () => {
-    const jsonl = await runAssay(["export", "hostile", "--db", db]);
+    const jsonl = await assayInProcess(["export", "hostile", "--db", db]);
     expect(jsonl.code, jsonl.stderr).toBe(ExitCode.ok);
     expect(jsonl.stdout).not.toMatch(RAW_CONTROL);
     const ids = jsonl.stdout
@@ -66,7 +66,7 @@ describe("a dataset with hostile ids", () => {
       .map((row) => (JSON.parse(row) as ExportRow).sample_id);
     expect(new Set(ids)).toEqual(new Set([...FORMULA_IDS, "plain"]));
 
-    const report = await runAssay(["report", "hostile", "--db", db, "--json"]);
+    const report = await assayInProcess(["report", "hostile", "--db", db, "--json"]);
     expect(report.code, report.stderr).toBe(ExitCode.ok);
     expect(report.stdout).not.toMatch(RAW_CONTROL);
     expect(JSON.parse(report.stdout).inputErrors).toBe(4);
@@ -74,7 +74,16 @@ describe("a dataset with hostile ids", () => {
 
   it("writes text cells a spreadsheet will not run as formulas", async () => {
     const out = join(work, "scores.csv");
-    const csv = await runAssay(["export", "hostile", "--db", db, "--format", "csv", "--out", out]);
+    const csv = await assayInProcess([
+      "export",
+      "hostile",
+      "--db",
+      db,
+      "--format",
+      "csv",
+      "--out",
+      out,
+    ]);
     expect(csv.code, csv.stderr).toBe(ExitCode.ok);
     const text = readFileSync(out, "utf8");
     expect(text).toContain(`"'=HYPERLINK(""http://evil/"",""x"")"`);

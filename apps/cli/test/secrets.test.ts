@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { openStore } from "@assay/store";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMaskedLogger } from "../src/logger.js";
@@ -12,7 +12,7 @@ const SECRET = "Sup3rSecretPw";
 
 /** Exit code, and no secret and no stack trace in anything printed. */
 async function expectMasked(args: string[], code: number, env: NodeJS.ProcessEnv = {}) {
-  const result = await runAssay(args, { env });
+  const result = await assayInProcess(args, { env });
   const printed = result.stdout + result.stderr;
   expect(printed).not.toContain(SECRET);
   expect(printed).not.toContain("Sup3r");

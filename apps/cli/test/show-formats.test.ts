@@ -7,6 +7,7 @@ import { DEFAULT_SPEC, runLocal } from "@assay/pipeline";
 import { renderSampleView } from "@assay/report";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore } from "@assay/store";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { type Row, toCsv, toJsonl, toParquet } from "@assay/test-support/dataset-renderings";
 import { runAssay } from "@assay/test-support/run-assay";
 import { openTestStore, type TestStore } from "@assay/test-support/stores";
@@ -167,7 +168,7 @@ describe("assay show of a run read from standard input", () => {
       await store.close();
     }
     const copy = write("copy.csv", csv);
-    const fromCopy = await runAssay(["show", "s", "b", "--db", db, "--dataset", copy]);
+    const fromCopy = await assayInProcess(["show", "s", "b", "--db", db, "--dataset", copy]);
     expect(fromCopy.code, fromCopy.stderr).toBe(ExitCode.ok);
     expect(fromCopy.stdout).toContain(`dataset   ${copy}, line 5`);
     expect(fromCopy.stdout).toMatch(/Answer\n {2}Paris\n/);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_SPEC, runLocal } from "@assay/pipeline";
 import { defaultRegistry } from "@assay/scorers";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { DRIVER_NAMES, openTestStore, type TestStore } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CliExit, ExitCode } from "../src/exit-codes.js";
@@ -143,12 +143,12 @@ describe("assay show", () => {
 
   beforeAll(async () => {
     dataset = writeDataset("cli.jsonl");
-    const run = await runAssay(["run", dataset, "--run-id", "c", "--db", db, "--quiet"]);
+    const run = await assayInProcess(["run", dataset, "--run-id", "c", "--db", db, "--quiet"]);
     expect(run.code, run.stderr).toBe(ExitCode.ok);
   });
 
   it("prints the sample, its text and a table of its scores", async () => {
-    const { code, stdout } = await runAssay(["show", "c", "t1#1", "--db", db]);
+    const { code, stdout } = await assayInProcess(["show", "c", "t1#1", "--db", db]);
     expect(code).toBe(ExitCode.ok);
     expect(stdout).toContain("Sample t1#1 of run c (task t1, candidate 1, label false)");
     expect(stdout).toContain(`dataset   ${dataset}, line 1`);
@@ -157,7 +157,7 @@ describe("assay show", () => {
     expect(stdout).toMatch(/Scores \(2\)/);
     expect(stdout).toMatch(/exact\s+│ text-target\s+│ scored\s+│\s+0\.0000/);
 
-    const json = await runAssay(["show", "c", "t1#0", "--db", db, "--json"]);
+    const json = await assayInProcess(["show", "c", "t1#0", "--db", db, "--json"]);
     const view = JSON.parse(json.stdout);
     expect(view.dataset.steps).toHaveLength(2);
     expect(view.sample.scores).toHaveLength(2);
@@ -165,7 +165,7 @@ describe("assay show", () => {
 
   it("still shows the stored scores, with a clear notice, when the dataset is gone", async () => {
     rmSync(dataset);
-    const { code, stdout } = await runAssay(["show", "c", "t1#1", "--db", db]);
+    const { code, stdout } = await assayInProcess(["show", "c", "t1#1", "--db", db]);
     expect(code).toBe(ExitCode.ok);
     expect(stdout).toMatch(/NOT SHOWN: cannot read .*cli\.jsonl: no such file/);
     expect(stdout).not.toContain("Question");
@@ -173,7 +173,7 @@ describe("assay show", () => {
   });
 
   it("exits 3 for a sample the run does not have", async () => {
-    const { code, stderr } = await runAssay(["show", "c", "nope", "--db", db]);
+    const { code, stderr } = await assayInProcess(["show", "c", "nope", "--db", db]);
     expect(code).toBe(ExitCode.refused);
     expect(stderr).toContain('No sample "nope" in run "c"');
   });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { queryRows } from "@assay/test-support/stores";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
@@ -97,7 +97,7 @@ const FIELDS = `fields:
 `;
 
 const run = (dataset: string, spec: string, runId: string, ...more: string[]) =>
-  runAssay(["run", dataset, "--spec", spec, "--run-id", runId, "--db", store, "-q", ...more]);
+  assayInProcess(["run", dataset, "--spec", spec, "--run-id", runId, "--db", store, "-q", ...more]);
 
 async function query(sql: string): Promise<unknown[]> {
   const opened = await openStore({ dataDir: store, create: false });

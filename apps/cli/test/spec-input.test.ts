@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
 
@@ -44,7 +44,7 @@ describe("a spec with hostile or repeated keys", () => {
       const spec = join(work, name);
       writeFileSync(spec, text);
       const db = join(work, `store-${name}`);
-      const result = await runAssay(["run", dataset, "--spec", spec, "--db", db]);
+      const result = await assayInProcess(["run", dataset, "--spec", spec, "--db", db]);
       expect(result.code, result.stderr).toBe(ExitCode.refused);
       expect(result.stderr).toContain(`${spec}: `);
       expect(result.stderr).toMatch(says);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
 
@@ -13,7 +13,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("assay status without a Postgres server", () => {
   it("points to `assay report` and shows a URL without a masked password", async () => {
-    const result = await runAssay(["status", "nightly-1"], { cwd: work });
+    const result = await assayInProcess(["status", "nightly-1"], { cwd: work });
     expect(result.code).toBe(ExitCode.unavailable);
     expect(result.stderr).toContain("Distributed mode (produce, worker, status, retry)");
     expect(result.stderr).toContain("--db postgres://user@host:5432/db");

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { deletePrefix, freshPrefix, REDIS_URL } from "@assay/test-support/services";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import pg from "pg";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
-import { runCli } from "../src/run-cli.js";
 
 // The schema a command works in comes from --db-schema or from the URL's libpq options
 // (`?options=-c search_path=…`), the same for every command; a schema that is Postgres's
@@ -29,28 +29,6 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Runs the CLI in this process (no start-up per command) and collects what it printed. */
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = await runCli(args);
-    process.exitCode = undefined;
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
-
 describe("a postgres:// URL whose libpq options set the search_path", () => {
   it("puts every command's tables in that schema, as --db-schema would", async () => {
     const url = `${DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
@@ -65,7 +43,7 @@ describe("a postgres:// URL whose libpq options set the search_path", () => {
       ["status", "night", "--db", url, ...queues],
       ["prune", "--keep-last", "5", "--dry-run", "--db", url],
     ]) {
-      const result = await cli(args);
+      const result = await assayInProcess(args);
       expect(result.code, `${args.join(" ")}\n${result.stderr}`).toBe(ExitCode.ok);
       expect(result.stderr).not.toMatch(/unexpected failure/);
     }
@@ -85,7 +63,14 @@ describe("a postgres:// URL whose libpq options set the search_path", () => {
 
   it("and a --db-schema naming another schema are refused, naming both", async () => {
     const url = `${DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    const result = await cli(["report", "local", "--db", url, "--db-schema", "elsewhere"]);
+    const result = await assayInProcess([
+      "report",
+      "local",
+      "--db",
+      url,
+      "--db-schema",
+      "elsewhere",
+    ]);
     expect(result.code).toBe(ExitCode.unavailable);
     expect(result.stderr).toMatch(
       new RegExp(`sets search_path=${schema} in its options, and --db-schema says elsewhere`),
@@ -111,7 +96,7 @@ describe("a --db-schema that is Postgres's own or the migration tool's", () => {
     ];
     for (const reserved of ["pg_catalog", "information_schema", "pg_toast", "drizzle"]) {
       for (const args of commands) {
-        const result = await cli([...args, "--db-schema", reserved]);
+        const result = await assayInProcess([...args, "--db-schema", reserved]);
         const what = `${args[0]} --db-schema ${reserved}\n${result.stderr}`;
         expect(result.code, what).toBe(ExitCode.unavailable);
         expect(result.stderr, what).toMatch(

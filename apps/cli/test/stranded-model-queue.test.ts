@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gpuQueueName } from "@assay/queue/queue-names";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { deletePrefix, freshPrefix, REDIS_URL } from "@assay/test-support/services";
 import { DATABASE_URL, dropSchema, freshSchema, schemaExists } from "@assay/test-support/stores";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
-import { runCli } from "../src/run-cli.js";
 
 // A GPU job's queue is named after its model's folder. A spec whose model is a relative
 // path that is no folder where the producer runs would strand the jobs in a queue no
@@ -32,48 +32,13 @@ function specFor(model: string): string {
   return file;
 }
 
-/** The CLI in this process, run from `cwd`, with what it printed. */
-async function cliIn(
-  cwd: string,
-  args: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  const before = process.cwd();
-  process.chdir(cwd);
-  try {
-    const code = await runCli(args);
-    process.exitCode = undefined;
-    return { code, stdout, stderr };
-  } finally {
-    process.chdir(before);
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
-
 describe("a spec's verifier model written as a relative path", () => {
   it("is refused by produce where it is no folder, before anything is registered", async () => {
     const spec = specFor("./models/verifier");
-    const result = await cliIn(tmpdir(), [
-      "produce",
-      DATA,
-      "--spec",
-      spec,
-      "--run-id",
-      "stranded",
-      "--queue-prefix",
-      prefix,
-      ...flags,
-    ]);
+    const result = await assayInProcess(
+      ["produce", DATA, "--spec", spec, "--run-id", "stranded", "--queue-prefix", prefix, ...flags],
+      { cwd: tmpdir() },
+    );
     expect(result.code).toBe(ExitCode.refused);
     expect(result.stderr).toBe(
       `assay: ${spec}: default scorer #1 (verifier): its model "./models/verifier" is a relative path, ` +
@@ -89,23 +54,29 @@ describe("a spec's verifier model written as a relative path", () => {
     mkdirSync(join(work, "models", "verifier"), { recursive: true });
     // Spelled apart from the first test's: this process keeps each spelling's queue name.
     const spec = specFor("./models/verifier/");
-    const migrated = await cliIn(work, ["migrate", "--db", DATABASE_URL, "--db-schema", schema]);
+    const migrated = await assayInProcess(
+      ["migrate", "--db", DATABASE_URL, "--db-schema", schema],
+      { cwd: work },
+    );
     expect(migrated.code, migrated.stderr).toBe(ExitCode.ok);
-    const produced = await cliIn(work, [
-      "produce",
-      DATA,
-      "--spec",
-      spec,
-      "--run-id",
-      "served",
-      "--queue-prefix",
-      prefix,
-      "--quiet",
-      ...flags,
-    ]);
+    const produced = await assayInProcess(
+      [
+        "produce",
+        DATA,
+        "--spec",
+        spec,
+        "--run-id",
+        "served",
+        "--queue-prefix",
+        prefix,
+        "--quiet",
+        ...flags,
+      ],
+      { cwd: work },
+    );
     expect(produced.code, produced.stderr).toBe(ExitCode.ok);
     // Looked at from elsewhere, without --queue-prefix: the command names the folder itself.
-    const status = await cliIn(tmpdir(), ["status", "served", ...flags]);
+    const status = await assayInProcess(["status", "served", ...flags], { cwd: tmpdir() });
     expect(status.stdout).toContain(
       `! 1 of this run's jobs wait in ${gpuQueueName(realpathSync(join(work, "models/verifier")))} ` +
         "and no worker serves it; " +

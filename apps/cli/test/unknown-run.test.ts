@@ -1,7 +1,7 @@
 import { openStore } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
 import { runnerOf, runReports } from "@assay/store/reports";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
@@ -11,7 +11,7 @@ const schema = freshSchema();
 const db = ["--db", DATABASE_URL, "--db-schema", schema];
 
 beforeAll(async () => {
-  const migrate = await runAssay(["migrate", ...db]);
+  const migrate = await assayInProcess(["migrate", ...db]);
   expect(migrate.code, migrate.stderr).toBe(ExitCode.ok);
 });
 afterAll(() => dropSchema(schema));
@@ -28,7 +28,7 @@ describe("a run id the store does not hold", () => {
     ];
     const results = await Promise.all(
       commands.map(async (args) => {
-        const { code, stderr } = await runAssay([...args, ...db]);
+        const { code, stderr } = await assayInProcess([...args, ...db]);
         return { command: args.join(" "), code, namesRun: stderr.includes('"nope"') };
       }),
     );

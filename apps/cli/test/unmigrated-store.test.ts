@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { redactUrl } from "@assay/core";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { pasteCommand } from "@assay/test-support/paste-command";
-import { type AssayResult, runAssay } from "@assay/test-support/run-assay";
+import type { AssayResult } from "@assay/test-support/run-assay";
 import { DATABASE_URL, dropSchema, freshSchema, schemaExists } from "@assay/test-support/stores";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -46,7 +47,7 @@ function expectRefusal(result: AssayResult, schema: string, state: RegExp): void
 
 /** A CPU worker on `schema` of the test server, as an operator starts one. */
 const workerOn = (schema: string, env?: NodeJS.ProcessEnv) =>
-  runAssay(["worker", "--pool", "cpu", "--db", DATABASE_URL, "--db-schema", schema], { env });
+  assayInProcess(["worker", "--pool", "cpu", "--db", DATABASE_URL, "--db-schema", schema], { env });
 
 /** Runs SQL on the test server (as an older or newer version of Assay would have); its rows. */
 async function onServer<R extends pg.QueryResultRow>(
@@ -82,7 +83,14 @@ describe("a store without Assay's tables", () => {
 
   it("is refused by a producer before anything is enqueued", async () => {
     const schema = newSchema();
-    const produce = await runAssay(["produce", data, "--db", DATABASE_URL, "--db-schema", schema]);
+    const produce = await assayInProcess([
+      "produce",
+      data,
+      "--db",
+      DATABASE_URL,
+      "--db-schema",
+      schema,
+    ]);
     expectRefusal(produce, schema, NO_TABLES);
     expect(await schemaExists(schema)).toBe(false);
   });
@@ -98,7 +106,7 @@ describe("a store without Assay's tables", () => {
       ["status", RUN, ...db],
       ["retry", RUN, ...db],
     ]) {
-      expectRefusal(await runAssay(args), schema, NO_TABLES);
+      expectRefusal(await assayInProcess(args), schema, NO_TABLES);
     }
   });
 });
@@ -107,11 +115,11 @@ describe("the command a refusal names", () => {
   it("migrates the same store when pasted into a shell, and the refused run then goes through", async () => {
     const schema = newSchema();
     const args = ["run", data, "--run-id", RUN, "--db", DATABASE_URL, "--db-schema", schema];
-    const refused = await runAssay(args);
+    const refused = await assayInProcess(args);
     expectRefusal(refused, schema, NO_TABLES);
     const pasted = await pasteCommand(migrateHint(refused));
     expect(pasted.code, pasted.stderr).toBe(ExitCode.ok);
-    const again = await runAssay(args);
+    const again = await assayInProcess(args);
     expect(again.code, again.stderr).toBe(ExitCode.ok);
   });
 });
@@ -119,7 +127,7 @@ describe("the command a refusal names", () => {
 describe("a store migrations behind this version", () => {
   it("is refused by a worker, naming how far behind it is", async () => {
     const schema = newSchema();
-    const migrate = await runAssay(["migrate", "--db", DATABASE_URL, "--db-schema", schema]);
+    const migrate = await assayInProcess(["migrate", "--db", DATABASE_URL, "--db-schema", schema]);
     expect(migrate.code, migrate.stderr).toBe(ExitCode.ok);
     // As if the store were last migrated by the version before.
     await onServer(
@@ -134,7 +142,7 @@ describe("a store migrations behind this version", () => {
 describe("a store whose analyst views are older than this version's", () => {
   it("is refused by a worker, and the pasted migrate brings the views up to date", async () => {
     const schema = newSchema();
-    const migrate = await runAssay(["migrate", "--db", DATABASE_URL, "--db-schema", schema]);
+    const migrate = await assayInProcess(["migrate", "--db", DATABASE_URL, "--db-schema", schema]);
     expect(migrate.code, migrate.stderr).toBe(ExitCode.ok);
     const messageColumn = async () =>
       (
@@ -161,7 +169,14 @@ describe("a store whose analyst views are older than this version's", () => {
     await onServer(
       `UPDATE "${schema}".analyst_views_applied SET version = version + 1, sha256 = 'newer'`,
     );
-    const report = await runAssay(["report", RUN, "--db", DATABASE_URL, "--db-schema", schema]);
+    const report = await assayInProcess([
+      "report",
+      RUN,
+      "--db",
+      DATABASE_URL,
+      "--db-schema",
+      schema,
+    ]);
     expect(report.code, report.stderr).toBe(ExitCode.refused);
     expect(report.stderr).toContain(`"${RUN}"`);
     expect(report.stderr).not.toMatch(/analyst views/);

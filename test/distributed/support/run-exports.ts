@@ -1,21 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCli } from "@assay/cli";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { EXPORT_TABLE_NAMES } from "../../../apps/cli/src/export-table-names.js";
 
-/**
- * Runs the CLI in this process and returns its exit code. A command that ends with a code
- * other than 0 sets `process.exitCode`, which `runCli` returns for every later command
- * of the process: it is cleared before and after, as each command has a process of its own.
- */
+/** Runs the CLI in this process and returns its exit code, saying what it printed on a failure. */
 export async function cli(args: string[]): Promise<number> {
-  process.exitCode = undefined;
-  try {
-    return await runCli(args);
-  } finally {
-    process.exitCode = undefined;
-  }
+  const { code, stderr } = await assayInProcess(args);
+  if (code !== 0) process.stderr.write(stderr);
+  return code;
 }
 
 export type ExportedRows = Record<string, unknown>[];

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type OpenStoreOptions, openStore, type Store } from "@assay/store";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { DATABASE_URL, dropSchema, freshSchema, queryRows } from "@assay/test-support/stores";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../../src/exit-codes.js";
@@ -53,13 +53,13 @@ async function storeFlags(store: StoreKind, name: string): Promise<TestDb> {
   const schema = freshSchema();
   schemas.push(schema);
   const flags = ["--db", DATABASE_URL, "--db-schema", schema];
-  const migrate = await runAssay(["migrate", ...flags]);
+  const migrate = await assayInProcess(["migrate", ...flags]);
   expect(migrate.code, migrate.stderr).toBe(ExitCode.ok);
   return { flags, options: { databaseUrl: DATABASE_URL, schema } };
 }
 
 async function assay(args: string[]) {
-  return runAssay(args, { cwd: work });
+  return assayInProcess(args, { cwd: work });
 }
 
 /** A table's rows of one run, without run or time. */

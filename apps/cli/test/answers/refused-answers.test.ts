@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@assay/store";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { queryRows } from "@assay/test-support/stores";
 import { afterAll, describe, expect, it } from "vitest";
 import { ANTHROPIC_OUTPUT, jsonl, OPENAI_OUTPUT, REFERENCE, SPEC } from "./batch-fixtures.js";
@@ -39,7 +39,7 @@ async function storedRuns(): Promise<{ id: string; finished: boolean }[]> {
 }
 
 function runWith(answers: string, runId: string, format = "anthropic-batch") {
-  return runAssay(
+  return assayInProcess(
     [
       "run",
       reference,
@@ -81,7 +81,7 @@ describe("assay run --answers with an answers file the join refuses", () => {
   it("assay produce refuses the same file before registering the run or queueing", async () => {
     const bad = write("produce-invalid.jsonl", "not json\n");
     // The services are never reached: the file is checked first.
-    const refused = await runAssay(
+    const refused = await assayInProcess(
       [
         "produce",
         reference,

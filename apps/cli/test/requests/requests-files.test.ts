@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../../src/exit-codes.js";
 import { requestLines } from "./fake-provider.js";
@@ -27,7 +27,7 @@ writeFileSync(dataset, rows.map((row) => JSON.stringify(row)).join("\n"));
 describe("assay requests", () => {
   it("splits at --max-file-requests/--max-file-bytes and refuses what cannot be sent, by line and field", async () => {
     const out = join(work, "vllm");
-    const result = await runAssay([
+    const result = await assayInProcess([
       "requests",
       dataset,
       "--api",
@@ -76,7 +76,7 @@ describe("assay requests", () => {
       },
     });
     // A second call into the same folder would mix stale files with new ones: refused.
-    const again = await runAssay([
+    const again = await assayInProcess([
       "requests",
       dataset,
       "--api",
@@ -93,7 +93,7 @@ describe("assay requests", () => {
   it("--estimate counts prompt tokens, bounds output and prices both, writing nothing", async () => {
     const prices = join(work, "prices.yaml");
     writeFileSync(prices, "models:\n  m: { input_per_million: 2, output_per_million: 10 }\n");
-    const result = await runAssay([
+    const result = await assayInProcess([
       "requests",
       dataset,
       "--api",

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../../src/exit-codes.js";
 import {
@@ -132,7 +132,7 @@ describe("assay requests → batch → run --answers → report", () => {
     "$api: cost per solved task equals the hand computation",
     async ({ api, model, output, failed, cost }) => {
       const out = join(work, api);
-      const written = await runAssay([
+      const written = await assayInProcess([
         "requests",
         reference,
         "--spec",
@@ -161,7 +161,7 @@ describe("assay requests → batch → run --answers → report", () => {
         new Set(["Q: 2+2?", "Q: Capital of France?", "Q: 3+3?", "Q: Colour of the sky?"]),
       );
       const answers = write(`${api}-output.jsonl`, output(files));
-      const run = await runAssay([
+      const run = await assayInProcess([
         "run",
         reference,
         "--spec",
@@ -187,7 +187,15 @@ describe("assay requests → batch → run --answers → report", () => {
         retriedFailures: 0,
         unjoined: [],
       });
-      const report = await runAssay(["report", api, "--prices", prices, "--json", "--db", db]);
+      const report = await assayInProcess([
+        "report",
+        api,
+        "--prices",
+        prices,
+        "--json",
+        "--db",
+        db,
+      ]);
       expect(report.code, report.stderr).toBe(ExitCode.ok);
       const reported = JSON.parse(report.stdout).report.cost;
       expect(reported.solvedTasks).toBe(1);
