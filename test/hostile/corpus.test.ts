@@ -5,7 +5,7 @@ import { ExitCode } from "@assay/cli";
 import { checkDataset, DEFAULT_SPEC } from "@assay/pipeline";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -70,7 +70,7 @@ describe("the hostile corpus", () => {
 
   it("assay run on the embedded store: every good line stored, every bad one an input error", async () => {
     const db = join(work, "pglite");
-    const run = await runAssay(["run", file, "--db", db, "--run-id", "hostile", "--quiet"]);
+    const run = await assayInProcess(["run", file, "--db", db, "--run-id", "hostile", "--quiet"]);
     expect(run.code, run.stderr).toBe(ExitCode.inputErrors);
     const store = await openStore({ dataDir: db });
     try {
@@ -95,7 +95,7 @@ describe("the hostile corpus", () => {
     });
 
     it("assay run: every good line stored, every bad one an input error", async () => {
-      const run = await runAssay([
+      const run = await assayInProcess([
         "run",
         file,
         "--db",
@@ -137,7 +137,7 @@ describe("the hostile corpus", () => {
     });
 
     it("every good line stored, every bad one an input error, and the run finishes", async () => {
-      const produced = await runAssay([
+      const produced = await assayInProcess([
         "produce",
         file,
         "--db",

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ExitCode } from "@assay/cli";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { builtCli } from "@assay/test-support/built-entry";
 import { type ProcessOutput, processOutput } from "@assay/test-support/process-output";
 import { readmeBlock } from "@assay/test-support/readme-block";
-import { runAssay } from "@assay/test-support/run-assay";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -75,7 +75,7 @@ describe("the best-of-N example", () => {
 
   it("answers --compare in JSON with the resampling it used", async () => {
     const args = ["report", "night-2", "--compare", "night-1", "--db", store, "--json"];
-    const { code, stdout, stderr } = await runAssay([
+    const { code, stdout, stderr } = await assayInProcess([
       ...args,
       "--by",
       "metadata.topic",
@@ -104,16 +104,16 @@ describe("the best-of-N example", () => {
     expect(json.slices.by).toBe("metadata.topic");
     expect(json.slices.slices.map((s: { value: string }) => s.value)).toContain("ops");
 
-    const badField = await runAssay([...args, "--by", "kind"]);
+    const badField = await assayInProcess([...args, "--by", "kind"]);
     expect(badField.code).toBe(ExitCode.usage);
     expect(badField.stderr).toMatch(/`--by` to be a metadata field such as metadata\.kind/);
-    const badResamples = await runAssay([...args, "--resamples", "0"]);
+    const badResamples = await assayInProcess([...args, "--resamples", "0"]);
     expect(badResamples.code).toBe(ExitCode.usage);
     expect(badResamples.stderr).toMatch(/--resamples to be an integer from 1 to 4294967295/);
   });
 
   it("shows a truncated sample with its cut, its usage and its text", async () => {
-    const { code, stdout, stderr } = await runAssay([
+    const { code, stdout, stderr } = await assayInProcess([
       "show",
       "night-2",
       "open-13#0",

@@ -10,7 +10,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTinyModel } from "@assay/model-tools";
-import { type AssayResult, runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
+import type { AssayResult } from "@assay/test-support/run-assay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
 
@@ -72,7 +73,7 @@ describe("a model folder whose assay.json names a file outside it", () => {
         ["model", "prepare", dir, "--out", out],
         ["run", dataset, "--spec", spec, "--db", join(work, `store-model-${counter}`)],
       ]) {
-        const result = await runAssay(args);
+        const result = await assayInProcess(args);
         expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(ExitCode.unavailable);
         expect(result.stderr).toContain(`${join(dir, "assay.json")}: field \`head.probe\`: `);
         expectOneCleanLine(result);

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
 
@@ -45,13 +45,13 @@ const AUROC = /│\s*\d+\s*│\s*([\d.]+)\s*│\s*([\d.]+)\s*│\s*([\d.]+)\s*�
 describe("assay probe", () => {
   const model = join(work, "encoder");
   beforeAll(async () => {
-    const made = await runAssay(["model", "make-tiny", model, "--kind", "encoder"]);
+    const made = await assayInProcess(["model", "make-tiny", model, "--kind", "encoder"]);
     expect(made.code, made.stderr).toBe(ExitCode.ok);
   });
 
   it("fits a probe that separates held-out answers, writes a model, and eval reads it back", async () => {
     const out = join(work, "fitted");
-    const fit = await runAssay([
+    const fit = await assayInProcess([
       "probe",
       "fit",
       model,
@@ -72,7 +72,7 @@ describe("assay probe", () => {
     expect(config.head.type).toBe("probe");
     expect(config.head.probe).toHaveLength(32);
 
-    const evaluated = await runAssay([
+    const evaluated = await assayInProcess([
       "probe",
       "eval",
       out,
@@ -93,7 +93,14 @@ describe("assay probe", () => {
       unlabelled,
       `${JSON.stringify({ id: "a", question: "q", answer: "x", label: true })}\n${JSON.stringify({ id: "b", question: "q", answer: "y" })}\n`,
     );
-    const missing = await runAssay(["probe", "fit", model, unlabelled, "--out", join(work, "x")]);
+    const missing = await assayInProcess([
+      "probe",
+      "fit",
+      model,
+      unlabelled,
+      "--out",
+      join(work, "x"),
+    ]);
     expect(missing.code).toBe(ExitCode.refused);
     expect(missing.stderr).toMatch(/unlabelled\.jsonl:2.*label.*expected true or false/);
 
@@ -102,13 +109,22 @@ describe("assay probe", () => {
       single,
       `${JSON.stringify({ id: "a", question: "q", answer: "x", label: true })}\n`,
     );
-    const one = await runAssay(["probe", "eval", model, single]);
+    const one = await assayInProcess(["probe", "eval", model, single]);
     expect(one.code).toBe(ExitCode.refused);
     expect(one.stderr).toMatch(
       /all 1 answers are labelled true; a probe needs answers of both labels/,
     );
 
-    const folds = await runAssay(["probe", "fit", model, single, "--out", work, "--folds", "1"]);
+    const folds = await assayInProcess([
+      "probe",
+      "fit",
+      model,
+      single,
+      "--out",
+      work,
+      "--folds",
+      "1",
+    ]);
     expect(folds.code).toBe(ExitCode.usage);
     expect(folds.stderr).toMatch(/--folds to be an integer from 2 and up/);
   });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTinyModel } from "@assay/model-tools";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { Template } from "@huggingface/jinja";
 import { Tokenizer } from "@huggingface/tokenizers";
 import * as ort from "onnxruntime-node";
@@ -108,12 +108,12 @@ describe("a chat verifier's exported scores", () => {
       `default:\n  scorers:\n    - { name: verifier, args: { model: ${JSON.stringify(dir)} } }\n`,
     );
     const store = join(work, "store");
-    const run = await runAssay(
+    const run = await assayInProcess(
       ["run", "data.jsonl", "--spec", "spec.yaml", "--db", store, "--run-id", "chat", "--json"],
       { cwd: work },
     );
     expect(run.code, run.stderr).toBe(ExitCode.ok);
-    const exported = await runAssay(["export", "chat", "--db", store], { cwd: work });
+    const exported = await assayInProcess(["export", "chat", "--db", store], { cwd: work });
     expect(exported.code, exported.stderr).toBe(ExitCode.ok);
     const rows = exported.stdout
       .trim()

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTinyModel } from "@assay/model-tools";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TOKENS } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
@@ -26,12 +26,12 @@ function specFor(dir: string): string {
 async function scoreWith(model: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   runs += 1;
   const db = join(work, `store-${runs}`);
-  const run = await runAssay(
+  const run = await assayInProcess(
     ["run", dataset, "--spec", specFor(model), "--db", db, "--run-id", "r", ...args],
     { cwd: work, env },
   );
   expect(run.code, run.stderr).toBe(ExitCode.ok);
-  const report = await runAssay(["report", "r", "--db", db, "--json"], { cwd: work });
+  const report = await assayInProcess(["report", "r", "--db", db, "--json"], { cwd: work });
   const effort = JSON.parse(report.stdout).report.verifierEffort;
   const line = run.stderr.split("\n").find((l) => l.startsWith("Verifier ")) ?? "";
   return { cached: effort.byScorer[0].cachedInputTokens as number, line };
@@ -102,7 +102,7 @@ describe("the verifier flags' help and errors", () => {
   });
 
   it.each(["run", "worker"])("`assay %s --help` prints each default once", async (command) => {
-    const { code, stdout } = await runAssay([command, "--help"]);
+    const { code, stdout } = await assayInProcess([command, "--help"]);
     expect(code).toBe(ExitCode.ok);
     const help = stdout.replace(/\s+/g, " ");
     for (const [flag, shown] of [
@@ -131,14 +131,14 @@ describe("the verifier flags' help and errors", () => {
       ["run", "x.jsonl"],
       ["worker", "--pool", "gpu"],
     ]) {
-      const { code, stderr } = await runAssay([...args, ...flag]);
+      const { code, stderr } = await assayInProcess([...args, ...flag]);
       expect(code).toBe(ExitCode.usage);
       expect(stderr).toContain(message);
     }
   });
 
   it("refuses a bad ASSAY_PREFIX_REUSE, naming it", async () => {
-    const { code, stderr } = await runAssay(["run", dataset, "--spec", specFor(model)], {
+    const { code, stderr } = await assayInProcess(["run", dataset, "--spec", specFor(model)], {
       cwd: work,
       env: { ASSAY_PREFIX_REUSE: "yes" },
     });

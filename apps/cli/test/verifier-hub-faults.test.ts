@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTinyModel } from "@assay/model-tools";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { type HubRequest, LocalHub } from "@assay/test-support/local-hub";
 import { runAssay } from "@assay/test-support/run-assay";
 import { MODEL_FILES } from "@assay/verifier";
@@ -56,6 +57,7 @@ describe("assay model check <hub id>", () => {
     const seen = hub.requests.length;
     try {
       const env = hubEnv("shared-cache");
+      // Two processes: commands in this one would take turns.
       const [first, second] = await Promise.all([
         runAssay(["model", "check", "acme/shared", "--json"], { cwd: work, env }),
         runAssay(["model", "check", "acme/shared", "--json"], { cwd: work, env }),
@@ -84,13 +86,13 @@ describe("assay model check <hub id>", () => {
     const sha = await hub.publish("acme/away", model, [...MODEL_FILES]);
     const env = hubEnv("away-cache");
     hub.goneAt.add("onnx/model.onnx");
-    const cut = await runAssay(["model", "check", "acme/away"], { cwd: work, env });
+    const cut = await assayInProcess(["model", "check", "acme/away"], { cwd: work, env });
     await hub.reopen();
     expect(cut.code).toBe(ExitCode.unavailable);
     expect(cut.stderr).toContain(`cannot reach the Hugging Face Hub at ${hub.url}`);
     expect(cut.stderr).toContain(`acme/away@${sha}/onnx/model.onnx`);
     const seen = hub.requests.length;
-    const rerun = await runAssay(["model", "check", "acme/away"], { cwd: work, env });
+    const rerun = await assayInProcess(["model", "check", "acme/away"], { cwd: work, env });
     expect(rerun.code, rerun.stderr).toBe(ExitCode.ok);
     const fetched = hub.requests
       .slice(seen)
@@ -103,7 +105,7 @@ describe("assay model check <hub id>", () => {
     await hub.publish("acme/gated", model, [...MODEL_FILES]);
     const repo = hub.repos.get("acme/gated");
     if (repo !== undefined) repo.gatedToken = "hf_granted";
-    const refused = await runAssay(["model", "check", "acme/gated"], {
+    const refused = await assayInProcess(["model", "check", "acme/gated"], {
       cwd: work,
       env: hubEnv("gated-none"),
     });
@@ -112,7 +114,7 @@ describe("assay model check <hub id>", () => {
 
     const tokenPath = join(work, "token-file");
     writeFileSync(tokenPath, "  hf_granted\n");
-    const byPath = await runAssay(["model", "check", "acme/gated"], {
+    const byPath = await assayInProcess(["model", "check", "acme/gated"], {
       cwd: work,
       env: hubEnv("gated-path", { HF_TOKEN_PATH: tokenPath }),
     });
@@ -121,7 +123,7 @@ describe("assay model check <hub id>", () => {
     const home = join(work, "hf-home");
     mkdirSync(home, { recursive: true });
     writeFileSync(join(home, "token"), "hf_granted\n");
-    const byHome = await runAssay(["model", "check", "acme/gated"], {
+    const byHome = await assayInProcess(["model", "check", "acme/gated"], {
       cwd: work,
       env: hubEnv("gated-home", { HF_HOME: home }),
     });
@@ -144,7 +146,7 @@ describe("assay model check <hub id>", () => {
     const sandbox = join(work, "hostile-sandbox");
     mkdirSync(sandbox);
     const env = hubEnv("unused", { ASSAY_MODEL_CACHE: join(sandbox, "cache") });
-    const refused = await runAssay(["model", "check", "acme/hostile"], { cwd: work, env });
+    const refused = await assayInProcess(["model", "check", "acme/hostile"], { cwd: work, env });
     expect(refused.code).toBe(ExitCode.unavailable);
     expect(refused.stderr).toContain(
       "refused: entry 5 of the Hub's file list (paths-info) names the path `onnx/../../y`, which holds `..`",
@@ -163,7 +165,7 @@ describe("assay model check <hub id>", () => {
     const seen = hub.requests.length;
     try {
       const env = hubEnv("busy-cache", { ASSAY_HUB_RETRY_WAIT: "1" });
-      const busy = await runAssay(["model", "check", "acme/busy"], { cwd: work, env });
+      const busy = await assayInProcess(["model", "check", "acme/busy"], { cwd: work, env });
       expect(busy.code).toBe(ExitCode.unavailable);
       const tries = hub.requests.slice(seen).length;
       expect(tries).toBeGreaterThan(1);
@@ -183,7 +185,10 @@ describe("assay model check <hub id>", () => {
     try {
       const endpoint = hub.url.replace("://", `://ci:${encodeURIComponent("s3cret@mirror")}@`);
       const env = hubEnv("mirror-cache", { HF_ENDPOINT: endpoint });
-      const mirrored = await runAssay(["model", "check", "acme/mirrored"], { cwd: work, env });
+      const mirrored = await assayInProcess(["model", "check", "acme/mirrored"], {
+        cwd: work,
+        env,
+      });
       expect(mirrored.code, mirrored.stderr).toBe(ExitCode.ok);
       expect(hub.requests.slice(seen).every((r) => r.authorization?.startsWith("Basic "))).toBe(
         true,
@@ -198,7 +203,7 @@ describe("assay model check <hub id>", () => {
     hub.knownTokens = new Set(["hf_current"]);
     try {
       const env = hubEnv("revoked-cache", { HF_TOKEN: "hf_revoked" });
-      const refused = await runAssay(["model", "check", "acme/open"], { cwd: work, env });
+      const refused = await assayInProcess(["model", "check", "acme/open"], { cwd: work, env });
       expect(refused.code).toBe(ExitCode.unavailable);
       expect(refused.stderr).toContain(
         "answered 401: it refused the access token from HF_TOKEN (invalid, expired or revoked)",

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTinyModel } from "@assay/model-tools";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { LocalHub } from "@assay/test-support/local-hub";
-import { runAssay } from "@assay/test-support/run-assay";
 import { MODEL_FILES } from "@assay/verifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
@@ -35,7 +35,7 @@ describe("assay run with a hub-id verifier", () => {
   it("downloads from HF_ENDPOINT and stores the commit sha with each score", async () => {
     const env = { HF_ENDPOINT: hub.url, ASSAY_MODEL_CACHE: join(work, "cache") };
     const store = join(work, "store");
-    const run = await runAssay(
+    const run = await assayInProcess(
       ["run", dataset, "--spec", spec, "--db", store, "--run-id", "hub", "--json"],
       { cwd: work, env },
     );
@@ -43,7 +43,7 @@ describe("assay run with a hub-id verifier", () => {
     expect(JSON.parse(run.stdout).results).toBe(1);
     // Not a terminal: no download bars in the log.
     expect(run.stderr).not.toContain("downloading");
-    const exported = await runAssay(["export", "hub", "--db", store], { cwd: work, env });
+    const exported = await assayInProcess(["export", "hub", "--db", store], { cwd: work, env });
     expect(exported.code, exported.stderr).toBe(ExitCode.ok);
     const rows = exported.stdout
       .trim()

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTinyModel } from "@assay/model-tools";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
 
@@ -55,7 +55,16 @@ describe("verifier args that cannot work with the model", () => {
   ])("refuse the run with %s before anything is stored (exit 3)", async (name, args, message) => {
     const file = spec(name.replaceAll(" ", "-"), args);
     const db = join(work, `store-${name.replaceAll(" ", "-")}`);
-    const run = await runAssay(["run", dataset, "--spec", file, "--db", db, "--run-id", "bad"]);
+    const run = await assayInProcess([
+      "run",
+      dataset,
+      "--spec",
+      file,
+      "--db",
+      db,
+      "--run-id",
+      "bad",
+    ]);
     expect(run.code, run.stderr).toBe(ExitCode.refused);
     // One line naming the spec file, the scorer and the argument, and how to fix it.
     expect(run.stderr).toContain(`${file}: default scorer #1 (verifier): `);
@@ -66,7 +75,7 @@ describe("verifier args that cannot work with the model", () => {
 
   it("refuse `assay produce` the same way, before Redis or Postgres is reached", async () => {
     const file = spec("produce", { repetitions: 4 });
-    const produce = await runAssay(["produce", dataset, "--spec", file], {
+    const produce = await assayInProcess(["produce", dataset, "--spec", file], {
       env: { DATABASE_URL: "postgres://127.0.0.1:1/none", REDIS_URL: "redis://127.0.0.1:1" },
     });
     expect(produce.code, produce.stderr).toBe(ExitCode.refused);
@@ -78,10 +87,19 @@ describe("selection ablation by criterion and variant", () => {
   it("reports each criterion alone and the first k variants; the full mean is the run's own", async () => {
     const db = join(work, "store-ablation");
     const file = spec("ablation", { repetitions: 2 }, true);
-    const run = await runAssay(["run", dataset, "--spec", file, "--db", db, "--run-id", "ck"]);
+    const run = await assayInProcess([
+      "run",
+      dataset,
+      "--spec",
+      file,
+      "--db",
+      db,
+      "--run-id",
+      "ck",
+    ]);
     expect(run.code, run.stderr).toBe(ExitCode.ok);
 
-    const json = await runAssay(["report", "ck", "--db", db, "--format", "json"]);
+    const json = await assayInProcess(["report", "ck", "--db", db, "--format", "json"]);
     expect(json.code, json.stderr).toBe(ExitCode.ok);
     const { report, ablation } = JSON.parse(json.stdout);
     expect(ablation.criteria).toEqual(["correctness", "completeness"]);
@@ -96,7 +114,7 @@ describe("selection ablation by criterion and variant", () => {
     expect(ablation.rows[0].selected).toEqual(report.accuracy.selected);
     expect(report.accuracy.selected.of).toBe(6);
 
-    const table = await runAssay(["report", "ck", "--db", db]);
+    const table = await assayInProcess(["report", "ck", "--db", db]);
     expect(table.stdout).toMatch(
       /Selection ablation \(verifier, best_of_n; 2 criteria × 2 variants\)/,
     );
@@ -104,9 +122,9 @@ describe("selection ablation by criterion and variant", () => {
 
     const single = spec("single", { criteria: ["correctness"] }, true);
     expect(
-      (await runAssay(["run", dataset, "--spec", single, "--db", db, "--run-id", "c1"])).code,
+      (await assayInProcess(["run", dataset, "--spec", single, "--db", db, "--run-id", "c1"])).code,
     ).toBe(0);
-    const plain = await runAssay(["report", "c1", "--db", db, "--format", "json"]);
+    const plain = await assayInProcess(["report", "c1", "--db", db, "--format", "json"]);
     expect(JSON.parse(plain.stdout).ablation).toBeNull();
   });
 });
