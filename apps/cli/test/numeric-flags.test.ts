@@ -1,4 +1,4 @@
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import type { CommandUnknownOpts as Command, Option } from "@commander-js/extra-typings";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
@@ -62,14 +62,6 @@ function mandatoryValue(option: Option): string {
   return option.argChoices?.[0] ?? "out";
 }
 
-async function inBatches<T, R>(items: T[], size: number, each: (item: T) => Promise<R>) {
-  const results: R[] = [];
-  for (let i = 0; i < items.length; i += size) {
-    results.push(...(await Promise.all(items.slice(i, i + size).map(each))));
-  }
-  return results;
-}
-
 describe("numeric flags", () => {
   const flags = numericFlags();
 
@@ -105,17 +97,15 @@ describe("numeric flags", () => {
   });
 
   // The parsers above refuse each bad value; what a user sees of a refusal (exit 2, the
-  // flag named) is the command line's, so each flag is tried once as a user would, the bad
-  // values taking turns so that each is seen on some command.
+  // flag named) is the command line's, so each flag is tried once as a user would type
+  // it, the bad values taking turns so that each is seen on some command.
   it("refuse a bad value as bad usage (2), naming the flag, on every command", async () => {
-    const cases = flags.map(({ prefix, flag }, i) => ({
-      args: [...prefix, `${flag}=${BAD_VALUES[i % BAD_VALUES.length]}`],
-      flag,
-    }));
-    const results = await inBatches(cases, 4, async ({ args, flag }) => {
-      const { code, stderr } = await runAssay(args);
-      return { command: args.join(" "), code, namesFlag: stderr.includes(flag), stderr };
-    });
+    const results = [];
+    for (const [i, { prefix, flag }] of flags.entries()) {
+      const args = [...prefix, `${flag}=${BAD_VALUES[i % BAD_VALUES.length]}`];
+      const { code, stderr } = await assayInProcess(args);
+      results.push({ command: args.join(" "), code, namesFlag: stderr.includes(flag), stderr });
+    }
     const wrong = results.filter((r) => r.code !== ExitCode.usage || !r.namesFlag);
     expect(wrong, JSON.stringify(wrong, null, 2)).toEqual([]);
   });
