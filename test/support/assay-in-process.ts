@@ -18,7 +18,7 @@ export interface InProcessOptions {
  * A command costs a fraction of a process of its own: no Node start, no module loading,
  * and the embedded store's WebAssembly compiled once per test process (about 1.3 s of
  * CPU saved per command). What only a process shows stays with `runAssay`: signals,
- * standard input, the exit of a real process, the built files.
+ * standard input, two commands at once, the exit of a real process, the built files.
  *
  * Commands run one at a time, as each swaps the process-wide stdout, stderr, environment,
  * working directory and exit code, and restores them after. A command that leaves a
@@ -49,6 +49,11 @@ async function runInProcess(args: string[], options: InProcessOptions): Promise<
   const listenersBefore = processListeners();
   const exitCode = process.exitCode;
   process.exitCode = undefined;
+  // A command that ends its process would end the test runner's: it fails instead.
+  const exit = process.exit;
+  process.exit = ((code?: number) => {
+    throw new Error(`assay ${args.join(" ")} called process.exit(${code ?? ""})`);
+  }) as typeof process.exit;
   try {
     process.chdir(options.cwd ?? REPO);
     const code = await runCli(args);
@@ -58,6 +63,7 @@ async function runInProcess(args: string[], options: InProcessOptions): Promise<
     }
     return { code, stdout: stdout.text(), stderr: stderr.text() };
   } finally {
+    process.exit = exit;
     process.exitCode = exitCode;
     process.chdir(cwd);
     restoreEnv();
