@@ -11,8 +11,8 @@ import {
   scanKeys,
 } from "@assay/queue";
 import { openStore, type Store } from "@assay/store";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { type OwnCluster, startRedisCluster } from "@assay/test-support/redis-cluster";
-import { runAssay } from "@assay/test-support/run-assay";
 import { scoreJob } from "@assay/test-support/score-job";
 import { DATABASE_URL, deletePrefix, dropSchema, freshSchema } from "@assay/test-support/services";
 import { Cluster } from "ioredis";
@@ -56,7 +56,7 @@ describe("produce and work through a Redis Cluster", () => {
       prefix: PREFIX,
       extraArgs: ["--concurrency", "8"],
     });
-    const produced = await runAssay([
+    const produced = await assayInProcess([
       "produce",
       dataset,
       ...["--db", DATABASE_URL, "--db-schema", schema, "--redis", cluster.url],
@@ -70,7 +70,7 @@ describe("produce and work through a Redis Cluster", () => {
     const run = await store.getRun("cluster");
     expect(run?.plannedResults).toBe(2 * SAMPLES);
     expect(run?.finishedAt).not.toBeNull();
-    const status = await runAssay([
+    const status = await assayInProcess([
       "status",
       "cluster",
       ...["--db", DATABASE_URL, "--db-schema", schema, "--redis", cluster.url],
@@ -140,7 +140,7 @@ describe("produce and work through a Redis Cluster", () => {
       await expect(connecting).rejects.toBeInstanceOf(ConfigError);
       await expect(connecting).rejects.toThrow(`--queue-prefix "${prefix}" has ${problem}`);
     }
-    const refused = await runAssay([
+    const refused = await assayInProcess([
       "produce",
       dataset,
       ...["--db", DATABASE_URL, "--db-schema", schema, "--redis", cluster.url],
