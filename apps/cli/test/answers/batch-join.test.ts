@@ -250,7 +250,7 @@ describe.each(["pglite", "postgres"] as const)("assay run --answers (%s)", (stor
           .sort(),
       );
     },
-    // Six commands in child processes, each loading the CLI from source.
+    // Six commands, two of them runs: minutes on a busy machine.
     900_000,
   );
 });
