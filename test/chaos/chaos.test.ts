@@ -145,6 +145,7 @@ describe("chaos: killed workers and a killed Redis", () => {
   async function killWorkerHoldingJobs(index: number): Promise<WorkerKill> {
     const victim = workers[index] as WorkerProcess;
     let atKill: WorkerCounts | undefined;
+    let lastQueue: unknown;
     let before = 0;
     await waitFor(
       async () => {
@@ -153,12 +154,17 @@ describe("chaos: killed workers and a killed Redis", () => {
           cpuQueueCounts(redis.url, prefix),
           reexecuted(),
         ]);
-        [atKill, before] = [counts, all];
+        [atKill, lastQueue, before] = [counts, queue, all];
         return inFlight(counts) > 0 && queue.waiting > 0;
       },
       PRECONDITION_MS,
       `worker ${index} to hold jobs in flight while more wait in the queue`,
-    );
+    ).catch((error: unknown) => {
+      // What the worker and the queue last showed tells a stuck worker from a drained queue.
+      throw new Error(
+        `${String(error)}; last seen: worker ${index} ${JSON.stringify(atKill)}, queue ${JSON.stringify(lastQueue)}`,
+      );
+    });
     victim.child.kill("SIGKILL");
     expect(await victim.exited).toBe("SIGKILL");
     const held = atKill as WorkerCounts;
