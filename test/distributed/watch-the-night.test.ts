@@ -54,32 +54,14 @@ describe("a night you can watch", () => {
     prefixes.push(prefix);
     return prefix;
   };
+  const services = ["--db", DATABASE_URL, "--db-schema", schema, "--redis", REDIS_URL];
   const produceArgs = (runId: string, prefix: string) => [
-    "produce",
-    dataset,
-    "--run-id",
-    runId,
-    "--db",
-    DATABASE_URL,
-    "--db-schema",
-    schema,
-    "--redis",
-    REDIS_URL,
-    "--queue-prefix",
-    prefix,
+    ...["produce", dataset, "--run-id", runId],
+    ...services,
+    ...["--queue-prefix", prefix],
   ];
   /** Status as an operator types it the morning after: no --queue-prefix. */
-  const status = (runId: string) =>
-    assayInProcess([
-      "status",
-      runId,
-      "--db",
-      DATABASE_URL,
-      "--db-schema",
-      schema,
-      "--redis",
-      REDIS_URL,
-    ]);
+  const status = (runId: string) => assayInProcess(["status", runId, ...services]);
 
   it("shows the share read and an ETA, says no worker serves the queue, and stops on SIGTERM saying how to resume", async () => {
     const prefix = freshQueues();

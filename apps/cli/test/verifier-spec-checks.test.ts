@@ -24,6 +24,11 @@ function spec(name: string, args: Record<string, unknown>, selection = false): s
   return file;
 }
 
+/** `assay run` of the tasks with a spec, into a store folder. */
+function runArgs(specFile: string, db: string, runId: string): string[] {
+  return ["run", dataset, "--spec", specFile, "--db", db, "--run-id", runId];
+}
+
 beforeAll(async () => {
   model = await makeTinyModel(join(work, "tiny"), { kind: "decoder", head: "distribution" });
   const tasks = Array.from({ length: 6 }, (_, t) => ({
@@ -55,16 +60,7 @@ describe("verifier args that cannot work with the model", () => {
   ])("refuse the run with %s before anything is stored (exit 3)", async (name, args, message) => {
     const file = spec(name.replaceAll(" ", "-"), args);
     const db = join(work, `store-${name.replaceAll(" ", "-")}`);
-    const run = await assayInProcess([
-      "run",
-      dataset,
-      "--spec",
-      file,
-      "--db",
-      db,
-      "--run-id",
-      "bad",
-    ]);
+    const run = await assayInProcess(runArgs(file, db, "bad"));
     expect(run.code, run.stderr).toBe(ExitCode.refused);
     // One line naming the spec file, the scorer and the argument, and how to fix it.
     expect(run.stderr).toContain(`${file}: default scorer #1 (verifier): `);
@@ -87,16 +83,7 @@ describe("selection ablation by criterion and variant", () => {
   it("reports each criterion alone and the first k variants; the full mean is the run's own", async () => {
     const db = join(work, "store-ablation");
     const file = spec("ablation", { repetitions: 2 }, true);
-    const run = await assayInProcess([
-      "run",
-      dataset,
-      "--spec",
-      file,
-      "--db",
-      db,
-      "--run-id",
-      "ck",
-    ]);
+    const run = await assayInProcess(runArgs(file, db, "ck"));
     expect(run.code, run.stderr).toBe(ExitCode.ok);
 
     const json = await assayInProcess(["report", "ck", "--db", db, "--format", "json"]);
@@ -121,9 +108,7 @@ describe("selection ablation by criterion and variant", () => {
     expect(table.stdout).toMatch(/criterion completeness alone/);
 
     const single = spec("single", { criteria: ["correctness"] }, true);
-    expect(
-      (await assayInProcess(["run", dataset, "--spec", single, "--db", db, "--run-id", "c1"])).code,
-    ).toBe(0);
+    expect((await assayInProcess(runArgs(single, db, "c1"))).code).toBe(0);
     const plain = await assayInProcess(["report", "c1", "--db", db, "--format", "json"]);
     expect(JSON.parse(plain.stdout).ablation).toBeNull();
   });
