@@ -7,10 +7,10 @@
 // slice rollups, or an undeclared field) against the same read from the rollups (the
 // comparison also from the counts its completion stored against the run before it).
 //
-//   npm run bench:morning -- --rows 100000,1000000 --runs 2 --reps 3
+//   npm run bench:morning -- --rows 100000,1000000 --runs 3 --reps 3
 //
-// The reports are of the last run, compared with the one before it, with a trend over every
-// run built.
+// The reports are of the last run, compared with the one before it (and, with 3 runs or
+// more, with the first, pinned as the baseline), with a trend over every run built.
 import { type CountedDifferences, pairedBootstrapOfCounts } from "@assay/core";
 import { openStore } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
@@ -32,7 +32,7 @@ function flag(name: string, fallback: string): string {
   return at === -1 ? fallback : (process.argv[at + 1] ?? fallback);
 }
 const SIZES = flag("rows", "100000,1000000").split(",").map(Number);
-const RUNS = Number(flag("runs", "2"));
+const RUNS = Number(flag("runs", "3"));
 const REPS = Number(flag("reps", "3"));
 const CANDIDATES = 4;
 
@@ -112,14 +112,18 @@ for (const rows of SIZES) {
   const pool = new pg.Pool({ connectionString: DATABASE_URL, options: `-c search_path=${schema}` });
   try {
     const built = await timed(() => build(pool, rows));
+    // The first run is the release the others are compared with (`assay baseline`), pinned
+    // once it is complete, so each later run completes with its comparison with it counted.
     const completed = await timed(async () => {
       for (const id of await built.value) {
         await store.refreshPlannerStatistics("written", id);
         await store.writeRollups(id);
+        if (id === built.value[0] && RUNS >= 3) await store.pinBaseline(id);
       }
     });
     // The morning: the last run reported against the one before it, the trend over all.
     const [a, b] = built.value.slice(-2) as [string, string];
+    const release = built.value[0] as string;
     const trendRuns = RUNS;
     console.log(
       `${rows} rows x ${RUNS} runs: built in ${fmt(built.ms / 1000, 1)} s, completed (statistics + rollups) in ${fmt(completed.ms / 1000, 1)} s`,
@@ -132,6 +136,19 @@ for (const rows of SIZES) {
       [
         "report --compare --by",
         () => reportBundle(runner, b, { trendRuns, compareRunId: a, by: "metadata.kind" }),
+      ],
+      ...(RUNS >= 3
+        ? [
+            [
+              "report --compare <pinned baseline>",
+              () => reportBundle(runner, b, { trendRuns, compareRunId: release }),
+            ] satisfies [string, () => Promise<unknown>],
+          ]
+        : []),
+      // A pair nobody counted (the older run against the newer): paired from task rollups.
+      [
+        "report --compare <uncounted pair>",
+        () => reportBundle(runner, a, { trendRuns, compareRunId: b }),
       ],
       ["compare pairing, raw rows", () => compared(runner, b, a, "raw rows")],
       ["compare pairing, task rollups", () => compared(runner, b, a, "task rollups")],

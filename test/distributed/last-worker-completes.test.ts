@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ExitCode } from "@assay/cli";
 import { RunSpecSchema } from "@assay/core";
 import { produce } from "@assay/pipeline";
 import { runWorker } from "@assay/pipeline/worker";
@@ -9,6 +10,7 @@ import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
 import { pairedDifferences, runnerOf } from "@assay/store/reports";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -23,7 +25,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const TASKS = 300;
-const NIGHTS = ["night", "night-2"];
+const NIGHTS = ["night", "night-2", "night-3"];
 const spec = RunSpecSchema.parse({
   default: { scorers: [{ name: "f1" }, { name: "exact" }] },
   selection: { verifier: "f1", check: "exact" },
@@ -101,6 +103,19 @@ describe("a night nobody follows", () => {
         }
         // No producer waits and nobody runs `assay status`.
         await waitFor(async () => store.hasRollups(night), 60_000, `${night}'s rollups`);
+        if (night === "night") {
+          // The release the nights after it are compared with as well.
+          const pinned = await assayInProcess([
+            "baseline",
+            "night",
+            "--db",
+            DATABASE_URL,
+            "--db-schema",
+            schema,
+          ]);
+          expect(pinned.code, pinned.stderr).toBe(ExitCode.ok);
+          expect(pinned.stdout).toContain('Pinned night as the baseline of "nightly"');
+        }
       }
     } finally {
       stop.abort();
@@ -119,25 +134,34 @@ describe("a night nobody follows", () => {
     const completed = logs.filter((line) => line.includes('"msg":"run completed"'));
     expect(completed).toHaveLength(NIGHTS.length);
 
-    // The morning's `report night-2 --compare night` reads the counts the worker stored.
+    // The morning's `report night-2 --compare night` reads the counts the worker stored, and
+    // so does `report night-3 --compare night`, the pinned baseline two nights back.
     const runner = runnerOf(driverOf(store));
     expect(
-      await queryRows(store, "SELECT compared_with FROM run_rollups WHERE run_id = 'night-2'"),
-    ).toEqual([{ compared_with: "night" }]);
-    const stored = await pairedDifferences(runner, "night-2", "night", "comparison rollups");
-    expect(stored.map((d) => d.metric)).toEqual(["pass@1", "selected", "oracle", "exact", "f1"]);
-    // Pairing the two runs' task rollups or raw rows now: the same counts, and the same
-    // sums up to the order the database added them in (f1 means are thirds).
-    for (const source of ["task rollups", "raw rows"] as const) {
-      const now = await pairedDifferences(runner, "night-2", "night", source);
-      expect(
-        stored.map((d) => d.counted.differences),
-        source,
-      ).toEqual(now.map((d) => d.counted.differences));
-      stored.forEach((d, i) => {
-        expect(d.counted.currentSum).toBeCloseTo(now[i]?.counted.currentSum ?? Number.NaN, 9);
-        expect(d.counted.baselineSum).toBeCloseTo(now[i]?.counted.baselineSum ?? Number.NaN, 9);
-      });
+      await queryRows(
+        store,
+        "SELECT run_id, compared_with, compared_with_pinned FROM run_rollups WHERE run_id LIKE 'night-%' ORDER BY run_id",
+      ),
+    ).toEqual([
+      { run_id: "night-2", compared_with: "night", compared_with_pinned: null },
+      { run_id: "night-3", compared_with: "night-2", compared_with_pinned: "night" },
+    ]);
+    for (const current of ["night-2", "night-3"]) {
+      const stored = await pairedDifferences(runner, current, "night", "comparison rollups");
+      expect(stored.map((d) => d.metric)).toEqual(["pass@1", "selected", "oracle", "exact", "f1"]);
+      // Pairing the two runs' task rollups or raw rows now: the same counts, and the same
+      // sums up to the order the database added them in (f1 means are thirds).
+      for (const source of ["task rollups", "raw rows"] as const) {
+        const now = await pairedDifferences(runner, current, "night", source);
+        expect(
+          stored.map((d) => d.counted.differences),
+          `${current}, ${source}`,
+        ).toEqual(now.map((d) => d.counted.differences));
+        stored.forEach((d, i) => {
+          expect(d.counted.currentSum).toBeCloseTo(now[i]?.counted.currentSum ?? Number.NaN, 9);
+          expect(d.counted.baselineSum).toBeCloseTo(now[i]?.counted.baselineSum ?? Number.NaN, 9);
+        });
+      }
     }
   });
 });

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { Command } from "@commander-js/extra-typings";
 import { registerAbandon } from "./commands/abandon.js";
+import { registerBaseline } from "./commands/baseline.js";
 import { registerExport } from "./commands/export.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerModel } from "./commands/model.js";
@@ -37,6 +38,7 @@ export function createProgram() {
   registerExport(program);
   registerMigrate(program);
   registerAbandon(program);
+  registerBaseline(program);
   registerPrune(program);
   registerPrices(program);
   registerRequests(program);

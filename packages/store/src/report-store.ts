@@ -1,6 +1,7 @@
 import type { CandidateQuery, ReportBundle, SampleRecord } from "@assay/core";
 import type { AblationCandidateRow } from "./reports/ablation-candidates.js";
 import type { BundleOptions } from "./reports/report-bundle.js";
+import type { BaselinePin } from "./reports/rollups/baselines.js";
 import type { SelectionStats } from "./reports/selection-stats.js";
 
 /** The report queries, and the rollups that let them read a few rows instead of every score. */
@@ -31,6 +32,18 @@ export interface ReportStore {
   writeRollups(runId: string): Promise<void>;
   /** Forgets the run's rollups, so its reports read raw rows until they are written again. */
   dropRollups(runId: string): Promise<void>;
+  /**
+   * Pins a completed run as its name's baseline: runs of that name completed later are also
+   * compared with it at completion (`assay baseline`).
+   */
+  pinBaseline(runId: string): Promise<BaselinePin>;
+  /**
+   * Whether the run's comparison with that baseline was counted at completion, so that a
+   * report of the pair reads neither run's raw rows.
+   */
+  comparisonCounted(runId: string, baselineRunId: string): Promise<boolean>;
+  /** Unpins the run if it is a baseline; the name it was pinned for, else null. */
+  unpinBaseline(runId: string): Promise<string | null>;
   /**
    * Refreshes the planner's statistics of the tables a run wrote (`written`), or of its
    * selections and rollups (`derived`), so later queries are planned for their real size:

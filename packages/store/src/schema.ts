@@ -292,11 +292,17 @@ export const runRollups = pgTable("run_rollups", {
    * the run completed last before it under the same name. Null when there was none.
    */
   comparedWith: text("compared_with"),
+  /**
+   * The baseline pinned for the run's name (`run_baselines`) that its comparison was also
+   * rolled up with, when that is another run than `comparedWith`. Null when none was.
+   */
+  comparedWithPinned: text("compared_with_pinned"),
   rolledUpAt: timestamp("rolled_up_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 /**
- * `report <run> --compare <its predecessor>` counted at completion: the paired-difference
+ * `report <run> --compare <its predecessor>` (and `<its name's pinned baseline>`) counted at
+ * completion: the paired-difference
  * counts of paired-differences.ts, in the order it gives them, so the morning's comparison
  * reads a few rows per figure instead of joining two runs' tasks.
  */
@@ -320,10 +326,21 @@ export const comparisonRollups = pgTable(
     squareSum: doublePrecision("square_sum"),
   },
   (t) => [
-    primaryKey({ columns: [t.runId, t.position] }),
+    primaryKey({ columns: [t.runId, t.baselineRunId, t.position] }),
     index("comparison_rollups_baseline_idx").on(t.baselineRunId),
   ],
 );
+
+/**
+ * The run each name's later runs are compared with at completion besides the one before
+ * them (`assay baseline <run-id>`): a release or reference run a morning report keeps
+ * comparing with, counted once per run instead of pairing two runs' tasks at report time.
+ */
+export const runBaselines = pgTable("run_baselines", {
+  name: text("name").primaryKey(),
+  runId: text("run_id").notNull(),
+  pinnedAt: timestamp("pinned_at", { withTimezone: true }).notNull().defaultNow(),
+});
 
 /**
  * Each task's mean scored value per scorer of a rolled-up run, what `report --compare` pairs

@@ -15,6 +15,7 @@ import { type ResultKey, resultKeyOfJob, type ScoreJob } from "@assay/core";
 import { BatchedWriter, type BatchedWriterOptions } from "./batched-writer.js";
 import type { BulkTarget } from "./bulk/bulk-statement.js";
 import { pingDatabase } from "./connection-lost.js";
+import { inTransaction } from "./in-transaction.js";
 import { refreshPlannerStatistics } from "./planner-statistics.js";
 import { importPrices, type PriceImport } from "./prices/import-prices.js";
 import { type PruneOutcome, type PruneSelection, pruneRuns } from "./prune/prune-runs.js";
@@ -61,6 +62,8 @@ import {
 import { pairScores } from "./reports/pair-scores.js";
 import { type BundleOptions, reportBundle } from "./reports/report-bundle.js";
 import { metadataPath } from "./reports/report-options.js";
+import { type BaselinePin, pinBaseline, unpinBaseline } from "./reports/rollups/baselines.js";
+import { comparisonCounted } from "./reports/rollups/comparison-rollups.js";
 import { hasRollups } from "./reports/rollups/read-rollups.js";
 import { sliceRollupsMissing } from "./reports/rollups/slice-rollups.js";
 import { dropRollups, writeRollups } from "./reports/rollups/write-rollups.js";
@@ -353,6 +356,18 @@ export class SqlStore implements Store {
     const runner = await this.#runner();
     await refusePrunedRun(runner, runId, "reopened");
     await dropRollups(runner, runId);
+  }
+
+  async pinBaseline(runId: string): Promise<BaselinePin> {
+    return inTransaction(await this.#driver(), (runner) => pinBaseline(runner, runId));
+  }
+
+  async comparisonCounted(runId: string, baselineRunId: string): Promise<boolean> {
+    return comparisonCounted(await this.#runner(), runId, baselineRunId);
+  }
+
+  async unpinBaseline(runId: string): Promise<string | null> {
+    return unpinBaseline(await this.#runner(), runId);
   }
 
   async pruneRuns(selection: PruneSelection, options: { dryRun: boolean }): Promise<PruneOutcome> {

@@ -23,7 +23,7 @@ import { sample, scored, unscored } from "./fixtures.js";
 
 // `report --compare` and `report --by` read task and slice rollups once a run is rolled up
 // (migration 0020), and a run's comparison with its predecessor is counted when it
-// completes (0023): for generated pairs of runs, each rolled-up path gives exactly what the
+// completes (0023), and with its name's pinned baseline (0024): for generated pairs of runs, each rolled-up path gives exactly what the
 // raw rows gave before, and `prune` drops the task rollups with the raw partitions.
 
 interface CandidatePlan {
@@ -302,6 +302,81 @@ describe.each(DRIVER_NAMES)("report rollups on %s", (driver) => {
     await db.store.writeRollups(b);
     expect(await comparedWith()).toEqual([{ compared_with: a }]);
     expect((await judge())?.differences).toEqual([{ value: 0.25, count: 1 }]);
+  });
+
+  it("count each later run's comparison with its name's pinned baseline, as the raw rows pair them", async () => {
+    const [plan] = fc.sample(pair, { numRuns: 1, seed: 11 });
+    const tasks = plan?.tasks ?? [];
+    const night = `nightly-${randomUUID()}`;
+    const complete = async (side: 0 | 1) => {
+      const run = await seed(db, side, tasks, true, night);
+      await db.store.finishRun(run);
+      await db.store.writeRollups(run);
+      return run;
+    };
+    const compared = async (run: string) =>
+      queryRows(
+        db.store,
+        "SELECT compared_with, compared_with_pinned FROM run_rollups WHERE run_id = $1",
+        [run],
+      );
+    const runner = runnerOf(driverOf(db.store));
+    const countedAsRaw = async (run: string, baseline: string) => {
+      const raw = await pairedDifferences(runner, run, baseline, "raw rows");
+      // The generated night pairs tasks, so there are figures to get wrong.
+      expect(raw.length).toBeGreaterThan(0);
+      expect(await pairedDifferences(runner, run, baseline, "comparison rollups")).toEqual(raw);
+    };
+
+    const unfinished = await seed(db, 0, tasks, true, night);
+    expect(await db.store.pinBaseline(unfinished)).toEqual({ state: "not rolled up" });
+    const release = await complete(0);
+    expect(await db.store.pinBaseline(release)).toEqual({
+      state: "pinned",
+      name: night,
+      previous: null,
+    });
+    // Pinned and the run before: counted once.
+    const first = await complete(1);
+    expect(await compared(first)).toEqual([{ compared_with: release, compared_with_pinned: null }]);
+    // Two runs on: counted with both, each as the raw rows pair it.
+    const second = await complete(0);
+    expect(await compared(second)).toEqual([
+      { compared_with: first, compared_with_pinned: release },
+    ]);
+    await countedAsRaw(second, first);
+    await countedAsRaw(second, release);
+    // The pinned run completing again is not compared with itself.
+    await db.store.writeRollups(release);
+    expect(await compared(release)).toEqual([{ compared_with: null, compared_with_pinned: null }]);
+
+    // A resume of the baseline forgets what was counted against it.
+    await db.store.dropRollups(release);
+    expect(await compared(second)).toEqual([{ compared_with: first, compared_with_pinned: null }]);
+    await expect(pairedDifferences(runner, second, release, "comparison rollups")).rejects.toThrow(
+      /no comparison with/,
+    );
+    await db.store.writeRollups(release);
+
+    // Another pin replaces it; after an unpin runs are compared with the run before only.
+    expect(await db.store.pinBaseline(first)).toEqual({
+      state: "pinned",
+      name: night,
+      previous: release,
+    });
+    const third = await complete(1);
+    expect(await compared(third)).toEqual([{ compared_with: second, compared_with_pinned: first }]);
+    await countedAsRaw(third, first);
+    expect(await db.store.unpinBaseline(first)).toBe(night);
+    expect(await db.store.unpinBaseline(first)).toBeNull();
+    const fourth = await complete(0);
+    expect(await compared(fourth)).toEqual([{ compared_with: third, compared_with_pinned: null }]);
+
+    // An abandoned or pruned run is no baseline.
+    await db.store.abandonRun(unfinished);
+    expect(await db.store.pinBaseline(unfinished)).toEqual({ state: "abandoned" });
+    await db.store.pruneRuns({ runIds: [release] }, { dryRun: false });
+    expect(await db.store.pinBaseline(release)).toEqual({ state: "pruned" });
   });
 
   it("are dropped by prune with the run's raw partitions", async () => {

@@ -1,4 +1,9 @@
-import { PRUNE_MIN_FREE_BYTES, type PruneOutcome, type PruneSelection } from "@assay/store";
+import {
+  PRUNE_MIN_FREE_BYTES,
+  type PruneOutcome,
+  type PruneSelection,
+  type SkippedRun,
+} from "@assay/store";
 import prettyBytes from "pretty-bytes";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { lostDatabase } from "../lost-connection.js";
@@ -91,11 +96,18 @@ function describeOutcome(outcome: PruneOutcome, dryRun: boolean): string {
           (dryRun ? " Run again without --dry-run to drop them." : ""),
   );
   for (const run of outcome.skipped) {
-    const why =
-      run.reason === "unfinished"
-        ? `it has not finished (if it never will: \`assay abandon ${run.runId}\`)`
-        : "it has no rollups (resume or rerun it to write them)";
-    writeErr(`kept ${run.runId}: ${why}, so its raw rows are its only figures.\n`);
+    writeErr(`kept ${run.runId}: ${whyKept(run)}.\n`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+function whyKept(run: SkippedRun): string {
+  switch (run.reason) {
+    case "unfinished":
+      return `it has not finished (if it never will: \`assay abandon ${run.runId}\`), so its raw rows are its only figures`;
+    case "no rollups":
+      return "it has no rollups (resume or rerun it to write them), so its raw rows are its only figures";
+    case "pinned baseline":
+      return `it is a pinned baseline that later runs are compared with (\`assay baseline ${run.runId} --unpin\` first to prune it)`;
+  }
 }

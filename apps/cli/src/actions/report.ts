@@ -96,7 +96,8 @@ async function reportText(
 
 /**
  * A pruned run is reported from its rollups, which hold the figures of the default
- * settings and the slices by the fields its spec declares: a comparison, another slice
+ * settings, the slices by the fields its spec declares and the comparisons counted when it
+ * completed: another comparison, another slice
  * (--by) or another early-stop setting would read raw rows that are gone, and show a run
  * with nothing in it.
  */
@@ -114,7 +115,9 @@ async function refuseRawReportOfPruned(
   if (rawSettings.length > 0) {
     await store.refusePrunedRun(runId, `reported with ${rawSettings.join(", ")}`);
   }
-  if (flags.compare !== undefined) {
+  // A comparison counted when the run completed (with the run before it or its pinned
+  // baseline) is read from those counts, whether or not either run's raw rows remain.
+  if (flags.compare !== undefined && !(await store.comparisonCounted(runId, flags.compare))) {
     await store.refusePrunedRun(runId, "compared");
     await store.refusePrunedRun(flags.compare, "compared");
   }

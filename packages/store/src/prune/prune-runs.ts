@@ -39,9 +39,10 @@ export interface SkippedRun {
   startedAt: Date;
   /**
    * Why its raw rows stay: the rollups a pruned run is reported from are missing (an
-   * unfinished run that will never finish is abandoned first).
+   * unfinished run that will never finish is abandoned first), or it is its name's pinned
+   * baseline (`assay baseline`), whose task rollups later runs are compared with.
    */
-  reason: "unfinished" | "no rollups";
+  reason: "unfinished" | "no rollups" | "pinned baseline";
 }
 
 export interface PruneOutcome {
@@ -62,6 +63,8 @@ interface RunRow {
   finished_at: Date | string | null;
   abandoned: boolean;
   rolled_up: boolean;
+  /** Its name's pinned baseline: kept, or later runs could not be compared with it. */
+  pinned: boolean;
   samples: string | number | null;
   results: string | number | null;
   pruned: boolean;
@@ -76,6 +79,7 @@ interface RunRow {
 const RUNS = `
   SELECT r.id, r.name, r.created_at, r.finished_at, r.abandoned_at IS NOT NULL AS abandoned,
          ru.run_id IS NOT NULL AS rolled_up,
+         EXISTS (SELECT 1 FROM run_baselines b WHERE b.run_id = r.id) AS pinned,
          ru.samples, ru.results, r.pruned_at IS NOT NULL AS pruned, p.bytes, p.partitions
   FROM runs r LEFT JOIN run_rollups ru ON ru.run_id = r.id
   CROSS JOIN LATERAL (
@@ -144,6 +148,10 @@ async function prune(
     }
     if (!selected(selection, index, run)) continue;
     const startedAt = new Date(run.created_at);
+    if (run.pinned) {
+      outcome.skipped.push({ runId: run.id, startedAt, reason: "pinned baseline" });
+      continue;
+    }
     if (!run.abandoned && (run.finished_at === null || !run.rolled_up)) {
       const reason = run.finished_at === null ? "unfinished" : "no rollups";
       outcome.skipped.push({ runId: run.id, startedAt, reason });
@@ -182,8 +190,11 @@ function selected(selection: PruneSelection, newestIndex: number, run: RunRow): 
  */
 async function pruneRun(driver: StoreDriver, runId: string): Promise<boolean> {
   const marked = await inTransaction(driver, async (runner) => {
+    // A pin made since the list was read keeps the run too (pinning locks nothing of the
+    // run's row, so this reads the pins as committed now).
     const { rows } = await runner.query<{ ok: boolean }>(
       `SELECT r.pruned_at IS NULL
+              AND NOT EXISTS (SELECT 1 FROM run_baselines b WHERE b.run_id = r.id)
               AND (r.abandoned_at IS NOT NULL OR (r.finished_at IS NOT NULL
                    AND EXISTS (SELECT 1 FROM run_rollups ru WHERE ru.run_id = r.id))) AS ok
        FROM runs r WHERE r.id = $1 FOR UPDATE OF r`,

@@ -9,23 +9,21 @@ import {
   type SummedFrom,
   summedWhereManySql,
 } from "./paired-difference-counts.js";
-import { readComparisonRollups } from "./rollups/comparison-rollups.js";
+import { comparisonCounted, readComparisonRollups } from "./rollups/comparison-rollups.js";
 import { runTablesOf } from "./run-tables.js";
 
 export type { PairedDifferences } from "./paired-difference-counts.js";
 
-// What each run has rolled up: its task rollups (unless a resume dropped them since), and
-// the run its comparison was counted against when it completed.
+// Which of the runs have task rollups (unless a resume dropped them since).
 const ROLLED_UP = `
-  SELECT run_id, compared_with FROM run_rollups
-  WHERE run_id = ANY($1::text[]) AND tasks_rolled_up`;
+  SELECT run_id FROM run_rollups WHERE run_id = ANY($1::text[]) AND tasks_rolled_up`;
 
 /** Where a comparison's counts come from. */
 export type PairingSource = "comparison rollups" | "task rollups" | "raw rows";
 
 /**
  * pass@1, selected, oracle (when both runs have selections) and each scorer's per-task mean,
- * counted by difference. A run compared with the predecessor it was counted against at
+ * counted by difference. A run compared with the predecessor or pinned baseline it was counted against at
  * completion reads those counts; otherwise the two runs' tasks are paired now, the scorer
  * means from their task score rollups when both have them, else from raw rows. `from`
  * forces one source (the benchmark measures each); every source gives the same figures.
@@ -40,18 +38,15 @@ export async function pairedDifferences(
   summedFrom?: SummedFrom,
 ): Promise<PairedDifferences[]> {
   const ids = [runId, baselineRunId];
-  const rolled =
-    from === "raw rows"
-      ? []
-      : (await runner.query<{ run_id: string; compared_with: string | null }>(ROLLED_UP, [ids]))
-          .rows;
-  const comparedWith = rolled.find((row) => row.run_id === runId)?.compared_with;
-  if (from === "comparison rollups" || (from === undefined && comparedWith === baselineRunId)) {
-    if (comparedWith !== baselineRunId) {
+  const counted = from !== "raw rows" && (await comparisonCounted(runner, runId, baselineRunId));
+  if (from === "comparison rollups" || (from === undefined && counted)) {
+    if (!counted) {
       throw new Error(`run ${runId} has no comparison with ${baselineRunId} rolled up`);
     }
     return readComparisonRollups(runner, runId, baselineRunId);
   }
+  const rolled =
+    from === "raw rows" ? [] : (await runner.query<{ run_id: string }>(ROLLED_UP, [ids])).rows;
   const tables = await runTablesOf(runner, ids);
   const [a, b] = [tables.of(runId), tables.of(baselineRunId)];
   const fromTaskRollups =

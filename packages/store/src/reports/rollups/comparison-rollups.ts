@@ -23,19 +23,47 @@ const PREDECESSOR = `
   LIMIT 1
   FOR SHARE OF pr`;
 
+// The baseline pinned for the run's name (`assay baseline`), on the same terms as the
+// predecessor (rolled up with its tasks, not abandoned or pruned, its row locked), and never
+// the run itself: a pinned run that completes again is not compared with itself.
+const PINNED = `
+  SELECT p.id FROM runs r
+  JOIN run_baselines b ON b.name = r.name
+  JOIN runs p ON p.id = b.run_id AND p.id <> r.id
+  JOIN run_rollups pr ON pr.run_id = p.id AND pr.tasks_rolled_up
+  WHERE r.id = $1 AND p.abandoned_at IS NULL AND p.pruned_at IS NULL
+  FOR SHARE OF pr`;
+
+/** The runs a completed run's comparisons were counted with; null where there was none. */
+export interface StoredComparisons {
+  comparedWith: string | null;
+  /** The pinned baseline, when it is not `comparedWith` already. */
+  comparedWithPinned: string | null;
+}
+
 /**
- * Counts the run's comparison with its predecessor into `comparison_rollups`, inside the
- * caller's rollup transaction and after the run's task rollups are written: the counting
- * queries of a live comparison, stored in the order they give their rows. Returns the
- * predecessor, or null when there is none.
+ * Counts the run's comparisons with its predecessor and with its name's pinned baseline into
+ * `comparison_rollups`, inside the caller's rollup transaction and after the run's task
+ * rollups are written: the counting queries of a live comparison, stored in the order they
+ * give their rows. Returns the runs it was compared with.
  */
 export async function writeComparisonRollups(
   runner: SqlRunner,
   runId: string,
-): Promise<string | null> {
-  const { rows } = await runner.query<{ id: string }>(PREDECESSOR, [runId]);
-  const baseline = rows[0]?.id;
-  if (baseline === undefined) return null;
+): Promise<StoredComparisons> {
+  const predecessor = (await runner.query<{ id: string }>(PREDECESSOR, [runId])).rows[0]?.id;
+  const pinned = (await runner.query<{ id: string }>(PINNED, [runId])).rows[0]?.id;
+  const stored: StoredComparisons = {
+    comparedWith: predecessor ?? null,
+    comparedWithPinned: pinned !== undefined && pinned !== predecessor ? pinned : null,
+  };
+  for (const baseline of [stored.comparedWith, stored.comparedWithPinned]) {
+    if (baseline !== null) await countComparison(runner, runId, baseline);
+  }
+  return stored;
+}
+
+async function countComparison(runner: SqlRunner, runId: string, baseline: string): Promise<void> {
   const tables = await runTablesOf(runner, [runId, baseline]);
   const [a, b] = [tables.of(runId), tables.of(baseline)];
   await runner.query(
@@ -51,7 +79,24 @@ export async function writeComparisonRollups(
            FROM (${summedWhereManySql(rolledUpScorerCountsSql(a, b))}) q) c`,
     [runId, baseline],
   );
-  return baseline;
+}
+
+/**
+ * Whether the run's comparison with that baseline was counted when it completed (with the
+ * run before it or its name's pinned baseline): a report of the pair reads those counts,
+ * and needs neither run's raw rows.
+ */
+export async function comparisonCounted(
+  runner: SqlRunner,
+  runId: string,
+  baselineRunId: string,
+): Promise<boolean> {
+  const { rows } = await runner.query(
+    `SELECT 1 FROM run_rollups
+     WHERE run_id = $1 AND (compared_with = $2 OR compared_with_pinned = $2)`,
+    [runId, baselineRunId],
+  );
+  return rows.length > 0;
 }
 
 /** The stored comparison of the run with that baseline, as the live queries count it. */

@@ -55,6 +55,7 @@ export const RUN_ROLLUP_COLUMNS = columnList(runRollups, [
   "solved",
   "tasksRolledUp",
   "comparedWith",
+  "comparedWithPinned",
 ]);
 
 export const UNSCORED_ROLLUP_COLUMNS = columnList(unscoredRollups, ["runId", "reason", "count"]);

@@ -10,7 +10,7 @@ import { rawEarlyStops } from "../early-stops.js";
 import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL } from "../report-options.js";
 import { type RunFigures, rawRunFigures } from "../run-figures.js";
 import { truncationBuckets } from "../truncation-stats.js";
-import { writeComparisonRollups } from "./comparison-rollups.js";
+import { type StoredComparisons, writeComparisonRollups } from "./comparison-rollups.js";
 import { earlyStopRollupParts, ROLLED_UP_EARLY_STOPS } from "./early-stop-rollups.js";
 import {
   HISTOGRAM_ROLLUP_COLUMNS,
@@ -48,10 +48,12 @@ export async function writeRollups(driver: StoreDriver, runId: string): Promise<
     });
     // Comparisons and slices (`--compare`, `--by`) read these, computed in the database.
     const tasksRolledUp = await writeTaskAndSliceRollups(runner, runId);
-    // The morning's `--compare` with the run before it, counted now (after the task rollups
-    // it reads): a report of the pair then reads a few rows.
-    const comparedWith = tasksRolledUp ? await writeComparisonRollups(runner, runId) : null;
-    await insertRollups(runner, runId, figures, stops, { tasksRolledUp, comparedWith });
+    // The morning's `--compare` with the run before it and with the name's pinned baseline,
+    // counted now (after the task rollups they read): a report of either pair reads a few rows.
+    const compared = tasksRolledUp
+      ? await writeComparisonRollups(runner, runId)
+      : { comparedWith: null, comparedWithPinned: null };
+    await insertRollups(runner, runId, figures, stops, { tasksRolledUp, ...compared });
   });
   await refreshPlannerStatistics(driver, "derived", runId);
 }
@@ -67,9 +69,9 @@ export async function dropRollups(runner: SqlRunner, runId: string): Promise<voi
   }
   // Comparisons counted against the run at other runs' completion go with it: those runs'
   // comparisons with it pair their tasks again, from the rows as they are now.
-  await runner.query("UPDATE run_rollups SET compared_with = NULL WHERE compared_with = $1", [
-    runId,
-  ]);
+  for (const column of ["compared_with", "compared_with_pinned"]) {
+    await runner.query(`UPDATE run_rollups SET ${column} = NULL WHERE ${column} = $1`, [runId]);
+  }
   await runner.query("DELETE FROM comparison_rollups WHERE baseline_run_id = $1", [runId]);
 }
 
@@ -82,7 +84,7 @@ async function insertRollups(
   runId: string,
   f: RunFigures,
   stops: EarlyStopReport,
-  derived: { tasksRolledUp: boolean; comparedWith: string | null },
+  derived: { tasksRolledUp: boolean } & StoredComparisons,
 ): Promise<void> {
   const parts = [
     bulkPart(RUN_ROLLUP_COLUMNS, [{ ...runRollupRow(runId, f), ...derived }]),
@@ -111,7 +113,10 @@ async function insertRollups(
 function runRollupRow(
   runId: string,
   f: RunFigures,
-): Omit<RowOf<(typeof RUN_ROLLUP_COLUMNS.keys)[number]>, "tasksRolledUp" | "comparedWith"> {
+): Omit<
+  RowOf<(typeof RUN_ROLLUP_COLUMNS.keys)[number]>,
+  "tasksRolledUp" | keyof StoredComparisons
+> {
   const buckets = truncationBuckets(f.truncation);
   const s = f.selection;
   return {
