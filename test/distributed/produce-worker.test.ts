@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ExitCode, runCli } from "@assay/cli";
+import { ExitCode } from "@assay/cli";
 import { DEFAULT_SPEC, produce } from "@assay/pipeline";
 import { BullmqTransport } from "@assay/queue";
 import { defaultRegistry } from "@assay/scorers";
 import { openStore, type Store } from "@assay/store";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import {
   DATABASE_URL,
   deletePrefix,
@@ -64,7 +65,7 @@ describe("assay produce + assay worker", () => {
       prefix,
       extraArgs: ["--concurrency", "50", "--metrics-port", "0"],
     });
-    const code = await runCli([
+    const produced = await assayInProcess([
       "produce",
       dataset,
       ...common,
@@ -73,7 +74,7 @@ describe("assay produce + assay worker", () => {
       "--wait",
       "--quiet",
     ]);
-    expect(code).toBe(ExitCode.ok);
+    expect(produced.code, produced.stderr).toBe(ExitCode.ok);
     expect(await store.countResults("e2e")).toBe(1000);
     const run = await store.getRun("e2e");
     expect(run?.plannedResults).toBe(1000);
@@ -110,7 +111,15 @@ describe("assay produce + assay worker", () => {
 
   it("drains on SIGTERM: in-flight jobs finish, nothing is left active, exit code 0", async () => {
     const running = worker as WorkerProcess;
-    const produced = runCli(["produce", drainDataset, ...common, "--run-id", "drain", "--quiet"]);
+    // Not awaited: the worker is signalled while this produce still enqueues or just has.
+    const produced = assayInProcess([
+      "produce",
+      drainDataset,
+      ...common,
+      "--run-id",
+      "drain",
+      "--quiet",
+    ]);
     // Signal only while the worker holds jobs and more wait, so the drain has jobs to
     // finish and jobs to leave behind.
     let atSignal: WorkerCounts | undefined;
@@ -135,7 +144,7 @@ describe("assay produce + assay worker", () => {
     // Every job it had taken before the signal was stored (one row each), none abandoned.
     const started = (atSignal as WorkerCounts).started;
     expect(Number(stopped?.[1])).toBeGreaterThanOrEqual(started);
-    expect(await produced).toBe(0);
+    expect((await produced).code).toBe(ExitCode.ok);
     const cpu = await cpuQueueCounts(REDIS_URL, prefix);
     expect(cpu.active).toBe(0);
     expect(cpu.failed).toBe(0);
@@ -145,18 +154,9 @@ describe("assay produce + assay worker", () => {
   });
 
   it("status reports planned, done and the queues", async () => {
-    let out = "";
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string) => {
-      out += chunk;
-      return true;
-    }) as typeof process.stdout.write;
-    try {
-      expect(await runCli(["status", "e2e", ...common, "--json"])).toBe(0);
-    } finally {
-      process.stdout.write = write;
-    }
-    const status = JSON.parse(out);
+    const shown = await assayInProcess(["status", "e2e", ...common, "--json"]);
+    expect(shown.code, shown.stderr).toBe(ExitCode.ok);
+    const status = JSON.parse(shown.stdout);
     expect(status).toMatchObject({
       runId: "e2e",
       planned: 1000,
@@ -168,7 +168,7 @@ describe("assay produce + assay worker", () => {
   });
 
   it("refuses the embedded store: every process must share one Postgres", async () => {
-    const code = await runCli([
+    const refused = await assayInProcess([
       "produce",
       dataset,
       "--db",
@@ -178,6 +178,7 @@ describe("assay produce + assay worker", () => {
       "--queue-prefix",
       prefix,
     ]);
-    expect(code).toBe(ExitCode.unavailable);
+    expect(refused.code).toBe(ExitCode.unavailable);
+    expect(refused.stderr).toContain("needs a Postgres server shared by");
   });
 });

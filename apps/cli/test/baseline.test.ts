@@ -40,9 +40,11 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("assay baseline on the embedded store", () => {
   it("compares later nights with the pinned run at completion, read back even after it is pruned", async () => {
+    expect((await assay("baseline")).stdout).toContain("No run is pinned as a baseline");
     const pinned = await assay("baseline", "night-1");
     expect(pinned.code, pinned.stderr).toBe(ExitCode.ok);
     expect(pinned.stdout).toContain('Pinned night-1 as the baseline of "nightly"');
+    expect((await assay("baseline")).stdout).toMatch(/^nightly: night-1 \(pinned \d{4}-/);
     await night(2);
     await night(3);
     const againstRelease = await assay("report", "night-3", "--compare", "night-1", "--json");
@@ -89,6 +91,8 @@ describe("assay baseline on the embedded store", () => {
       expect(refused.code, run).toBe(ExitCode.refused);
       expect(refused.stderr).toMatch(why);
     }
-    expect((await assay("baseline")).code).toBe(ExitCode.usage);
+    const unpinWhat = await assay("baseline", "--unpin");
+    expect(unpinWhat.code).toBe(ExitCode.usage);
+    expect(unpinWhat.stderr).toContain("--unpin needs the run to unpin");
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readEnv } from "@assay/core";
 import { openStore } from "@assay/store";
-import { runAssay } from "@assay/test-support/run-assay";
+import { assayInProcess } from "@assay/test-support/assay-in-process";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import { Redis } from "ioredis";
 import pg from "pg";
@@ -41,7 +41,7 @@ it("a dataset deleted between its check and its read is still read whole", async
   try {
     await locker.query("BEGIN");
     await locker.query("LOCK TABLE runs IN ACCESS EXCLUSIVE MODE");
-    const run = runAssay([
+    const run = assayInProcess([
       "produce",
       dataset,
       "--run-id",

@@ -44,7 +44,7 @@ export type {
   SelectionPass,
 } from "./queries/selections.js";
 export { RejectedRowError } from "./rejected-row-error.js";
-export type { BaselinePin } from "./reports/rollups/baselines.js";
+export type { BaselinePin, PinnedBaseline } from "./reports/rollups/baselines.js";
 export type { SelectionStats } from "./reports/selection-stats.js";
 export { RAW_TABLES, type RawTable } from "./run-partitions.js";
 export { schemasHoldingRun } from "./run-schemas.js";

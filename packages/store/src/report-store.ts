@@ -1,7 +1,7 @@
 import type { CandidateQuery, ReportBundle, SampleRecord } from "@assay/core";
 import type { AblationCandidateRow } from "./reports/ablation-candidates.js";
 import type { BundleOptions } from "./reports/report-bundle.js";
-import type { BaselinePin } from "./reports/rollups/baselines.js";
+import type { BaselinePin, PinnedBaseline } from "./reports/rollups/baselines.js";
 import type { SelectionStats } from "./reports/selection-stats.js";
 
 /** The report queries, and the rollups that let them read a few rows instead of every score. */
@@ -42,6 +42,8 @@ export interface ReportStore {
    * report of the pair reads neither run's raw rows.
    */
   comparisonCounted(runId: string, baselineRunId: string): Promise<boolean>;
+  /** Every name's pinned baseline, by name. */
+  listBaselines(): Promise<PinnedBaseline[]>;
   /** Unpins the run if it is a baseline; the name it was pinned for, else null. */
   unpinBaseline(runId: string): Promise<string | null>;
   /**

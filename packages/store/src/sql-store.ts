@@ -62,7 +62,13 @@ import {
 import { pairScores } from "./reports/pair-scores.js";
 import { type BundleOptions, reportBundle } from "./reports/report-bundle.js";
 import { metadataPath } from "./reports/report-options.js";
-import { type BaselinePin, pinBaseline, unpinBaseline } from "./reports/rollups/baselines.js";
+import {
+  type BaselinePin,
+  listBaselines,
+  type PinnedBaseline,
+  pinBaseline,
+  unpinBaseline,
+} from "./reports/rollups/baselines.js";
 import { comparisonCounted } from "./reports/rollups/comparison-rollups.js";
 import { hasRollups } from "./reports/rollups/read-rollups.js";
 import { sliceRollupsMissing } from "./reports/rollups/slice-rollups.js";
@@ -364,6 +370,10 @@ export class SqlStore implements Store {
 
   async comparisonCounted(runId: string, baselineRunId: string): Promise<boolean> {
     return comparisonCounted(await this.#runner(), runId, baselineRunId);
+  }
+
+  async listBaselines(): Promise<PinnedBaseline[]> {
+    return listBaselines(await this.#runner());
   }
 
   async unpinBaseline(runId: string): Promise<string | null> {

@@ -1,4 +1,4 @@
-import type { BaselinePin } from "@assay/store";
+import type { BaselinePin, PinnedBaseline } from "@assay/store";
 import { CliExit, ExitCode } from "../exit-codes.js";
 import { writeOut } from "../output.js";
 import { requireRun } from "../require-run.js";
@@ -10,12 +10,25 @@ export interface BaselineFlags {
   dbSchema?: string;
 }
 
-export async function baselineAction(runId: string, flags: BaselineFlags): Promise<void> {
+export async function baselineAction(
+  runId: string | undefined,
+  flags: BaselineFlags,
+): Promise<void> {
+  if (runId === undefined && flags.unpin === true) {
+    throw new CliExit(
+      ExitCode.usage,
+      "--unpin needs the run to unpin: assay baseline <run-id> --unpin",
+    );
+  }
   const store = await openStoreFor(flags.db, "assay baseline", {
     create: false,
     schema: flags.dbSchema,
   });
   try {
+    if (runId === undefined) {
+      writeOut(listLines(await store.listBaselines()));
+      return;
+    }
     await requireRun(store, runId);
     if (flags.unpin === true) {
       const name = await store.unpinBaseline(runId);
@@ -55,4 +68,12 @@ function pinnedLine(runId: string, pin: BaselinePin): string {
       return `Pinned ${runId} as the baseline of "${pin.name}"${replaced}: each "${pin.name}" run that completes from now on is also compared with it, so \`assay report <run> --compare ${runId}\` reads counted rows.\n`;
     }
   }
+}
+
+function listLines(pins: readonly PinnedBaseline[]): string {
+  if (pins.length === 0)
+    return "No run is pinned as a baseline (assay baseline <run-id> pins one).\n";
+  return pins
+    .map((pin) => `${pin.name}: ${pin.runId} (pinned ${pin.pinnedAt.toISOString()})\n`)
+    .join("");
 }

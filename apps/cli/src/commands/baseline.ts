@@ -9,6 +9,7 @@ Examples:
   assay baseline release-0301               compare every later run of its name with it
   assay report night-0412 --compare release-0301
   assay baseline release-0301 --unpin       compare later runs with the run before them only
+  assay baseline                            list each name's pinned run
 
 Each run completes with its comparison with the run of its name before it counted, and with
 the pinned baseline's too, so a report of either pair reads a few counted rows. A name has one
@@ -18,7 +19,11 @@ export function registerBaseline(program: CommandUnknownOpts): void {
   program
     .command("baseline")
     .description("pin a completed run that later runs of its name are compared with at completion")
-    .argument("<run-id>", "the run to pin (or unpin)", parseRunId)
+    .argument(
+      "[run-id]",
+      "the run to pin (or unpin); without one, list the pinned runs",
+      parseRunId,
+    )
     .option("--unpin", "unpin the run instead")
     .option("--db <target>", DB_OPTION_HELP)
     .option(...DB_SCHEMA_OPTION)

@@ -15,7 +15,13 @@ export {
 } from "./paired-differences.js";
 export { type BundleOptions, reportBundle } from "./report-bundle.js";
 export { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL, metadataPath } from "./report-options.js";
-export { type BaselinePin, pinBaseline, unpinBaseline } from "./rollups/baselines.js";
+export {
+  type BaselinePin,
+  listBaselines,
+  type PinnedBaseline,
+  pinBaseline,
+  unpinBaseline,
+} from "./rollups/baselines.js";
 export { hasRollups, readRollups } from "./rollups/read-rollups.js";
 export { dropRollups, writeRollups } from "./rollups/write-rollups.js";
 export { runComparison } from "./run-comparison.js";

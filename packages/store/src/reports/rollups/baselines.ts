@@ -60,3 +60,22 @@ export async function unpinBaseline(runner: SqlRunner, runId: string): Promise<s
   );
   return rows[0]?.name ?? null;
 }
+
+/** A name's pinned baseline, as `assay baseline` lists it. */
+export interface PinnedBaseline {
+  name: string;
+  runId: string;
+  pinnedAt: Date;
+}
+
+/** Every name's pinned baseline, by name. */
+export async function listBaselines(runner: SqlRunner): Promise<PinnedBaseline[]> {
+  const { rows } = await runner.query<{ name: string; run_id: string; pinned_at: Date | string }>(
+    "SELECT name, run_id, pinned_at FROM run_baselines ORDER BY name",
+  );
+  return rows.map((row) => ({
+    name: row.name,
+    runId: row.run_id,
+    pinnedAt: new Date(row.pinned_at),
+  }));
+}
