@@ -33,6 +33,14 @@ const idLike = fc.oneof(
   fc.string({ minLength: MAX_ID_LENGTH - 2, maxLength: MAX_ID_LENGTH + 2 }),
 );
 const absent = fc.constant(undefined);
+// Metadata with an own `__proto__` key never reaches the schema: the line's JSON check
+// refuses that key first (json-walk.ts). Left in, the record above would drop it (it copies
+// keys by assignment) where the schema keeps the value as read.
+const metadataValue = fc
+  .oneof(fc.jsonValue({ maxDepth: 3 }), fc.dictionary(fc.string(), fc.jsonValue()))
+  .filter(
+    (value) => typeof value !== "object" || value === null || !Object.hasOwn(value, "__proto__"),
+  );
 
 describe("dataset line id, task_id and metadata", () => {
   it("accept, return and refuse every value as the transform and the record did", () => {
@@ -40,7 +48,7 @@ describe("dataset line id, task_id and metadata", () => {
       fc.property(
         fc.oneof(idLike, absent),
         fc.oneof(idLike, absent),
-        fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.dictionary(fc.string(), fc.jsonValue()), absent),
+        fc.oneof(metadataValue, absent),
         (id, taskId, metadata) => {
           const line: Record<string, unknown> = { id };
           if (taskId !== undefined) line.task_id = taskId;
