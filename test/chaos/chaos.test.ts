@@ -207,9 +207,11 @@ describe("chaos: killed workers and a killed Redis", () => {
     await new Promise((resolve) => setTimeout(resolve, REDIS_DOWN_MS));
     await redis.restart();
     const reloaded = unfinished(await cpuQueueCounts(redis.url, prefix));
+    // Nothing back would be Redis starting empty: say what it loaded and logged.
+    const found = reloaded > 0 ? "" : `\n${await redis.describe()}`;
     expect(
       reloaded,
-      `jobs reloaded from the AOF (${queued} queued before the kill)`,
+      `jobs reloaded from the AOF (${queued} queued before the kill)${found}`,
     ).toBeGreaterThan(0);
     return { queued, inFlight: held, reloaded };
   }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +21,11 @@ export interface OwnRedis {
    * the process loses none of it (the OS holds written data even before fsync).
    */
   aofWritten(): Promise<boolean>;
+  /**
+   * What the server holds and logged, for a failure message: its key count, persistence
+   * state, the files of its append-only dir (the manifest's text) and its log's last lines.
+   */
+  describe(): Promise<string>;
 }
 
 export async function startRedis(extraArgs: string[] = []): Promise<OwnRedis> {
@@ -36,6 +41,9 @@ export async function startRedis(extraArgs: string[] = []): Promise<OwnRedis> {
     dir,
     "--save",
     "",
+    // What it did on start (loaded the AOF, or started empty) is what a fault test asks.
+    "--logfile",
+    join(dir, "redis.log"),
     ...extraArgs,
   ];
   let child = await launch(args, url);
@@ -65,7 +73,31 @@ export async function startRedis(extraArgs: string[] = []): Promise<OwnRedis> {
         /^aof_buffer_length:0\r?$/m.test(info)
       );
     },
+    describe: () => describeRedis(url, dir),
   };
+}
+
+async function describeRedis(url: string, dir: string): Promise<string> {
+  const served = await withClient(url, async (redis) => {
+    const [keys, info] = await Promise.all([redis.dbsize(), redis.info("persistence")]);
+    const aof = info
+      .split(/\r?\n/)
+      .filter((line) => /^(aof_|loading|rdb_last_load)/.test(line))
+      .join(" ");
+    return `${keys} keys; ${aof}`;
+  }).catch((error: unknown) => `no answer (${String(error)})`);
+  const aofDir = join(dir, "appendonlydir");
+  const files = existsSync(aofDir)
+    ? readdirSync(aofDir).map((name) => {
+        const path = join(aofDir, name);
+        const text = name.endsWith(".manifest") ? ` [${readFileSync(path, "utf8").trim()}]` : "";
+        return `${name} ${statSync(path).size} B${text}`;
+      })
+    : ["no appendonlydir"];
+  const log = existsSync(join(dir, "redis.log"))
+    ? readFileSync(join(dir, "redis.log"), "utf8").trim().split("\n").slice(-30).join("\n")
+    : "no log";
+  return `server: ${served}\nappendonlydir: ${files.join("; ")}\nlog (last 30 lines):\n${log}`;
 }
 
 async function withClient<T>(url: string, use: (redis: Redis) => Promise<T>): Promise<T> {
