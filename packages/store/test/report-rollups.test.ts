@@ -330,6 +330,12 @@ describe.each(DRIVER_NAMES)("report rollups on %s", (driver) => {
 
     const unfinished = await seed(db, 0, tasks, true, night);
     expect(await db.store.pinBaseline(unfinished)).toEqual({ state: "not rolled up" });
+    // A run whose spec names none has no runs of its name to be compared with.
+    const unnamed = `run-${randomUUID()}`;
+    await db.store.startRun({ id: unnamed, spec: {}, transport: "local" });
+    await db.store.finishRun(unnamed);
+    await db.store.writeRollups(unnamed);
+    expect(await db.store.pinBaseline(unnamed)).toEqual({ state: "unnamed" });
     const release = await complete(0);
     expect(await db.store.pinBaseline(release)).toEqual({
       state: "pinned",

@@ -57,6 +57,11 @@ function pinnedLine(runId: string, pin: BaselinePin): string {
         ExitCode.refused,
         `Run ${runId} was abandoned: it has no figures to compare with. Pin a completed run.`,
       );
+    case "unnamed":
+      throw new CliExit(
+        ExitCode.refused,
+        `Run ${runId} has no name (its spec sets no \`name\`): later runs are compared with the runs of their name, so none would be compared with it. Pin a run whose spec names it.`,
+      );
     case "not rolled up":
       throw new CliExit(
         ExitCode.refused,

@@ -6,7 +6,9 @@ export type BaselinePin =
   /** The run has not completed with task rollups, which its comparisons are counted from. */
   | { state: "not rolled up" }
   /** Abandoned or pruned: later runs could not be compared with it. */
-  | { state: "abandoned" | "pruned" };
+  | { state: "abandoned" | "pruned" }
+  /** Its spec set no `name`: there are no runs of its name to compare with it. */
+  | { state: "unnamed" };
 
 /**
  * Pins the run as its name's baseline (inside the caller's transaction), replacing the one pinned before: each run of that name
@@ -16,7 +18,7 @@ export type BaselinePin =
  */
 export async function pinBaseline(runner: SqlRunner, runId: string): Promise<BaselinePin> {
   const { rows } = await runner.query<{
-    name: string;
+    name: string | null;
     abandoned: boolean;
     pruned: boolean;
     rolled_up: boolean;
@@ -31,6 +33,7 @@ export async function pinBaseline(runner: SqlRunner, runId: string): Promise<Bas
   if (run === undefined) throw new Error(`pinBaseline: no run ${runId}`);
   if (run.pruned) return { state: "pruned" };
   if (run.abandoned) return { state: "abandoned" };
+  if (run.name === null) return { state: "unnamed" };
   if (!run.rolled_up) return { state: "not rolled up" };
   // Two pins of one name at once take turns, so each says which run it replaced.
   await runner.query("SELECT pg_advisory_xact_lock(hashtext('assay.baseline'), hashtext($1))", [
