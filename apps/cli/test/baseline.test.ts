@@ -82,9 +82,22 @@ describe("assay baseline on the embedded store", () => {
   });
 
   it("refuses a run that cannot be a baseline, saying why", async () => {
+    // A spec without a name.
+    writeFileSync(join(work, "unnamed.yaml"), "default:\n  scorers: [{ name: exact }]\n");
+    const unnamed = await assay(
+      "run",
+      writeNightlyDataset(work, 9, 2),
+      "--spec",
+      "unnamed.yaml",
+      "--run-id",
+      "adhoc",
+      "--quiet",
+    );
+    expect(unnamed.code, unnamed.stderr).toBe(ExitCode.ok);
     const refusals: [string, RegExp][] = [
       ["nope", /No run "nope"/],
       ["night-2", /Run night-2 was pruned: its tasks are gone/],
+      ["adhoc", /Run adhoc has no name \(its spec sets no `name`\)/],
     ];
     for (const [run, why] of refusals) {
       const refused = await assay("baseline", run);
