@@ -26,3 +26,17 @@ export function writeNightlyDataset(dir: string, night: number, tasks: number): 
   writeFileSync(file, `${lines.join("\n")}\n`);
   return file;
 }
+
+/**
+ * `assay run` of one night of a nightly series: its dataset written into `dir`, the spec
+ * file `spec` (relative to the command's folder), run id `night-<night>`, no progress.
+ */
+export function nightlyRunArgs(
+  dir: string,
+  night: number,
+  tasks: number,
+  spec = "spec.yaml",
+): string[] {
+  const dataset = writeNightlyDataset(dir, night, tasks);
+  return ["run", dataset, "--spec", spec, "--run-id", `night-${night}`, "--quiet"];
+}

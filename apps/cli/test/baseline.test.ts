@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assayInProcess } from "@assay/test-support/assay-in-process";
-import { writeNightlyDataset } from "@assay/test-support/nightly-dataset";
+import { nightlyRunArgs, writeNightlyDataset } from "@assay/test-support/nightly-dataset";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
 
@@ -16,16 +16,7 @@ const db = join(work, "store");
 const assay = (...args: string[]) => assayInProcess([...args, "--db", db], { cwd: work });
 
 async function night(n: number): Promise<void> {
-  const dataset = writeNightlyDataset(work, n, TASKS);
-  const run = await assay(
-    "run",
-    dataset,
-    "--spec",
-    "spec.yaml",
-    "--run-id",
-    `night-${n}`,
-    "--quiet",
-  );
+  const run = await assay(...nightlyRunArgs(work, n, TASKS));
   expect(run.code, run.stderr).toBe(ExitCode.ok);
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assayInProcess } from "@assay/test-support/assay-in-process";
-import { writeNightlyDataset } from "@assay/test-support/nightly-dataset";
+import { nightlyRunArgs } from "@assay/test-support/nightly-dataset";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
 
@@ -15,8 +15,6 @@ const work = mkdtempSync(join(tmpdir(), "assay-prune-"));
 const db = join(work, "store");
 const nights = [1, 2, 3];
 
-const dataset = (night: number): string => writeNightlyDataset(work, night, TASKS);
-
 const assay = (...args: string[]) => assayInProcess([...args, "--db", db], { cwd: work });
 const reports = new Map<number, string>();
 let slicedBeforePrune = "";
@@ -28,15 +26,7 @@ beforeAll(async () => {
     "name: nightly\nfields: { metadata: [target] }\ndefault:\n  scorers: [{ name: exact }, { name: f1 }]\nselection: { verifier: f1 }\n",
   );
   for (const night of nights) {
-    const run = await assay(
-      "run",
-      dataset(night),
-      "--spec",
-      "spec.yaml",
-      "--run-id",
-      `night-${night}`,
-      "--quiet",
-    );
+    const run = await assay(...nightlyRunArgs(work, night, TASKS));
     expect(run.code, run.stderr).toBe(ExitCode.ok);
   }
   for (const night of nights) {
@@ -92,10 +82,7 @@ describe("assay prune on the embedded store", () => {
         "reported with --by metadata\\.kind \\(field not declared in fields\\.metadata\\)",
       ],
       [["report", "night-3", "--compare", "night-1"], "compared"],
-      [
-        ["run", dataset(1), "--spec", "spec.yaml", "--run-id", "night-1", "--quiet"],
-        "resumed or run again",
-      ],
+      [nightlyRunArgs(work, 1, TASKS), "resumed or run again"],
     ];
     for (const [args, what] of refusals) {
       const refused = await assay(...args);

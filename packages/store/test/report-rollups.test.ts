@@ -328,6 +328,9 @@ describe.each(DRIVER_NAMES)("report rollups on %s", (driver) => {
       expect(await pairedDifferences(runner, run, baseline, "comparison rollups")).toEqual(raw);
     };
 
+    const pins = async (run: string, previous: string | null) =>
+      expect(await db.store.pinBaseline(run)).toEqual({ state: "pinned", name: night, previous });
+
     const unfinished = await seed(db, 0, tasks, true, night);
     expect(await db.store.pinBaseline(unfinished)).toEqual({ state: "not rolled up" });
     // A run whose spec names none has no runs of its name to be compared with.
@@ -337,11 +340,7 @@ describe.each(DRIVER_NAMES)("report rollups on %s", (driver) => {
     await db.store.writeRollups(unnamed);
     expect(await db.store.pinBaseline(unnamed)).toEqual({ state: "unnamed" });
     const release = await complete(0);
-    expect(await db.store.pinBaseline(release)).toEqual({
-      state: "pinned",
-      name: night,
-      previous: null,
-    });
+    await pins(release, null);
     // Pinned and the run before: counted once.
     const first = await complete(1);
     expect(await compared(first)).toEqual([{ compared_with: release, compared_with_pinned: null }]);
@@ -365,11 +364,7 @@ describe.each(DRIVER_NAMES)("report rollups on %s", (driver) => {
     await db.store.writeRollups(release);
 
     // Another pin replaces it; after an unpin runs are compared with the run before only.
-    expect(await db.store.pinBaseline(first)).toEqual({
-      state: "pinned",
-      name: night,
-      previous: release,
-    });
+    await pins(first, release);
     const third = await complete(1);
     expect(await compared(third)).toEqual([{ compared_with: second, compared_with_pinned: first }]);
     await countedAsRaw(third, first);
