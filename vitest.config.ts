@@ -48,7 +48,7 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: "forks",
-    globalSetup: ["test/setup/require-services.ts"],
+    globalSetup: ["test/setup/require-services.ts", "test/setup/scratch-on-tmpfs.ts"],
     // ASSAY_PROPERTY_SCALE scales the properties that name no run count, too.
     setupFiles: ["test/setup/property-scale.ts"],
     projects: [
@@ -66,7 +66,7 @@ export default defineConfig({
           // what test/support memoises is keyed by its arguments, never removed by a file.
           isolate: false,
           exclude: [...configDefaults.exclude, ...SLOW, ...SERIAL],
-          maxWorkers: availableParallelism(),
+          maxWorkers: availableParallelism() + 1,
           sequence: { groupOrder: 0 },
         },
       },

@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assayInProcess } from "@assay/test-support/assay-in-process";
-import { runAssay } from "@assay/test-support/run-assay";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/exit-codes.js";
 
@@ -123,58 +122,6 @@ describe("assay CLI", () => {
     expect(second.stderr).toMatch(/Resuming run resume/);
     expect(second.stderr).toMatch(/Skipped 40 results already stored/);
     expect(JSON.parse(second.stdout).results).toBe(60);
-  });
-
-  it("on Ctrl-C stores what it scored and exits 0; the rerun completes the run", async () => {
-    const lines = Array.from({ length: 20_000 }, (_, i) =>
-      JSON.stringify({ id: `c${i}`, question: "q", answer: `a${i}`, target: [`a${i}`] }),
-    );
-    const dataset = write("interrupt.jsonl", `${lines.join("\n")}\n`);
-    // Ctrl-C once progress shows stored results, so the interrupt lands mid-run.
-    let scoredAtSignal = 0;
-    // A signal needs a process of its own.
-    const first = await runAssay(
-      ["run", dataset, "--run-id", "ctrl-c", "--db", db, "--concurrency", "20", "--json"],
-      {
-        onStderr: (text, child) => {
-          if (scoredAtSignal > 0) return;
-          const scored = [...text.matchAll(/(\d+) results stored|^scored (\d+)\//gm)].map((m) =>
-            Number(m[1] ?? m[2]),
-          );
-          scoredAtSignal = Math.max(0, ...scored);
-          if (scoredAtSignal > 0) child.kill("SIGINT");
-        },
-      },
-    );
-    expect(
-      scoredAtSignal,
-      `no progress with stored results before the run ended:\n${first.stderr}`,
-    ).toBeGreaterThan(0);
-    expect(first.code, first.stderr).toBe(ExitCode.ok);
-    const interrupted = /Interrupted: (\d+) results are stored\. Resume with --run-id ctrl-c/.exec(
-      first.stderr,
-    );
-    expect(interrupted, first.stderr).not.toBeNull();
-    const storedFirst = Number(interrupted?.[1]);
-    expect(storedFirst).toBeGreaterThanOrEqual(scoredAtSignal);
-    expect(storedFirst).toBeLessThan(40_000);
-    expect(JSON.parse(first.stdout)).toMatchObject({ results: storedFirst, finishedAt: null });
-
-    // The rerun scores exactly what the first run left: nothing twice, nothing missing.
-    const second = await assayInProcess([
-      "run",
-      dataset,
-      "--run-id",
-      "ctrl-c",
-      "--db",
-      db,
-      "--json",
-    ]);
-    expect(second.code, second.stderr).toBe(ExitCode.ok);
-    expect(second.stderr).toContain(`Skipped ${storedFirst} results already stored`);
-    const summary = JSON.parse(second.stdout);
-    expect(summary).toMatchObject({ planned: 40_000, results: 40_000 });
-    expect(summary.finishedAt).not.toBeNull();
   });
 
   it("stores bad lines as input errors, scores the rest, and exits 4", async () => {

@@ -110,6 +110,10 @@ describe("assay run's progress on a terminal", () => {
       { cwd: work },
     );
     expect(resumed.code, resumed.screen).toBe(ExitCode.ok);
+    // The rerun scores exactly what the first left: nothing twice, nothing missing.
+    expect(resumed.screen).toContain(
+      `Skipped ${storedFirst} results already stored by an earlier attempt.`,
+    );
     const results = resultFrames(barFrames(resumed.screen));
     expect(results.length).toBeGreaterThan(0);
     for (const [done, planned] of results) {

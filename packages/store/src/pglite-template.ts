@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { cp, readdir, readFile, rename, rm, rmdir } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isRunning } from "./process-alive.js";
@@ -23,13 +23,32 @@ export async function copyTemplateInto(location: string): Promise<boolean> {
   await removeAbandonedCopies(location);
   const staging = `${location}${COPY_SUFFIX}${process.pid}`;
   await rm(staging, { recursive: true, force: true });
-  await cp(TEMPLATE_FOLDER, staging, { recursive: true });
+  await copyTree(TEMPLATE_FOLDER, staging);
   // rename() cannot replace a folder, even an empty one, on every platform.
   await rmdir(location).catch((error: { code?: unknown }) => {
     if (error.code !== "ENOENT") throw error;
   });
   await rename(staging, location);
   return true;
+}
+
+/**
+ * Copies a folder of folders and plain files (a cluster has nothing else). fs.cp walks the
+ * tree in JavaScript with several calls per file: for the template's ~1,100 files it cost
+ * ~0.4 s of CPU per new store, ten times this (copyFile runs in libuv's thread pool, which
+ * also bounds how many files are open at once).
+ */
+async function copyTree(from: string, to: string): Promise<void> {
+  await mkdir(to);
+  const entries = await readdir(from, { withFileTypes: true });
+  await Promise.all(
+    entries.map((entry) => {
+      const [source, target] = [join(from, entry.name), join(to, entry.name)];
+      if (entry.isDirectory()) return copyTree(source, target);
+      if (entry.isFile()) return copyFile(source, target);
+      throw new Error(`The store template holds ${source}, neither a file nor a folder`);
+    }),
+  );
 }
 
 /** The template as an archive, for an in-memory store; undefined without a template. */

@@ -6,7 +6,7 @@ import {
   type ParsedLine,
   parseFieldPath,
   printable,
-} from "@assay/core";
+} from "@assay/core/dataset-line";
 import { compileSafeRegex } from "@assay/scorers/safe-regex";
 import { type FieldSource, missing, quoteColumn, resolve } from "./field-resolve.js";
 

@@ -1,5 +1,5 @@
-import type { FieldsSpec, ParsedLine, RecordMapping } from "@assay/core";
-import { formatFieldPath, parseFieldPath } from "@assay/core";
+import type { FieldsSpec, ParsedLine, RecordMapping } from "@assay/core/dataset-line";
+import { formatFieldPath, parseFieldPath } from "@assay/core/dataset-line";
 import { capturedReader, joinedReader, type Reader, readRowId } from "./computed-fields.js";
 import { type FieldSource, isObject, missing, quoteColumn, resolve } from "./field-resolve.js";
 

@@ -4,7 +4,7 @@ import {
   type ParsedLine,
   type PathStep,
   printable,
-} from "@assay/core";
+} from "@assay/core/dataset-line";
 
 /** A field read from a column: Assay's name for it, the column as the spec writes it. */
 export interface FieldSource {

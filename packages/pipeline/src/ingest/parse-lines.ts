@@ -7,7 +7,7 @@ import {
   type Sample,
   samplesFromLine,
   TextParts,
-} from "@assay/core";
+} from "@assay/core/dataset-line";
 import type { LineBytes } from "./read-line-batches.js";
 import { eachLine, type LineProblem, type RawLine } from "./read-lines.js";
 
