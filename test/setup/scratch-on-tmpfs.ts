@@ -10,7 +10,7 @@
  * disk does: tests that fill a disk mount a tmpfs of their own size (support/tmpfs.ts).
  * A TMPDIR set by whoever runs the tests is kept: that is where they asked for scratch.
  */
-import { mkdtempSync, rmSync, statfsSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, statfsSync } from "node:fs";
 import { join } from "node:path";
 
 const SHM = "/dev/shm";
@@ -22,6 +22,9 @@ export default function scratchOnTmpfs(): (() => void) | undefined {
   const chosen = tmpfsWithRoom();
   if (chosen === undefined) return undefined;
   const scratch = mkdtempSync(join(chosen, "assay-tests-"));
+  // Open to every user, sticky, as /tmp is: tests run servers as other users (initdb and
+  // postgres as `postgres` when the tests run as root) in folders made under it.
+  chmodSync(scratch, 0o1777);
   // Read by os.tmpdir() in this process, the test workers it forks and what they spawn.
   process.env.TMPDIR = scratch;
   return () => rmSync(scratch, { recursive: true, force: true });
