@@ -15,12 +15,18 @@ const SLOW = [
   "packages/model-tools/test/**/*.test.ts",
   "test/integration/**/*.test.ts",
   "apps/cli/test/{model,probe,verifier}*.test.ts",
+  // The CLI as a user starts it: whole runs of 20,000 lines in a real terminal (a pty), and
+  // commands started from sources to list the modules they load.
+  "apps/cli/test/{progress-terminal,light-startup}.test.ts",
   // Producers, workers and Redis servers as separate processes; container and manifest checks.
   "test/distributed/**/*.test.ts",
   "test/infra/**/*.test.ts",
   "test/hostile/{corpus,worker-refusals}.test.ts",
   // Whole runs on large generated data.
   "packages/pipeline/test/report-figures.test.ts",
+  // A store made with the migrations of an older version (PGlite initialised from nothing,
+  // every migration applied), then migrated to head.
+  "packages/store/test/partition-migration.test.ts",
 ];
 
 /**
