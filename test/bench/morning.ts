@@ -10,7 +10,11 @@
 //   npm run bench:morning -- --rows 100000,1000000 --runs 3 --reps 3
 //
 // The reports are of the last run, compared with the one before it (and, with 3 runs or
-// more, with the first, pinned as the baseline), with a trend over every run built.
+// more, with the first, pinned as the baseline), with a trend over every run built. With
+// `--older N`, N older nights of `--older-rows` rows come first, completed and then pruned
+// (a month of nights is `--runs 3 --older 27`).
+//
+//   npm run bench:morning -- --rows 1000000,10000000 --runs 3 --older 27 --reps 3
 import { type CountedDifferences, pairedBootstrapOfCounts } from "@assay/core";
 import { openStore } from "@assay/store";
 import { driverOf } from "@assay/store/driver";
@@ -33,16 +37,29 @@ function flag(name: string, fallback: string): string {
 }
 const SIZES = flag("rows", "100000,1000000").split(",").map(Number);
 const RUNS = Number(flag("runs", "3"));
+// Older nights of the same name, before those: completed, then pruned, as a nightly
+// `assay prune --keep-last <runs>` leaves them (rollups only). They are built small: a
+// pruned run keeps its run, slice and comparison rollups, whose size is not the run's.
+const OLDER = Number(flag("older", "0"));
+const OLDER_ROWS = Number(flag("older-rows", "10000"));
 const REPS = Number(flag("reps", "3"));
 const CANDIDATES = 4;
 
-async function build(pool: pg.Pool, rows: number): Promise<string[]> {
-  const ids = Array.from({ length: RUNS }, (_, i) => `night-${i}`);
+/**
+ * Runs `ids` of `rows` samples each, one a day, the last `daysBefore` days before today
+ * (the nightly runs end yesterday; the older ones end the day before the first of them).
+ */
+async function build(
+  pool: pg.Pool,
+  rows: number,
+  ids: readonly string[],
+  daysBefore = 0,
+): Promise<readonly string[]> {
   for (const [i, id] of ids.entries()) {
     await pool.query(
       `INSERT INTO runs (id, name, spec, transport, created_at, planned_results, planned_model_results)
        VALUES ($1, 'nightly', '{"selection": {"verifier": "judge"}, "fields": {"metadata": ["kind"]}}', 'local', now() - make_interval(days => $2), $3, 0)`,
-      [id, RUNS - i, rows],
+      [id, daysBefore + ids.length - i, rows],
     );
     await pool.query("SELECT assay_create_run_partitions($1)", [id]);
   }
@@ -69,10 +86,12 @@ async function build(pool: pg.Pool, rows: number): Promise<string[]> {
     );
     // A continuous score too (a probe's probability): its per-task differences are nearly
     // all distinct, so the comparison sums them (MOMENTS_FROM) instead of counting them.
+    // Hashed from the sample and the run, so that one run's values are not another's
+    // shifted by a constant (which gave ~5 distinct per-task differences, not millions).
     await pool.query(
       `INSERT INTO scores (run_id, sample_id, scorer, rule, status, value)
        SELECT $1, 's' || i, 'probe', 'default', 'scored',
-              ((i::bigint * 2654435761 + $3 * 97) % 1000003) / 1000003.0
+              (hashint8(i::bigint * 1000 + $3) & 1048575) / 1048576.0
        FROM generate_series(0, $2 - 1) i`,
       [id, rows, r],
     );
@@ -111,7 +130,26 @@ for (const rows of SIZES) {
   const store = await openStore({ databaseUrl: DATABASE_URL, schema, migrate: true });
   const pool = new pg.Pool({ connectionString: DATABASE_URL, options: `-c search_path=${schema}` });
   try {
-    const built = await timed(() => build(pool, rows));
+    const older = await timed(async () => {
+      const ids = await build(
+        pool,
+        OLDER_ROWS,
+        Array.from({ length: OLDER }, (_, i) => `older-${i}`),
+        RUNS,
+      );
+      for (const id of ids) {
+        await store.refreshPlannerStatistics("written", id);
+        await store.writeRollups(id);
+      }
+      if (ids.length > 0) await store.pruneRuns({ runIds: ids }, { dryRun: false });
+    });
+    if (OLDER > 0) {
+      console.log(
+        `${OLDER} older runs of ${OLDER_ROWS} rows: built, completed and pruned in ${fmt(older.ms / 1000, 1)} s`,
+      );
+    }
+    const nights = Array.from({ length: RUNS }, (_, i) => `night-${i}`);
+    const built = await timed(() => build(pool, rows, nights));
     // The first run is the release the others are compared with (`assay baseline`), pinned
     // once it is complete, so each later run completes with its comparison with it counted.
     const completed = await timed(async () => {
@@ -124,11 +162,15 @@ for (const rows of SIZES) {
     // The morning: the last run reported against the one before it, the trend over all.
     const [a, b] = built.value.slice(-2) as [string, string];
     const release = built.value[0] as string;
-    const trendRuns = RUNS;
+    const trendRuns = RUNS + OLDER;
     console.log(
       `${rows} rows x ${RUNS} runs: built in ${fmt(built.ms / 1000, 1)} s, completed (statistics + rollups) in ${fmt(completed.ms / 1000, 1)} s`,
     );
     const runner = runnerOf(driverOf(store));
+    // The trend the reports below draw: every run built, each with its figures.
+    const { trend } = await reportBundle(runner, b, { trendRuns });
+    const completedInTrend = trend.filter((point) => point.state === "completed").length;
+    console.log(`  trend: ${trend.length} runs, ${completedInTrend} with their figures`);
     const figures: [string, () => Promise<unknown>][] = [
       ["report", () => reportBundle(runner, b, { trendRuns })],
       ["report --compare", () => reportBundle(runner, b, { trendRuns, compareRunId: a })],
