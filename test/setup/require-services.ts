@@ -1,8 +1,10 @@
 /**
  * Vitest global setup: the suite talks to a real PostgreSQL and a real Redis. When either is
  * not answering, say so in one line with how to start it, instead of dozens of failures.
+ * A run of pure packages' tests only (`npx vitest run packages/core`) needs neither.
  */
 import { connect } from "node:net";
+import { relative, resolve } from "node:path";
 import { readEnv } from "@assay/core";
 import { DATABASE_URL } from "@assay/test-support/database-url";
 import pg from "pg";
@@ -31,7 +33,34 @@ const services: Service[] = [
   },
 ];
 
+// The packages whose tests touch no server: plain data in, plain data out (and the verifier's
+// models, served by a Hub server of the test's own).
+const PURE_PACKAGES = [
+  "packages/core/",
+  "packages/model-tools/",
+  "packages/report/",
+  "packages/scorers/",
+  "packages/selection/",
+  "packages/verifier/",
+];
+
+/**
+ * Whether the command line names only files or folders of pure packages. Conservative: an
+ * option's value taken for a filter (`--reporter dot`) names no pure package, and then the
+ * servers are checked as for the whole suite.
+ */
+export function onlyPurePackages(argv: readonly string[], root = process.cwd()): boolean {
+  const run = argv.findIndex((arg) => arg === "run" || arg === "watch");
+  const filters = argv.slice(run + 1).filter((arg) => !arg.startsWith("-"));
+  if (run === -1 || filters.length === 0) return false;
+  return filters.every((filter) => {
+    const path = `${relative(root, resolve(root, filter)).split("\\").join("/")}/`;
+    return PURE_PACKAGES.some((pure) => path.startsWith(pure));
+  });
+}
+
 export default async function requireServices(): Promise<void> {
+  if (onlyPurePackages(process.argv)) return;
   const missing: string[] = [];
   for (const service of services) {
     const { hostname, port } = new URL(service.url);
