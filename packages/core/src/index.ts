@@ -38,6 +38,8 @@ export {
   type UsageRole,
   type UsageTotals,
 } from "./cost/usage-cost.js";
+// A dataset line's checks, paths and samples: one list, also a light entry of its own.
+export * from "./dataset-line.js";
 export { declaredMetadataKeys } from "./declared-metadata.js";
 export {
   discreteScoreOf,
@@ -46,22 +48,8 @@ export {
 } from "./discrete-score.js";
 export { type AssayEnv, readEnv } from "./env.js";
 export * from "./errors/index.js";
-export {
-  formatFieldPath,
-  type ItemFilter,
-  type ParsedPath,
-  type PathStep,
-  parseFieldPath,
-} from "./field-path.js";
-export {
-  type CandidateFields,
-  CandidateFieldsSchema,
-  type CapturedField,
-  DEFAULT_JOIN_SEPARATOR,
-  type FieldsSpec,
-  FieldsSpecSchema,
-  type JoinedField,
-} from "./fields-spec.js";
+export type { ItemFilter, ParsedPath } from "./field-path.js";
+export { type CandidateFields, CandidateFieldsSchema, FieldsSpecSchema } from "./fields-spec.js";
 export {
   jobIdOf,
   jobResultKey,
@@ -159,10 +147,7 @@ export {
   shellWord,
 } from "./safe-text/index.js";
 export {
-  type DatasetLine,
   DatasetLineSchema,
-  type Sample,
-  samplesFromLine,
   type Target,
   TargetSchema,
   type TargetType,
@@ -228,7 +213,7 @@ export { seededRandom } from "./stats/seeded-random.js";
 export { sigmoid } from "./stats/sigmoid.js";
 export { stratifiedBootstrap, type WeightedGroup } from "./stats/stratified-bootstrap.js";
 export type { ExportRow, InputErrorSummary, RunSummary, ScorerRuleSummary } from "./summary.js";
-export { TEXT_PART_CHARS, TextParts } from "./text-parts.js";
+export { TEXT_PART_CHARS } from "./text-parts.js";
 export { type GeneratorUsage, GeneratorUsageSchema } from "./usage.js";
 export {
   configValueProblem,
@@ -237,17 +222,8 @@ export {
   parseJsonConfig,
   parseJsonText,
 } from "./validation/config-document.js";
-export { describeValue, printable } from "./validation/describe-value.js";
+
 export { MAX_ID_LENGTH, MAX_NESTING_DEPTH, MAX_TOKEN_COUNT } from "./validation/limits.js";
-export {
-  type LineParseOptions,
-  type ParsedLine,
-  parseDatasetLine,
-  parseDatasetObject,
-  type RecordMapping,
-  type RecordValidator,
-  recordValidator,
-  validateDatasetRecord,
-} from "./validation/parse-dataset-line.js";
+export { recordValidator, validateDatasetRecord } from "./validation/parse-dataset-line.js";
 export { parseYamlConfig } from "./validation/yaml-config.js";
 export { firstIssue, formatPath } from "./zod-issues.js";
