@@ -4,8 +4,12 @@ import { RAW_TABLES, type RawTable, runPartitions } from "./run-partitions.js";
 import type { StoreDriver } from "./store-driver.js";
 
 /** The tables written from the scored rows once the run completes: selections and rollups. */
-const DERIVED_PARTITIONED: readonly RawTable[] = ["selections", "task_score_rollups"];
-const DERIVED_TABLES = ROLLUP_TABLES.filter((t) => !(DERIVED_PARTITIONED as string[]).includes(t));
+const DERIVED_PARTITIONED: readonly RawTable[] = ["selections", "task_rollup_chunks"];
+// task_keys gains the run's new task ids as it completes (task-and-slice-rollups.ts).
+const DERIVED_TABLES = [
+  ...ROLLUP_TABLES.filter((t) => !(DERIVED_PARTITIONED as string[]).includes(t)),
+  "task_keys",
+];
 
 /** The partitioned tables a run writes as it is scored (every other raw table), and the others. */
 const WRITTEN_PARTITIONED = RAW_TABLES.filter((t) => !DERIVED_PARTITIONED.includes(t));

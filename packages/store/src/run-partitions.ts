@@ -2,7 +2,7 @@ import type { SqlRunner } from "./sql-runner.js";
 
 /**
  * The tables partitioned by run, as `assay_run_partitioned_tables()` lists them (migrations
- * 0015 and 0020): the raw tables, and the one rollup that grows with the run's tasks.
+ * 0015 and 0025): the raw tables, and the one rollup that grows with the run's tasks.
  */
 export const RAW_TABLES = [
   "samples",
@@ -10,7 +10,7 @@ export const RAW_TABLES = [
   "truncations",
   "usage",
   "selections",
-  "task_score_rollups",
+  "task_rollup_chunks",
 ] as const;
 
 export type RawTable = (typeof RAW_TABLES)[number];

@@ -283,7 +283,7 @@ export const runRollups = pgTable("run_rollups", {
   /** Tasks solved (docs/figures.md, "Pass and solved"); null in rollups written before it. */
   solved: bigint("solved", { mode: "number" }),
   /**
-   * Whether `task_score_rollups` and `slice_rollups` were written with this row: false in
+   * Whether `task_rollup_chunks` and `slice_rollups` were written with this row: false in
    * rollups written before them, whose comparisons and slices read raw rows.
    */
   tasksRolledUp: boolean("tasks_rolled_up").notNull().default(false),
@@ -343,19 +343,34 @@ export const runBaselines = pgTable("run_baselines", {
 });
 
 /**
- * Each task's mean scored value per scorer of a rolled-up run, what `report --compare` pairs
- * two runs on. Partitioned by run like the raw tables (migration 0020), so prune drops it.
+ * A dense number for every task id any run rolled up (task-rollup-chunks.ts): slot
+ * `task_index % TASK_CHUNK` of chunk `task_index / TASK_CHUNK` in `task_rollup_chunks`, the
+ * same slot in every run, so two runs pair their tasks by position instead of by key.
  */
-export const taskScoreRollups = pgTable(
-  "task_score_rollups",
+export const taskKeys = pgTable("task_keys", {
+  taskId: text("task_id").primaryKey(),
+  taskIndex: integer("task_index")
+    .notNull()
+    .generatedAlwaysAsIdentity({ startWith: 0, minValue: 0 }),
+});
+
+/**
+ * A rolled-up run's per-task figures, TASK_CHUNK tasks (by `task_keys.task_index`) a row:
+ * for kind `scorer`, each task's mean scored value under scorer `figure`; for kind
+ * `accuracy` (figure ''), each counted task's pass@1, selected and oracle as bits 0, 1 and 2.
+ * A task the run has no such figure for is null in its slot. What `report --compare` pairs
+ * two runs on; partitioned by run like the raw tables, so prune drops it.
+ */
+export const taskRollupChunks = pgTable(
+  "task_rollup_chunks",
   {
     runId: text("run_id").notNull(),
-    taskId: text("task_id").notNull(),
-    scorer: text("scorer").notNull(),
-    /** avg(value) of the task's scored results, as the raw comparison computes it. */
-    value: doublePrecision("value"),
+    kind: text("kind").notNull(),
+    figure: text("figure").notNull(),
+    chunk: integer("chunk").notNull(),
+    slots: doublePrecision("slots").array().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.taskId, t.scorer] })],
+  (t) => [primaryKey({ columns: [t.runId, t.kind, t.figure, t.chunk] })],
 );
 
 /**

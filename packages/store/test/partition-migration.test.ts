@@ -1,6 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -11,6 +9,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { migrationsFolder } from "../src/migrations.js";
 import { openStore } from "../src/open-store.js";
+import { migrationsUpTo } from "./migrations-up-to.js";
 
 // Migration 0015 moves a store's raw tables into per-run partitions: a store migrated to
 // 0014 and filled with several runs holds, once migrated to head, the same rows, each run
@@ -20,19 +19,6 @@ import { openStore } from "../src/open-store.js";
 const PARENTS = ["samples", "scores", "truncations", "usage", "selections"];
 // Ids a partition name could not hold as they are: quotes, spaces, case, length.
 const RUN_IDS = ["night-1", `it's "odd" Run`, "x".repeat(120)];
-
-/** The migrations up to and including 0014, as a folder drizzle's migrator reads. */
-function migrationsUpTo0014(): string {
-  const folder = mkdtempSync(join(tmpdir(), "assay-migrations-0014-"));
-  cpSync(migrationsFolder(), folder, { recursive: true });
-  const journalFile = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as {
-    entries: { idx: number }[];
-  };
-  journal.entries = journal.entries.filter((entry) => entry.idx <= 14);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return folder;
-}
 
 const lit = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
@@ -143,7 +129,7 @@ function rounded(value: unknown): unknown {
   );
 }
 
-const folder = migrationsUpTo0014();
+const folder = migrationsUpTo(14);
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe("migration 0015 on postgres", () => {

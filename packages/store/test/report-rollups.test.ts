@@ -387,7 +387,7 @@ describe.each(DRIVER_NAMES)("report rollups on %s", (driver) => {
     await db.store.writeRollups(runId);
     const partition = await queryRows(
       db.store,
-      "SELECT to_regclass(assay_run_partition('task_score_rollups', $1)) IS NOT NULL AS present",
+      "SELECT to_regclass(assay_run_partition('task_rollup_chunks', $1)) IS NOT NULL AS present",
       [runId],
     );
     expect(partition).toEqual([{ present: true }]);
@@ -398,7 +398,7 @@ describe.each(DRIVER_NAMES)("report rollups on %s", (driver) => {
     expect(
       await queryRows(
         db.store,
-        "SELECT count(*)::int AS n FROM task_score_rollups WHERE run_id = $1",
+        "SELECT count(*)::int AS n FROM task_rollup_chunks WHERE run_id = $1",
         [runId],
       ),
     ).toEqual([{ n: 0 }]);

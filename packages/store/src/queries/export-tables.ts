@@ -9,8 +9,8 @@ import type { SqlRunner } from "../sql-runner.js";
  * recompute every report figure (labels and candidates from samples, tokens from usage,
  * cuts and refusals from truncations, picks from selections) without the report's queries.
  * Every raw table but `scores` (exported with each score's task, apart) is here: a raw
- * table added to RAW_TABLES and not here fails to compile. `task_score_rollups` is
- * partitioned too but derived from scores and samples, so it is not exported.
+ * table added to RAW_TABLES and not here fails to compile. `task_rollup_chunks` is
+ * partitioned too but derived from scores, samples and selections, so it is not exported.
  */
 export const EXPORTED_TABLES = {
   samples,
@@ -19,7 +19,7 @@ export const EXPORTED_TABLES = {
   selections,
   input_errors: inputErrors,
 } as const satisfies Record<
-  Exclude<RawTable, "scores" | "task_score_rollups"> | "input_errors",
+  Exclude<RawTable, "scores" | "task_rollup_chunks"> | "input_errors",
   Table
 >;
 

@@ -57,40 +57,68 @@ export const summedWhereManySql = (counts: string, from: SummedFrom = MOMENTS_FR
   ORDER BY metric_position, metric, difference`;
 
 // Tasks counted in a run's accuracy (docs/architecture.md, "Selection"): correctness known
-// for the first candidate, the pick (a task with nothing picked is unsolved) and the oracle.
-// A run has one selection per task, keyed (run_id, task_id): the two runs' partitions are
-// joined on that key, each read in key order (run_id is constant in it), so the join merges
-// them or looks rows up by the key, never a nested loop over scans. Grouping both runs'
-// rows on task_id instead made a hash table of every task that spilled to disk at 250,000
-// tasks a run (3 s). The paired tasks are then counted by difference (three values for a
-// 0/1 figure), so what reaches the client does not grow with the tasks. The run ids are
-// $1 (the reported run, a) and $2 (the baseline, b) in every query here.
+// for the first candidate, the pick (a task with nothing picked is unsolved) and the oracle,
+// as bits 0 (pass@1), 1 (selected) and 2 (oracle) of one number, as the task rollup chunks
+// hold them (migration 0025). A run has one selection per task, keyed (run_id, task_id):
+// the two runs' partitions are joined on that key, each read in key order (run_id is
+// constant in it), so the join merges them or looks rows up by the key, never a nested loop
+// over scans. The run ids are $1 (the reported run, a) and $2 (the baseline, b) in every
+// query here.
 const accuracySide = (t: RunTables, run: string) => `
-      SELECT task_id, first_correct::int AS pass1, any_correct::int AS oracle,
-             (CASE WHEN selected_index IS NULL THEN false ELSE selected_correct END)::int AS picked
+      SELECT task_id,
+             (first_correct::int
+              + 2 * (CASE WHEN selected_index IS NULL THEN false ELSE selected_correct END)::int
+              + 4 * any_correct::int) AS bits
       FROM ${t.selections}
       WHERE run_id = ${run} AND first_correct IS NOT NULL AND any_correct IS NOT NULL
         AND (selected_index IS NULL OR selected_correct IS NOT NULL)`;
 
-// The paired tasks are first counted by their six 0/1 values (at most 64 groups), and only
-// those counts are spread over the three figures: spreading every task over them made
-// three rows per task to group (three quarters of a million at 250,000 tasks).
-export const accuracyCountsSql = (a: RunTables, b: RunTables) => `
+// The paired tasks counted by their two runs' bits (at most 64 groups), and only those
+// counts spread over the three figures: spreading every task over them made three rows per
+// task to group (three quarters of a million at 250,000 tasks). So what reaches the client
+// does not grow with the tasks.
+const accuracyFromBits = (pairedBits: string) => `
   WITH paired AS (
-    SELECT x.pass1 AS a_pass1, x.picked AS a_selected, x.oracle AS a_oracle,
-           y.pass1 AS b_pass1, y.picked AS b_selected, y.oracle AS b_oracle, count(*) AS n
-    FROM (${accuracySide(a, "$1")}) x
-    JOIN (${accuracySide(b, "$2")}) y ON y.task_id = x.task_id
-    GROUP BY 1, 2, 3, 4, 5, 6
+    SELECT a_bits, b_bits, count(*) AS n FROM (${pairedBits}) p GROUP BY a_bits, b_bits
   )
   SELECT m.metric, m.position AS metric_position, m.a - m.b AS difference,
          sum(n)::bigint AS tasks, sum(m.a * n)::bigint AS a_sum, sum(m.b * n)::bigint AS b_sum
   FROM paired
-  CROSS JOIN LATERAL (VALUES (1, 'pass@1', a_pass1, b_pass1),
-                             (2, 'selected', a_selected, b_selected),
-                             (3, 'oracle', a_oracle, b_oracle)) AS m(position, metric, a, b)
+  CROSS JOIN LATERAL (VALUES (1, 'pass@1', a_bits & 1, b_bits & 1),
+                             (2, 'selected', (a_bits >> 1) & 1, (b_bits >> 1) & 1),
+                             (3, 'oracle', (a_bits >> 2) & 1, (b_bits >> 2) & 1))
+    AS m(position, metric, a, b)
   GROUP BY m.position, m.metric, m.a - m.b
   ORDER BY m.position, difference`;
+
+/** pass@1, selected and oracle differences, paired on the two runs' selections. */
+export const accuracyCountsSql = (a: RunTables, b: RunTables) =>
+  accuracyFromBits(`
+    SELECT x.bits AS a_bits, y.bits AS b_bits
+    FROM (${accuracySide(a, "$1")}) x
+    JOIN (${accuracySide(b, "$2")}) y ON y.task_id = x.task_id`);
+
+// Two rolled-up runs' chunks of one kind, slot by slot: a row per task both runs have the
+// figure for. A task has the same slot in every run (task_keys), so the pairing is a join
+// of a few thousand chunk rows on (figure, chunk) and an unnest of both arrays side by side,
+// with no join, sort or hash table over the tasks themselves (10 s → under 1 at 2.5M tasks).
+const pairedChunks = (a: RunTables, b: RunTables, kind: "accuracy" | "scorer") => `
+    SELECT x.figure, x.chunk, x.slots AS a_slots, y.slots AS b_slots
+    FROM ${a.task_rollup_chunks} x
+    JOIN ${b.task_rollup_chunks} y ON y.kind = x.kind AND y.figure = x.figure AND y.chunk = x.chunk
+    WHERE x.run_id = $1 AND y.run_id = $2 AND x.kind = '${kind}'`;
+
+const pairedSlots = (chunks: string) => `
+    CROSS JOIN LATERAL unnest(${chunks}.a_slots, ${chunks}.b_slots) AS s(a, b)`;
+
+const BOTH = "s.a IS NOT NULL AND s.b IS NOT NULL";
+
+/** The same counts as `accuracyCountsSql`, from the two runs' task rollup chunks. */
+export const rolledUpAccuracyCountsSql = (a: RunTables, b: RunTables) =>
+  accuracyFromBits(`
+    SELECT s.a::int AS a_bits, s.b::int AS b_bits
+    FROM (${pairedChunks(a, b, "accuracy")}) c ${pairedSlots("c")}
+    WHERE ${BOTH}`);
 
 // A task's value for a scorer is the mean of its scored results (one per candidate);
 // unscored results are left out, as in every mean the report shows. Paired by grouping
@@ -121,23 +149,60 @@ export const rawScorerCountsSql = (a: RunTables, b: RunTables) => `
   GROUP BY scorer, a_value - b_value
   ORDER BY scorer, difference`;
 
-// The same pairing from the runs' task score rollups (written at completion with the same
-// avg over the same rows): a row per task and scorer, so a task's value is its one row and
-// the two runs' rows are joined on their primary key. Both partitions are read in key order
-// (run_id is constant in each), so the join merges them without a sort or a hash table
-// that would outgrow work_mem; no score is joined to its sample at report time.
-export const rolledUpScorerCountsSql = (a: RunTables, b: RunTables) => `
-  WITH paired AS (
-    SELECT x.scorer, x.value AS a_value, y.value AS b_value
-    FROM ${a.task_score_rollups} x
-    JOIN ${b.task_score_rollups} y ON y.task_id = x.task_id AND y.scorer = x.scorer
-    WHERE x.run_id = $1 AND y.run_id = $2
+/** Chunks whose distinct differences are looked at before a scorer's tasks are grouped. */
+const LOOKED_AT_FIRST = 16;
+
+/**
+ * Each scorer's counted (or summed) differences from the two runs' task rollup chunks, as
+ * `summedWhereManySql(rawScorerCountsSql(...))` gives them from raw rows. A continuous
+ * scorer has as many distinct differences as tasks: grouping millions of them only to find
+ * that they are many, and sum them, was half of a comparison's time. So each scorer's
+ * first paired chunks are looked at first: more than `from.distinct` distinct differences
+ * there means more in all (a part never has more than the whole), and such a scorer over
+ * more than `from.tasks` tasks is summed in one pass. Every other scorer is counted by
+ * difference and then summed or not exactly as from raw rows, so where the first chunks
+ * say too little the figures are the same, only slower to get.
+ */
+export const rolledUpScorerCountsSql = (
+  a: RunTables,
+  b: RunTables,
+  from: SummedFrom = MOMENTS_FROM,
+) => `
+  WITH chunks AS MATERIALIZED (
+    SELECT c.*, row_number() OVER (PARTITION BY c.figure ORDER BY c.chunk) AS nth
+    FROM (${pairedChunks(a, b, "scorer")}) c
+  ),
+  many AS (
+    SELECT c.figure
+    FROM chunks c ${pairedSlots("c")}
+    WHERE c.nth <= ${LOOKED_AT_FIRST} AND ${BOTH}
+    GROUP BY c.figure
+    HAVING count(DISTINCT s.a - s.b) > ${Math.floor(from.distinct)}
+  ),
+  summed AS MATERIALIZED (
+    SELECT c.figure, count(*) AS tasks, sum(s.a) AS a_sum, sum(s.b) AS b_sum,
+           sum(s.a - s.b) AS difference_sum,
+           -- Postgres refuses a product that underflows to 0; such a square adds nothing.
+           sum(CASE WHEN abs(s.a - s.b) < 1e-150 THEN 0 ELSE (s.a - s.b) * (s.a - s.b) END)
+             AS square_sum
+    FROM chunks c ${pairedSlots("c")}
+    WHERE c.figure IN (SELECT figure FROM many) AND ${BOTH}
+    GROUP BY c.figure
+    HAVING count(*) > ${Math.floor(from.tasks)}
   )
-  SELECT scorer AS metric, 0 AS metric_position, a_value - b_value AS difference,
-         count(*) AS tasks, sum(a_value) AS a_sum, sum(b_value) AS b_sum
-  FROM paired
-  GROUP BY scorer, a_value - b_value
-  ORDER BY scorer, difference`;
+  SELECT figure AS metric, 0 AS metric_position, difference_sum / tasks AS difference, tasks,
+         a_sum, b_sum, square_sum
+  FROM summed
+  UNION ALL
+  SELECT * FROM (${summedWhereManySql(
+    `SELECT c.figure AS metric, 0 AS metric_position, s.a - s.b AS difference,
+            count(*) AS tasks, sum(s.a) AS a_sum, sum(s.b) AS b_sum
+     FROM chunks c ${pairedSlots("c")}
+     WHERE c.figure NOT IN (SELECT figure FROM summed) AND ${BOTH}
+     GROUP BY c.figure, s.a - s.b`,
+    from,
+  )}) counted
+  ORDER BY metric_position, metric, difference`;
 
 /** Rows in metric order, each metric's differences ascending, as the queries sort them. */
 export function countedByMetric(

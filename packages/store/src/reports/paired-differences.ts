@@ -5,6 +5,7 @@ import {
   countedByMetric,
   type PairedDifferences,
   rawScorerCountsSql,
+  rolledUpAccuracyCountsSql,
   rolledUpScorerCountsSql,
   type SummedFrom,
   summedWhereManySql,
@@ -24,8 +25,8 @@ export type PairingSource = "comparison rollups" | "task rollups" | "raw rows";
 /**
  * pass@1, selected, oracle (when both runs have selections) and each scorer's per-task mean,
  * counted by difference. A run compared with the predecessor or pinned baseline it was counted against at
- * completion reads those counts; otherwise the two runs' tasks are paired now, the scorer
- * means from their task score rollups when both have them, else from raw rows. `from`
+ * completion reads those counts; otherwise the two runs' tasks are paired now, from their
+ * task rollup chunks when both have them, else from raw rows. `from`
  * forces one source (the benchmark measures each); every source gives the same figures.
  * `summedFrom` moves the point where a figure's differences are summed (tests; stored
  * comparisons were counted with the default).
@@ -52,13 +53,12 @@ export async function pairedDifferences(
   const fromTaskRollups =
     from === "task rollups" ||
     (from === undefined && ids.every((id) => rolled.some((row) => row.run_id === id)));
-  const scorerCounts = fromTaskRollups ? rolledUpScorerCountsSql(a, b) : rawScorerCountsSql(a, b);
+  const [accuracy, scorer] = fromTaskRollups
+    ? [rolledUpAccuracyCountsSql(a, b), rolledUpScorerCountsSql(a, b, summedFrom)]
+    : [accuracyCountsSql(a, b), summedWhereManySql(rawScorerCountsSql(a, b), summedFrom)];
   const [accuracyRows, scorers] = await Promise.all([
-    runner.query<CountRow>(summedWhereManySql(accuracyCountsSql(a, b), summedFrom), ids),
-    runner.query<CountRow>(
-      summedWhereManySql(scorerCounts, summedFrom),
-      fromTaskRollups ? ids : [],
-    ),
+    runner.query<CountRow>(summedWhereManySql(accuracy, summedFrom), ids),
+    runner.query<CountRow>(scorer, fromTaskRollups ? ids : []),
   ]);
   return [
     ...countedByMetric(accuracyRows.rows, "accuracy"),

@@ -1,9 +1,9 @@
 import type { SqlRunner } from "../../sql-runner.js";
 import {
-  accuracyCountsSql,
   type CountRow,
   countedByMetric,
   type PairedDifferences,
+  rolledUpAccuracyCountsSql,
   rolledUpScorerCountsSql,
   summedWhereManySql,
 } from "../paired-difference-counts.js";
@@ -73,10 +73,10 @@ async function countComparison(runner: SqlRunner, runId: string, baseline: strin
             (row_number() OVER (ORDER BY c.part, c.metric_position, c.metric, c.difference) - 1)::int,
             c.kind, c.metric, c.difference, c.tasks, c.a_sum, c.b_sum, c.square_sum
      FROM (SELECT 1 AS part, 'accuracy' AS kind, q.*
-           FROM (${summedWhereManySql(accuracyCountsSql(a, b))}) q
+           FROM (${summedWhereManySql(rolledUpAccuracyCountsSql(a, b))}) q
            UNION ALL
            SELECT 2 AS part, 'scorer' AS kind, q.*
-           FROM (${summedWhereManySql(rolledUpScorerCountsSql(a, b))}) q) c`,
+           FROM (${rolledUpScorerCountsSql(a, b)}) q) c`,
     [runId, baseline],
   );
 }

@@ -10,7 +10,7 @@ import {
   runRollups,
   sliceRollups,
   summaryRollups,
-  taskScoreRollups,
+  taskRollupChunks,
   unscoredRollups,
   usageRollups,
 } from "../../schema.js";
@@ -27,8 +27,8 @@ export const ROLLUP_TABLES = [
   earlyStopCandidateRollups,
   sliceRollups,
   comparisonRollups,
-  // Partitioned by run (migration 0020): written by INSERT ... SELECT in the database.
-  taskScoreRollups,
+  // Partitioned by run (migrations 0020, 0025): written by INSERT ... SELECT in the database.
+  taskRollupChunks,
 ].map((table) => getTableName(table));
 
 // The columns each rollup write fills (all but the time it was written), named by the

@@ -1,29 +1,32 @@
 import { declaredMetadataKeys } from "@assay/core";
 import type { SqlRunner } from "../../sql-runner.js";
-import { runTables } from "../run-tables.js";
 import { rawSliceRows, SLICE_QUERIES, type SliceRows } from "../slice-report.js";
 import type { StoredSlice } from "./slice-rollups.js";
 
 /**
- * Writes the run's task score rollups (each task's mean per scorer, what a comparison pairs
- * on) and slice rollups (the slice report's rows per value of each metadata key the spec
- * declares), inside the caller's rollup transaction. False when the run has no partition
- * for task rollups (not expected: runs make it when they start, migration 0020 for older
- * runs), so its comparisons and slices read raw rows.
+ * Numbers the run's task ids that no run numbered yet (`task_keys`, migration 0025), on a
+ * connection of its own before the rollup transaction: a completion that waits for another
+ * numbering the same new ids waits for one statement, not for that run's whole rollup.
+ */
+export async function numberRunTasks(runner: SqlRunner, runId: string): Promise<void> {
+  await runner.query("SELECT assay_number_run_tasks($1)", [runId]);
+}
+
+/**
+ * Writes the run's task rollups (each task's figures in `task_rollup_chunks`, what a
+ * comparison pairs on) and slice rollups (the slice report's rows per value of each
+ * metadata key the spec declares), inside the caller's rollup transaction, after
+ * `numberRunTasks`. False when the run has no chunk partition (not expected: runs make it
+ * when they start, migration 0025 for older runs), so its comparisons and slices read raw rows.
  */
 export async function writeTaskAndSliceRollups(runner: SqlRunner, runId: string): Promise<boolean> {
-  const t = await runTables(runner, runId);
-  if (t.task_score_rollups.startsWith("ONLY ")) return false;
-  // In the database, a row per task and scorer: the scores never leave the server. The
-  // same aggregate as the raw comparison (paired-differences.ts), so the same values.
-  await runner.query(
-    `INSERT INTO ${t.task_score_rollups} (run_id, task_id, scorer, value)
-     SELECT s.run_id, sm.task_id, s.scorer, avg(s.value)
-     FROM ${t.scores} s
-     JOIN ${t.samples} sm ON sm.run_id = s.run_id AND sm.sample_id = s.sample_id
-     WHERE s.status = 'scored'
-     GROUP BY s.run_id, sm.task_id, s.scorer`,
+  // In the database (assay_write_task_rollup_chunks, migration 0025): the scores never leave
+  // the server, and each task's mean is the raw comparison's avg over the same rows.
+  const { rows: written } = await runner.query<{ written: boolean }>(
+    "SELECT assay_write_task_rollup_chunks($1) AS written",
+    [runId],
   );
+  if (written[0]?.written !== true) return false;
   const { rows } = await runner.query<{ declared: unknown }>(
     "SELECT spec #> '{fields,metadata}' AS declared FROM runs WHERE id = $1",
     [runId],

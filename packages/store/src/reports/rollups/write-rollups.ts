@@ -9,6 +9,7 @@ import type { StoreDriver } from "../../store-driver.js";
 import { rawEarlyStops } from "../early-stops.js";
 import { DEFAULT_FALL_STEPS, DEFAULT_MIN_FALL } from "../report-options.js";
 import { type RunFigures, rawRunFigures } from "../run-figures.js";
+import { runnerOf } from "../runner-of.js";
 import { truncationBuckets } from "../truncation-stats.js";
 import { type StoredComparisons, writeComparisonRollups } from "./comparison-rollups.js";
 import { earlyStopRollupParts, ROLLED_UP_EARLY_STOPS } from "./early-stop-rollups.js";
@@ -21,7 +22,7 @@ import {
   UNSCORED_ROLLUP_COLUMNS,
   USAGE_ROLLUP_COLUMNS,
 } from "./rollup-tables.js";
-import { writeTaskAndSliceRollups } from "./task-and-slice-rollups.js";
+import { numberRunTasks, writeTaskAndSliceRollups } from "./task-and-slice-rollups.js";
 
 /**
  * Computes the run's report figures from its raw rows and stores them as its rollups,
@@ -31,6 +32,7 @@ import { writeTaskAndSliceRollups } from "./task-and-slice-rollups.js";
  * rollups are refreshed after, so reports that read them plan for their real size.
  */
 export async function writeRollups(driver: StoreDriver, runId: string): Promise<void> {
+  await numberRunTasks(runnerOf(driver), runId);
   await inTransaction(driver, async (runner) => {
     // Two writers of one run (`assay status` and a waiting producer) take turns; without
     // this the second would trip over the first's rows.

@@ -1,0 +1,167 @@
+import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driverOf } from "../src/driver.js";
+import { openStore } from "../src/open-store.js";
+import { pairedDifferences, runnerOf } from "../src/reports/index.js";
+import type { Store } from "../src/store.js";
+import { migrationsUpTo } from "./migrations-up-to.js";
+
+// Two runs of more tasks than the comparison looks at first (16 chunks of 1,024) and than
+// MOMENTS_FROM sums from (20,000), so each way a scorer's pairing can go is taken.
+const TASKS = 24_000;
+const LOOKED_AT = 16 * 1024;
+
+let schema: string;
+let store: Store;
+let pool: pg.Pool;
+
+// Every value a multiple of 1/1024, so every sum is exact in float8 whatever order the
+// database adds in: the chunks' figures must equal the raw rows' to the last bit.
+const continuous = (run: number) => `(hashint8(i::bigint * 10 + ${run}) & 1023) / 1024.0`;
+
+/** Runs a and b (b a day later), each with its raw rows; partitions made as runs make them. */
+async function seed(pool: pg.Pool): Promise<void> {
+  for (const [r, id] of ["a", "b"].entries()) {
+    await pool.query(
+      `INSERT INTO runs (id, name, spec, transport, created_at)
+       VALUES ($1, 'nightly', '{}', 'local', now() - make_interval(days => 2 - $2))`,
+      [id, r],
+    );
+    await pool.query("SELECT assay_create_run_partitions($1)", [id]);
+    // Task ids in number order as text, so task_keys numbers them 0, 1, 2, ...: the first
+    // LOOKED_AT tasks are the chunks the comparison looks at first.
+    await pool.query(
+      `INSERT INTO samples (run_id, sample_id, task_id, candidate_index, line, metadata)
+       SELECT $1, 's' || i, 't' || lpad(i::text, 6, '0'), 0, i, '{}'
+       FROM generate_series(0, $2 - 1) i`,
+      [id, TASKS],
+    );
+    const scores = `
+      INSERT INTO scores (run_id, sample_id, scorer, rule, status, value)
+      SELECT $1, 's' || i, $2, 'default', 'scored', v FROM (
+        SELECT i, CASE $2
+          -- Five levels: at most nine distinct differences, counted.
+          WHEN 'graded' THEN ((i + ${r}) % 5) / 4.0
+          -- The same in both runs over the tasks looked at first, continuous after them.
+          WHEN 'late' THEN CASE WHEN i < ${LOOKED_AT} THEN 0.5 ELSE ${continuous(r)} END
+          -- Continuous from the first task on.
+          WHEN 'continuous' THEN ${continuous(r)}
+          -- Continuous, but on fewer tasks than MOMENTS_FROM sums: counted.
+          WHEN 'few tasks' THEN CASE WHEN i < 9000 THEN ${continuous(r)} END
+        END AS v
+        FROM generate_series(0, $3 - 1) i
+        -- Run b lacks a task in seven (a null slot in its chunks), run a the last hundred.
+        WHERE NOT ($1 = 'b' AND i % 7 = 3) AND NOT ($1 = 'a' AND i >= $3 - 100)) t
+      WHERE v IS NOT NULL`;
+    for (const scorer of ["graded", "late", "continuous", "few tasks"]) {
+      await pool.query(scores, [id, scorer, TASKS]);
+    }
+    await pool.query(
+      `INSERT INTO selections (run_id, task_id, method, candidates, selected_index, tie,
+                               first_correct, any_correct, selected_correct, detail)
+       SELECT $1, 't' || lpad(i::text, 6, '0'), 'argmax', 1,
+              CASE WHEN i % 11 = 0 THEN NULL ELSE 0 END, false,
+              (i + $2) % 2 = 0, (i + $2) % 3 <> 0, (i * $2) % 5 = 0, '{}'
+       FROM generate_series(0, $3 - 1) i
+       WHERE NOT ($1 = 'b' AND i % 13 = 0)`,
+      [id, r, TASKS],
+    );
+  }
+}
+
+beforeAll(async () => {
+  schema = freshSchema();
+  store = await openStore({ databaseUrl: DATABASE_URL, schema, migrate: true });
+  pool = new pg.Pool({ connectionString: DATABASE_URL, options: `-c search_path=${schema}` });
+  await seed(pool);
+});
+
+afterAll(async () => {
+  await pool?.end();
+  await store?.close();
+  if (schema !== undefined) await dropSchema(schema);
+});
+
+describe("pairing two runs' task rollup chunks", () => {
+  it("gives exactly what the raw rows give, however a scorer's first chunks lean", async () => {
+    const runner = runnerOf(driverOf(store));
+    const raw = await pairedDifferences(runner, "b", "a", "raw rows");
+    const byMetric = new Map(raw.map((d) => [d.metric, d.counted]));
+    // The raw rows sum the continuous scorers and count the others; so must the chunks.
+    expect(byMetric.get("graded")?.squareSum).toBeUndefined();
+    expect(byMetric.get("few tasks")?.squareSum).toBeUndefined();
+    expect(byMetric.get("few tasks")?.differences.length).toBeGreaterThan(32);
+    expect(byMetric.get("late")?.squareSum).toBeGreaterThan(0);
+    expect(byMetric.get("continuous")?.squareSum).toBeGreaterThan(0);
+
+    await store.writeRollups("a");
+    await store.writeRollups("b");
+    // Over the chunks looked at first, "late" has one difference (0): it is summed only
+    // because the whole is counted after them, the slow way this test is here to check.
+    const { rows: looked } = await pool.query(
+      `SELECT count(DISTINCT s.x - s.y)::int AS distinct
+       FROM task_rollup_chunks a JOIN task_rollup_chunks b USING (kind, figure, chunk)
+       CROSS JOIN LATERAL unnest(a.slots, b.slots) AS s(x, y)
+       WHERE a.run_id = 'b' AND b.run_id = 'a' AND a.figure = 'late' AND a.chunk < 16
+         AND s.x IS NOT NULL AND s.y IS NOT NULL`,
+    );
+    expect(looked).toEqual([{ distinct: 1 }]);
+
+    expect(await pairedDifferences(runner, "b", "a", "task rollups")).toEqual(raw);
+    // b's completion counted its comparison with a, the run before it, the same way.
+    expect(await pairedDifferences(runner, "b", "a", "comparison rollups")).toEqual(raw);
+    // The other way round, paired from the chunks now (nobody counted it).
+    expect(await pairedDifferences(runner, "a", "b", "task rollups")).toEqual(
+      await pairedDifferences(runner, "a", "b", "raw rows"),
+    );
+  });
+});
+
+describe("migration 0025", () => {
+  it("writes the chunks of runs rolled up before it, which then pair as their raw rows", async () => {
+    const old = freshSchema();
+    const oldPool = new pg.Pool({
+      connectionString: DATABASE_URL,
+      options: `-c search_path=${old}`,
+    });
+    let migrated: Store | undefined;
+    try {
+      await oldPool.query(`CREATE SCHEMA ${old}`);
+      await migrate(drizzle(oldPool), {
+        migrationsFolder: migrationsUpTo(24),
+        migrationsSchema: old,
+      });
+      await seed(oldPool);
+      // Both rolled up with their task rollups, as version 0024 wrote them (a row per task
+      // and scorer, gone with the table); the figures here are not what is checked.
+      await oldPool.query(
+        `INSERT INTO run_rollups (run_id, samples, tasks, results, selected_tasks, unselected,
+                                  methods, counted, pass1, selected, oracle, ties,
+                                  discrete_ties, discrete_of, truncation_calls, truncation_cut,
+                                  truncation_refused, tasks_rolled_up)
+         SELECT id, 0, 0, 0, 0, 0, '{}', 0, 0, 0, 0, 0, 0, 0, '{}', '{}', '{}', true FROM runs`,
+      );
+      migrated = await openStore({ databaseUrl: DATABASE_URL, schema: old, migrate: true });
+      const runner = runnerOf(driverOf(migrated));
+      const { rows } = await oldPool.query(
+        "SELECT run_id, count(*)::int AS chunks FROM task_rollup_chunks GROUP BY run_id ORDER BY 1",
+      );
+      // 24 chunks for each of three scorers and the accuracy bits, 9 for the scorer of 9,000
+      // tasks.
+      expect(rows).toEqual([
+        { run_id: "a", chunks: 4 * 24 + 9 },
+        { run_id: "b", chunks: 4 * 24 + 9 },
+      ]);
+      expect(await pairedDifferences(runner, "b", "a", "task rollups")).toEqual(
+        await pairedDifferences(runner, "b", "a", "raw rows"),
+      );
+    } finally {
+      await oldPool.end();
+      await migrated?.close();
+      await dropSchema(old);
+    }
+  });
+});
