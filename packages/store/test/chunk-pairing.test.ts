@@ -85,6 +85,33 @@ afterAll(async () => {
   if (schema !== undefined) await dropSchema(schema);
 });
 
+const ACCURACY_COLUMNS = [
+  ["pass@1", "first_correct"],
+  ["selected", "CASE WHEN selected_index IS NULL THEN false ELSE selected_correct END"],
+  ["oracle", "any_correct"],
+] as const;
+
+/** One accuracy's differences of b against a, counted one paired task at a time. */
+async function taskByTask(column: string) {
+  const countable = (t: string) =>
+    `${t}.first_correct IS NOT NULL AND ${t}.any_correct IS NOT NULL
+     AND (${t}.selected_index IS NULL OR ${t}.selected_correct IS NOT NULL)`;
+  const side = (t: string) => `(SELECT ${column} FROM selections s WHERE s.run_id = ${t}.run_id
+                                AND s.task_id = ${t}.task_id)::int`;
+  const { rows } = await pool.query<{ value: number; count: number; b: number; a: number }>(
+    `SELECT ${side("x")} - ${side("y")} AS value, count(*)::int AS count,
+            sum(${side("x")})::int AS b, sum(${side("y")})::int AS a
+     FROM selections x JOIN selections y ON y.task_id = x.task_id
+     WHERE x.run_id = 'b' AND y.run_id = 'a' AND ${countable("x")} AND ${countable("y")}
+     GROUP BY 1 ORDER BY 1`,
+  );
+  return {
+    currentSum: rows.reduce((sum, r) => sum + r.b, 0),
+    baselineSum: rows.reduce((sum, r) => sum + r.a, 0),
+    differences: rows.map(({ value, count }) => ({ value, count })),
+  };
+}
+
 describe("pairing two runs' task rollup chunks", () => {
   it("gives exactly what the raw rows give, however a scorer's first chunks lean", async () => {
     const runner = runnerOf(driverOf(store));
@@ -110,7 +137,14 @@ describe("pairing two runs' task rollup chunks", () => {
     );
     expect(looked).toEqual([{ distinct: 1 }]);
 
-    expect(await pairedDifferences(runner, "b", "a", "task rollups")).toEqual(raw);
+    const fromChunks = await pairedDifferences(runner, "b", "a", "task rollups");
+    expect(fromChunks).toEqual(raw);
+    // Both count accuracy through the same grouping by the tasks' bits: checked here against
+    // a task-by-task count that shares none of it.
+    for (const [metric, column] of ACCURACY_COLUMNS) {
+      const counted = fromChunks.find((d) => d.metric === metric)?.counted;
+      expect({ metric, ...counted }).toEqual({ metric, ...(await taskByTask(column)) });
+    }
     // b's completion counted its comparison with a, the run before it, the same way.
     expect(await pairedDifferences(runner, "b", "a", "comparison rollups")).toEqual(raw);
     // The other way round, paired from the chunks now (nobody counted it).
