@@ -58,11 +58,27 @@ RETURNS double precision[] LANGUAGE sql IMMUTABLE AS $fn$
   END
 $fn$;
 --> statement-breakpoint
--- Writes the run's chunks from its raw partitions (the caller has numbered its tasks):
--- each task's mean scored value per scorer (as a raw comparison averages it), and each
--- counted task's accuracy bits (the tasks a raw comparison counts: first candidate's, the
--- pick's, where the task picked one, and the oracle's correctness known). False when the
--- run has no chunk partition (pruned), so its comparisons read raw rows.
+-- A task's accuracy as the comparison pairs it: pass@1, selected (a task with nothing
+-- picked is unsolved) and oracle as bits 0, 1 and 2; null for a task a comparison does not
+-- count (first candidate's, the pick's, where it picked one, or the oracle's correctness
+-- unknown). The raw-row comparison (paired-difference-counts.ts) calls it too. A plain SQL
+-- expression, so the planner inlines it.
+CREATE FUNCTION assay_accuracy_bits(first_correct boolean, selected_index integer,
+                                    selected_correct boolean, any_correct boolean)
+RETURNS integer LANGUAGE sql IMMUTABLE AS $fn$
+  SELECT CASE
+    WHEN first_correct IS NULL OR any_correct IS NULL
+         OR (selected_index IS NOT NULL AND selected_correct IS NULL) THEN NULL
+    ELSE first_correct::int
+         + 2 * (CASE WHEN selected_index IS NULL THEN false ELSE selected_correct END)::int
+         + 4 * any_correct::int
+  END
+$fn$;
+--> statement-breakpoint
+-- Writes the run's chunks from its raw partitions (the caller has numbered its tasks), in
+-- one statement: each task's mean scored value per scorer (as a raw comparison averages
+-- it) and each counted task's accuracy bits. False when the run has no chunk partition
+-- (pruned), so its comparisons read raw rows.
 CREATE FUNCTION assay_write_task_rollup_chunks(run text) RETURNS boolean
 LANGUAGE plpgsql AS $fn$
 DECLARE
@@ -71,31 +87,26 @@ BEGIN
   IF to_regclass(quote_ident(chunks)) IS NULL THEN RETURN false; END IF;
   EXECUTE format(
     'INSERT INTO %I (run_id, kind, figure, chunk, slots)
-     SELECT %L, ''scorer'', scorer, chunk,
-            assay_chunk_slots(array_agg(slot ORDER BY slot), array_agg(value ORDER BY slot))
-     FROM (SELECT s.scorer, k.task_index / 1024 AS chunk, k.task_index %% 1024 AS slot,
-                  avg(s.value) AS value
+     SELECT %L, kind, figure, task_index / 1024,
+            assay_chunk_slots(array_agg(task_index %% 1024 ORDER BY task_index),
+                              array_agg(value ORDER BY task_index))
+     FROM (SELECT ''scorer'' AS kind, s.scorer AS figure, k.task_index, avg(s.value) AS value
            FROM %I s
            JOIN %I sm ON sm.run_id = s.run_id AND sm.sample_id = s.sample_id
            JOIN task_keys k ON k.task_id = sm.task_id
            WHERE s.status = ''scored''
-           GROUP BY s.scorer, k.task_index) t
-     GROUP BY scorer, chunk',
-    chunks, run, assay_run_partition('scores', run), assay_run_partition('samples', run));
-  EXECUTE format(
-    'INSERT INTO %I (run_id, kind, figure, chunk, slots)
-     SELECT %L, ''accuracy'', '''', chunk,
-            assay_chunk_slots(array_agg(slot ORDER BY slot), array_agg(bits ORDER BY slot))
-     FROM (SELECT k.task_index / 1024 AS chunk, k.task_index %% 1024 AS slot,
-                  (s.first_correct::int
-                   + 2 * (CASE WHEN s.selected_index IS NULL THEN false
-                               ELSE s.selected_correct END)::int
-                   + 4 * s.any_correct::int)::float8 AS bits
-           FROM %I s JOIN task_keys k ON k.task_id = s.task_id
-           WHERE s.first_correct IS NOT NULL AND s.any_correct IS NOT NULL
-             AND (s.selected_index IS NULL OR s.selected_correct IS NOT NULL)) t
-     GROUP BY chunk',
-    chunks, run, assay_run_partition('selections', run));
+           GROUP BY s.scorer, k.task_index
+           UNION ALL
+           SELECT ''accuracy'', '''', k.task_index,
+                  assay_accuracy_bits(s.first_correct, s.selected_index, s.selected_correct,
+                                      s.any_correct)::float8
+           FROM %I s
+           JOIN task_keys k ON k.task_id = s.task_id
+           WHERE assay_accuracy_bits(s.first_correct, s.selected_index, s.selected_correct,
+                                     s.any_correct) IS NOT NULL) t
+     GROUP BY kind, figure, task_index / 1024',
+    chunks, run, assay_run_partition('scores', run), assay_run_partition('samples', run),
+    assay_run_partition('selections', run));
   RETURN true;
 END
 $fn$;

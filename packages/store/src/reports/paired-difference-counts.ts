@@ -56,22 +56,21 @@ export const summedWhereManySql = (counts: string, from: SummedFrom = MOMENTS_FR
   GROUP BY c.metric
   ORDER BY metric_position, metric, difference`;
 
-// Tasks counted in a run's accuracy (docs/architecture.md, "Selection"): correctness known
-// for the first candidate, the pick (a task with nothing picked is unsolved) and the oracle,
-// as bits 0 (pass@1), 1 (selected) and 2 (oracle) of one number, as the task rollup chunks
-// hold them (migration 0025). A run has one selection per task, keyed (run_id, task_id):
-// the two runs' partitions are joined on that key, each read in key order (run_id is
-// constant in it), so the join merges them or looks rows up by the key, never a nested loop
-// over scans. The run ids are $1 (the reported run, a) and $2 (the baseline, b) in every
-// query here.
+// Tasks counted in a run's accuracy (docs/architecture.md, "Selection"), each with its
+// pass@1, selected and oracle as the bits of one number (`assay_accuracy_bits`, migration
+// 0025, which the task rollup chunks are written with too; null for a task not counted). A
+// run has one selection per task, keyed (run_id, task_id): the two runs' partitions are
+// joined on that key, each read in key order (run_id is constant in it), so the join merges
+// them or looks rows up by the key, never a nested loop over scans. The run ids are $1 (the
+// reported run, a) and $2 (the baseline, b) in every query here.
 const accuracySide = (t: RunTables, run: string) => `
-      SELECT task_id,
-             (first_correct::int
-              + 2 * (CASE WHEN selected_index IS NULL THEN false ELSE selected_correct END)::int
-              + 4 * any_correct::int) AS bits
-      FROM ${t.selections}
-      WHERE run_id = ${run} AND first_correct IS NOT NULL AND any_correct IS NOT NULL
-        AND (selected_index IS NULL OR selected_correct IS NOT NULL)`;
+      SELECT task_id, bits FROM (
+        SELECT task_id,
+               assay_accuracy_bits(first_correct, selected_index, selected_correct, any_correct)
+                 AS bits
+        FROM ${t.selections} WHERE run_id = ${run}
+      ) s
+      WHERE bits IS NOT NULL`;
 
 // The paired tasks counted by their two runs' bits (at most 64 groups), and only those
 // counts spread over the three figures: spreading every task over them made three rows per
