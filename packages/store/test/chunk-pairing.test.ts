@@ -1,6 +1,8 @@
+import { propertyRuns } from "@assay/test-support/property-runs";
 import { DATABASE_URL, dropSchema, freshSchema } from "@assay/test-support/stores";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
+import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { driverOf } from "../src/driver.js";
@@ -197,5 +199,130 @@ describe("migration 0025", () => {
       await migrated?.close();
       await dropSchema(old);
     }
+  });
+});
+
+// Any two task sets over a few chunks, numbered in whatever order they first appear, with
+// scores missing here and there, few-level or continuous values, and selections a
+// comparison counts or not: the chunks pair exactly what the raw rows pair.
+const SPAN = 2600; // task numbers over three chunks, the last one partial
+const taskSet = fc.uniqueArray(fc.integer({ min: 0, max: SPAN - 1 }), { maxLength: 120 });
+const side = fc.record({
+  tasks: taskSet,
+  // Per task: a few-level or a continuous value (multiples of 1/1024: exact sums), or none.
+  values: fc.array(fc.option(fc.integer({ min: 0, max: 1023 }), { nil: null }), {
+    minLength: 120,
+    maxLength: 120,
+  }),
+  // first_correct, selected_index null?, selected_correct, any_correct, each maybe null.
+  selections: fc.array(
+    fc.tuple(
+      fc.option(fc.boolean()),
+      fc.boolean(),
+      fc.option(fc.boolean()),
+      fc.option(fc.boolean()),
+    ),
+    { minLength: 120, maxLength: 120 },
+  ),
+  levels: fc.constantFrom(4, 1024),
+});
+
+type Side = typeof side extends fc.Arbitrary<infer T> ? T : never;
+
+async function seedSide(id: string, s: Side): Promise<void> {
+  await pool.query(`INSERT INTO runs (id, name, spec, transport) VALUES ($1, $1, '{}', 'local')`, [
+    id,
+  ]);
+  await pool.query("SELECT assay_create_run_partitions($1)", [id]);
+  const tasks = s.tasks.map((t) => `p${String(t).padStart(5, "0")}`);
+  await pool.query(
+    `INSERT INTO samples (run_id, sample_id, task_id, candidate_index, line, metadata)
+     SELECT $1, t || '#0', t, 0, n, '{}' FROM unnest($2::text[]) WITH ORDINALITY AS u(t, n)`,
+    [id, tasks],
+  );
+  const values = s.tasks.map((_, i) => {
+    const v = s.values[i] ?? null;
+    return v === null ? null : Math.floor((v * s.levels) / 1024) / s.levels;
+  });
+  await pool.query(
+    `INSERT INTO scores (run_id, sample_id, scorer, rule, status, value)
+     SELECT $1, t || '#0', 'judge', 'default', 'scored', v
+     FROM unnest($2::text[], $3::float8[]) AS u(t, v) WHERE v IS NOT NULL`,
+    [id, tasks, values],
+  );
+  const column = (k: number) => s.tasks.map((_, i) => s.selections[i]?.[k] ?? null);
+  await pool.query(
+    `INSERT INTO selections (run_id, task_id, method, candidates, selected_index, tie,
+                             first_correct, selected_correct, any_correct, detail)
+     SELECT $1, t, 'argmax', 1, CASE WHEN unpicked THEN NULL ELSE 0 END, false,
+            first, picked, oracle, '{}'
+     FROM unnest($2::text[], $3::boolean[], $4::boolean[], $5::boolean[], $6::boolean[])
+       AS u(t, first, unpicked, picked, oracle)`,
+    [id, tasks, column(0), column(1), column(2), column(3)],
+  );
+  await store.writeRollups(id);
+}
+
+describe("pairing task rollup chunks (property)", () => {
+  it("gives the raw rows' counts for any two task sets over several chunks", async () => {
+    const runner = runnerOf(driverOf(store));
+    let pairs = 0;
+    await fc.assert(
+      fc.asyncProperty(side, side, async (a, b) => {
+        pairs += 1;
+        const [idA, idB] = [`pa-${pairs}`, `pb-${pairs}`];
+        await seedSide(idA, a);
+        await seedSide(idB, b);
+        expect(await pairedDifferences(runner, idA, idB, "task rollups")).toEqual(
+          await pairedDifferences(runner, idA, idB, "raw rows"),
+        );
+      }),
+      { numRuns: propertyRuns(15) },
+    );
+  });
+});
+
+describe("numbering the same new tasks from two completions at once", () => {
+  it("makes the second wait for the first, then numbers each task once", async () => {
+    const tasks = Array.from({ length: 3000 }, (_, i) => `c${i}`);
+    for (const id of ["c1", "c2"]) {
+      await pool.query(
+        `INSERT INTO runs (id, name, spec, transport) VALUES ($1, 'concurrent', '{}', 'local')`,
+        [id],
+      );
+      await pool.query("SELECT assay_create_run_partitions($1)", [id]);
+      await pool.query(
+        `INSERT INTO samples (run_id, sample_id, task_id, candidate_index, line, metadata)
+         SELECT $1, t, t, 0, n, '{}' FROM unnest($2::text[]) WITH ORDINALITY AS u(t, n)`,
+        [id, id === "c1" ? tasks : [...tasks].reverse()],
+      );
+    }
+    const [first, second] = [await pool.connect(), await pool.connect()];
+    try {
+      await first.query("BEGIN");
+      await first.query("SELECT assay_number_run_tasks('c1')");
+      const pid = (await second.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]
+        ?.pid;
+      const numbering = second.query("SELECT assay_number_run_tasks('c2')");
+      // The fault hit: the second completion waits on the first's uncommitted numbers.
+      await expect
+        .poll(
+          async () =>
+            (await pool.query("SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1", [pid]))
+              .rows[0]?.wait_event_type,
+          { timeout: 10_000 },
+        )
+        .toBe("Lock");
+      await first.query("COMMIT");
+      await numbering;
+    } finally {
+      first.release();
+      second.release();
+    }
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS keys, count(DISTINCT task_index)::int AS numbers
+       FROM task_keys WHERE task_id LIKE 'c%'`,
+    );
+    expect(rows).toEqual([{ keys: 3000, numbers: 3000 }]);
   });
 });
